@@ -1,0 +1,304 @@
+// vkc::Broadphase: owns the broadphase pipelines and one set of buffers per frame in flight,
+// builds the pass graph per frame (passes/broadphase_passes.cpp) and decodes the read-back slot.
+#include "vkcollide/broadphase.h"
+
+#include "collision/graph_execution.h"
+#include "collision/scene_impl.h"
+#include "passes/broadphase_passes.h"
+#include "vk/commands.h"
+#include "vk/descriptors.h"
+#include "vk/readback_ring.h"
+
+#include "spirv/broadphase_bounds.comp.h"
+#include "spirv/broadphase_pairs.comp.h"
+
+#include <algorithm>
+#include <cstring>
+#include <unordered_map>
+
+namespace vkc {
+
+static_assert(sizeof(gpu::ObjectGpu) == 80, "ObjectGpu must match its std430 layout");
+static_assert(sizeof(gpu::PairListHeader) == 16 && sizeof(gpu::BroadphasePush) == 16);
+
+namespace {
+
+constexpr uint32_t kDefaultMaxObjects = 4096;
+constexpr uint32_t kDefaultPairCapacity = 65536;
+constexpr uint32_t kDefaultFramesInFlight = 2;
+
+// Everything one frame in flight uses; reused once that frame has been read back.
+struct FrameSlot {
+    Buffer objects;  // host-visible: the CPU writes transforms at record time
+    Buffer bounds;
+    Buffer pairs;
+    VkDescriptorSet boundsSet = VK_NULL_HANDLE;
+    VkDescriptorSet pairsSet = VK_NULL_HANDLE;
+    QueryPool timestamps;
+    std::unique_ptr<Graph> graph;  // kept for pass names when reading timings
+    uint32_t objectCount = 0;
+};
+
+}  // namespace
+
+struct BroadphaseImpl {
+    VulkanContext* ctx = nullptr;
+    BroadphaseSettings settings;
+    Pipeline boundsPipeline;
+    Pipeline pairsPipeline;
+    VkDescriptorPool descriptorPool = VK_NULL_HANDLE;
+    Buffer dummyVertices;  // fills the unused mesh slots of the descriptor array
+    std::vector<FrameSlot> slots;
+    ReadbackRing ring;
+    VkDeviceSize readbackPairsOffset = 0;
+    uint64_t nextRunFrame = 0;
+
+    ~BroadphaseImpl();
+    Status createResources();
+    Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, uint64_t frame);
+};
+
+BroadphaseImpl::~BroadphaseImpl() {
+    if (!ctx) return;
+    for (FrameSlot& slot : slots) {
+        destroyBuffer(*ctx, slot.objects);
+        destroyBuffer(*ctx, slot.bounds);
+        destroyBuffer(*ctx, slot.pairs);
+        destroyQueryPool(*ctx, slot.timestamps);
+    }
+    destroyReadbackRing(*ctx, ring);
+    destroyBuffer(*ctx, dummyVertices);
+    destroyDescriptorPool(*ctx, descriptorPool);
+    destroyPipeline(*ctx, boundsPipeline);
+    destroyPipeline(*ctx, pairsPipeline);
+}
+
+Status BroadphaseImpl::createResources() {
+    VulkanContext& c = *ctx;
+    auto bounds = createComputePipeline(c, kSpirv_broadphase_bounds_comp, kBroadphaseBoundsLayout, {}, "broadphase-bounds");
+    if (!bounds) return bounds.status();
+    boundsPipeline = bounds.value();
+    auto pairs = createComputePipeline(c, kSpirv_broadphase_pairs_comp, kBroadphasePairsLayout, {}, "broadphase-pairs");
+    if (!pairs) return pairs.status();
+    pairsPipeline = pairs.value();
+
+    const uint32_t frames = settings.framesInFlight;
+    VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, frames * (2 + gpu::kMaxMeshSlots + 2)};
+    auto pool = createDescriptorPool(c, frames * 2, {&size, 1}, "broadphase descriptors");
+    if (!pool) return pool.status();
+    descriptorPool = pool.value();
+
+    auto dummy = createBuffer(c, {16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal,
+                                  "broadphase unused mesh slot"});
+    if (!dummy) return dummy.status();
+    dummyVertices = dummy.value();
+
+    const VkDeviceSize boundsBytes = broadphaseBoundsBytes(settings.maxObjects);
+    const VkDeviceSize pairsBytes = broadphasePairsBytes(settings.pairCapacity);
+    readbackPairsOffset = boundsBytes;
+    auto createdRing = createReadbackRing(c, boundsBytes + pairsBytes, frames, "broadphase readback ring");
+    if (!createdRing) return createdRing.status();
+    ring = createdRing.value();
+
+    slots.resize(frames);
+    for (uint32_t i = 0; i < frames; ++i) {
+        FrameSlot& slot = slots[i];
+        std::string suffix = " [frame slot " + std::to_string(i) + "]";
+        auto objects = createBuffer(c, {sizeof(gpu::ObjectGpu) * settings.maxObjects, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                        MemoryUsage::Upload, ("broadphase objects" + suffix).c_str()});
+        if (!objects) return objects.status();
+        slot.objects = objects.value();
+        auto boundsBuffer = createBuffer(c, {boundsBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal,
+                                             ("broadphase world bounds" + suffix).c_str()});
+        if (!boundsBuffer) return boundsBuffer.status();
+        slot.bounds = boundsBuffer.value();
+        auto pairBuffer = createBuffer(c, {pairsBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal,
+                                           ("broadphase pairs" + suffix).c_str()});
+        if (!pairBuffer) return pairBuffer.status();
+        slot.pairs = pairBuffer.value();
+        auto boundsSet = allocateDescriptorSet(c, descriptorPool, boundsPipeline.setLayouts[0],
+                                               ("broadphase-bounds set" + suffix).c_str());
+        if (!boundsSet) return boundsSet.status();
+        slot.boundsSet = boundsSet.value();
+        auto pairsSet = allocateDescriptorSet(c, descriptorPool, pairsPipeline.setLayouts[0],
+                                              ("broadphase-pairs set" + suffix).c_str());
+        if (!pairsSet) return pairsSet.status();
+        slot.pairsSet = pairsSet.value();
+        auto timestamps = createQueryPool(c, VK_QUERY_TYPE_TIMESTAMP, 8, ("broadphase timestamps" + suffix).c_str());
+        if (!timestamps) return timestamps.status();
+        slot.timestamps = timestamps.value();
+
+        writeBufferDescriptor(c, slot.boundsSet, gpu::kBindingObjects, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slot.objects);
+        writeBufferDescriptor(c, slot.boundsSet, gpu::kBindingBounds, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slot.bounds);
+        writeBufferDescriptor(c, slot.pairsSet, gpu::kBindingBounds, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slot.bounds);
+        writeBufferDescriptor(c, slot.pairsSet, gpu::kBindingPairs, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slot.pairs);
+    }
+    return Status::success();
+}
+
+// Points the mesh-vertex descriptor array at this frame's buffers (unused slots at a dummy).
+static void writeMeshDescriptors(const VulkanContext& ctx, VkDescriptorSet set, std::span<const VkBuffer> buffers,
+                                 VkBuffer dummy) {
+    std::vector<VkDescriptorBufferInfo> infos(gpu::kMaxMeshSlots, {dummy, 0, VK_WHOLE_SIZE});
+    for (size_t i = 0; i < buffers.size(); ++i) infos[i].buffer = buffers[i];
+    VkWriteDescriptorSet write = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    write.dstSet = set;
+    write.dstBinding = gpu::kBindingMeshVertices;
+    write.descriptorCount = gpu::kMaxMeshSlots;
+    write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    write.pBufferInfo = infos.data();
+    ctx.vkd.vkUpdateDescriptorSets(ctx.device, 1, &write, 0, nullptr);
+}
+
+Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, uint64_t frame) {
+    VulkanContext& c = *ctx;
+    const uint32_t objectCount = uint32_t(scene.objects.size());
+    if (objectCount > settings.maxObjects)
+        return makeError(ErrorCode::InvalidArgument, "broadphase: the scene has " + std::to_string(objectCount) +
+                                                         " objects, more than BroadphaseSettings::maxObjects (" +
+                                                         std::to_string(settings.maxObjects) + ")");
+    // The slot is free once the frame that last used it has completed on the GPU.
+    FrameSlot& slot = slots[frame % slots.size()];
+    uint64_t lastFrameValue = ring.slotFrame[frame % slots.size()];
+    if (lastFrameValue != 0) {
+        uint64_t done = 0;
+        VKC_TRY(checkVk(c.vkd.vkGetSemaphoreCounterValue(c.device, ring.timeline, &done),
+                        "vkGetSemaphoreCounterValue(broadphase readback ring)"));
+        if (done < lastFrameValue)
+            return makeError(ErrorCode::NotReady, "broadphase: frame " + std::to_string(lastFrameValue - 1) +
+                                                      " still in flight in the slot frame " + std::to_string(frame) +
+                                                      " needs (raise framesInFlight)");
+    }
+
+    // Distinct vertex buffers → descriptor-array slots.
+    std::vector<VkBuffer> meshBuffers;
+    std::unordered_map<VkBuffer, uint32_t> bufferSlot;
+    auto* objects = static_cast<gpu::ObjectGpu*>(slot.objects.data);
+    uint32_t maxVertexCount = 0;
+    for (uint32_t i = 0; i < objectCount; ++i) {
+        const SceneObject& object = scene.objects[i];
+        const SceneMesh& mesh = scene.meshes[object.mesh];
+        auto [it, inserted] = bufferSlot.try_emplace(mesh.vertexBuffer, uint32_t(meshBuffers.size()));
+        if (inserted) meshBuffers.push_back(mesh.vertexBuffer);
+        if (meshBuffers.size() > gpu::kMaxMeshSlots)
+            return makeError(ErrorCode::Unsupported, "broadphase: the scene reads more than " +
+                                                         std::to_string(gpu::kMaxMeshSlots) +
+                                                         " distinct vertex buffers (object \"" + object.name + "\")");
+        uint32_t vertexCount = uint32_t(mesh.data.positions.size());
+        objects[i] = {object.objectToWorld, it->second, vertexCount, mesh.vertexStrideFloats, mesh.vertexOffsetFloats};
+        maxVertexCount = std::max(maxVertexCount, vertexCount);
+    }
+    VKC_TRY(flushBuffer(c, slot.objects));
+    writeMeshDescriptors(c, slot.boundsSet, meshBuffers, dummyVertices.buffer);
+
+    slot.graph = std::make_unique<Graph>();
+    Graph& graph = *slot.graph;
+    BroadphasePassInputs in;
+    in.boundsPipeline = &boundsPipeline;
+    in.pairsPipeline = &pairsPipeline;
+    in.boundsSet = slot.boundsSet;
+    in.pairsSet = slot.pairsSet;
+    in.push = {objectCount, objectCount < 2 ? 0u : objectCount * (objectCount - 1) / 2, settings.margin, 0u};
+    in.pairCapacity = settings.pairCapacity;
+    in.maxVertexCount = maxVertexCount;
+    in.maxPairGroups = c.properties.limits.maxComputeWorkGroupCount[0];
+    in.objects = graph.importBuffer("broadphase objects", {slot.objects.buffer, 0, slot.objects.size});
+    // The host's vertex buffers may have been written by any earlier command: wait for all writes.
+    SyncState hostWrites = {VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT};
+    for (VkBuffer buffer : meshBuffers)
+        in.meshVertices.push_back(graph.importBuffer("mesh vertices", {buffer, 0, VK_WHOLE_SIZE, hostWrites}));
+    in.bounds = graph.importBuffer("broadphase world bounds", {slot.bounds.buffer, 0, slot.bounds.size});
+    in.pairs = graph.importBuffer("broadphase pairs", {slot.pairs.buffer, 0, slot.pairs.size});
+    RingSlot ringRange = ringSlot(ring, frame);
+    in.readback = graph.importBuffer("broadphase readback slot",
+                                     {ringRange.buffer, ringRange.offset, ring.slotStride, {},
+                                      syncStateOf(Access::HostRead)});
+    in.readbackPairsOffset = readbackPairsOffset;
+    addBroadphasePasses(graph, in);
+    VKC_TRY(graph.compile());
+    VKC_TRY(graph.execute(cmd, graphExecuteContext(c, slot.timestamps)));
+    slot.objectCount = objectCount;
+    return Status::success();
+}
+
+Broadphase::Broadphase(std::unique_ptr<BroadphaseImpl> impl) : impl_(std::move(impl)) {}
+Broadphase::Broadphase(Broadphase&&) noexcept = default;
+Broadphase& Broadphase::operator=(Broadphase&&) noexcept = default;
+Broadphase::~Broadphase() = default;
+
+Result<Broadphase> Broadphase::create(Context& context, const BroadphaseSettings& settings) {
+    if (!context.valid()) return makeError(ErrorCode::InvalidArgument, "Broadphase::create: context is not valid");
+    if (!(settings.margin >= 0.0f) || !std::isfinite(settings.margin))
+        return makeError(ErrorCode::InvalidArgument, "BroadphaseSettings::margin must be finite and >= 0");
+    auto impl = std::make_unique<BroadphaseImpl>();
+    impl->ctx = &context.vulkan();
+    impl->settings = settings;
+    BroadphaseSettings& s = impl->settings;
+    if (s.maxObjects == 0) s.maxObjects = kDefaultMaxObjects;
+    if (s.pairCapacity == 0) s.pairCapacity = kDefaultPairCapacity;
+    if (s.framesInFlight == 0) s.framesInFlight = kDefaultFramesInFlight;
+    // The bounds dispatch puts one object per workgroup row; the pair index must fit 32 bits.
+    const uint32_t maxRows = impl->ctx->properties.limits.maxComputeWorkGroupCount[1];
+    if (s.maxObjects > std::min(maxRows, 65535u))
+        return makeError(ErrorCode::InvalidArgument, "BroadphaseSettings::maxObjects " + std::to_string(s.maxObjects) +
+                                                         " exceeds " + std::to_string(std::min(maxRows, 65535u)));
+    VKC_TRY(impl->createResources());
+    return Broadphase(std::move(impl));
+}
+
+Status Broadphase::record(VkCommandBuffer cmd, const Scene& scene, uint64_t frame) {
+    return impl_->recordFrame(cmd, scene.impl(), frame);
+}
+
+VkSemaphoreSubmitInfo Broadphase::completionSignal(uint64_t frame) { return ringSignal(impl_->ring, frame); }
+
+static float decodeOrderedFloat(uint32_t encoded) {
+    uint32_t bits = (encoded & 0x80000000u) ? (encoded & 0x7fffffffu) : ~encoded;
+    float value;
+    std::memcpy(&value, &bits, sizeof(value));
+    return value;
+}
+
+Status Broadphase::results(uint64_t frame, BroadphaseResults& out) {
+    auto bytes = readRingSlot(*impl_->ctx, impl_->ring, frame);
+    if (!bytes) return bytes.status();
+    const FrameSlot& slot = impl_->slots[frame % impl_->slots.size()];
+    const uint32_t n = slot.objectCount;
+    const auto* bounds = static_cast<const uint32_t*>(bytes.value());
+    out.worldBounds.resize(n);
+    for (uint32_t i = 0; i < n; ++i)
+        for (int axis = 0; axis < 3; ++axis) {
+            out.worldBounds[i].min[axis] = decodeOrderedFloat(bounds[i * 3 + axis]);
+            out.worldBounds[i].max[axis] = decodeOrderedFloat(bounds[(n + i) * 3 + axis]);
+        }
+    const char* pairBytes = static_cast<const char*>(bytes.value()) + impl_->readbackPairsOffset;
+    gpu::PairListHeader header;
+    std::memcpy(&header, pairBytes, sizeof(header));
+    out.pairCount = header.count;
+    out.truncated = header.count > impl_->settings.pairCapacity;
+    const uint32_t stored = std::min(header.count, impl_->settings.pairCapacity);
+    out.pairs.resize(stored);
+    std::memcpy(out.pairs.data(), pairBytes + sizeof(header), stored * sizeof(ObjectPair));
+    std::sort(out.pairs.begin(), out.pairs.end());
+    out.gpuTimingsMs.clear();
+    return readPassTimings(*impl_->ctx, *slot.graph, slot.timestamps, out.gpuTimingsMs);
+}
+
+Result<BroadphaseResults> Broadphase::run(const Scene& scene) {
+    VulkanContext& c = *impl_->ctx;
+    const uint64_t frame = impl_->nextRunFrame++;
+    Status recorded = Status::success();
+    VKC_TRY(submitAndWait(c, [&](VkCommandBuffer cmd) { recorded = record(cmd, scene, frame); }, "broadphase run"));
+    VKC_TRY(recorded);
+    // The submit has completed, so the host signals the frame's completion itself.
+    VkSemaphoreSubmitInfo signal = completionSignal(frame);
+    VkSemaphoreSignalInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
+    info.semaphore = signal.semaphore;
+    info.value = signal.value;
+    VKC_TRY(checkVk(c.vkd.vkSignalSemaphore(c.device, &info), "vkSignalSemaphore(broadphase readback ring)"));
+    BroadphaseResults out;
+    VKC_TRY(results(frame, out));
+    return out;
+}
+
+}  // namespace vkc

@@ -1,0 +1,34 @@
+// CPU reference broadphase: the same rules as broadphase_bounds.comp / broadphase_pairs.comp.
+#include "collision/broadphase_reference.h"
+
+#include <glm/common.hpp>
+
+namespace vkc {
+
+Aabb worldBounds(const MeshData& mesh, const glm::mat4& objectToWorld) {
+    Aabb box{glm::vec3(INFINITY), glm::vec3(-INFINITY)};
+    for (const glm::vec3& p : mesh.positions) {
+        glm::vec3 world = glm::vec3(objectToWorld * glm::vec4(p, 1.0f));
+        box.min = glm::min(box.min, world);
+        box.max = glm::max(box.max, world);
+    }
+    return box;
+}
+
+static bool overlaps(const Aabb& x, const Aabb& y, float margin) {
+    for (int axis = 0; axis < 3; ++axis) {
+        if (x.min[axis] - margin > y.max[axis] + margin) return false;
+        if (y.min[axis] - margin > x.max[axis] + margin) return false;
+    }
+    return true;
+}
+
+std::vector<ObjectPair> overlappingPairs(std::span<const Aabb> bounds, float margin) {
+    std::vector<ObjectPair> pairs;
+    for (uint32_t a = 0; a < bounds.size(); ++a)
+        for (uint32_t b = a + 1; b < bounds.size(); ++b)
+            if (overlaps(bounds[a], bounds[b], margin)) pairs.push_back({a, b});
+    return pairs;
+}
+
+}  // namespace vkc

@@ -1,0 +1,23 @@
+// CPU reference of the GPU broadphase: world AABBs from transformed vertices and every object pair
+// whose boxes overlap. Tests compare the GPU passes with it; tools use it when no device is needed.
+#pragma once
+
+#include "vkcollide/broadphase.h"
+#include "vkcollide/mesh.h"
+
+#include <glm/mat4x4.hpp>
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace vkc {
+
+// World AABB of `mesh` under `objectToWorld`, from every transformed vertex.
+Aabb worldBounds(const MeshData& mesh, const glm::mat4& objectToWorld);
+
+// Every pair (a < b) whose boxes, each grown by `margin` world units, overlap (closed intervals).
+// Sorted by (a, b).
+std::vector<ObjectPair> overlappingPairs(std::span<const Aabb> bounds, float margin);
+
+}  // namespace vkc

@@ -1,0 +1,132 @@
+// vkc::Scene: mesh registration (checks, upload or adoption of the host's buffer) and objects.
+#include "collision/scene_impl.h"
+
+#include <glm/gtc/type_ptr.hpp>
+
+#include <cmath>
+#include <cstring>
+
+namespace vkc {
+
+SceneImpl::~SceneImpl() {
+    for (SceneMesh& mesh : meshes) destroyBuffer(*ctx, mesh.uploaded);
+}
+
+Scene::Scene(std::unique_ptr<SceneImpl> impl) : impl_(std::move(impl)) {}
+Scene::Scene(Scene&&) noexcept = default;
+Scene& Scene::operator=(Scene&&) noexcept = default;
+Scene::~Scene() = default;
+
+Result<Scene> Scene::create(Context& context, const MeshRequirements& requirements) {
+    if (!context.valid()) return makeError(ErrorCode::InvalidArgument, "Scene::create: context is not valid");
+    auto impl = std::make_unique<SceneImpl>();
+    impl->ctx = &context.vulkan();
+    impl->requirements = requirements;
+    return Scene(std::move(impl));
+}
+
+static bool finiteMatrix(const glm::mat4& m) {
+    const float* values = glm::value_ptr(m);
+    for (int i = 0; i < 16; ++i)
+        if (!std::isfinite(values[i])) return false;
+    return true;
+}
+
+static Status uploadPositions(VulkanContext& ctx, SceneMesh& mesh, std::span<const glm::vec3> positions) {
+    return uploadBuffer(ctx, mesh.uploaded, positions.data(), positions.size_bytes());
+}
+
+Result<MeshId> Scene::addMesh(const MeshDesc& desc) {
+    if (!desc.name || !*desc.name) return makeError(ErrorCode::InvalidArgument, "Scene::addMesh: a mesh needs a name");
+    std::string name = desc.name;
+    if (!desc.data) return makeError(ErrorCode::InvalidArgument, "mesh \"" + name + "\": no MeshData given");
+    SceneMesh mesh;
+    mesh.data = *desc.data;
+    mesh.data.name = name;
+    mesh.report = checkMesh(mesh.data);
+    VKC_TRY(requireMesh(mesh.report, impl_->requirements, name));
+
+    VulkanContext& ctx = *impl_->ctx;
+    if (desc.hostVertexBuffer != VK_NULL_HANDLE) {
+        uint32_t stride = desc.hostVertexStride ? desc.hostVertexStride : 12;
+        if (desc.hostVertexOffset % 4 != 0 || stride % 4 != 0 || stride < 12)
+            return makeError(ErrorCode::InvalidArgument,
+                             "mesh \"" + name + "\": host vertex offset and stride must be multiples of 4 bytes, "
+                             "stride at least 12 (got offset " + std::to_string(desc.hostVertexOffset) +
+                             ", stride " + std::to_string(stride) + ")");
+        mesh.vertexBuffer = desc.hostVertexBuffer;
+        mesh.vertexOffsetFloats = uint32_t(desc.hostVertexOffset / 4);
+        mesh.vertexStrideFloats = stride / 4;
+    } else {
+        std::string bufferName = "mesh " + name + " positions";
+        auto buffer = createBuffer(ctx, {mesh.data.positions.size() * sizeof(glm::vec3),
+                                         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
+                                         MemoryUsage::DeviceLocal, bufferName.c_str()});
+        if (!buffer) return buffer.status();
+        mesh.uploaded = buffer.value();
+        mesh.vertexBuffer = mesh.uploaded.buffer;
+        Status uploaded = uploadPositions(ctx, mesh, mesh.data.positions);
+        if (!uploaded.ok()) {
+            destroyBuffer(ctx, mesh.uploaded);
+            return uploaded;
+        }
+    }
+    impl_->meshes.push_back(std::move(mesh));
+    return MeshId(impl_->meshes.size() - 1);
+}
+
+Result<ObjectId> Scene::addObject(MeshId mesh, const glm::mat4& objectToWorld, std::string name) {
+    if (mesh >= impl_->meshes.size())
+        return makeError(ErrorCode::InvalidArgument, "Scene::addObject: no mesh with id " + std::to_string(mesh));
+    ObjectId id = ObjectId(impl_->objects.size());
+    if (name.empty()) name = "object " + std::to_string(id);
+    if (!finiteMatrix(objectToWorld))
+        return makeError(ErrorCode::InvalidArgument, "object \"" + name + "\": transform has NaN or Inf entries");
+    impl_->objects.push_back({mesh, objectToWorld, std::move(name)});
+    return id;
+}
+
+Status Scene::setTransform(ObjectId object, const glm::mat4& objectToWorld) {
+    if (object >= impl_->objects.size())
+        return makeError(ErrorCode::InvalidArgument, "Scene::setTransform: no object with id " + std::to_string(object));
+    if (!finiteMatrix(objectToWorld))
+        return makeError(ErrorCode::InvalidArgument,
+                         "object \"" + impl_->objects[object].name + "\": transform has NaN or Inf entries");
+    impl_->objects[object].objectToWorld = objectToWorld;
+    return Status::success();
+}
+
+Status Scene::updateVertices(MeshId meshId, std::span<const glm::vec3> positions) {
+    if (meshId >= impl_->meshes.size())
+        return makeError(ErrorCode::InvalidArgument, "Scene::updateVertices: no mesh with id " + std::to_string(meshId));
+    SceneMesh& mesh = impl_->meshes[meshId];
+    if (mesh.uploaded.buffer == VK_NULL_HANDLE)
+        return makeError(ErrorCode::InvalidArgument, "mesh \"" + mesh.data.name +
+                                                         "\": its vertices live in the host's buffer; write them "
+                                                         "there and call markDeformed");
+    if (positions.size() != mesh.data.positions.size())
+        return makeError(ErrorCode::InvalidArgument,
+                         "mesh \"" + mesh.data.name + "\": " + std::to_string(positions.size()) +
+                             " positions given, the mesh has " + std::to_string(mesh.data.positions.size()));
+    for (const glm::vec3& p : positions)
+        if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
+            return makeError(ErrorCode::InvalidMesh, "mesh \"" + mesh.data.name + "\": new positions contain NaN or Inf");
+    VKC_TRY(uploadPositions(*impl_->ctx, mesh, positions));
+    mesh.data.positions.assign(positions.begin(), positions.end());
+    ++mesh.deformedGeneration;
+    return Status::success();
+}
+
+void Scene::markDeformed(MeshId mesh) {
+    if (mesh < impl_->meshes.size()) ++impl_->meshes[mesh].deformedGeneration;
+}
+
+uint32_t Scene::meshCount() const { return uint32_t(impl_->meshes.size()); }
+uint32_t Scene::objectCount() const { return uint32_t(impl_->objects.size()); }
+const MeshData& Scene::mesh(MeshId mesh) const { return impl_->meshes[mesh].data; }
+const MeshCheckReport& Scene::meshReport(MeshId mesh) const { return impl_->meshes[mesh].report; }
+MeshId Scene::objectMesh(ObjectId object) const { return impl_->objects[object].mesh; }
+const glm::mat4& Scene::transform(ObjectId object) const { return impl_->objects[object].objectToWorld; }
+const std::string& Scene::objectName(ObjectId object) const { return impl_->objects[object].name; }
+
+}  // namespace vkc

@@ -1,0 +1,76 @@
+// GPU broadphase: world AABBs of every object computed in compute from its transformed vertices
+// (so deforming meshes need nothing extra), then every object pair whose boxes overlap — the
+// potentially colliding set (PCS) that the methods start from. Recorded into the host's command
+// buffer; results come back frames later through a mapped read-back ring, without waiting.
+#pragma once
+
+#include "vkcollide/context.h"
+#include "vkcollide/scene.h"
+#include "vkcollide/status.h"
+
+#include <glm/vec3.hpp>
+
+#include <compare>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace vkc {
+
+struct Aabb {
+    glm::vec3 min{0.0f};
+    glm::vec3 max{0.0f};
+};
+
+struct ObjectPair {
+    uint32_t a = 0;  // object indices, a < b
+    uint32_t b = 0;
+    auto operator<=>(const ObjectPair&) const = default;
+};
+
+// Zero-initialised means defaults.
+struct BroadphaseSettings {
+    float margin = 0.0f;          // world units added to every box before the overlap test, >= 0
+    uint32_t maxObjects = 0;      // 0: 4096. Buffers are sized for this many objects
+    uint32_t pairCapacity = 0;    // 0: 65536 pairs; more overlapping pairs set `truncated`
+    uint32_t framesInFlight = 0;  // 0: 2. Frames recorded but not yet read back, at most
+};
+
+struct BroadphaseResults {
+    std::vector<Aabb> worldBounds;         // per object
+    std::vector<ObjectPair> pairs;         // sorted; at most pairCapacity
+    uint32_t pairCount = 0;                // exact, even when truncated
+    bool truncated = false;                // pairCount > pairCapacity: grow and retry
+    std::map<std::string, double> gpuTimingsMs;  // per pass label
+};
+
+struct BroadphaseImpl;
+
+class Broadphase {
+public:
+    static Result<Broadphase> create(Context& context, const BroadphaseSettings& settings = {});
+    Broadphase(Broadphase&&) noexcept;
+    Broadphase& operator=(Broadphase&&) noexcept;
+    ~Broadphase();
+
+    // Records the broadphase for `frame` (frames increase by one per call) into the host's command
+    // buffer, which must be outside a render pass. NotReady when `frame` would reuse a slot whose
+    // frame has not been read back (more than framesInFlight frames in flight).
+    Status record(VkCommandBuffer cmd, const Scene& scene, uint64_t frame);
+    // Add this to the vkQueueSubmit2 that carries the frame's command buffer: it tells results()
+    // when the GPU is done, so results() never waits.
+    VkSemaphoreSubmitInfo completionSignal(uint64_t frame);
+    // NotReady until the GPU finished `frame`; never blocks.
+    Status results(uint64_t frame, BroadphaseResults& out);
+
+    // Blocking convenience for tools and tests: record, submit, wait, read.
+    Result<BroadphaseResults> run(const Scene& scene);
+
+private:
+    explicit Broadphase(std::unique_ptr<BroadphaseImpl> impl);
+    std::unique_ptr<BroadphaseImpl> impl_;
+};
+
+}  // namespace vkc

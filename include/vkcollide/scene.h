@@ -1,0 +1,77 @@
+// A scene: meshes (from CPU arrays, uploaded once, or read in place from the host's vertex
+// buffers) and objects (a mesh under a rigid transform with optional uniform scale). Detectors
+// read it when they record; changing transforms between frames costs nothing on the GPU.
+// Lifetime: a Scene must not outlive its Context, and must outlive every frame recorded from it.
+#pragma once
+
+#include "vkcollide/context.h"
+#include "vkcollide/mesh.h"
+#include "vkcollide/mesh_checks.h"
+#include "vkcollide/status.h"
+
+#include <glm/mat4x4.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+namespace vkc {
+
+using MeshId = uint32_t;
+using ObjectId = uint32_t;  // = the object's index, in the order objects were added
+
+// Where a mesh's vertices come from. `data` is required either way: its indices (and rest
+// positions) are the topology every method and the mesh checks use.
+struct MeshDesc {
+    const char* name = nullptr;        // for messages and debug names; required
+    const MeshData* data = nullptr;    // positions + indices; copied, need not outlive the call
+    // Optional: read positions in place from the host's buffer instead of uploading data->positions.
+    // The buffer needs VK_BUFFER_USAGE_STORAGE_BUFFER_BIT; positions are three floats at the start
+    // of each vertex; the host keeps it alive and writes it before the frames that read it.
+    VkBuffer hostVertexBuffer = VK_NULL_HANDLE;
+    VkDeviceSize hostVertexOffset = 0; // bytes, multiple of 4
+    uint32_t hostVertexStride = 0;     // bytes, multiple of 4 and >= 12; 0: tightly packed
+};
+
+struct SceneImpl;  // collision/scene_impl.h
+
+class Scene {
+public:
+    // Meshes are checked against `requirements` when added (see mesh_checks.h): image-space and
+    // volume methods need kVolumeMethodRequirements, the AABB tree and the oracle accept open meshes.
+    static Result<Scene> create(Context& context,
+                                const MeshRequirements& requirements = kObjectSpaceMethodRequirements);
+
+    Scene(Scene&&) noexcept;
+    Scene& operator=(Scene&&) noexcept;
+    ~Scene();
+
+    // Runs the mesh checks; InvalidMesh names the mesh and every problem. Uploads CPU positions
+    // (blocking, once) unless the host's buffer is given.
+    Result<MeshId> addMesh(const MeshDesc& desc);
+    // InvalidArgument for an unknown mesh or a non-finite transform.
+    Result<ObjectId> addObject(MeshId mesh, const glm::mat4& objectToWorld, std::string name = {});
+    Status setTransform(ObjectId object, const glm::mat4& objectToWorld);
+    // Replaces a CPU mesh's positions (same count; blocking upload, for tools and tests). Meshes read
+    // from the host's buffers deform by the host writing them: call markDeformed instead.
+    Status updateVertices(MeshId mesh, std::span<const glm::vec3> positions);
+    // Tells detectors that cache per-mesh data (e.g. trees) that the vertices changed this frame.
+    void markDeformed(MeshId mesh);
+
+    uint32_t meshCount() const;
+    uint32_t objectCount() const;
+    const MeshData& mesh(MeshId mesh) const;
+    const MeshCheckReport& meshReport(MeshId mesh) const;
+    MeshId objectMesh(ObjectId object) const;
+    const glm::mat4& transform(ObjectId object) const;
+    const std::string& objectName(ObjectId object) const;
+
+    SceneImpl& impl() const { return *impl_; }
+
+private:
+    explicit Scene(std::unique_ptr<SceneImpl> impl);
+    std::unique_ptr<SceneImpl> impl_;
+};
+
+}  // namespace vkc

@@ -1,0 +1,49 @@
+// World AABB of every object from its transformed vertices (meshes may deform every frame).
+// Grid: x covers the largest vertex count, y is the object. Each subgroup reduces its min/max
+// first, so only one atomic per subgroup reaches memory (instead of one per vertex).
+#version 460
+#extension GL_GOOGLE_include_directive : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_vote : require
+
+#include "shared/broadphase.h"
+#include "shared/float_order.h"
+
+layout(local_size_x = kBoundsGroupSize) in;
+
+layout(set = 0, binding = kBindingObjects, std430) readonly buffer Objects { ObjectGpu objects[]; };
+layout(set = 0, binding = kBindingBounds, std430) buffer Bounds { uint bounds[]; };
+layout(set = 0, binding = kBindingMeshVertices, std430) readonly buffer MeshVertices {
+    float data[];
+} meshVertices[kMaxMeshSlots];
+
+layout(push_constant) uniform Push { BroadphasePush push; };
+
+void main() {
+    uint objectIndex = gl_WorkGroupID.y;
+    ObjectGpu object = objects[objectIndex];
+    uint vertex = gl_GlobalInvocationID.x;
+    bool inRange = vertex < object.vertexCount;
+
+    vec3 world = vec3(0.0);
+    if (inRange) {
+        uint base = object.vertexOffset + vertex * object.vertexStride;
+        // meshSlot is uniform across the workgroup (one object per workgroup row).
+        vec3 local = vec3(meshVertices[object.meshSlot].data[base],
+                          meshVertices[object.meshSlot].data[base + 1],
+                          meshVertices[object.meshSlot].data[base + 2]);
+        world = (object.objectToWorld * vec4(local, 1.0)).xyz;
+    }
+    const float kInf = uintBitsToFloat(0x7f800000u);
+    vec3 lo = subgroupMin(inRange ? world : vec3(kInf));
+    vec3 hi = subgroupMax(inRange ? world : vec3(-kInf));
+    bool anyInRange = subgroupAny(inRange);
+    if (anyInRange && subgroupElect()) {
+        uint minSlot = objectIndex * 3u;
+        uint maxSlot = (push.objectCount + objectIndex) * 3u;
+        for (uint axis = 0u; axis < 3u; ++axis) {
+            atomicMin(bounds[minSlot + axis], encodeOrderedFloat(lo[axis]));
+            atomicMax(bounds[maxSlot + axis], encodeOrderedFloat(hi[axis]));
+        }
+    }
+}

@@ -1,0 +1,227 @@
+// GPU broadphase against the CPU reference: world bounds from transformed vertices, the pair list
+// (exact rule on the GPU's own boxes), capacity overflow, host vertex buffers read in place,
+// deformation, frames in flight without blocking, and the shaders' layouts against their SPIR-V.
+#include "collision/broadphase_reference.h"
+#include "collision/generated_solids.h"
+#include "passes/broadphase_passes.h"
+#include "tests/support/reflection_check.h"
+#include "tests/support/vulkan_test.h"
+#include "vk/buffer.h"
+#include "vk/commands.h"
+#include "vkcollide/broadphase.h"
+#include "vkcollide/scene.h"
+
+#include "spirv/broadphase_bounds.comp.h"
+#include "spirv/broadphase_pairs.comp.h"
+
+#include <glm/gtc/quaternion.hpp>
+#include <glm/gtx/quaternion.hpp>
+#include <gtest/gtest.h>
+
+#include <random>
+
+namespace vkc {
+namespace {
+
+class BroadphaseTest : public test::VulkanTest {
+protected:
+    // Adds `count` objects cycling through a box, a sphere and a torus under seeded random rigid
+    // motions inside a cube of side `spread`.
+    void addRandomObjects(Scene& scene, uint32_t count, float spread, uint32_t seed) {
+        meshes_ = {solids::box({1.0f, 0.5f, 2.0f}), solids::sphere(0.6f, 2), solids::torus(0.8f, 0.2f, 12)};
+        std::vector<MeshId> ids;
+        const char* names[] = {"box", "sphere", "torus"};
+        for (size_t i = 0; i < meshes_.size(); ++i) {
+            auto id = scene.addMesh({names[i], &meshes_[i]});
+            ASSERT_TRUE(id) << id.status().describe();
+            ids.push_back(id.value());
+        }
+        std::mt19937 rng(seed);
+        std::uniform_real_distribution<float> position(-spread / 2, spread / 2), unit(-1.0f, 1.0f);
+        for (uint32_t i = 0; i < count; ++i) {
+            glm::quat rotation = glm::normalize(glm::quat(unit(rng), unit(rng), unit(rng), unit(rng)));
+            glm::mat4 transform = glm::translate(glm::mat4(1.0f), {position(rng), position(rng), position(rng)}) *
+                                  glm::toMat4(rotation);
+            ASSERT_TRUE(scene.addObject(ids[i % ids.size()], transform));
+        }
+    }
+
+    std::vector<Aabb> cpuBounds(const Scene& scene) {
+        std::vector<Aabb> bounds;
+        for (ObjectId i = 0; i < scene.objectCount(); ++i)
+            bounds.push_back(worldBounds(scene.mesh(scene.objectMesh(i)), scene.transform(i)));
+        return bounds;
+    }
+
+    static void expectBoundsNear(const std::vector<Aabb>& gpu, const std::vector<Aabb>& cpu) {
+        ASSERT_EQ(gpu.size(), cpu.size());
+        for (size_t i = 0; i < gpu.size(); ++i)
+            for (int axis = 0; axis < 3; ++axis) {
+                EXPECT_NEAR(gpu[i].min[axis], cpu[i].min[axis], 1e-4f) << "object " << i << " axis " << axis;
+                EXPECT_NEAR(gpu[i].max[axis], cpu[i].max[axis], 1e-4f) << "object " << i << " axis " << axis;
+            }
+    }
+
+    std::vector<MeshData> meshes_;
+};
+
+TEST_F(BroadphaseTest, MatchesCpuReferenceOnRandomScenes) {
+    // Counts around and off the 64-thread pair groups and 256-thread bound groups.
+    for (uint32_t count : {1u, 2u, 37u, 130u}) {
+        auto scene = Scene::create(context_);
+        ASSERT_TRUE(scene);
+        addRandomObjects(scene.value(), count, 12.0f, 1000 + count);
+        auto broadphase = Broadphase::create(context_, {0.05f});
+        ASSERT_TRUE(broadphase) << broadphase.status().describe();
+        auto results = broadphase->run(scene.value());
+        ASSERT_TRUE(results) << results.status().describe();
+
+        expectBoundsNear(results->worldBounds, cpuBounds(scene.value()));
+        // The pair pass applies exactly the reference rule to the boxes it was given.
+        std::vector<ObjectPair> expected = overlappingPairs(results->worldBounds, 0.05f);
+        EXPECT_EQ(results->pairs, expected) << count << " objects";
+        EXPECT_EQ(results->pairCount, expected.size());
+        EXPECT_FALSE(results->truncated);
+        if (count == 130u) EXPECT_GT(expected.size(), 10u) << "the scene should have overlaps to find";
+        EXPECT_TRUE(results->gpuTimingsMs.count("broadphase-bounds"));
+        EXPECT_TRUE(results->gpuTimingsMs.count("broadphase-pairs"));
+    }
+}
+
+TEST_F(BroadphaseTest, OverflowKeepsExactCountAndSaysTruncated) {
+    auto scene = Scene::create(context_);
+    ASSERT_TRUE(scene);
+    MeshData box = solids::box(glm::vec3(1.0f));
+    auto mesh = scene->addMesh({"box", &box});
+    ASSERT_TRUE(mesh);
+    for (int i = 0; i < 20; ++i)  // all at nearly the same place: 190 overlapping pairs
+        ASSERT_TRUE(scene->addObject(mesh.value(), glm::translate(glm::mat4(1.0f), glm::vec3(0.01f * i))));
+    BroadphaseSettings settings;
+    settings.pairCapacity = 5;
+    auto broadphase = Broadphase::create(context_, settings);
+    ASSERT_TRUE(broadphase);
+    auto results = broadphase->run(scene.value());
+    ASSERT_TRUE(results) << results.status().describe();
+    EXPECT_TRUE(results->truncated);
+    EXPECT_EQ(results->pairCount, 190u);
+    ASSERT_EQ(results->pairs.size(), 5u);
+    for (const ObjectPair& pair : results->pairs) {
+        EXPECT_LT(pair.a, pair.b);
+        EXPECT_LT(pair.b, 20u);
+    }
+}
+
+TEST_F(BroadphaseTest, ReadsHostVertexBufferInPlaceWithStride) {
+    MeshData sphere = solids::sphere(1.0f, 1);
+    // Interleaved host layout: 8 floats per vertex (position, normal, uv) after a 16-byte header.
+    const uint32_t strideFloats = 8, headerFloats = 4;
+    std::vector<float> interleaved(headerFloats + sphere.positions.size() * strideFloats, -1000.0f);
+    for (size_t v = 0; v < sphere.positions.size(); ++v)
+        for (int axis = 0; axis < 3; ++axis)
+            interleaved[headerFloats + v * strideFloats + axis] = sphere.positions[v][axis];
+    auto hostBuffer = createBuffer(vk(), {interleaved.size() * sizeof(float), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                          MemoryUsage::DeviceLocal, "host interleaved vertices"});
+    ASSERT_TRUE(hostBuffer);
+    ASSERT_TRUE(uploadBuffer(vk(), hostBuffer.value(), interleaved.data(), interleaved.size() * sizeof(float)));
+    {
+        auto scene = Scene::create(context_);
+        ASSERT_TRUE(scene);
+        MeshDesc desc{"host sphere", &sphere, hostBuffer->buffer, headerFloats * 4, strideFloats * 4};
+        auto mesh = scene->addMesh(desc);
+        ASSERT_TRUE(mesh) << mesh.status().describe();
+        glm::mat4 transform = glm::translate(glm::mat4(1.0f), {3.0f, -2.0f, 0.5f}) *
+                              glm::rotate(glm::mat4(1.0f), 0.7f, glm::vec3(0, 1, 0));
+        ASSERT_TRUE(scene->addObject(mesh.value(), transform));
+        auto broadphase = Broadphase::create(context_);
+        ASSERT_TRUE(broadphase);
+        auto results = broadphase->run(scene.value());
+        ASSERT_TRUE(results) << results.status().describe();
+        expectBoundsNear(results->worldBounds, cpuBounds(scene.value()));
+    }
+    destroyBuffer(vk(), hostBuffer.value());
+}
+
+TEST_F(BroadphaseTest, DeformedVerticesMoveTheBounds) {
+    auto scene = Scene::create(context_);
+    ASSERT_TRUE(scene);
+    MeshData box = solids::box(glm::vec3(1.0f));
+    auto mesh = scene->addMesh({"box", &box});
+    ASSERT_TRUE(mesh);
+    ASSERT_TRUE(scene->addObject(mesh.value(), glm::mat4(1.0f)));
+    ASSERT_TRUE(scene->addObject(mesh.value(), glm::translate(glm::mat4(1.0f), {3.0f, 0.0f, 0.0f})));
+    auto broadphase = Broadphase::create(context_);
+    ASSERT_TRUE(broadphase);
+    auto before = broadphase->run(scene.value());
+    ASSERT_TRUE(before);
+    EXPECT_TRUE(before->pairs.empty());
+
+    std::vector<glm::vec3> stretched = box.positions;
+    for (glm::vec3& p : stretched) p.x *= 8.0f;  // now reaches x = 4: overlaps the second box
+    ASSERT_TRUE(scene->updateVertices(mesh.value(), stretched));
+    auto after = broadphase->run(scene.value());
+    ASSERT_TRUE(after);
+    EXPECT_NEAR(after->worldBounds[0].max.x, 4.0f, 1e-5f);
+    ASSERT_EQ(after->pairs.size(), 1u);
+    EXPECT_EQ(after->pairs[0], (ObjectPair{0, 1}));
+}
+
+TEST_F(BroadphaseTest, FramesInFlightNeverBlock) {
+    auto scene = Scene::create(context_);
+    ASSERT_TRUE(scene);
+    addRandomObjects(scene.value(), 10, 4.0f, 7);
+    auto broadphase = Broadphase::create(context_);  // two frames in flight
+    ASSERT_TRUE(broadphase);
+
+    VkCommandPool pool = VK_NULL_HANDLE;
+    VkCommandPoolCreateInfo poolInfo = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    poolInfo.queueFamilyIndex = vk().queueFamilyIndex;
+    ASSERT_EQ(vk().vkd.vkCreateCommandPool(vk().device, &poolInfo, nullptr, &pool), VK_SUCCESS);
+    VkCommandBuffer cmds[2] = {};
+    VkCommandBufferAllocateInfo allocInfo = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    allocInfo.commandPool = pool;
+    allocInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    allocInfo.commandBufferCount = 2;
+    ASSERT_EQ(vk().vkd.vkAllocateCommandBuffers(vk().device, &allocInfo, cmds), VK_SUCCESS);
+
+    for (uint64_t frame = 0; frame < 2; ++frame) {
+        VkCommandBufferBeginInfo begin = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+        ASSERT_EQ(vk().vkd.vkBeginCommandBuffer(cmds[frame], &begin), VK_SUCCESS);
+        ASSERT_TRUE(broadphase->record(cmds[frame], scene.value(), frame));
+        ASSERT_EQ(vk().vkd.vkEndCommandBuffer(cmds[frame]), VK_SUCCESS);
+    }
+    // Nothing submitted yet: results are not there, and asking does not wait.
+    BroadphaseResults results;
+    EXPECT_FALSE(broadphase->results(0, results).ok());
+
+    VkSemaphoreSubmitInfo signals[2] = {broadphase->completionSignal(0), broadphase->completionSignal(1)};
+    EXPECT_EQ(broadphase->results(0, results).code, ErrorCode::NotReady);
+    // Frame 2 would reuse frame 0's slot while frame 0 is still pending.
+    EXPECT_EQ(broadphase->record(VK_NULL_HANDLE, scene.value(), 2).code, ErrorCode::NotReady);
+
+    for (int frame = 0; frame < 2; ++frame) {
+        VkCommandBufferSubmitInfo cmdInfo = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
+        cmdInfo.commandBuffer = cmds[frame];
+        VkSubmitInfo2 submit = {VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+        submit.commandBufferInfoCount = 1;
+        submit.pCommandBufferInfos = &cmdInfo;
+        submit.signalSemaphoreInfoCount = 1;
+        submit.pSignalSemaphoreInfos = &signals[frame];
+        ASSERT_EQ(vk().vkd.vkQueueSubmit2(vk().queue, 1, &submit, VK_NULL_HANDLE), VK_SUCCESS);
+    }
+    ASSERT_EQ(vk().vkd.vkQueueWaitIdle(vk().queue), VK_SUCCESS);
+    std::vector<ObjectPair> expected;
+    for (uint64_t frame = 0; frame < 2; ++frame) {
+        ASSERT_TRUE(broadphase->results(frame, results)) << "frame " << frame;
+        expectBoundsNear(results.worldBounds, cpuBounds(scene.value()));
+        EXPECT_EQ(results.pairs, overlappingPairs(results.worldBounds, 0.0f));
+    }
+    vk().vkd.vkDestroyCommandPool(vk().device, pool, nullptr);
+}
+
+TEST_F(BroadphaseTest, ShaderLayoutsMatchTheirSpirv) {
+    EXPECT_TRUE(test::checkPipelineLayout(kSpirv_broadphase_bounds_comp, kBroadphaseBoundsLayout, "broadphase_bounds"));
+    EXPECT_TRUE(test::checkPipelineLayout(kSpirv_broadphase_pairs_comp, kBroadphasePairsLayout, "broadphase_pairs"));
+}
+
+}  // namespace
+}  // namespace vkc

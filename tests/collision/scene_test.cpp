@@ -1,0 +1,78 @@
+// Scene registration: mesh checks run at addMesh with errors naming the mesh and the problem;
+// bad transforms are refused; requirements differ between object-space and volume methods.
+#include "collision/generated_solids.h"
+#include "tests/support/vulkan_test.h"
+#include "vkcollide/scene.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+namespace vkc {
+namespace {
+
+class SceneTest : public test::VulkanTest {};
+
+TEST_F(SceneTest, RefusesNonFiniteVerticesNamingTheMesh) {
+    auto scene = Scene::create(context_);
+    ASSERT_TRUE(scene);
+    MeshData box = solids::box(glm::vec3(1.0f));
+    box.positions[3].y = std::numeric_limits<float>::quiet_NaN();
+    auto mesh = scene->addMesh({"crate", &box});
+    ASSERT_FALSE(mesh);
+    EXPECT_EQ(mesh.status().code, ErrorCode::InvalidMesh);
+    EXPECT_NE(mesh.status().message.find("crate"), std::string::npos) << mesh.status().message;
+    EXPECT_EQ(scene->meshCount(), 0u);
+}
+
+TEST_F(SceneTest, OpenMeshAcceptedForObjectSpaceRefusedForVolumeMethods) {
+    MeshData open = solids::box(glm::vec3(1.0f));
+    open.indices.resize(open.indices.size() - 3);  // drop one triangle: three boundary edges
+    auto objectSpace = Scene::create(context_, kObjectSpaceMethodRequirements);
+    ASSERT_TRUE(objectSpace);
+    EXPECT_TRUE(objectSpace->addMesh({"lid-less", &open}));
+
+    auto volume = Scene::create(context_, kVolumeMethodRequirements);
+    ASSERT_TRUE(volume);
+    auto refused = volume->addMesh({"lid-less", &open});
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.status().message.find("lid-less"), std::string::npos);
+    EXPECT_NE(refused.status().message.find("open"), std::string::npos) << refused.status().message;
+}
+
+TEST_F(SceneTest, RefusesNanTransformsAndUnknownIds) {
+    auto scene = Scene::create(context_);
+    ASSERT_TRUE(scene);
+    MeshData box = solids::box(glm::vec3(1.0f));
+    auto mesh = scene->addMesh({"box", &box});
+    ASSERT_TRUE(mesh);
+    glm::mat4 bad(1.0f);
+    bad[3][0] = std::numeric_limits<float>::infinity();
+    auto object = scene->addObject(mesh.value(), bad, "runaway");
+    ASSERT_FALSE(object);
+    EXPECT_NE(object.status().message.find("runaway"), std::string::npos);
+    EXPECT_FALSE(scene->addObject(mesh.value() + 1, glm::mat4(1.0f)));
+    auto good = scene->addObject(mesh.value(), glm::mat4(1.0f));
+    ASSERT_TRUE(good);
+    EXPECT_FALSE(scene->setTransform(good.value(), bad).ok());
+    EXPECT_FALSE(scene->setTransform(good.value() + 5, glm::mat4(1.0f)).ok());
+    EXPECT_EQ(scene->objectCount(), 1u);
+}
+
+TEST_F(SceneTest, UpdateVerticesChecksCountAndValues) {
+    auto scene = Scene::create(context_);
+    ASSERT_TRUE(scene);
+    MeshData box = solids::box(glm::vec3(1.0f));
+    auto mesh = scene->addMesh({"box", &box});
+    ASSERT_TRUE(mesh);
+    std::vector<glm::vec3> tooFew(3, glm::vec3(0.0f));
+    EXPECT_EQ(scene->updateVertices(mesh.value(), tooFew).code, ErrorCode::InvalidArgument);
+    std::vector<glm::vec3> nan = box.positions;
+    nan[0].x = std::nanf("");
+    EXPECT_EQ(scene->updateVertices(mesh.value(), nan).code, ErrorCode::InvalidMesh);
+    EXPECT_EQ(scene->mesh(mesh.value()).positions, box.positions) << "a refused update must change nothing";
+}
+
+}  // namespace
+}  // namespace vkc

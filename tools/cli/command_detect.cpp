@@ -1,0 +1,144 @@
+// `vkcollide detect SCENE --method M`: loads a scene, runs the GPU broadphase and the method on
+// every frame, checks the broadphase against the method's pairs, and writes the report JSON.
+#include "tools/cli/commands.h"
+#include "tools/cli/exact_method.h"
+#include "tools/cli/method_catalog.h"
+#include "tools/cli/renderdoc_capture.h"
+#include "tools/cli/report_json.h"
+#include "tools/io/scene_builder.h"
+#include "vk/context.h"
+#include "vkcollide/broadphase.h"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+namespace vkc::tools {
+
+namespace {
+
+struct DetectOptions {
+    std::string scene;
+    std::string method;
+    uint32_t resolution = 512;
+    std::string report;
+    std::string images;
+    std::optional<uint32_t> frames;
+    std::string renderdocCapture;
+    std::string device;
+    bool list = false;
+};
+
+// The broadphase must keep every pair the method found (it is conservative by construction).
+void checkBroadphase(const BroadphaseResults& broadphase, FrameResults& results) {
+    for (const PairResult& pair : results.pairs)
+        if (!std::binary_search(broadphase.pairs.begin(), broadphase.pairs.end(), ObjectPair{pair.a, pair.b}))
+            results.warnings.push_back("GPU broadphase missed colliding pair " + std::to_string(pair.a) + "-" +
+                                       std::to_string(pair.b));
+}
+
+Status writeReport(const RunReport& report, const std::string& path) {
+    std::string text = toJson(report).dump(2) + "\n";
+    if (path.empty() || path == "-") {
+        std::cout << text;
+        return Status::success();
+    }
+    std::ofstream file(path);
+    if (!(file << text)) return makeError(ErrorCode::IoError, "cannot write report \"" + path + "\"");
+    return Status::success();
+}
+
+Status runDetect(const DetectOptions& options) {
+    const MethodEntry* method = findMethod(options.method);
+    if (!method) return makeError(ErrorCode::InvalidArgument, "unknown method \"" + options.method + "\" (see `vkcollide info`)");
+    if (!method->available)
+        return makeError(ErrorCode::Unsupported, "method \"" + options.method + "\": not available yet");
+
+    auto description = io::loadScene(options.scene);
+    if (!description) return description.status();
+
+    // RenderDoc hooks Vulkan through its layer: load it before the instance exists.
+    std::optional<RenderDocCapture> capture;
+    if (!options.renderdocCapture.empty()) {
+        auto loaded = RenderDocCapture::load(options.renderdocCapture);
+        if (!loaded) return loaded.status();
+        capture = std::move(loaded.value());
+    }
+    HeadlessDesc headless = {};
+    headless.deviceName = options.device.empty() ? nullptr : options.device.c_str();
+    // RenderDoc 1.24 cannot capture ray queries, acceleration structures or device addresses.
+    headless.disableRayQuery = capture.has_value();
+    auto context = createHeadlessContext(headless);
+    if (!context) return context.status();
+    const DeviceInfo& device = deviceInfo(context.value());
+
+    auto scene = io::buildScene(context.value(), description.value(), kObjectSpaceMethodRequirements);
+    if (!scene) return scene.status();
+    auto broadphase = Broadphase::create(context.value());
+    if (!broadphase) return broadphase.status();
+
+    RunReport report;
+    report.method = options.method;
+    report.scene = options.scene;
+    report.device = {device.name, device.driver, context->vulkan().hasRayQuery};
+    report.settings = {{"resolution", options.resolution}};
+    const size_t frameCount = std::min<size_t>(description->frameCount(), options.frames.value_or(UINT32_MAX));
+    for (size_t f = 0; f < frameCount; ++f) {
+        const io::SceneFrame& frame = description->frames[f];
+        auto start = std::chrono::steady_clock::now();
+        VKC_TRY(io::applyFrame(scene.value(), frame));
+        if (capture && f == 0) capture->begin(context->vulkan().instance);
+        auto pcs = broadphase->run(scene.value());
+        if (capture && f == 0) VKC_TRY(capture->end());
+        if (!pcs) return pcs.status();
+        auto results = runExactFrame(description.value(), frame, options.list);
+        if (!results) return results.status();
+        FrameReport frameReport;
+        frameReport.results = std::move(results.value());
+        checkBroadphase(pcs.value(), frameReport.results);
+        frameReport.results.gpuTimingsMs.insert(pcs->gpuTimingsMs.begin(), pcs->gpuTimingsMs.end());
+        frameReport.extra["potentially_colliding_pairs"] = pcs->pairCount;
+        frameReport.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        std::cerr << "frame " << f << ": " << frameReport.results.pairs.size() << " colliding pairs of "
+                  << pcs->pairCount << " potentially colliding\n";
+        for (const std::string& warning : frameReport.results.warnings) std::cerr << "  warning: " << warning << "\n";
+        report.frames.push_back(std::move(frameReport));
+    }
+    if (!options.images.empty())
+        std::cerr << "--images: method \"" << options.method << "\" has no intermediate buffers to write\n";
+    return writeReport(report, options.report);
+}
+
+}  // namespace
+
+void addDetectCommand(CLI::App& app, int& exitCode) {
+    auto options = std::make_shared<DetectOptions>();
+    CLI::App* command = app.add_subcommand("detect", "Run a collision method on a scene file and write a report");
+    command->add_option("scene", options->scene, "Scene file (JSON, see DESIGN.md)")->required()->check(CLI::ExistingFile);
+    command->add_option("--method,-m", options->method, "Method id (see `vkcollide info`)")->required();
+    command->add_option("--resolution", options->resolution, "Image-space methods: pixels per side")
+        ->check(CLI::Range(16u, 16384u));
+    command->add_option("--report", options->report, "Report file (JSON); default: standard output");
+    command->add_option("--images", options->images, "Directory for PNGs of intermediate buffers");
+    command->add_option("--frames", options->frames, "Run at most this many frames of the scene")->check(CLI::PositiveNumber);
+    command->add_option("--renderdoc-capture", options->renderdocCapture,
+                        "Capture the first frame's GPU work with RenderDoc into this .rdc file");
+    command->add_option("--device", options->device, "Device index or name substring (default: VKC_DEVICE or best)");
+    command->add_flag("--list", options->list, "Include the triangle pair lists in the report");
+    command->callback([options, &exitCode] {
+        Status status = runDetect(*options);
+        if (!status.ok()) {
+            std::cerr << "vkcollide detect: " << status.describe() << "\n";
+            exitCode = status.code == ErrorCode::Unsupported ? 2 : 1;
+            return;
+        }
+        exitCode = 0;
+    });
+}
+
+}  // namespace vkc::tools

@@ -1,0 +1,35 @@
+// The method table; see method_catalog.h.
+#include "tools/cli/method_catalog.h"
+
+#include <array>
+
+namespace vkc::tools {
+
+static constexpr std::array kMethods = {
+    MethodEntry{"exact", "CPU oracle (CGAL exact predicates and corefinement)", true, false},
+    MethodEntry{"stencil", "paper 1: CInDeR stencil edge counting (Knott & Pai)", false, true},
+    MethodEntry{"ldi", "paper 2: layered depth images (Heidelberger, Teschner, Gross)", false, true},
+    MethodEntry{"consistent-pairs", "paper 3: consistent front/back pairs (Jang, Jeong, Han)", false, true},
+    MethodEntry{"aabb-tree", "paper 4: AABB-tree traversal in compute (Gress & Zachmann)", false, true},
+    MethodEntry{"ebpi", "paper 5: EBPI adaptive ray sampling (Wang, Faure, Pai)", false, true},
+};
+
+std::span<const MethodEntry> methodCatalog() { return kMethods; }
+
+const MethodEntry* findMethod(const std::string& id) {
+    for (const MethodEntry& method : kMethods)
+        if (id == method.id) return &method;
+    return nullptr;
+}
+
+std::string methodUnavailableReason(const MethodEntry& method, const DeviceInfo& device) {
+    if (!method.available) return "not available yet";
+    if (method.needsDevice && !device.missing.empty()) {
+        std::string reason = "device lacks";
+        for (const std::string& missing : device.missing) reason += " " + missing;
+        return reason;
+    }
+    return {};
+}
+
+}  // namespace vkc::tools

@@ -1,0 +1,25 @@
+// The methods the harness knows, and which of them this build can run: one table, used by
+// `info`, by `detect --method` validation and by the README's status column.
+#pragma once
+
+#include "vkcollide/device_info.h"
+
+#include <span>
+#include <string>
+
+namespace vkc::tools {
+
+struct MethodEntry {
+    const char* id;           // --method value
+    const char* paper;        // what it implements
+    bool available;           // implemented in this build
+    bool needsDevice;         // runs on the GPU
+};
+
+std::span<const MethodEntry> methodCatalog();
+const MethodEntry* findMethod(const std::string& id);
+
+// Why `method` cannot run on `device`, or empty when it can.
+std::string methodUnavailableReason(const MethodEntry& method, const DeviceInfo& device);
+
+}  // namespace vkc::tools

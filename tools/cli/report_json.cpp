@@ -1,0 +1,54 @@
+// JSON serialisation of run reports; see report_json.h.
+#include "tools/cli/report_json.h"
+
+namespace vkc::tools {
+
+static nlohmann::json toJson(const glm::vec3& v) { return nlohmann::json::array({v.x, v.y, v.z}); }
+
+template <typename T>
+static nlohmann::json vectorsToJson(const std::vector<T>& values) {
+    nlohmann::json array = nlohmann::json::array();
+    for (const T& value : values) array.push_back(toJson(value));
+    return array;
+}
+
+nlohmann::json toJson(const PairResult& pair) {
+    nlohmann::json json = {{"a", pair.a}, {"b", pair.b}};
+    if (pair.trianglePairs) json["triangle_pairs"] = *pair.trianglePairs;
+    if (!pair.trianglePairList.empty()) json["triangle_pair_list"] = pair.trianglePairList;
+    if (pair.volume) json["volume"] = *pair.volume;
+    if (pair.volumeErrorBound) json["volume_error_bound"] = *pair.volumeErrorBound;
+    if (!pair.points.empty()) json["points"] = vectorsToJson(pair.points);
+    if (!pair.normals.empty()) json["normals"] = vectorsToJson(pair.normals);
+    if (!pair.penetrating.empty()) json["penetrating"] = pair.penetrating;
+    if (!pair.penetrated.empty()) json["penetrated"] = pair.penetrated;
+    if (!pair.insideVertices.empty()) json["inside_vertices"] = pair.insideVertices;
+    if (pair.truncated) json["truncated"] = true;
+    return json;
+}
+
+nlohmann::json toJson(const RunReport& report) {
+    nlohmann::json frames = nlohmann::json::array();
+    for (const FrameReport& frame : report.frames) {
+        nlohmann::json pairs = nlohmann::json::array();
+        for (const PairResult& pair : frame.results.pairs) pairs.push_back(toJson(pair));
+        nlohmann::json json = {
+            {"colliding", frame.results.colliding},
+            {"pairs", pairs},
+            {"timings_ms", {{"wall", frame.wallMs}, {"gpu", frame.results.gpuTimingsMs}}},
+        };
+        if (!frame.results.warnings.empty()) json["warnings"] = frame.results.warnings;
+        json.update(frame.extra);
+        frames.push_back(std::move(json));
+    }
+    return {
+        {"method", report.method},
+        {"scene", report.scene},
+        {"device",
+         {{"name", report.device.name}, {"driver", report.device.driver}, {"ray_query", report.device.rayQuery}}},
+        {"settings", report.settings},
+        {"frames", frames},
+    };
+}
+
+}  // namespace vkc::tools

@@ -1,0 +1,37 @@
+// The run report of DESIGN.md "Formats": one JSON document per `vkcollide detect`.
+// Fields a method does not compute are left out, never zero-filled.
+#pragma once
+
+#include "vkcollide/results.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace vkc::tools {
+
+struct DeviceSummary {
+    std::string name;
+    std::string driver;
+    bool rayQuery = false;
+};
+
+struct FrameReport {
+    FrameResults results;
+    double wallMs = 0.0;
+    nlohmann::json extra = nlohmann::json::object();  // method-specific fields, e.g. broadphase stats
+};
+
+struct RunReport {
+    std::string method;
+    std::string scene;
+    DeviceSummary device;
+    nlohmann::json settings = nlohmann::json::object();
+    std::vector<FrameReport> frames;
+};
+
+nlohmann::json toJson(const PairResult& pair);
+nlohmann::json toJson(const RunReport& report);
+
+}  // namespace vkc::tools

@@ -157,18 +157,9 @@ Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, 
         return makeError(ErrorCode::InvalidArgument, "broadphase: the scene has " + std::to_string(objectCount) +
                                                          " objects, more than BroadphaseSettings::maxObjects (" +
                                                          std::to_string(settings.maxObjects) + ")");
-    // The slot is free once the frame that last used it has completed on the GPU.
+    // The slot is free once the frame that last used it has completed on the GPU (never waits).
+    VKC_TRY(ringSlotAvailable(c, ring, frame));
     FrameSlot& slot = slots[frame % slots.size()];
-    uint64_t lastFrameValue = ring.slotFrame[frame % slots.size()];
-    if (lastFrameValue != 0) {
-        uint64_t done = 0;
-        VKC_TRY(checkVk(c.vkd.vkGetSemaphoreCounterValue(c.device, ring.timeline, &done),
-                        "vkGetSemaphoreCounterValue(broadphase readback ring)"));
-        if (done < lastFrameValue)
-            return makeError(ErrorCode::NotReady, "broadphase: frame " + std::to_string(lastFrameValue - 1) +
-                                                      " still in flight in the slot frame " + std::to_string(frame) +
-                                                      " needs (raise framesInFlight)");
-    }
 
     // Distinct vertex buffers → descriptor-array slots.
     std::vector<VkBuffer> meshBuffers;
@@ -202,17 +193,33 @@ Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, 
     in.pairCapacity = settings.pairCapacity;
     in.maxVertexCount = maxVertexCount;
     in.maxPairGroups = c.properties.limits.maxComputeWorkGroupCount[0];
-    in.objects = graph.importBuffer("broadphase objects", {slot.objects.buffer, 0, slot.objects.size});
+    // Persistent per-slot buffers: state what the slot's previous frame last did with each, so the
+    // graph orders this frame after it even though the host already saw that frame complete.
+    auto persistent = [&](const char* name, const Buffer& buffer, Access lastUse) {
+        ImportedBuffer imported;
+        imported.buffer = buffer.buffer;
+        imported.size = buffer.size;
+        imported.initial = syncStateOf(lastUse);
+        return graph.importBuffer(name, imported);
+    };
+    in.objects = persistent("broadphase objects", slot.objects, Access::ComputeRead);
+    in.bounds = persistent("broadphase world bounds", slot.bounds, Access::TransferSrc);
+    in.pairs = persistent("broadphase pairs", slot.pairs, Access::TransferSrc);
     // The host's vertex buffers may have been written by any earlier command: wait for all writes.
-    SyncState hostWrites = {VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT};
-    for (VkBuffer buffer : meshBuffers)
-        in.meshVertices.push_back(graph.importBuffer("mesh vertices", {buffer, 0, VK_WHOLE_SIZE, hostWrites}));
-    in.bounds = graph.importBuffer("broadphase world bounds", {slot.bounds.buffer, 0, slot.bounds.size});
-    in.pairs = graph.importBuffer("broadphase pairs", {slot.pairs.buffer, 0, slot.pairs.size});
+    for (VkBuffer buffer : meshBuffers) {
+        ImportedBuffer imported;
+        imported.buffer = buffer;
+        imported.initial = {VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT};
+        in.meshVertices.push_back(graph.importBuffer("mesh vertices", imported));
+    }
     RingSlot ringRange = ringSlot(ring, frame);
-    in.readback = graph.importBuffer("broadphase readback slot",
-                                     {ringRange.buffer, ringRange.offset, ring.slotStride, {},
-                                      syncStateOf(Access::HostRead)});
+    ImportedBuffer readbackSlot;
+    readbackSlot.buffer = ringRange.buffer;
+    readbackSlot.offset = ringRange.offset;
+    readbackSlot.size = ring.slotStride;
+    readbackSlot.initial = syncStateOf(Access::HostRead);
+    readbackSlot.final = syncStateOf(Access::HostRead);  // the final barrier makes it host-visible
+    in.readback = graph.importBuffer("broadphase readback slot", readbackSlot);
     in.readbackPairsOffset = readbackPairsOffset;
     addBroadphasePasses(graph, in);
     VKC_TRY(graph.compile());

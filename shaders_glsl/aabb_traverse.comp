@@ -11,7 +11,6 @@
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_vote : require
-#extension GL_EXT_nonuniform_qualifier : require
 
 #include "shared/aabb_tree.h"
 
@@ -32,8 +31,7 @@ layout(set = 0, binding = kAabbBindingTrianglePairs, std430) writeonly buffer Tr
     AabbTrianglePairGpu trianglePairs[];
 };
 layout(set = 0, binding = kAabbBindingPairStats, std430) buffer PairStats { AabbPairStatsGpu pairStats[]; };
-// Indexed per thread (pairs of different meshes share a subgroup): needs
-// shaderStorageBufferArrayNonUniformIndexing (Vulkan 1.2 descriptor indexing).
+// Indexed per thread (pairs of different meshes share a subgroup): see fetchVertex.
 layout(set = 0, binding = kAabbBindingVertices, std430) readonly buffer Vertices {
     float data[];
 } vertices[kAabbMaxVertexSlots];
@@ -46,11 +44,25 @@ AabbNodeGpu nodeBox(uint tree, int realLevel, uint node) {
     return nodes[trees[tree].nodeOffset + index];
 }
 
+// Lanes of one subgroup may read different vertex slots. Non-uniform descriptor indexing
+// (nonuniformEXT) would need shaderStorageBufferArrayNonUniformIndexing, which vkcollide's base
+// device requirements do not enable (vk/device_requirements.cpp), so the validation layer rejects
+// it. Instead a "waterfall": each iteration serves the lanes whose slot equals the first active
+// lane's, so every access uses a subgroup-uniform index; one iteration per distinct slot in the
+// subgroup (usually one or two). If the base set ever enables the feature, nonuniformEXT is simpler.
 vec3 fetchVertex(uint tree, uint vertex) {
     uint slot = trees[tree].vertexSlot;
     uint base = trees[tree].vertexOffset + vertex * trees[tree].vertexStride;
-    return vec3(vertices[nonuniformEXT(slot)].data[base], vertices[nonuniformEXT(slot)].data[base + 1u],
-                vertices[nonuniformEXT(slot)].data[base + 2u]);
+    vec3 v = vec3(0.0);
+    for (;;) {
+        uint uniformSlot = subgroupBroadcastFirst(slot);
+        if (uniformSlot == slot) {
+            v = vec3(vertices[uniformSlot].data[base], vertices[uniformSlot].data[base + 1u],
+                     vertices[uniformSlot].data[base + 2u]);
+            break;
+        }
+    }
+    return v;
 }
 
 // Node pair number `s` of this level's seeds: the last seed with threadStart <= s (binary search).
@@ -101,7 +113,12 @@ void main() {
         uint triangleB = 0u;
 
         if (inRange) {
-            entry = t < explicitCount ? nodePairs[readBase + t] : seedEntry(seedLevel, t - explicitCount);
+            // (if/else, not ?: -- glslang 11 emits an invalid OpStore for a ?: mixing a buffer struct.)
+            if (t < explicitCount) {
+                entry = nodePairs[readBase + t];
+            } else {
+                entry = seedEntry(seedLevel, t - explicitCount);
+            }
             pairIndex = entry.pair;
             AabbPairGpu pair = pairs[pairIndex];
             pairLevel = level - pair.globalLevelBase;

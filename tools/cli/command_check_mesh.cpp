@@ -1,5 +1,8 @@
 // `vkcollide check-mesh FILE...`: loads each mesh, runs the library's mesh checks and the oracle's
-// self-intersection test, prints every problem, and exits non-zero if any file has one.
+// self-intersection test and prints every problem. Exit status: 0 all clean; 1 some file has a
+// problem that methods refuse (cannot load, open, non-manifold, NaN, ...); 3 the worst is
+// "caution": closed solids that self-intersect, whose volumes are not well defined (the meshes
+// README's "caution" column) but which every method still accepts.
 #include "collision/reference/self_intersections.h"
 #include "tools/cli/commands.h"
 #include "tools/io/mesh_loader.h"
@@ -21,31 +24,37 @@ struct CheckMeshOptions {
     bool selfIntersections = true;
 };
 
-// Prints the verdict for one file; returns whether it is a clean closed solid.
-bool checkOneFile(const std::string& file, const CheckMeshOptions& options) {
+enum Verdict { kClean = 0, kProblem = 1, kCaution = 3 };
+
+// Prints the verdict for one file.
+Verdict checkOneFile(const std::string& file, const CheckMeshOptions& options) {
     auto mesh = io::loadMesh(file);
     if (!mesh) {
         std::cout << file << ": cannot load: " << mesh.status().describe() << "\n";
-        return false;
+        return kProblem;
     }
     MeshCheckReport report = checkMesh(mesh.value());
     std::vector<std::string> problems = report.describe();
+    Verdict verdict = problems.empty() ? kClean : kProblem;
     if (options.selfIntersections && report.validForVolumeMethods()) {
         auto pairs = reference::selfIntersectingTrianglePairs(mesh.value());
-        if (!pairs)
+        if (!pairs) {
             problems.push_back("self-intersection test failed: " + pairs.status().describe());
-        else if (pairs.value() > 0)
-            problems.push_back("self-intersecting: " + std::to_string(pairs.value()) +
+            verdict = kProblem;
+        } else if (pairs.value() > 0) {
+            problems.push_back("caution: self-intersecting, " + std::to_string(pairs.value()) +
                                " pairs of non-adjacent triangles intersect (volumes are not well defined)");
+            if (verdict == kClean) verdict = kCaution;
+        }
     }
     std::cout << file << ": " << report.vertexCount << " vertices, " << report.triangleCount << " triangles";
     if (problems.empty()) {
         std::cout << ": ok, closed solid, volume " << report.signedVolume << "\n";
-        return true;
+        return kClean;
     }
     std::cout << "\n";
     for (const std::string& problem : problems) std::cout << "  " << problem << "\n";
-    return false;
+    return verdict;
 }
 
 }  // namespace
@@ -57,9 +66,12 @@ void addCheckMeshCommand(CLI::App& app, int& exitCode) {
     command->add_flag("!--no-self-intersections", options->selfIntersections,
                       "Skip the exact self-intersection test (slow on millions of triangles)");
     command->callback([options, &exitCode] {
-        bool allClean = true;
-        for (const std::string& file : options->files) allClean = checkOneFile(file, *options) && allClean;
-        exitCode = allClean ? 0 : 1;
+        Verdict worst = kClean;
+        for (const std::string& file : options->files) {
+            Verdict verdict = checkOneFile(file, *options);
+            if (verdict == kProblem || (verdict == kCaution && worst == kClean)) worst = verdict;
+        }
+        exitCode = worst;
     });
 }
 

@@ -1,8 +1,6 @@
 // RenderDoc in-application capture; see renderdoc_capture.h.
 #include "tools/cli/renderdoc_capture.h"
 
-#include <renderdoc_app.h>
-
 #include <dlfcn.h>
 
 #include <filesystem>

@@ -6,9 +6,9 @@
 
 #include "vkcollide/status.h"
 
-#include <string>
+#include <renderdoc_app.h>
 
-struct RENDERDOC_API_1_4_1;
+#include <string>
 
 namespace vkc::tools {
 

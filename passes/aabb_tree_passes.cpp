@@ -1,0 +1,124 @@
+// aabb-tree passes; see aabb_tree_passes.h. GLSL: aabb_refit.comp, aabb_indirect.comp,
+// aabb_traverse.comp (bindings and push constants in shaders_glsl/shared/aabb_tree.h).
+#include "passes/aabb_tree_passes.h"
+
+#include <volk.h>
+
+#include <algorithm>
+#include <cstddef>
+
+namespace vkc {
+
+namespace {
+
+std::vector<DescriptorBinding> aabbBindings() {
+    std::vector<DescriptorBinding> bindings;
+    for (uint32_t b = gpu::kAabbBindingTrees; b <= gpu::kAabbBindingVertices; ++b)
+        bindings.push_back({0, b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, b == gpu::kAabbBindingVertices ? gpu::kAabbMaxVertexSlots : 1u});
+    return bindings;
+}
+
+uint32_t groupsFor(uint32_t threads, uint32_t groupSize) { return (threads + groupSize - 1) / groupSize; }
+
+void bind(VkCommandBuffer cmd, const PassResources& r, const Pipeline& pipeline, VkDescriptorSet set, const void* push,
+          uint32_t pushSize) {
+    r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
+    r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &set, 0, nullptr);
+    r.device().vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, pushSize, push);
+}
+
+}  // namespace
+
+static_assert(sizeof(gpu::AabbRefitPush) == 16 && sizeof(gpu::AabbTraversePush) == 16);
+const PipelineLayoutDesc kAabbPipelineLayout = {aabbBindings(), 16};
+
+void addAabbTreePasses(Graph& graph, const AabbTreePassInputs& in) {
+    BufferHandle nodes = in.nodes;
+    BufferHandle state = in.state;
+    BufferHandle stats = in.pairStats;
+    BufferHandle lists = in.nodePairs;
+    BufferHandle triangles = in.trianglePairs;
+
+    // Refit (paper 4, 4.1), bottom-up: level r of every refit tree reads level r-1's boxes, so
+    // each level is its own pass and the graph puts a barrier between them.
+    for (uint32_t r = 0; r < in.refitLevels && in.refitTreeCount != 0; ++r) {
+        PassBuilder refit = graph.addPass(kAabbRefitPassName);
+        refit.read(in.trees, Access::ComputeRead);
+        refit.read(in.leaves, Access::ComputeRead);
+        refit.read(in.refitList, Access::ComputeRead);
+        for (BufferHandle v : in.vertices) refit.read(v, Access::ComputeRead);
+        nodes = refit.write(nodes, Access::ComputeReadWrite);
+        // The largest level at this height: ceil(leaves / 2^r) nodes.
+        const uint32_t size = uint32_t((uint64_t(in.refitMaxLeaves) + (1ull << r) - 1) >> r);
+        refit.setRecord([=](VkCommandBuffer cmd, const PassResources& res) {
+            gpu::AabbRefitPush push{r, in.refitTreeCount, 0, 0};
+            bind(cmd, res, *in.refitPipeline, in.set, &push, sizeof(push));
+            res.device().vkCmdDispatch(cmd, std::min(groupsFor(size, gpu::kAabbRefitGroupSize), in.maxGroups),
+                                       in.refitTreeCount, 1);
+        });
+    }
+
+    // Counters start at zero every frame: state (dispatch args, list counts, totals) and per-pair stats.
+    PassBuilder clear = graph.addPass(kAabbClearPassName);
+    state = clear.write(state, Access::TransferDst);
+    stats = clear.write(stats, Access::TransferDst);
+    clear.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+        r.device().vkCmdFillBuffer(cmd, r.buffer(state), 0, sizeof(gpu::AabbTraversalStateGpu), 0u);
+        if (in.pairCount != 0)
+            r.device().vkCmdFillBuffer(cmd, r.buffer(stats), 0, VkDeviceSize(in.pairCount) * sizeof(gpu::AabbPairStatsGpu), 0u);
+    });
+
+    // Traversal (paper 4, 4.2-4.3): the paper read an occlusion query back to size each level;
+    // here aabb_indirect.comp writes the next dispatch's size on the GPU and the traversal runs
+    // with vkCmdDispatchIndirect, so all levels are recorded now and nothing waits in between.
+    // A level that found no overlaps leaves zero groups for the rest (empty dispatches).
+    for (uint32_t g = 0; g < in.globalLevels; ++g) {
+        const gpu::AabbTraversePush push{g, in.globalLevels, in.listCapacity, in.trianglePairCapacity};
+        PassBuilder prepare = graph.addPass(kAabbIndirectPassName);
+        prepare.read(in.seedLevels, Access::ComputeRead);
+        state = prepare.write(state, Access::ComputeReadWrite);
+        prepare.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+            bind(cmd, r, *in.indirectPipeline, in.set, &push, sizeof(push));
+            r.device().vkCmdDispatch(cmd, 1, 1, 1);
+        });
+
+        PassBuilder traverse = graph.addPass(kAabbTraversePassName);
+        for (BufferHandle b : {in.trees, nodes, in.leaves, in.pairs, in.seedLevels, in.seeds})
+            traverse.read(b, Access::ComputeRead);
+        for (BufferHandle v : in.vertices) traverse.read(v, Access::ComputeRead);
+        traverse.read(state, Access::IndirectRead);
+        state = traverse.write(state, Access::ComputeReadWrite);
+        lists = traverse.write(lists, Access::ComputeReadWrite);
+        triangles = traverse.write(triangles, Access::ComputeReadWrite);
+        stats = traverse.write(stats, Access::ComputeReadWrite);
+        traverse.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+            bind(cmd, r, *in.traversePipeline, in.set, &push, sizeof(push));
+            r.device().vkCmdDispatchIndirect(cmd, r.buffer(state),
+                                             r.bufferOffset(state) + offsetof(gpu::AabbTraversalStateGpu, dispatch) +
+                                                 VkDeviceSize(16) * g);
+        });
+    }
+
+    // Counts and the kept list go to the mapped ring with a copy (no host read of device memory).
+    PassBuilder readback = graph.addPass(kAabbReadbackPassName);
+    readback.read(state, Access::TransferSrc);
+    readback.read(stats, Access::TransferSrc);
+    if (in.trianglePairCapacity != 0) readback.read(triangles, Access::TransferSrc);
+    readback.write(in.readback, Access::TransferDst);
+    readback.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+        const VkDeviceSize slot = r.bufferOffset(in.readback);
+        VkBufferCopy copy = {0, slot, sizeof(gpu::AabbTraversalStateGpu)};
+        r.device().vkCmdCopyBuffer(cmd, r.buffer(state), r.buffer(in.readback), 1, &copy);
+        if (in.pairCount != 0) {
+            copy = {0, slot + in.readbackStatsOffset, VkDeviceSize(in.pairCount) * sizeof(gpu::AabbPairStatsGpu)};
+            r.device().vkCmdCopyBuffer(cmd, r.buffer(stats), r.buffer(in.readback), 1, &copy);
+        }
+        if (in.trianglePairCapacity != 0) {
+            copy = {0, slot + in.readbackTrianglesOffset,
+                    VkDeviceSize(in.trianglePairCapacity) * sizeof(gpu::AabbTrianglePairGpu)};
+            r.device().vkCmdCopyBuffer(cmd, r.buffer(triangles), r.buffer(in.readback), 1, &copy);
+        }
+    });
+}
+
+}  // namespace vkc

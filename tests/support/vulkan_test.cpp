@@ -1,0 +1,56 @@
+// The VulkanTest fixture.
+#include "tests/support/vulkan_test.h"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace vkc::test {
+
+bool deviceRequired() {
+    const char* value = getenv("VKC_REQUIRE_DEVICE");
+    return value && !strcmp(value, "1");
+}
+
+std::string sharedDir() {
+    const char* value = getenv("VKC_SHARED_DIR");
+    return value ? value : "";
+}
+
+void VulkanTest::onLog(void* user, LogLevel level, const char* message) {
+    auto* self = static_cast<VulkanTest*>(user);
+    if (level >= LogLevel::Warning && !strncmp(message, "[validation]", 12)) {
+        std::lock_guard<std::mutex> lock(self->logMutex_);
+        self->validationLog_.push_back(message);
+    }
+}
+
+void VulkanTest::SetUp() {
+    HeadlessDesc desc = {};
+    desc.enableValidation = true;
+    desc.log = &VulkanTest::onLog;
+    desc.logUser = this;
+    Result<Context> context = createHeadlessContext(desc);
+    if (!context) {
+        if (context.status().code == ErrorCode::NotFound && !deviceRequired())
+            GTEST_SKIP() << "no Vulkan device: " << context.status().describe();
+        FAIL() << "createHeadlessContext: " << context.status().describe();
+    }
+    context_ = std::move(context.value());
+}
+
+void VulkanTest::TearDown() {
+    if (!context_.valid()) return;
+    uint32_t count = validationMessageCount(context_);
+    std::string text;
+    for (const std::string& m : validationMessages(context_)) text += "\n  " + m;
+    EXPECT_EQ(count, 0u) << "validation messages during the test:" << text;
+    context_ = Context();  // destroys the device: leaked objects are reported now
+    std::lock_guard<std::mutex> lock(logMutex_);
+    if (validationLog_.size() > count) {
+        std::string late;
+        for (size_t i = count; i < validationLog_.size(); ++i) late += "\n  " + validationLog_[i];
+        ADD_FAILURE() << "validation messages while destroying the context:" << late;
+    }
+}
+
+}  // namespace vkc::test

@@ -1,0 +1,39 @@
+// VulkanTest: a gtest fixture that gives each test a headless context on lavapipe (or whatever
+// VK_DRIVER_FILES selects) with the Khronos validation layer, and fails the test in TearDown if
+// any validation warning or error was reported, printing the messages.
+// Skips only when no Vulkan device exists at all, unless VKC_REQUIRE_DEVICE=1 (CI): then fails.
+#pragma once
+
+#include "vk/context.h"
+#include "vkcollide/context.h"
+
+#include <gtest/gtest.h>
+
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace vkc::test {
+
+class VulkanTest : public ::testing::Test {
+protected:
+    void SetUp() override;
+    void TearDown() override;
+
+    VulkanContext& vk() { return context_.vulkan(); }
+
+    Context context_;
+
+private:
+    static void onLog(void* user, LogLevel level, const char* message);
+
+    std::mutex logMutex_;
+    std::vector<std::string> validationLog_;  // validation messages seen through the log callback
+};
+
+// True when VKC_REQUIRE_DEVICE=1: a missing device or feature is a failure, not a skip.
+bool deviceRequired();
+// The shared meshes directory (VKC_SHARED_DIR), empty when unset.
+std::string sharedDir();
+
+}  // namespace vkc::test

@@ -1,0 +1,30 @@
+// Runs the vkcollide CLI built beside the tests and captures its exit code and output.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <sys/wait.h>
+
+namespace vkc::test {
+
+struct CliRun {
+    int exitCode = -1;     // -1: killed by a signal (a crash)
+    std::string output;    // stdout and stderr together
+};
+
+inline CliRun runCli(const std::string& arguments) {
+    CliRun run;
+    std::string command = std::string(VKC_CLI_PATH) + " " + arguments + " 2>&1";
+    FILE* pipe = popen(command.c_str(), "r");
+    if (!pipe) return run;
+    char buffer[4096];
+    size_t read = 0;
+    while ((read = fread(buffer, 1, sizeof(buffer), pipe)) > 0) run.output.append(buffer, read);
+    int status = pclose(pipe);
+    if (WIFEXITED(status)) run.exitCode = WEXITSTATUS(status);
+    return run;
+}
+
+inline std::string sourcePath(const std::string& relative) { return std::string(VKC_SOURCE_DIR) + "/" + relative; }
+
+}  // namespace vkc::test

@@ -1,0 +1,131 @@
+// `vkcollide detect` end to end: the exact method reproduces the oracle library and the meshes
+// README's reference volumes; the demo scene runs its frames with the GPU broadphase; bad scene
+// files and unknown methods fail with a clear message and a non-zero exit, never a crash.
+#include "collision/reference/pair_query.h"
+#include "tests/tools/cli_runner.h"
+#include "tools/io/scene_file.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+namespace vkc {
+namespace {
+
+using test::runCli;
+using test::sourcePath;
+
+nlohmann::json readJson(const std::filesystem::path& path) {
+    std::ifstream file(path);
+    return nlohmann::json::parse(file);
+}
+
+std::filesystem::path scratch(const std::string& name) {
+    std::filesystem::path dir = std::filesystem::temp_directory_path() / "vkc_cli_tests";
+    std::filesystem::create_directories(dir);
+    return dir / name;
+}
+
+TEST(CliDetect, ExactMethodMatchesOracleAndReferenceVolumes) {
+    const std::string scenePath = sourcePath("tests/tools/scenes/reference_volumes.json");
+    const auto reportPath = scratch("reference_volumes.json");
+    auto run = runCli("detect " + scenePath + " --method exact --report " + reportPath.string());
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    nlohmann::json report = readJson(reportPath);
+    EXPECT_EQ(report["method"], "exact");
+    ASSERT_EQ(report["frames"].size(), 1u);
+    const nlohmann::json& pairs = report["frames"][0]["pairs"];
+
+    // From ../shared/meshes/README.md (CGAL exact corefinement).
+    struct Expected { uint32_t a, b; double volume, relativeTolerance; };
+    const Expected expected[] = {
+        {0, 1, 324.549994167, 1e-9},  // ballA ∩ ballB as is
+        {2, 3, 0.125, 0.0},           // cube ∩ cube + (0.5, 0.5, 0.5): exactly
+        {4, 5, 1.29100111077, 1e-9},  // sphere_ico4 ∩ itself + (1, 0, 0)
+        {6, 7, 1.38331932222, 1e-9},  // torus ∩ itself + (1.5, 0, 0)
+        // + 0.1 is not a float: the shift is 0.1 + 1.5e-9, which moves the volume by ~1e-8.
+        {8, 9, 0.0349967844596, 1e-6},
+    };
+    ASSERT_EQ(pairs.size(), std::size(expected)) << pairs.dump(1);
+    auto scene = io::loadScene(scenePath);
+    ASSERT_TRUE(scene) << scene.status().describe();
+    for (size_t i = 0; i < std::size(expected); ++i) {
+        const nlohmann::json& pair = pairs[i];
+        EXPECT_EQ(pair["a"], expected[i].a);
+        EXPECT_EQ(pair["b"], expected[i].b);
+        double volume = pair["volume"];
+        EXPECT_NEAR(volume, expected[i].volume, expected[i].volume * expected[i].relativeTolerance + 1e-15)
+            << "pair " << expected[i].a << "-" << expected[i].b;
+        // The report says exactly what the oracle library says for the same placement.
+        auto oracle = reference::exactPair(scene->meshOf(expected[i].a), scene->frames[0].transforms[expected[i].a],
+                                           scene->meshOf(expected[i].b), scene->frames[0].transforms[expected[i].b]);
+        ASSERT_TRUE(oracle) << oracle.status().describe();
+        EXPECT_EQ(pair["triangle_pairs"], oracle->trianglePairCount);
+        ASSERT_TRUE(oracle->volume.has_value());
+        EXPECT_EQ(volume, *oracle->volume);
+        EXPECT_GT(oracle->trianglePairCount, 0u);
+    }
+    EXPECT_FALSE(report["frames"][0].contains("warnings")) << report["frames"][0]["warnings"].dump();
+    EXPECT_TRUE(report["frames"][0]["timings_ms"]["gpu"].contains("broadphase-bounds"));
+    EXPECT_FALSE(report["device"]["name"].get<std::string>().empty());
+}
+
+TEST(CliDetect, DemoSceneRunsEveryFrameWithContainmentAndNoBroadphaseMiss) {
+    const auto reportPath = scratch("demo.json");
+    auto run = runCli("detect " + sourcePath("tools/scenes/demo.json") + " --method exact --report " +
+                      reportPath.string());
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    nlohmann::json report = readJson(reportPath);
+    auto scene = io::loadScene(sourcePath("tools/scenes/demo.json"));
+    ASSERT_TRUE(scene);
+    ASSERT_EQ(report["frames"].size(), scene->frameCount());
+    for (const nlohmann::json& frame : report["frames"]) {
+        EXPECT_TRUE(frame["colliding"].get<bool>());
+        EXPECT_GE(frame["potentially_colliding_pairs"].get<uint32_t>(), frame["pairs"].size());
+        EXPECT_FALSE(frame.contains("warnings")) << frame["warnings"].dump();
+        for (const nlohmann::json& pair : frame["pairs"]) EXPECT_LT(pair["a"].get<int>(), pair["b"].get<int>());
+    }
+    // A contained pair interferes with zero intersecting triangle pairs (the cube inside the ring).
+    bool containment = false;
+    for (const nlohmann::json& pair : report["frames"][0]["pairs"])
+        containment = containment || (pair["triangle_pairs"] == 0 && pair["volume"].get<double>() > 0.0);
+    EXPECT_TRUE(containment) << report["frames"][0]["pairs"].dump();
+}
+
+TEST(CliDetect, BadSceneFilesFailWithAMessageNamingTheProblem) {
+    struct Case { const char* file; const char* mentions; };
+    const Case cases[] = {
+        {"missing_mesh.json", "missing_mesh.json"},   {"bad_json.json", "bad_json.json"},
+        {"unknown_key.json", "unknown key"},           {"nan_transform.json", "nan_transform.json"},
+        {"inf_transform.json", "inf_transform.json"}, {"duplicate_name.json", "duplicate"},
+        {"zero_scale.json", "scale"},                  {"missing_file.json", "missing_file.json"},
+    };
+    for (const Case& c : cases) {
+        auto run = runCli("detect " + sourcePath(std::string("tools/scenes/bad/") + c.file) + " --method exact");
+        EXPECT_EQ(run.exitCode, 1) << c.file << ": " << run.output;  // not 0, not a crash
+        EXPECT_NE(run.output.find(c.mentions), std::string::npos) << c.file << ": " << run.output;
+    }
+}
+
+TEST(CliDetect, UnknownAndUnavailableMethodsAreRefused) {
+    auto unknown = runCli("detect " + sourcePath("tools/scenes/demo.json") + " --method magic");
+    EXPECT_EQ(unknown.exitCode, 1);
+    EXPECT_NE(unknown.output.find("unknown method \"magic\""), std::string::npos) << unknown.output;
+    auto notYet = runCli("detect " + sourcePath("tools/scenes/demo.json") + " --method stencil");
+    EXPECT_EQ(notYet.exitCode, 2);
+    EXPECT_NE(notYet.output.find("not available yet"), std::string::npos) << notYet.output;
+}
+
+TEST(CliInfo, ListsTheDeviceAndWhatItCanRun) {
+    auto run = runCli("info");
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    EXPECT_NE(run.output.find("device 0:"), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("exact: yes"), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("stencil: not available yet"), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("compute-bvh: yes"), std::string::npos) << run.output;
+}
+
+}  // namespace
+}  // namespace vkc

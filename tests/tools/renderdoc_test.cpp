@@ -1,0 +1,65 @@
+// RenderDoc profiling: `--renderdoc-capture` brackets the first frame's GPU work with RenderDoc's
+// in-application API, both when the CLI loads RenderDoc itself and when run under renderdoccmd;
+// the converted capture must contain every broadphase pass label and the resources' debug names.
+#include "tests/tools/cli_runner.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace vkc {
+namespace {
+
+std::filesystem::path scratchDir() {
+    std::filesystem::path dir = std::filesystem::temp_directory_path() / "vkc_renderdoc_tests";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    return dir;
+}
+
+// The capture as RenderDoc's XML, in which debug labels and object names appear verbatim.
+std::string convertToXml(const std::filesystem::path& capture) {
+    std::filesystem::path xml = capture;
+    xml.replace_extension(".xml");
+    std::string command = "renderdoccmd convert -f " + capture.string() + " -c xml -o " + xml.string() + " >/dev/null 2>&1";
+    if (std::system(command.c_str()) != 0) return {};
+    std::ifstream file(xml);
+    std::stringstream text;
+    text << file.rdbuf();
+    return text.str();
+}
+
+void expectBroadphaseLabelsAndNames(const std::string& xml) {
+    ASSERT_FALSE(xml.empty()) << "renderdoccmd convert failed";
+    for (const char* label : {"broadphase-clear", "broadphase-bounds", "broadphase-pairs", "broadphase-readback"})
+        EXPECT_NE(xml.find(label), std::string::npos) << "pass label " << label << " missing from the capture";
+    for (const char* name : {"broadphase world bounds", "broadphase pairs", "mesh bunny positions"})
+        EXPECT_NE(xml.find(name), std::string::npos) << "resource name " << name << " missing from the capture";
+}
+
+const std::string kDetectDemo = "detect " + test::sourcePath("tools/scenes/demo.json") + " --method exact --frames 1";
+
+TEST(RenderDoc, InApplicationCaptureHasEveryPassLabel) {
+    std::filesystem::path capture = scratchDir() / "inapp.rdc";
+    auto run = test::runCli(kDetectDemo + " --renderdoc-capture " + capture.string());
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    ASSERT_TRUE(std::filesystem::exists(capture)) << run.output;
+    expectBroadphaseLabelsAndNames(convertToXml(capture));
+}
+
+TEST(RenderDoc, CaptureUnderRenderdoccmd) {
+    std::filesystem::path dir = scratchDir();
+    std::filesystem::path capture = dir / "wrapped.rdc";
+    std::string command = "renderdoccmd capture -w -c " + (dir / "wrapped").string() + " " + VKC_CLI_PATH + " " +
+                          kDetectDemo + " --renderdoc-capture " + capture.string() + " >" + (dir / "log.txt").string() +
+                          " 2>&1";
+    ASSERT_EQ(std::system(command.c_str()), 0) << "see " << (dir / "log.txt");
+    ASSERT_TRUE(std::filesystem::exists(capture));
+    expectBroadphaseLabelsAndNames(convertToXml(capture));
+}
+
+}  // namespace
+}  // namespace vkc

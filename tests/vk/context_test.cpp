@@ -1,0 +1,151 @@
+// Headless context creation, device info, the requirement table, device selection and the
+// validation-message counter.
+#include "tests/support/vulkan_test.h"
+#include "vk/buffer.h"
+#include "vk/debug.h"
+#include "vkcollide/context.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+namespace vkc {
+namespace {
+
+using test::VulkanTest;
+
+bool hasFeature(const DeviceRequirements& r, const char* name) {
+    return std::any_of(r.features.begin(), r.features.end(),
+                       [&](const FeatureRequirement& f) { return !strcmp(f.name, name) && !f.optional; });
+}
+
+TEST(DeviceRequirementsTest, BaseSetListsCoreNeedsAndRayQuerySetAddsExtensions) {
+    DeviceRequirements base = requiredDeviceFeatures();
+    EXPECT_EQ(base.minApiVersion, VK_API_VERSION_1_2);
+    for (const char* name : {"synchronization2", "dynamicRendering", "timelineSemaphore", "hostQueryReset",
+                             "occlusionQueryPrecise"})
+        EXPECT_TRUE(hasFeature(base, name)) << name;
+    EXPECT_FALSE(hasFeature(base, "rayQuery"));
+
+    DeviceRequirements rq = requiredDeviceFeatures(kFeatureSetRayQuery);
+    EXPECT_TRUE(hasFeature(rq, "rayQuery"));
+    EXPECT_TRUE(hasFeature(rq, "accelerationStructure"));
+    EXPECT_TRUE(hasFeature(rq, "bufferDeviceAddress"));
+    std::vector<std::string> none;
+    std::vector<const char*> at12 = deviceExtensionNames(rq, VK_API_VERSION_1_2, none);
+    std::vector<const char*> at13 = deviceExtensionNames(rq, VK_API_VERSION_1_3, none);
+    auto has = [](const std::vector<const char*>& v, const char* n) {
+        return std::any_of(v.begin(), v.end(), [&](const char* x) { return !strcmp(x, n); });
+    };
+    // Promoted extensions are needed only below 1.3.
+    EXPECT_TRUE(has(at12, VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME));
+    EXPECT_FALSE(has(at13, VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME));
+    EXPECT_TRUE(has(at13, VK_KHR_RAY_QUERY_EXTENSION_NAME));
+    EXPECT_TRUE(has(at13, VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME));
+}
+
+TEST(DeviceRequirementsTest, FeatureChainEnablesAndMissingNamesEachFeature) {
+    DeviceRequirements base = requiredDeviceFeatures();
+    std::vector<std::string> extensions = {VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME, VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME};
+    DeviceFeatureChain chain;
+    // At 1.2 the 1.3 features must come from the extension structs.
+    initFeatureChain(chain, VK_API_VERSION_1_2, extensions);
+    enableRequiredFeatures(chain, base, nullptr);
+    EXPECT_TRUE(chain.synchronization2.synchronization2);
+    EXPECT_TRUE(chain.dynamicRendering.dynamicRendering);
+    EXPECT_FALSE(chain.vulkan13.synchronization2);  // not linked at 1.2
+    EXPECT_TRUE(missingRequirements(base, VK_API_VERSION_1_2, extensions, &chain.features2).empty());
+    chain.vulkan12.hostQueryReset = VK_FALSE;
+    std::vector<std::string> missing = missingRequirements(base, VK_API_VERSION_1_2, {}, &chain.features2);
+    EXPECT_NE(std::find(missing.begin(), missing.end(), "hostQueryReset"), missing.end());
+    EXPECT_NE(std::find(missing.begin(), missing.end(), VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME), missing.end());
+}
+
+class ContextTest : public VulkanTest {};
+
+TEST_F(ContextTest, HeadlessContextReportsDeviceAndLimits) {
+    const DeviceInfo& info = deviceInfo(context_);
+    EXPECT_FALSE(info.name.empty());
+    EXPECT_NE(info.driver.find(':'), std::string::npos) << info.driver;  // "driverName: driverInfo"
+    EXPECT_TRUE(info.missing.empty());
+    EXPECT_GE(vk().apiVersion, VK_API_VERSION_1_2);
+    EXPECT_GT(vk().timestampPeriod, 0.0f);
+    EXPECT_GT(vk().timestampValidBits, 0u);
+    EXPECT_GT(vk().subgroupSize, 0u);
+    EXPECT_GT(vk().memoryProperties.memoryTypeCount, 0u);
+    EXPECT_TRUE(vk().hasDebugUtils);  // validation forces it on
+    EXPECT_NE(vk().messenger, VK_NULL_HANDLE);
+    // Ray queries are enabled exactly when the device offers the whole set.
+    EXPECT_EQ(vk().hasRayQuery, info.rayQuery && info.accelerationStructure);
+    EXPECT_EQ(vk().hasRayQuery, vk().hasAccelerationStructure);
+    if (vk().hasRayQuery) {
+        EXPECT_TRUE(vk().hasBufferDeviceAddress);
+    }
+    // The device table is ours, filled through vkGetDeviceProcAddr, with 1.3 names resolved.
+    EXPECT_NE(vk().vkd.vkQueueSubmit2, nullptr);
+    EXPECT_NE(vk().vkd.vkCmdBeginRendering, nullptr);
+    EXPECT_NE(vk().vkd.vkCreateBuffer, nullptr);
+}
+
+TEST_F(ContextTest, ListDevicesFindsTheChosenDevice) {
+    Result<std::vector<DeviceInfo>> devices = listDevices();
+    ASSERT_TRUE(devices.ok()) << devices.status().describe();
+    auto it = std::find_if(devices->begin(), devices->end(),
+                           [&](const DeviceInfo& d) { return d.name == deviceInfo(context_).name; });
+    ASSERT_NE(it, devices->end());
+    EXPECT_TRUE(it->missing.empty());
+    EXPECT_GE(it->apiVersion, VK_API_VERSION_1_2);
+    EXPECT_STRNE(deviceTypeName(it->type), "");
+}
+
+TEST_F(ContextTest, DeviceNameOverrideThatMatchesNothingIsNamedInTheError) {
+    setenv("VKC_DEVICE", "no-such-gpu-xyz", 1);
+    HeadlessDesc desc = {};
+    Result<Context> other = createHeadlessContext(desc);
+    unsetenv("VKC_DEVICE");
+    ASSERT_FALSE(other.ok());
+    EXPECT_EQ(other.status().code, ErrorCode::NotFound);
+    EXPECT_NE(other.status().message.find("no-such-gpu-xyz"), std::string::npos) << other.status().message;
+
+    desc.deviceIndex = 1000;
+    other = createHeadlessContext(desc);
+    ASSERT_FALSE(other.ok());
+    EXPECT_NE(other.status().message.find("1000"), std::string::npos) << other.status().message;
+}
+
+TEST_F(ContextTest, NamesAndLabelsAreAcceptedByTheLayer) {
+    Result<Buffer> buffer = createBuffer(vk(), {256, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal, "named"});
+    ASSERT_TRUE(buffer.ok()) << buffer.status().describe();
+    setObjectName(context_, VK_OBJECT_TYPE_BUFFER, reinterpret_cast<uint64_t>(buffer->buffer), "renamed buffer");
+    uint32_t zero = 0;
+    EXPECT_TRUE(uploadBuffer(vk(), buffer.value(), &zero, sizeof(zero)).ok());  // records a labelled one-shot
+    destroyBuffer(vk(), buffer.value());
+}
+
+// Not a VulkanTest: this context is meant to see a validation error.
+TEST(ValidationCounterTest, CountsAndReportsAValidationError) {
+    HeadlessDesc desc = {};
+    desc.enableValidation = true;
+    Result<Context> context = createHeadlessContext(desc);
+    if (!context.ok() && context.status().code == ErrorCode::NotFound && !test::deviceRequired())
+        GTEST_SKIP() << context.status().describe();
+    ASSERT_TRUE(context.ok()) << context.status().describe();
+    VulkanContext& vk = context->vulkan();
+    EXPECT_EQ(validationMessageCount(context.value()), 0u);
+    // usage 0 breaks VUID-VkBufferCreateInfo-usage-requiredbitmask; harmless for the driver.
+    VkBufferCreateInfo info = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    info.size = 64;
+    info.usage = 0;
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkResult result = vk.vkd.vkCreateBuffer(vk.device, &info, nullptr, &buffer);
+    if (result == VK_SUCCESS) vk.vkd.vkDestroyBuffer(vk.device, buffer, nullptr);
+    EXPECT_GE(validationMessageCount(context.value()), 1u);
+    std::vector<std::string> messages = validationMessages(context.value());
+    ASSERT_FALSE(messages.empty());
+    EXPECT_NE(messages[0].find("usage"), std::string::npos) << messages[0];
+}
+
+}  // namespace
+}  // namespace vkc

@@ -1,0 +1,104 @@
+// The mapped read-back ring: a frame's slot is NotReady while its submit is held back by a
+// timeline wait, then readable with the GPU's data once it completes; reused slots are refused.
+#include "tests/support/vulkan_test.h"
+#include "vk/commands.h"
+#include "vk/readback_ring.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+namespace vkc {
+namespace {
+
+class ReadbackRingTest : public test::VulkanTest {};
+
+TEST_F(ReadbackRingTest, SlotIsNotReadyUntilItsFrameCompletes) {
+    const uint32_t kSlots = 3;
+    Result<ReadbackRing> ring = createReadbackRing(vk(), 100, kSlots, "results ring");
+    ASSERT_TRUE(ring.ok()) << ring.status().describe();
+    EXPECT_EQ(ring->slotStride % vk().properties.limits.minStorageBufferOffsetAlignment, 0u);
+    EXPECT_GE(ring->slotStride, 100u);
+
+    // A gate the "host" opens later, so that the submit cannot have finished when we first poll.
+    VkSemaphoreTypeCreateInfo type = {VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+    type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+    VkSemaphoreCreateInfo semaphoreInfo = {VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+    semaphoreInfo.pNext = &type;
+    VkSemaphore gate = VK_NULL_HANDLE;
+    ASSERT_EQ(vk().vkd.vkCreateSemaphore(vk().device, &semaphoreInfo, nullptr, &gate), VK_SUCCESS);
+
+    VkCommandBufferAllocateInfo allocInfo = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    allocInfo.commandPool = vk().oneShotPool;
+    allocInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    allocInfo.commandBufferCount = 1;
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    ASSERT_EQ(vk().vkd.vkAllocateCommandBuffers(vk().device, &allocInfo, &cmd), VK_SUCCESS);
+
+    const uint64_t frame = 4;  // slot 1
+    RingSlot slot = ringSlot(ring.value(), frame);
+    EXPECT_EQ(slot.offset, ring->slotStride * (frame % kSlots));
+    VkCommandBufferBeginInfo begin = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    ASSERT_EQ(vk().vkd.vkBeginCommandBuffer(cmd, &begin), VK_SUCCESS);
+    vk().vkd.vkCmdFillBuffer(cmd, slot.buffer, slot.offset, 100, 0xC0FFEE11u);
+    ringHostBarrier(vk(), cmd, ring.value(), frame);
+    ASSERT_EQ(vk().vkd.vkEndCommandBuffer(cmd), VK_SUCCESS);
+
+    VkSemaphoreSubmitInfo wait = {VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
+    wait.semaphore = gate;
+    wait.value = 1;
+    wait.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    VkSemaphoreSubmitInfo signal = ringSignal(ring.value(), frame);
+    VkCommandBufferSubmitInfo cmdInfo = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
+    cmdInfo.commandBuffer = cmd;
+    VkSubmitInfo2 submit = {VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+    submit.waitSemaphoreInfoCount = 1;
+    submit.pWaitSemaphoreInfos = &wait;
+    submit.commandBufferInfoCount = 1;
+    submit.pCommandBufferInfos = &cmdInfo;
+    submit.signalSemaphoreInfoCount = 1;
+    submit.pSignalSemaphoreInfos = &signal;
+    ASSERT_EQ(vk().vkd.vkQueueSubmit2(vk().queue, 1, &submit, VK_NULL_HANDLE), VK_SUCCESS);
+
+    Result<const void*> early = readRingSlot(vk(), ring.value(), frame);
+    EXPECT_FALSE(early.ok());
+    EXPECT_EQ(early.status().code, ErrorCode::NotReady) << early.status().describe();
+    // Frame 7 shares frame 4's slot: it must wait; frame 5's slot is free.
+    EXPECT_EQ(ringSlotAvailable(vk(), ring.value(), frame + kSlots).code, ErrorCode::NotReady);
+    EXPECT_TRUE(ringSlotAvailable(vk(), ring.value(), frame + 1).ok());
+    // A frame never signalled is a caller error, not NotReady.
+    EXPECT_EQ(readRingSlot(vk(), ring.value(), frame + 1).status().code, ErrorCode::InvalidArgument);
+
+    VkSemaphoreSignalInfo open = {VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
+    open.semaphore = gate;
+    open.value = 1;
+    ASSERT_EQ(vk().vkd.vkSignalSemaphore(vk().device, &open), VK_SUCCESS);
+
+    // Poll as a frame loop would; give up after 10 s.
+    Result<const void*> data = readRingSlot(vk(), ring.value(), frame);
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!data.ok() && data.status().code == ErrorCode::NotReady && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        data = readRingSlot(vk(), ring.value(), frame);
+    }
+    ASSERT_TRUE(data.ok()) << data.status().describe();
+    uint32_t words[25];
+    memcpy(words, data.value(), sizeof(words));
+    for (uint32_t w : words) EXPECT_EQ(w, 0xC0FFEE11u);
+
+    EXPECT_TRUE(ringSlotAvailable(vk(), ring.value(), frame + kSlots).ok());
+    // Frame 7 reuses slot 1: frame 4's data is gone and reading it is refused.
+    (void)ringSignal(ring.value(), frame + kSlots);
+    EXPECT_EQ(readRingSlot(vk(), ring.value(), frame).status().code, ErrorCode::InvalidArgument);
+
+    ASSERT_EQ(vk().vkd.vkQueueWaitIdle(vk().queue), VK_SUCCESS);
+    vk().vkd.vkFreeCommandBuffers(vk().device, vk().oneShotPool, 1, &cmd);
+    vk().vkd.vkDestroySemaphore(vk().device, gate, nullptr);
+    destroyReadbackRing(vk(), ring.value());
+}
+
+}  // namespace
+}  // namespace vkc

@@ -1,0 +1,53 @@
+// Descriptor pools and sets.
+#include "vk/descriptors.h"
+
+#include "vk/debug.h"
+
+#include <string>
+
+namespace vkc {
+
+Result<VkDescriptorPool> createDescriptorPool(VulkanContext& ctx, uint32_t maxSets, std::span<const VkDescriptorPoolSize> sizes,
+                                              const char* name) {
+    VkDescriptorPoolCreateInfo info = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    info.maxSets = maxSets;
+    info.poolSizeCount = uint32_t(sizes.size());
+    info.pPoolSizes = sizes.data();
+    VkDescriptorPool pool = VK_NULL_HANDLE;
+    VKC_TRY(checkVk(ctx.vkd.vkCreateDescriptorPool(ctx.device, &info, ctx.allocationCallbacks, &pool),
+                    (std::string("vkCreateDescriptorPool(") + (name ? name : "unnamed") + ")").c_str()));
+    setObjectName(ctx, VK_OBJECT_TYPE_DESCRIPTOR_POOL, pool, name);
+    return pool;
+}
+
+void destroyDescriptorPool(VulkanContext& ctx, VkDescriptorPool& pool) {
+    if (pool) ctx.vkd.vkDestroyDescriptorPool(ctx.device, pool, ctx.allocationCallbacks);
+    pool = VK_NULL_HANDLE;
+}
+
+Result<VkDescriptorSet> allocateDescriptorSet(VulkanContext& ctx, VkDescriptorPool pool, VkDescriptorSetLayout layout,
+                                              const char* name) {
+    VkDescriptorSetAllocateInfo info = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    info.descriptorPool = pool;
+    info.descriptorSetCount = 1;
+    info.pSetLayouts = &layout;
+    VkDescriptorSet set = VK_NULL_HANDLE;
+    VKC_TRY(checkVk(ctx.vkd.vkAllocateDescriptorSets(ctx.device, &info, &set),
+                    (std::string("vkAllocateDescriptorSets(") + (name ? name : "unnamed") + ")").c_str()));
+    setObjectName(ctx, VK_OBJECT_TYPE_DESCRIPTOR_SET, set, name);
+    return set;
+}
+
+void writeBufferDescriptor(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
+                           const Buffer& buffer, VkDeviceSize offset, VkDeviceSize range) {
+    VkDescriptorBufferInfo bufferInfo = {buffer.buffer, offset, range};
+    VkWriteDescriptorSet write = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    write.dstSet = set;
+    write.dstBinding = binding;
+    write.descriptorCount = 1;
+    write.descriptorType = type;
+    write.pBufferInfo = &bufferInfo;
+    ctx.vkd.vkUpdateDescriptorSets(ctx.device, 1, &write, 0, nullptr);
+}
+
+}  // namespace vkc

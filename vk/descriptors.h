@@ -1,0 +1,19 @@
+// Descriptor pools, sets and buffer writes (a pool per user; sets live as long as their pool).
+#pragma once
+
+#include "vk/buffer.h"
+
+#include <span>
+
+namespace vkc {
+
+Result<VkDescriptorPool> createDescriptorPool(VulkanContext& ctx, uint32_t maxSets, std::span<const VkDescriptorPoolSize> sizes,
+                                              const char* name);
+void destroyDescriptorPool(VulkanContext& ctx, VkDescriptorPool& pool);
+Result<VkDescriptorSet> allocateDescriptorSet(VulkanContext& ctx, VkDescriptorPool pool, VkDescriptorSetLayout layout,
+                                              const char* name);
+// Points `binding` of `set` at [offset, offset + range) of `buffer` (storage or uniform `type`).
+void writeBufferDescriptor(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
+                           const Buffer& buffer, VkDeviceSize offset = 0, VkDeviceSize range = VK_WHOLE_SIZE);
+
+}  // namespace vkc

@@ -1,0 +1,175 @@
+// The requirement table (requiredDeviceFeatures) and the helpers that enable and verify it.
+#include "vkcollide/device_requirements.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+
+namespace vkc {
+
+namespace {
+
+constexpr uint32_t kCore10Offset = offsetof(VkPhysicalDeviceFeatures2, features);
+
+// A core 1.0 feature (VkPhysicalDeviceFeatures inside VkPhysicalDeviceFeatures2).
+#define VKC_CORE10(member, optional)                                                                \
+    FeatureRequirement{#member, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,                        \
+                       uint32_t(kCore10Offset + offsetof(VkPhysicalDeviceFeatures, member)),        \
+                       VK_API_VERSION_1_0, VkStructureType(0), 0, optional}
+// A Vulkan 1.2 core feature (no separate extension struct needed: we require 1.2).
+#define VKC_CORE12(member, optional)                                                                   \
+    FeatureRequirement{#member, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,                 \
+                       uint32_t(offsetof(VkPhysicalDeviceVulkan12Features, member)), VK_API_VERSION_1_2, \
+                       VkStructureType(0), 0, optional}
+// A Vulkan 1.3 core feature that an extension struct provides before 1.3.
+#define VKC_CORE13(member, extType, extStructType, optional)                                           \
+    FeatureRequirement{#member, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,                 \
+                       uint32_t(offsetof(VkPhysicalDeviceVulkan13Features, member)), VK_API_VERSION_1_3, \
+                       extStructType, uint32_t(offsetof(extType, member)), optional}
+// A feature only an extension struct provides.
+#define VKC_EXT(member, extType, extStructType, optional)                                          \
+    FeatureRequirement{#member, extStructType, uint32_t(offsetof(extType, member)), VK_API_VERSION_1_0, \
+                       VkStructureType(0), 0, optional}
+
+bool contains(std::span<const std::string> names, const char* name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+const VkBaseInStructure* findStruct(const void* chain, VkStructureType type) {
+    for (auto* s = static_cast<const VkBaseInStructure*>(chain); s; s = s->pNext)
+        if (s->sType == type) return s;
+    return nullptr;
+}
+
+VkBool32* featureSlot(DeviceFeatureChain& chain, const FeatureRequirement& feature) {
+    auto* s = const_cast<VkBaseInStructure*>(findStruct(&chain.features2, feature.coreStruct));
+    uint32_t offset = feature.coreOffset;
+    if (!s && feature.extStruct) {
+        s = const_cast<VkBaseInStructure*>(findStruct(&chain.features2, feature.extStruct));
+        offset = feature.extOffset;
+    }
+    return s ? reinterpret_cast<VkBool32*>(reinterpret_cast<char*>(s) + offset) : nullptr;
+}
+
+}  // namespace
+
+DeviceRequirements requiredDeviceFeatures(FeatureSets sets) {
+    DeviceRequirements r;
+    r.minApiVersion = VK_API_VERSION_1_2;
+    // Base: barriers are synchronization2; passes render without render-pass objects; the
+    // readback ring waits on timeline values; query pools are reset from the host in tools.
+    r.extensions = {
+        {VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME, VK_API_VERSION_1_3, false},
+        {VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME, VK_API_VERSION_1_3, false},
+    };
+    r.features = {
+        VKC_CORE13(synchronization2, VkPhysicalDeviceSynchronization2Features,
+                   VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES, false),
+        VKC_CORE13(dynamicRendering, VkPhysicalDeviceDynamicRenderingFeatures,
+                   VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES, false),
+        VKC_CORE12(timelineSemaphore, false),
+        VKC_CORE12(hostQueryReset, false),
+        // The papers count fragments exactly (occlusion queries used as counters, not booleans).
+        VKC_CORE10(occlusionQueryPrecise, false),
+        VKC_CORE10(pipelineStatisticsQuery, true),
+        VKC_CORE12(bufferDeviceAddress, true),
+    };
+    if (sets & kFeatureSetRayQuery) {
+        r.extensions.push_back({VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME, 0, false});
+        r.extensions.push_back({VK_KHR_RAY_QUERY_EXTENSION_NAME, 0, false});
+        r.extensions.push_back({VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME, 0, false});
+        r.features.push_back(VKC_EXT(accelerationStructure, VkPhysicalDeviceAccelerationStructureFeaturesKHR,
+                                     VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ACCELERATION_STRUCTURE_FEATURES_KHR, false));
+        r.features.push_back(VKC_EXT(rayQuery, VkPhysicalDeviceRayQueryFeaturesKHR,
+                                     VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_QUERY_FEATURES_KHR, false));
+        // Acceleration-structure builds take device addresses.
+        r.features.push_back(VKC_CORE12(bufferDeviceAddress, false));
+    }
+    return r;
+}
+
+std::vector<const char*> deviceExtensionNames(const DeviceRequirements& requirements, uint32_t apiVersion,
+                                              std::span<const std::string> available) {
+    std::vector<const char*> names;
+    for (const ExtensionRequirement& e : requirements.extensions) {
+        if (e.promotedIn != 0 && apiVersion >= e.promotedIn) continue;
+        if (e.optional && !contains(available, e.name)) continue;
+        bool listed = std::any_of(names.begin(), names.end(), [&](const char* n) { return !strcmp(n, e.name); });
+        if (!listed) names.push_back(e.name);
+    }
+    return names;
+}
+
+void initFeatureChain(DeviceFeatureChain& c, uint32_t apiVersion, std::span<const std::string> extensions) {
+    memset(static_cast<void*>(&c), 0, sizeof(c));
+    c.features2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+    c.vulkan11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
+    c.vulkan12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+    c.vulkan13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
+    c.synchronization2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES;
+    c.dynamicRendering.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES;
+    c.accelerationStructure.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ACCELERATION_STRUCTURE_FEATURES_KHR;
+    c.rayQuery.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_QUERY_FEATURES_KHR;
+    c.rayTracingPipeline.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR;
+
+    void** next = &c.features2.pNext;
+    auto link = [&](auto& s) {
+        *next = &s;
+        next = &s.pNext;
+    };
+    if (apiVersion >= VK_API_VERSION_1_2) {
+        link(c.vulkan11);
+        link(c.vulkan12);
+    }
+    if (apiVersion >= VK_API_VERSION_1_3) {
+        link(c.vulkan13);
+    } else {
+        if (contains(extensions, VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME)) link(c.synchronization2);
+        if (contains(extensions, VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME)) link(c.dynamicRendering);
+    }
+    // Extension structs only with their extension: the validation layer rejects them otherwise.
+    if (contains(extensions, VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME)) link(c.accelerationStructure);
+    if (contains(extensions, VK_KHR_RAY_QUERY_EXTENSION_NAME)) link(c.rayQuery);
+    if (contains(extensions, VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME)) link(c.rayTracingPipeline);
+}
+
+void enableRequiredFeatures(DeviceFeatureChain& chain, const DeviceRequirements& requirements,
+                            const VkPhysicalDeviceFeatures2* supported) {
+    for (const FeatureRequirement& f : requirements.features) {
+        if (f.optional && !(supported && featureEnabled(supported, f))) continue;
+        if (VkBool32* slot = featureSlot(chain, f)) *slot = VK_TRUE;
+    }
+}
+
+bool featureEnabled(const VkPhysicalDeviceFeatures2* chain, const FeatureRequirement& feature) {
+    const VkBaseInStructure* s = findStruct(chain, feature.coreStruct);
+    uint32_t offset = feature.coreOffset;
+    if (!s && feature.extStruct) {
+        s = findStruct(chain, feature.extStruct);
+        offset = feature.extOffset;
+    }
+    if (!s) return false;
+    VkBool32 value;
+    memcpy(&value, reinterpret_cast<const char*>(s) + offset, sizeof(value));
+    return value == VK_TRUE;
+}
+
+std::vector<std::string> missingRequirements(const DeviceRequirements& requirements, uint32_t apiVersion,
+                                             std::span<const std::string> extensions,
+                                             const VkPhysicalDeviceFeatures2* features) {
+    std::vector<std::string> missing;
+    if (apiVersion < requirements.minApiVersion)
+        missing.push_back("Vulkan " + std::to_string(VK_API_VERSION_MAJOR(requirements.minApiVersion)) + "." +
+                          std::to_string(VK_API_VERSION_MINOR(requirements.minApiVersion)));
+    for (const ExtensionRequirement& e : requirements.extensions) {
+        if (e.optional || (e.promotedIn != 0 && apiVersion >= e.promotedIn)) continue;
+        if (!contains(extensions, e.name)) missing.push_back(e.name);
+    }
+    for (const FeatureRequirement& f : requirements.features) {
+        if (f.optional || featureEnabled(features, f)) continue;
+        if (std::find(missing.begin(), missing.end(), f.name) == missing.end()) missing.push_back(f.name);
+    }
+    return missing;
+}
+
+}  // namespace vkc

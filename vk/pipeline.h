@@ -1,0 +1,80 @@
+// Compute and graphics pipelines from embedded SPIR-V, with their descriptor-set layouts and
+// push-constant range built from a PipelineLayoutDesc (which tests check against the shader's
+// reflection: tests/support/reflection_check.h).
+#pragma once
+
+#include "vk/context.h"
+
+#include <span>
+#include <vector>
+
+namespace vkc {
+
+struct DescriptorBinding {
+    uint32_t set;
+    uint32_t binding;
+    VkDescriptorType type;
+    uint32_t count;  // 0 or 1: a single descriptor
+};
+
+struct PipelineLayoutDesc {
+    std::vector<DescriptorBinding> bindings;  // any order; sets may have gaps
+    uint32_t pushConstantSize;                // bytes; 0: none
+};
+
+struct SpecConstant {
+    uint32_t id;
+    uint32_t value;  // 32-bit: int, uint, float bits or bool (0/1)
+};
+
+struct Pipeline {
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    std::vector<VkDescriptorSetLayout> setLayouts;  // index = set number
+    VkPipelineBindPoint bindPoint = VK_PIPELINE_BIND_POINT_COMPUTE;
+    VkShaderStageFlags stages = 0;  // of the layout's bindings and push constants
+    uint32_t localSize[3] = {0, 0, 0};  // compute: from the SPIR-V LocalSize mode (0: not literal)
+};
+
+Result<Pipeline> createComputePipeline(VulkanContext& ctx, std::span<const uint32_t> spirv, const PipelineLayoutDesc& layout,
+                                       std::span<const SpecConstant> specConstants, const char* name);
+
+// Defaults give a triangle list, no culling, depth off, stencil off, viewport+scissor dynamic.
+struct GraphicsPipelineDesc {
+    std::span<const uint32_t> vertexSpirv;
+    std::span<const uint32_t> fragmentSpirv;  // empty: depth/stencil-only pipeline
+    PipelineLayoutDesc layout;
+    std::span<const SpecConstant> specConstants;  // applied to both stages
+    std::vector<VkVertexInputBindingDescription> vertexBindings;
+    std::vector<VkVertexInputAttributeDescription> vertexAttributes;
+    VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+    VkCullModeFlags cullMode = VK_CULL_MODE_NONE;
+    VkFrontFace frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+    bool depthTest = false;
+    bool depthWrite = false;
+    VkCompareOp depthCompare = VK_COMPARE_OP_LESS_OR_EQUAL;
+    bool depthClamp = false;  // needs the depthClamp feature (not in the base set)
+    bool stencilTest = false;
+    VkStencilOpState stencilFront = {};  // two-sided: front and back faces in one draw
+    VkStencilOpState stencilBack = {};
+    std::vector<VkFormat> colorFormats;  // dynamic rendering attachment formats
+    VkFormat depthFormat = VK_FORMAT_UNDEFINED;
+    VkFormat stencilFormat = VK_FORMAT_UNDEFINED;
+    VkColorComponentFlags colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
+                                           VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
+    std::vector<VkDynamicState> extraDynamicStates;  // besides viewport and scissor
+    const char* name = nullptr;
+};
+
+Result<Pipeline> createGraphicsPipeline(VulkanContext& ctx, const GraphicsPipelineDesc& desc);
+void destroyPipeline(VulkanContext& ctx, Pipeline& pipeline);
+
+// The layout of one set: the bindings of `layout` whose set is `set`, visible to `stages`.
+Result<VkDescriptorSetLayout> createDescriptorSetLayout(VulkanContext& ctx, const PipelineLayoutDesc& layout, uint32_t set,
+                                                        VkShaderStageFlags stages, const char* name);
+
+// Records a dispatch covering `threads` invocations per axis (groups rounded up from localSize).
+void dispatchThreads(const VulkanContext& ctx, VkCommandBuffer cmd, const Pipeline& pipeline, uint32_t x, uint32_t y = 1,
+                     uint32_t z = 1);
+
+}  // namespace vkc

@@ -1,0 +1,96 @@
+// The read-back ring: one mapped buffer split in slots, and one timeline semaphore.
+#include "vk/readback_ring.h"
+
+#include "vk/commands.h"
+#include "vk/debug.h"
+
+#include <algorithm>
+#include <string>
+
+namespace vkc {
+
+Result<ReadbackRing> createReadbackRing(VulkanContext& ctx, VkDeviceSize slotSize, uint32_t slotCount, const char* name) {
+    std::string ringName = name ? name : "readback ring";
+    if (slotSize == 0 || slotCount == 0)
+        return makeError(ErrorCode::InvalidArgument, "readback ring '" + ringName + "' needs slots of non-zero size");
+    const VkPhysicalDeviceLimits& limits = ctx.properties.limits;
+    VkDeviceSize alignment = std::max(limits.minStorageBufferOffsetAlignment, limits.nonCoherentAtomSize);
+    ReadbackRing ring;
+    ring.slotSize = slotSize;
+    ring.slotStride = (slotSize + alignment - 1) / alignment * alignment;
+    ring.slotCount = slotCount;
+    ring.slotFrame.assign(slotCount, 0);
+    Result<Buffer> buffer = createBuffer(ctx, {ring.slotStride * slotCount,
+                                               VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                               MemoryUsage::Readback, ringName.c_str()});
+    if (!buffer) return buffer.status();
+    ring.buffer = buffer.value();
+
+    VkSemaphoreTypeCreateInfo type = {VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+    type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+    VkSemaphoreCreateInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+    info.pNext = &type;
+    Status status = checkVk(ctx.vkd.vkCreateSemaphore(ctx.device, &info, ctx.allocationCallbacks, &ring.timeline),
+                            ("vkCreateSemaphore(" + ringName + " timeline)").c_str());
+    if (!status) {
+        destroyReadbackRing(ctx, ring);
+        return status;
+    }
+    setObjectName(ctx, VK_OBJECT_TYPE_SEMAPHORE, ring.timeline, (ringName + " timeline").c_str());
+    return ring;
+}
+
+void destroyReadbackRing(VulkanContext& ctx, ReadbackRing& ring) {
+    destroyBuffer(ctx, ring.buffer);
+    if (ring.timeline) ctx.vkd.vkDestroySemaphore(ctx.device, ring.timeline, ctx.allocationCallbacks);
+    ring = ReadbackRing{};
+}
+
+RingSlot ringSlot(const ReadbackRing& ring, uint64_t frame) {
+    return {ring.buffer.buffer, (frame % ring.slotCount) * ring.slotStride, ring.slotSize};
+}
+
+Status ringSlotAvailable(VulkanContext& ctx, const ReadbackRing& ring, uint64_t frame) {
+    uint64_t previous = ring.slotFrame[frame % ring.slotCount];
+    if (previous == 0) return Status::success();
+    uint64_t value = 0;
+    VKC_TRY(checkVk(ctx.vkd.vkGetSemaphoreCounterValue(ctx.device, ring.timeline, &value),
+                    "vkGetSemaphoreCounterValue(readback ring)"));
+    if (value < previous)
+        return makeError(ErrorCode::NotReady, "readback ring: slot of frame " + std::to_string(frame) +
+                                                  " still holds frame " + std::to_string(previous - 1) + " in flight");
+    return Status::success();
+}
+
+VkSemaphoreSubmitInfo ringSignal(ReadbackRing& ring, uint64_t frame) {
+    ring.slotFrame[frame % ring.slotCount] = frame + 1;
+    VkSemaphoreSubmitInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
+    info.semaphore = ring.timeline;
+    info.value = frame + 1;
+    info.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;  // after every write to the slot
+    return info;
+}
+
+void ringHostBarrier(const VulkanContext& ctx, VkCommandBuffer cmd, const ReadbackRing& ring, uint64_t frame) {
+    RingSlot slot = ringSlot(ring, frame);
+    VkBufferMemoryBarrier2 barrier = bufferBarrier(slot.buffer, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                                                   VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                                                   VK_ACCESS_2_HOST_READ_BIT, slot.offset, ring.slotStride);
+    pipelineBarrier(ctx, cmd, {&barrier, 1});
+}
+
+Result<const void*> readRingSlot(VulkanContext& ctx, const ReadbackRing& ring, uint64_t frame) {
+    if (ring.slotFrame[frame % ring.slotCount] != frame + 1)
+        return makeError(ErrorCode::InvalidArgument, "readback ring: frame " + std::to_string(frame) +
+                                                         " was never signalled or its slot was reused");
+    uint64_t value = 0;
+    VKC_TRY(checkVk(ctx.vkd.vkGetSemaphoreCounterValue(ctx.device, ring.timeline, &value),
+                    "vkGetSemaphoreCounterValue(readback ring)"));
+    if (value < frame + 1)
+        return makeError(ErrorCode::NotReady, "frame " + std::to_string(frame) + " still in flight");
+    RingSlot slot = ringSlot(ring, frame);
+    VKC_TRY(invalidateBuffer(ctx, ring.buffer, slot.offset, ring.slotStride));
+    return static_cast<const void*>(static_cast<const char*>(ring.buffer.data) + slot.offset);
+}
+
+}  // namespace vkc

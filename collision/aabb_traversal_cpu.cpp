@@ -192,7 +192,8 @@ Status traverseAabbTreesCpu(std::span<const AabbTreeView> trees, std::span<const
         // aabb_indirect.comp: what this level reads, and the list the next level appends to.
         uint32_t readList = level & 1u;
         uint32_t explicitCount = uint32_t(std::min<uint64_t>(state.listCount[readList], listCapacity));
-        if (state.listCount[readList] > listCapacity) state.nodePairOverflow = 1;
+        if (state.listCount[readList] > listCapacity)
+            state.nodePairOverflow = std::max(state.nodePairOverflow, state.listCount[readList]);
         const gpu::AabbSeedLevelGpu& seedLevel = seeds.levels[level];
         uint64_t threads = uint64_t(explicitCount) + seedLevel.threads;
         uint64_t groups = std::min<uint64_t>((threads + gpu::kAabbTraverseGroupSize - 1) / gpu::kAabbTraverseGroupSize,

@@ -32,7 +32,29 @@ void bind(VkCommandBuffer cmd, const PassResources& r, const Pipeline& pipeline,
 static_assert(sizeof(gpu::AabbRefitPush) == 16 && sizeof(gpu::AabbTraversePush) == 16);
 const PipelineLayoutDesc kAabbPipelineLayout = {aabbBindings(), 16};
 
-void addAabbTreePasses(Graph& graph, const AabbTreePassInputs& in) {
+void addAabbTreePasses(Graph& graph, const AabbTreePassInputs& inputs) {
+    AabbTreePassInputs in = inputs;
+    // What the CPU changed this frame (trees, pairs, seeds; nodes and leaves when the set of trees
+    // changed) goes from staging to device-local memory, so every level reads VRAM, not the bus.
+    std::vector<AabbUpload> uploads;
+    for (const AabbUpload& u : inputs.uploads)
+        if (u.bytes != 0) uploads.push_back(u);
+    if (!uploads.empty()) {
+        PassBuilder upload = graph.addPass(kAabbUploadPassName);
+        for (AabbUpload& u : uploads) {
+            upload.read(u.staging, Access::TransferSrc);
+            const BufferHandle written = upload.write(u.device, Access::TransferDst);
+            for (BufferHandle* h : {&in.trees, &in.nodes, &in.leaves, &in.refitList, &in.pairs, &in.seedLevels, &in.seeds})
+                if (h->index == u.device.index) *h = written;
+        }
+        upload.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+            for (const AabbUpload& u : uploads) {
+                VkBufferCopy copy = {r.bufferOffset(u.staging), r.bufferOffset(u.device), u.bytes};
+                r.device().vkCmdCopyBuffer(cmd, r.buffer(u.staging), r.buffer(u.device), 1, &copy);
+            }
+        });
+    }
+
     BufferHandle nodes = in.nodes;
     BufferHandle state = in.state;
     BufferHandle stats = in.pairStats;
@@ -72,6 +94,9 @@ void addAabbTreePasses(Graph& graph, const AabbTreePassInputs& in) {
     // here aabb_indirect.comp writes the next dispatch's size on the GPU and the traversal runs
     // with vkCmdDispatchIndirect, so all levels are recorded now and nothing waits in between.
     // A level that found no overlaps leaves zero groups for the rest (empty dispatches).
+    // The counts the paper took from occlusion queries (box pairs tested/overlapping per level,
+    // intersecting triangle pairs) are atomic counters in the state and per-pair stats buffers,
+    // copied to the read-back ring with the results: no query read-back, no extra synchronisation.
     for (uint32_t g = 0; g < in.globalLevels; ++g) {
         const gpu::AabbTraversePush push{g, in.globalLevels, in.listCapacity, in.trianglePairCapacity};
         PassBuilder prepare = graph.addPass(kAabbIndirectPassName);

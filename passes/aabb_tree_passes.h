@@ -1,4 +1,4 @@
-// Passes of method `aabb-tree` (paper 4): refit (bottom-up, one pass per level) → clear counters →
+// Passes of method `aabb-tree` (paper 4): upload → refit (bottom-up, one pass per level) → clear →
 // per global level: indirect preparation + traversal → copy into the read-back ring slot.
 // Reads: trees, leaves, vertex buffers (the host's, in place), object pairs, entrance seeds.
 // Writes: refit boxes; node-pair ping-pong lists; triangle pairs (capacity-bounded); per-level and
@@ -13,6 +13,13 @@
 #include <vector>
 
 namespace vkc {
+
+// One host-written staging range copied into its device-local buffer before the passes run.
+struct AabbUpload {
+    BufferHandle staging;  // host-visible, written by the CPU at record time
+    BufferHandle device;   // device-local; must be one of the inputs' tree/pair/seed handles
+    VkDeviceSize bytes = 0;
+};
 
 struct AabbTreePassInputs {
     const Pipeline* refitPipeline = nullptr;
@@ -29,7 +36,9 @@ struct AabbTreePassInputs {
     uint32_t pairCount = 0;          // object pairs (stats entries)
     uint32_t maxGroups = 0;          // device limit on workgroups in x
 
+    // Device-local inputs; `uploads` refreshes the ones the CPU changed this frame.
     BufferHandle trees, nodes, leaves, refitList, pairs, seedLevels, seeds;
+    std::vector<AabbUpload> uploads;
     BufferHandle state, nodePairs, trianglePairs, pairStats;
     std::vector<BufferHandle> vertices;  // every vertex buffer the trees read
     BufferHandle readback;               // ring slot: state, stats, then the triangle pairs
@@ -42,6 +51,7 @@ struct AabbTreePassInputs {
 extern const PipelineLayoutDesc kAabbPipelineLayout;
 
 // Stable pass labels (timings are summed per label across levels).
+inline constexpr const char* kAabbUploadPassName = "aabb-upload";
 inline constexpr const char* kAabbRefitPassName = "aabb-refit";
 inline constexpr const char* kAabbClearPassName = "aabb-clear";
 inline constexpr const char* kAabbIndirectPassName = "aabb-indirect";

@@ -3,6 +3,7 @@
 // vkCmdPipelineBarrier2, a start timestamp, the record callback, an end timestamp, label end;
 // then the final barriers. Only the device table passed in is called, never volk's globals.
 #include "passes/graph.h"
+#include "vk/image.h"
 
 #include <volk.h>
 
@@ -11,17 +12,7 @@ namespace {
 
 // Aspect for barriers when the description leaves it 0: from the format.
 VkImageAspectFlags aspectOf(const GraphImageDesc& desc) {
-    if (desc.aspect != 0) return desc.aspect;
-    switch (desc.format) {
-        case VK_FORMAT_D16_UNORM:
-        case VK_FORMAT_X8_D24_UNORM_PACK32:
-        case VK_FORMAT_D32_SFLOAT: return VK_IMAGE_ASPECT_DEPTH_BIT;
-        case VK_FORMAT_S8_UINT: return VK_IMAGE_ASPECT_STENCIL_BIT;
-        case VK_FORMAT_D16_UNORM_S8_UINT:
-        case VK_FORMAT_D24_UNORM_S8_UINT:
-        case VK_FORMAT_D32_SFLOAT_S8_UINT: return VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT;
-        default: return VK_IMAGE_ASPECT_COLOR_BIT;
-    }
+    return desc.aspect != 0 ? desc.aspect : formatAspect(desc.format);
 }
 
 }  // namespace

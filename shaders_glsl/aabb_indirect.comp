@@ -25,7 +25,9 @@ void main() {
     uint readList = level & 1u;
     uint appended = state.listCount[readList];
     uint explicitCount = min(appended, push.listCapacity);
-    if (appended > push.listCapacity) state.nodePairOverflow = 1u;
+    // Keep the largest overflowing count (one thread: no atomics): the caller's "grow to at
+    // least this" hint. A lower bound only: levels after an overflow append from a cut list.
+    if (appended > push.listCapacity) state.nodePairOverflow = max(state.nodePairOverflow, appended);
     uint threads = explicitCount + seedLevels[level].threads;
     uint groups = threads / kTraverseGroupSize + ((threads % kTraverseGroupSize) != 0u ? 1u : 0u);
     state.dispatch[level] = uvec4(min(groups, kAabbMaxGroups), 1u, 1u, explicitCount);

@@ -11,6 +11,7 @@
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_vote : require
+#extension GL_EXT_nonuniform_qualifier : require
 
 #include "shared/aabb_tree.h"
 
@@ -31,7 +32,6 @@ layout(set = 0, binding = kAabbBindingTrianglePairs, std430) writeonly buffer Tr
     AabbTrianglePairGpu trianglePairs[];
 };
 layout(set = 0, binding = kAabbBindingPairStats, std430) buffer PairStats { AabbPairStatsGpu pairStats[]; };
-// Indexed per thread (pairs of different meshes share a subgroup): see fetchVertex.
 layout(set = 0, binding = kAabbBindingVertices, std430) readonly buffer Vertices {
     float data[];
 } vertices[kAabbMaxVertexSlots];
@@ -44,25 +44,13 @@ AabbNodeGpu nodeBox(uint tree, int realLevel, uint node) {
     return nodes[trees[tree].nodeOffset + index];
 }
 
-// Lanes of one subgroup may read different vertex slots. Non-uniform descriptor indexing
-// (nonuniformEXT) would need shaderStorageBufferArrayNonUniformIndexing, which vkcollide's base
-// device requirements do not enable (vk/device_requirements.cpp), so the validation layer rejects
-// it. Instead a "waterfall": each iteration serves the lanes whose slot equals the first active
-// lane's, so every access uses a subgroup-uniform index; one iteration per distinct slot in the
-// subgroup (usually one or two). If the base set ever enables the feature, nonuniformEXT is simpler.
+// Lanes of one subgroup may read different vertex slots (pairs of different meshes share a
+// subgroup): non-uniform descriptor indexing, a base device requirement.
 vec3 fetchVertex(uint tree, uint vertex) {
     uint slot = trees[tree].vertexSlot;
     uint base = trees[tree].vertexOffset + vertex * trees[tree].vertexStride;
-    vec3 v = vec3(0.0);
-    for (;;) {
-        uint uniformSlot = subgroupBroadcastFirst(slot);
-        if (uniformSlot == slot) {
-            v = vec3(vertices[uniformSlot].data[base], vertices[uniformSlot].data[base + 1u],
-                     vertices[uniformSlot].data[base + 2u]);
-            break;
-        }
-    }
-    return v;
+    return vec3(vertices[nonuniformEXT(slot)].data[base], vertices[nonuniformEXT(slot)].data[base + 1u],
+                vertices[nonuniformEXT(slot)].data[base + 2u]);
 }
 
 // Node pair number `s` of this level's seeds: the last seed with threadStart <= s (binary search).

@@ -72,6 +72,12 @@ DeviceRequirements requiredDeviceFeatures(FeatureSets sets) {
         // The papers count fragments exactly (occlusion queries used as counters, not booleans).
         VKC_CORE10(occlusionQueryPrecise, false),
         VKC_CORE10(pipelineStatisticsQuery, true),
+        // Vertex buffers of several meshes are one descriptor array: the broadphase indexes it per
+        // workgroup, the AABB traversal per thread (pairs of different meshes share a subgroup).
+        VKC_CORE10(shaderStorageBufferArrayDynamicIndexing, false),
+        VKC_CORE12(shaderStorageBufferArrayNonUniformIndexing, false),
+        // The AABB tree's triangle-triangle predicates run in double to agree with the exact oracle.
+        VKC_CORE10(shaderFloat64, false),
         VKC_CORE12(bufferDeviceAddress, true),
     };
     if (sets & kFeatureSetRayQuery) {

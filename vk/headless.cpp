@@ -74,6 +74,9 @@ Status createInstance(VulkanContext& ctx, bool validation) {
     }
     std::vector<const char*> enabledExtensions;
     if (ctx.hasDebugUtils) enabledExtensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    // The layer provides VK_EXT_validation_features: with it, synchronization validation checks
+    // every barrier the render graph derives (a missing one is a hazard message, failing tests).
+    if (validation) enabledExtensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
 
     VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.pApplicationName = "vkcollide";
@@ -87,7 +90,12 @@ Status createInstance(VulkanContext& ctx, bool validation) {
     info.ppEnabledExtensionNames = enabledExtensions.data();
     // Chained so that messages from vkCreateInstance/vkDestroyInstance are counted too.
     VkDebugUtilsMessengerCreateInfoEXT messengerInfo = messengerCreateInfo(ctx);
-    if (validation) info.pNext = &messengerInfo;
+    const VkValidationFeatureEnableEXT syncValidation = VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT;
+    VkValidationFeaturesEXT validationFeatures = {VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
+    validationFeatures.enabledValidationFeatureCount = 1;
+    validationFeatures.pEnabledValidationFeatures = &syncValidation;
+    validationFeatures.pNext = &messengerInfo;
+    if (validation) info.pNext = &validationFeatures;
     VkResult result = createInstanceFn(&info, nullptr, &ctx.instance);
     // The loader answers INCOMPATIBLE_DRIVER when it found no driver (ICD) at all.
     if (result == VK_ERROR_INCOMPATIBLE_DRIVER)

@@ -36,6 +36,7 @@ struct AabbTreeFrameStats {
     std::vector<uint32_t> levelOverlaps;  // of those, overlapping
     uint64_t trianglePairCount = 0;       // exact, all pairs together
     bool nodePairOverflow = false;        // a node-pair list overflowed: counts may be too low
+    uint32_t nodePairsNeeded = 0;         // then: the largest list count seen, a lower bound of the capacity needed
     uint32_t refitTrees = 0;              // trees refit on the GPU this frame
 };
 

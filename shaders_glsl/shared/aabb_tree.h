@@ -122,7 +122,8 @@ struct AabbTrianglePairGpu {
 struct AabbTraversalStateGpu {
     uvec4 dispatch[kAabbMaxLevels];
     uint listCount[2];           // entries appended to ping-pong list k (exact, may exceed capacity)
-    uint nodePairOverflow;       // 1 when a node pair list overflowed: results are then incomplete
+    uint nodePairOverflow;       // 0, or the largest overflowing list count (a lower bound of the
+                                 // capacity needed): results are then incomplete
     uint trianglePairCount;      // exact count of intersecting triangle pairs (all object pairs)
     uint levelTested[kAabbMaxLevels];    // per global level: box pairs tested (paper: the query)
     uint levelOverlaps[kAabbMaxLevels];  // per global level: box pairs that overlapped

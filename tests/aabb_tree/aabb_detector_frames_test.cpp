@@ -145,6 +145,19 @@ TEST_F(AabbDetectorFramesTest, CapacityOverflowReportsTruncatedWithExactCount) {
     auto partial = starved.run(scene.value(), &stats);
     ASSERT_TRUE(partial) << partial.status().describe();
     EXPECT_TRUE(stats.nodePairOverflow);
+    EXPECT_GT(stats.nodePairsNeeded, 64u);
+    // Growing to the hint (repeatedly: it is a lower bound) ends the overflow with the full answer.
+    uint32_t capacity = stats.nodePairsNeeded;
+    for (int attempt = 0; attempt < 8 && stats.nodePairOverflow; ++attempt) {
+        AabbTreeSettings grown;
+        grown.nodePairCapacity = capacity;
+        AabbTreeDetector retry = makeDetector(grown);
+        auto full = retry.run(scene.value(), &stats);
+        ASSERT_TRUE(full) << full.status().describe();
+        if (!stats.nodePairOverflow) EXPECT_EQ(stats.trianglePairCount, expected.size());
+        capacity = std::max(2 * capacity, stats.nodePairsNeeded);
+    }
+    EXPECT_FALSE(stats.nodePairOverflow);
     ASSERT_FALSE(partial->warnings.empty());
     EXPECT_NE(partial->warnings[0].find("nodePairCapacity"), std::string::npos);
     for (const PairResult& p : partial->pairs) {
@@ -189,6 +202,69 @@ TEST_F(AabbDetectorFramesTest, TemporalCoherenceOnAndOffIdentical) {
         if (frame == 7) expectMatchesOracle(scene.value(), on.value(), "last frame");
     }
     EXPECT_TRUE(workDiffered) << "coherence never changed an entrance level";
+}
+
+// The host's frame loop: frames recorded into the host's own command buffers, submitted with the
+// detector's completion signal, results polled without blocking (NotReady until the GPU is done),
+// the same answers as the blocking run(), and a slot reused only after its frame completed.
+TEST_F(AabbDetectorFramesTest, FramesInFlightNeverBlock) {
+    MeshData sphere = icosphere(2, 0.5f, 0);
+    MeshData box = subdividedBox(4, {0.3f, 0.3f, 0.3f});
+    auto scene = Scene::create(context_);
+    ASSERT_TRUE(scene);
+    ASSERT_TRUE(scene->addObject(scene->addMesh({"sphere", &sphere}).value(), glm::mat4(1.0f)));
+    ASSERT_TRUE(scene->addObject(scene->addMesh({"box", &box}).value(), glm::translate(glm::mat4(1.0f), {0.5f, 0.0f, 0.0f})));
+    AabbTreeDetector detector = makeDetector();
+    const auto& vkd = vk().vkd;
+    VkCommandPoolCreateInfo poolInfo = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    poolInfo.queueFamilyIndex = vk().queueFamilyIndex;
+    VkCommandPool pool = VK_NULL_HANDLE;
+    ASSERT_EQ(vkd.vkCreateCommandPool(vk().device, &poolInfo, nullptr, &pool), VK_SUCCESS);
+    VkCommandBuffer cmds[4] = {};
+    VkCommandBufferAllocateInfo allocate = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    allocate.commandPool = pool;
+    allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    allocate.commandBufferCount = 4;
+    ASSERT_EQ(vkd.vkAllocateCommandBuffers(vk().device, &allocate, cmds), VK_SUCCESS);
+
+    std::vector<FrameResults> polled(4);
+    for (uint64_t frame = 0; frame < 4; ++frame) {
+        ASSERT_TRUE(scene->setTransform(1, glm::translate(glm::mat4(1.0f), {0.45f + 0.03f * float(frame), 0.0f, 0.0f})));
+        if (frame >= 2) {  // the slot of frame - 2 must be read back (and done) before it is reused
+            Status status;
+            while ((status = detector.results(frame - 2, polled[frame - 2])).code == ErrorCode::NotReady) {
+            }
+            ASSERT_TRUE(status.ok()) << status.describe();
+        }
+        VkCommandBufferBeginInfo begin = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+        ASSERT_EQ(vkd.vkBeginCommandBuffer(cmds[frame], &begin), VK_SUCCESS);
+        Status recorded = detector.record(cmds[frame], scene.value(), std::vector<ObjectPair>{{0, 1}}, frame);
+        ASSERT_TRUE(recorded.ok()) << recorded.describe();
+        ASSERT_EQ(vkd.vkEndCommandBuffer(cmds[frame]), VK_SUCCESS);
+        VkSemaphoreSubmitInfo signal = detector.completionSignal(frame);
+        VkCommandBufferSubmitInfo cmdInfo = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
+        cmdInfo.commandBuffer = cmds[frame];
+        VkSubmitInfo2 submit = {VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+        submit.commandBufferInfoCount = 1;
+        submit.pCommandBufferInfos = &cmdInfo;
+        submit.signalSemaphoreInfoCount = 1;
+        submit.pSignalSemaphoreInfos = &signal;
+        ASSERT_EQ(vkd.vkQueueSubmit2(vk().queue, 1, &submit, VK_NULL_HANDLE), VK_SUCCESS);
+    }
+    for (uint64_t frame = 2; frame < 4; ++frame) {
+        Status status;
+        while ((status = detector.results(frame, polled[frame])).code == ErrorCode::NotReady) {
+        }
+        ASSERT_TRUE(status.ok()) << status.describe();
+    }
+    ASSERT_EQ(vkd.vkQueueWaitIdle(vk().queue), VK_SUCCESS);
+    vkd.vkDestroyCommandPool(vk().device, pool, nullptr);
+    // Same answers as the blocking path, frame by frame.
+    for (uint64_t frame = 0; frame < 4; ++frame) {
+        ASSERT_TRUE(scene->setTransform(1, glm::translate(glm::mat4(1.0f), {0.45f + 0.03f * float(frame), 0.0f, 0.0f})));
+        expectMatchesOracle(scene.value(), polled[frame], ("polled frame " + std::to_string(frame)).c_str());
+        EXPECT_TRUE(polled[frame].colliding) << frame;
+    }
 }
 
 }  // namespace

@@ -158,7 +158,7 @@ TEST(AabbTraversalCpu, CapacitiesKeepCountsExactAndFlagTruncation) {
     AabbTraversalSettings tinyLists;
     tinyLists.listCapacity = 16;
     AabbTraversalOutput overflow = traverse(scene, pairs, levels, {}, tinyLists);
-    EXPECT_EQ(overflow.state.nodePairOverflow, 1u);
+    EXPECT_GT(overflow.state.nodePairOverflow, 16u);  // the largest overflowing count: a capacity hint
     EXPECT_TRUE(overflow.truncated());
     for (uint32_t g = 0; g < levels; ++g) EXPECT_LE(overflow.state.dispatch[g].w, 16u);
 }

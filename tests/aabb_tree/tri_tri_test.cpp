@@ -187,14 +187,17 @@ TEST(TriTri, TouchingAndCoplanarCasesFollowTheClosedPolicy) {
         EXPECT_EQ(triTriFloat(c.a, c.b), c.intersects) << c.name;
         EXPECT_EQ(triTriFloat(c.b, c.a), c.intersects) << c.name << " (swapped)";
     }
-    // Tolerance: the float nearest to the plane point (1/3, 1/3, 1/3) of x + y + z = 1 is a few
-    // ulps off the plane; the determinant cancels to within rounding of its terms, so the closed
-    // policy calls it touching whichever side it lands on. Shifted off by 1e-3 it is separate.
+    // Decided exactly, as the oracle decides: the float nearest to (1/3, 1/3, 1/3) lies 3e-8 above
+    // the plane x + y + z = 1 (far outside the 2^-48 touching band of the double predicates), so a
+    // triangle hanging above it from there is apart and one reaching below it crosses the plane.
     glm::vec3 p(1, 0, 0), q(0, 1, 0), r(0, 0, 1), n(1, 1, 1);
     glm::vec3 c(1.0f / 3.0f);
-    EXPECT_NE(double(c.x) + double(c.y) + double(c.z), 1.0);  // really off the plane in float
-    EXPECT_TRUE(triTriIntersect(p, q, r, c, c + n, c + n + glm::vec3(1, -1, 0)));
+    EXPECT_GT(double(c.x) + double(c.y) + double(c.z), 1.0);  // really above the plane in float
+    EXPECT_FALSE(triTriIntersect(p, q, r, c, c + n, c + n + glm::vec3(1, -1, 0)));
     EXPECT_TRUE(triTriIntersect(p, q, r, c, c - n, c - n + glm::vec3(1, -1, 0)));
+    // Exactly on the plane (dyadic coordinates): touching counts.
+    glm::vec3 on(0.25f, 0.25f, 0.5f);
+    EXPECT_TRUE(triTriIntersect(p, q, r, on, on + n, on + n + glm::vec3(1, -1, 0)));
     glm::vec3 off = c + 1e-3f * n;
     EXPECT_FALSE(triTriIntersect(p, q, r, off, off + n, off + n + glm::vec3(1, -1, 0)));
 }

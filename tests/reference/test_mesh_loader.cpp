@@ -1,10 +1,8 @@
-// TEST SCAFFOLDING (see test_mesh_loader.h): replace with tools/io once it is ready.
+// Double-precision mesh loading for the reference-volume tests; see test_mesh_loader.h.
 #include "tests/reference/test_mesh_loader.h"
 
-#include <assimp/cimport.h>
-#include <assimp/config.h>
-#include <assimp/postprocess.h>
-#include <assimp/scene.h>
+#include "tools/io/mesh_loader.h"
+
 #include <tiny_obj_loader.h>
 
 #include <cstdlib>
@@ -75,34 +73,16 @@ static std::optional<TestMesh> loadOff(const std::string& path) {
     return m;
 }
 
-static std::optional<TestMesh> loadWithAssimp(const std::string& path) {
-    aiPropertyStore* props = aiCreatePropertyStore();
-    // Drop normals before welding: STL stores one normal per face, which would keep faces apart.
-    aiSetImportPropertyInteger(props, AI_CONFIG_PP_RVC_FLAGS,
-                               aiComponent_NORMALS | aiComponent_TANGENTS_AND_BITANGENTS | aiComponent_COLORS |
-                                   aiComponent_TEXCOORDS);
-    const aiScene* scene = aiImportFileExWithProperties(
-        path.c_str(), aiProcess_RemoveComponent | aiProcess_Triangulate | aiProcess_JoinIdenticalVertices, nullptr,
-        props);
-    aiReleasePropertyStore(props);
-    if (!scene) {
-        std::cerr << "assimp: " << path << ": " << aiGetErrorString() << "\n";
+// STL and PLY store float32 coordinates, so tools/io's float MeshData loses nothing.
+static std::optional<TestMesh> loadBinaryFloatFormat(const std::string& path) {
+    Result<MeshData> loaded = io::loadMesh(path);
+    if (!loaded) {
+        std::cerr << path << ": " << loaded.status().describe() << "\n";
         return std::nullopt;
     }
     TestMesh m;
-    m.mesh.name = path;
-    for (unsigned k = 0; k < scene->mNumMeshes; ++k) {
-        const aiMesh* am = scene->mMeshes[k];
-        const auto base = static_cast<uint32_t>(m.filePositions.size());
-        for (unsigned i = 0; i < am->mNumVertices; ++i)
-            m.filePositions.emplace_back(am->mVertices[i].x, am->mVertices[i].y, am->mVertices[i].z);
-        for (unsigned f = 0; f < am->mNumFaces; ++f) {
-            if (am->mFaces[f].mNumIndices != 3) continue;  // points and lines
-            for (int c = 0; c < 3; ++c) m.mesh.indices.push_back(base + am->mFaces[f].mIndices[c]);
-        }
-    }
-    aiReleaseImport(scene);
-    finish(m);
+    m.mesh = std::move(loaded.value());
+    for (const glm::vec3& p : m.mesh.positions) m.filePositions.emplace_back(p);
     return m;
 }
 
@@ -111,7 +91,7 @@ std::optional<TestMesh> loadTestMesh(const std::string& path) {
     const std::string ext = dot == std::string::npos ? "" : path.substr(dot + 1);
     if (ext == "obj") return loadObj(path);
     if (ext == "off") return loadOff(path);
-    return loadWithAssimp(path);
+    return loadBinaryFloatFormat(path);
 }
 
 }  // namespace vkc::reference::test

@@ -1,9 +1,8 @@
-// TEST SCAFFOLDING, to be replaced by tools/io's mesh loader when it lands: the smallest loader
-// the reference tests need. .obj via tinyobjloader (double build; indices kept as in the file, no
-// welding); .stl via assimp with normals removed first, then JoinIdenticalVertices, so STL faces
-// weld into a closed mesh; .off by a few lines of parsing here, because assimp stores float
-// (ai_real) and the README's reference volumes were computed from the files' double coordinates.
-// No error recovery beyond what the tests need.
+// Loads shared meshes with their coordinates as the file spells them in double precision: the
+// README's reference volumes were computed from those, and tools/io's float MeshData moves some
+// volumes by up to 2e-8 relative. Text formats are parsed here in double: .obj via tinyobjloader's
+// double build, .off by a few lines of parsing. Binary float formats (.stl, .ply) go through
+// tools/io, which loses nothing for them. No error recovery beyond what the tests need.
 #pragma once
 
 #include <vkcollide/mesh.h>
@@ -24,7 +23,7 @@ struct TestMesh {
     std::vector<glm::dvec3> filePositions; // the file's coordinates as parsed to double (float for STL)
 };
 
-// Loads `path` (.obj, .stl, .off); nullopt (and a message on stderr) on failure.
+// Loads `path` (.obj, .off, .stl, .ply); nullopt (and a message on stderr) on failure.
 std::optional<TestMesh> loadTestMesh(const std::string& path);
 inline std::optional<MeshData> loadMeshForTest(const std::string& path) {
     std::optional<TestMesh> m = loadTestMesh(path);

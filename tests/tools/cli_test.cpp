@@ -47,6 +47,8 @@ TEST(CliDetect, ExactMethodMatchesOracleAndReferenceVolumes) {
         {6, 7, 1.38331932222, 1e-9},  // torus ∩ itself + (1.5, 0, 0)
         // + 0.1 is not a float: the shift is 0.1 + 1.5e-9, which moves the volume by ~1e-8.
         {8, 9, 0.0349967844596, 1e-6},
+        {10, 11, 3299571.401, 1e-9},    // hull-body ∩ hull-mask as is
+        {12, 13, 12.0632932633, 1e-7},  // fandisk ∩ itself + (1, 0, 0): float coordinates move it 2e-8
     };
     ASSERT_EQ(pairs.size(), std::size(expected)) << pairs.dump(1);
     auto scene = io::loadScene(scenePath);
@@ -70,6 +72,27 @@ TEST(CliDetect, ExactMethodMatchesOracleAndReferenceVolumes) {
     EXPECT_FALSE(report["frames"][0].contains("warnings")) << report["frames"][0]["warnings"].dump();
     EXPECT_TRUE(report["frames"][0]["timings_ms"]["gpu"].contains("broadphase-bounds"));
     EXPECT_FALSE(report["device"]["name"].get<std::string>().empty());
+}
+
+TEST(CliDetect, AabbTreeMethodAgreesWithExactTrianglePairCounts) {
+    const std::string scenePath = sourcePath("tests/tools/scenes/reference_volumes.json");
+    const auto exactPath = scratch("exact_counts.json"), aabbPath = scratch("aabb_counts.json");
+    auto exact = runCli("detect " + scenePath + " --method exact --report " + exactPath.string());
+    ASSERT_EQ(exact.exitCode, 0) << exact.output;
+    auto aabb = runCli("detect " + scenePath + " --method aabb-tree --report " + aabbPath.string());
+    ASSERT_EQ(aabb.exitCode, 0) << aabb.output;
+    const nlohmann::json exactPairs = readJson(exactPath)["frames"][0]["pairs"];
+    const nlohmann::json aabbReport = readJson(aabbPath);
+    EXPECT_EQ(aabbReport["method"], "aabb-tree");
+    const nlohmann::json& aabbPairs = aabbReport["frames"][0]["pairs"];
+    ASSERT_EQ(aabbPairs.size(), exactPairs.size()) << aabbPairs.dump(1);
+    for (size_t i = 0; i < exactPairs.size(); ++i) {
+        EXPECT_EQ(aabbPairs[i]["a"], exactPairs[i]["a"]);
+        EXPECT_EQ(aabbPairs[i]["b"], exactPairs[i]["b"]);
+        EXPECT_EQ(aabbPairs[i]["triangle_pairs"], exactPairs[i]["triangle_pairs"]) << "pair " << i;
+        EXPECT_FALSE(aabbPairs[i].contains("volume")) << "aabb-tree computes no volume: the field must be absent";
+    }
+    EXPECT_TRUE(aabbReport["frames"][0]["timings_ms"]["gpu"].contains("aabb-traverse"));
 }
 
 TEST(CliDetect, DemoSceneRunsEveryFrameWithContainmentAndNoBroadphaseMiss) {

@@ -1,5 +1,6 @@
 // `vkcollide detect SCENE --method M`: loads a scene, runs the GPU broadphase and the method on
 // every frame, checks the broadphase against the method's pairs, and writes the report JSON.
+#include "tools/cli/aabb_tree_method.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/exact_method.h"
 #include "tools/cli/method_catalog.h"
@@ -7,6 +8,7 @@
 #include "tools/cli/report_json.h"
 #include "tools/io/scene_builder.h"
 #include "vk/context.h"
+#include "vkcollide/aabb_tree.h"
 #include "vkcollide/broadphase.h"
 
 #include <CLI/CLI.hpp>
@@ -14,6 +16,7 @@
 #include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -53,6 +56,32 @@ Status writeReport(const RunReport& report, const std::string& path) {
     return Status::success();
 }
 
+// One frame of a method, given the frame's poses (already applied to `scene`) and the broadphase.
+using FrameRunner = std::function<Result<FrameResults>(const io::SceneFrame&, const BroadphaseResults&)>;
+
+struct MethodState {
+    std::optional<AabbTreeDetector> aabbTree;
+};
+
+Result<FrameRunner> makeFrameRunner(const DetectOptions& options, Context& context, const io::SceneDescription& file,
+                                    const Scene& scene, MethodState& state) {
+    if (options.method == "exact")
+        return FrameRunner([&options, &file](const io::SceneFrame& frame, const BroadphaseResults&) {
+            return runExactFrame(file, frame, options.list);
+        });
+    if (options.method == "aabb-tree") {
+        AabbTreeSettings settings;
+        settings.keepTrianglePairList = options.list;
+        auto detector = AabbTreeDetector::create(context, settings);
+        if (!detector) return detector.status();
+        state.aabbTree = std::move(detector.value());
+        return FrameRunner([&options, &scene, &state](const io::SceneFrame&, const BroadphaseResults& pcs) {
+            return runAabbTreeFrame(*state.aabbTree, scene, pcs, options.list);
+        });
+    }
+    return makeError(ErrorCode::Unsupported, "method \"" + options.method + "\": not available yet");
+}
+
 Status runDetect(const DetectOptions& options) {
     const MethodEntry* method = findMethod(options.method);
     if (!method) return makeError(ErrorCode::InvalidArgument, "unknown method \"" + options.method + "\" (see `vkcollide info`)");
@@ -81,6 +110,9 @@ Status runDetect(const DetectOptions& options) {
     if (!scene) return scene.status();
     auto broadphase = Broadphase::create(context.value());
     if (!broadphase) return broadphase.status();
+    MethodState methodState;
+    auto runFrame = makeFrameRunner(options, context.value(), description.value(), scene.value(), methodState);
+    if (!runFrame) return runFrame.status();
 
     RunReport report;
     report.method = options.method;
@@ -94,9 +126,9 @@ Status runDetect(const DetectOptions& options) {
         VKC_TRY(io::applyFrame(scene.value(), frame));
         if (capture && f == 0) capture->begin(context->vulkan().instance);
         auto pcs = broadphase->run(scene.value());
-        if (capture && f == 0) VKC_TRY(capture->end());
         if (!pcs) return pcs.status();
-        auto results = runExactFrame(description.value(), frame, options.list);
+        auto results = runFrame.value()(frame, pcs.value());
+        if (capture && f == 0) VKC_TRY(capture->end());
         if (!results) return results.status();
         FrameReport frameReport;
         frameReport.results = std::move(results.value());

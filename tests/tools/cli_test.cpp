@@ -95,6 +95,32 @@ TEST(CliDetect, AabbTreeMethodAgreesWithExactTrianglePairCounts) {
     EXPECT_TRUE(aabbReport["frames"][0]["timings_ms"]["gpu"].contains("aabb-traverse"));
 }
 
+// The demo's overlaps are many pixels deep at 256 pixels per side and its separated pairs (the peg
+// threading the ring) many pixels apart, so the image-space pairs must equal the exact ones.
+TEST(CliDetect, StencilMethodFindsTheExactPairsOfTheDemo) {
+    const std::string demo = sourcePath("tools/scenes/demo.json");
+    const auto exactPath = scratch("demo_exact.json"), stencilPath = scratch("demo_stencil.json");
+    auto exact = runCli("detect " + demo + " --method exact --report " + exactPath.string());
+    ASSERT_EQ(exact.exitCode, 0) << exact.output;
+    auto stencil = runCli("detect " + demo + " --method stencil --resolution 256 --report " + stencilPath.string());
+    ASSERT_EQ(stencil.exitCode, 0) << stencil.output;
+    const nlohmann::json exactFrames = readJson(exactPath)["frames"];
+    const nlohmann::json stencilFrames = readJson(stencilPath)["frames"];
+    ASSERT_EQ(stencilFrames.size(), exactFrames.size());
+    for (size_t f = 0; f < exactFrames.size(); ++f) {
+        std::vector<std::pair<int, int>> expected, found;
+        for (const nlohmann::json& pair : exactFrames[f]["pairs"]) expected.emplace_back(pair["a"], pair["b"]);
+        for (const nlohmann::json& pair : stencilFrames[f]["pairs"]) {
+            found.emplace_back(pair["a"], pair["b"]);
+            EXPECT_FALSE(pair["points"].empty()) << "frame " << f << ": interfering edge points expected";
+            EXPECT_FALSE(pair["penetrating"].empty());
+            EXPECT_FALSE(pair.contains("triangle_pairs")) << "stencil computes no triangle pairs";
+        }
+        EXPECT_EQ(found, expected) << "frame " << f;
+        EXPECT_EQ(stencilFrames[f]["colliding"], exactFrames[f]["colliding"]);
+    }
+}
+
 TEST(CliDetect, DemoSceneRunsEveryFrameWithContainmentAndNoBroadphaseMiss) {
     const auto reportPath = scratch("demo.json");
     auto run = runCli("detect " + sourcePath("tools/scenes/demo.json") + " --method exact --report " +
@@ -136,7 +162,7 @@ TEST(CliDetect, UnknownAndUnavailableMethodsAreRefused) {
     auto unknown = runCli("detect " + sourcePath("tools/scenes/demo.json") + " --method magic");
     EXPECT_EQ(unknown.exitCode, 1);
     EXPECT_NE(unknown.output.find("unknown method \"magic\""), std::string::npos) << unknown.output;
-    auto notYet = runCli("detect " + sourcePath("tools/scenes/demo.json") + " --method stencil");
+    auto notYet = runCli("detect " + sourcePath("tools/scenes/demo.json") + " --method ldi");
     EXPECT_EQ(notYet.exitCode, 2);
     EXPECT_NE(notYet.output.find("not available yet"), std::string::npos) << notYet.output;
 }
@@ -146,7 +172,9 @@ TEST(CliInfo, ListsTheDeviceAndWhatItCanRun) {
     ASSERT_EQ(run.exitCode, 0) << run.output;
     EXPECT_NE(run.output.find("device 0:"), std::string::npos) << run.output;
     EXPECT_NE(run.output.find("exact: yes"), std::string::npos) << run.output;
-    EXPECT_NE(run.output.find("stencil: not available yet"), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("stencil: yes"), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("aabb-tree: yes"), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("ldi: not available yet"), std::string::npos) << run.output;
     EXPECT_NE(run.output.find("compute-bvh: yes"), std::string::npos) << run.output;
 }
 

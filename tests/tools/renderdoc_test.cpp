@@ -1,6 +1,7 @@
 // RenderDoc profiling: `--renderdoc-capture` brackets the first frame's GPU work with RenderDoc's
 // in-application API, both when the CLI loads RenderDoc itself and when run under renderdoccmd;
-// the converted capture must contain every broadphase pass label and the resources' debug names.
+// the converted capture must contain the broadphase's and the stencil method's pass labels and the
+// resources' debug names.
 #include "tests/tools/cli_runner.h"
 
 #include <gtest/gtest.h>
@@ -32,22 +33,25 @@ std::string convertToXml(const std::filesystem::path& capture) {
     return text.str();
 }
 
-void expectBroadphaseLabelsAndNames(const std::string& xml) {
+void expectPassLabelsAndNames(const std::string& xml) {
     ASSERT_FALSE(xml.empty()) << "renderdoccmd convert failed";
-    for (const char* label : {"broadphase-clear", "broadphase-bounds", "broadphase-pairs", "broadphase-readback"})
+    for (const char* label : {"broadphase-clear", "broadphase-bounds", "broadphase-pairs", "broadphase-readback",
+                              "stencil-edges", "stencil-count", "stencil-boolean", "stencil-penetrating"})
         EXPECT_NE(xml.find(label), std::string::npos) << "pass label " << label << " missing from the capture";
     for (const char* name : {"broadphase world bounds", "broadphase pairs", "mesh bunny positions"})
         EXPECT_NE(xml.find(name), std::string::npos) << "resource name " << name << " missing from the capture";
 }
 
-const std::string kDetectDemo = "detect " + test::sourcePath("tools/scenes/demo.json") + " --method exact --frames 1";
+// The stencil method: compute (broadphase, scans) and raster passes (edges, two-sided stencil).
+const std::string kDetectDemo =
+    "detect " + test::sourcePath("tools/scenes/demo.json") + " --method stencil --resolution 128 --frames 1";
 
 TEST(RenderDoc, InApplicationCaptureHasEveryPassLabel) {
     std::filesystem::path capture = scratchDir() / "inapp.rdc";
     auto run = test::runCli(kDetectDemo + " --renderdoc-capture " + capture.string());
     ASSERT_EQ(run.exitCode, 0) << run.output;
     ASSERT_TRUE(std::filesystem::exists(capture)) << run.output;
-    expectBroadphaseLabelsAndNames(convertToXml(capture));
+    expectPassLabelsAndNames(convertToXml(capture));
 }
 
 TEST(RenderDoc, CaptureUnderRenderdoccmd) {
@@ -58,7 +62,7 @@ TEST(RenderDoc, CaptureUnderRenderdoccmd) {
                           " 2>&1";
     ASSERT_EQ(std::system(command.c_str()), 0) << "see " << (dir / "log.txt");
     ASSERT_TRUE(std::filesystem::exists(capture));
-    expectBroadphaseLabelsAndNames(convertToXml(capture));
+    expectPassLabelsAndNames(convertToXml(capture));
 }
 
 }  // namespace

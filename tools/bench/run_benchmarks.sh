@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds bench_broadphase, bench_oracle and bench_aabb_tree (-DVKCOLLIDE_BUILD_BENCH=ON) and writes
+# Builds bench_broadphase, bench_oracle, bench_aabb_tree and bench_stencil (-DVKCOLLIDE_BUILD_BENCH=ON) and writes
 # one CSV per binary under out/bench/ (plus the console table to stdout). Not run by CI. Extra
 # arguments go to every binary, e.g. --benchmark_filter=sphere or --benchmark_min_time=1 (default
 # 0.2 s per case). Env: BUILD_DIR (default build-bench), VKC_SHARED_DIR, VKC_BENCH_LARGE_MESHES=1,
@@ -13,7 +13,7 @@ jobs="${JOBS:-1}"  # shared 2-core machines: one compile at a time unless told o
 
 cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DVKCOLLIDE_BUILD_BENCH=ON -DVKCOLLIDE_BUILD_TESTS=OFF >/dev/null
-cmake --build "$build" -j"$jobs" --target bench_broadphase bench_oracle bench_aabb_tree
+cmake --build "$build" -j"$jobs" --target bench_broadphase bench_oracle bench_aabb_tree bench_stencil
 
 mkdir -p "$out"
 # Context for reading the figures later: which CPU and which Vulkan driver produced them.
@@ -26,7 +26,7 @@ mkdir -p "$out"
   (vulkaninfo --summary 2>/dev/null | grep -E "deviceName|driverInfo" || true)
 } > "$out/machine.txt"
 
-for bench in bench_broadphase bench_oracle bench_aabb_tree; do
+for bench in bench_broadphase bench_oracle bench_aabb_tree bench_stencil; do
   "$build/tools/bench/$bench" --benchmark_min_time=0.2 "$@" \
     --benchmark_out="$out/$bench.csv" --benchmark_out_format=csv
 done

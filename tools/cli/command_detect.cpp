@@ -5,11 +5,13 @@
 #include "tools/cli/exact_method.h"
 #include "tools/cli/method_catalog.h"
 #include "tools/cli/renderdoc_capture.h"
+#include "tools/cli/stencil_method.h"
 #include "tools/cli/report_json.h"
 #include "tools/io/scene_builder.h"
 #include "vk/context.h"
 #include "vkcollide/aabb_tree.h"
 #include "vkcollide/broadphase.h"
+#include "vkcollide/stencil.h"
 
 #include <CLI/CLI.hpp>
 
@@ -29,6 +31,7 @@ struct DetectOptions {
     std::string scene;
     std::string method;
     uint32_t resolution = 512;
+    uint32_t views = 3;
     std::string report;
     std::string images;
     std::optional<uint32_t> frames;
@@ -61,6 +64,7 @@ using FrameRunner = std::function<Result<FrameResults>(const io::SceneFrame&, co
 
 struct MethodState {
     std::optional<AabbTreeDetector> aabbTree;
+    std::optional<StencilDetector> stencil;
 };
 
 Result<FrameRunner> makeFrameRunner(const DetectOptions& options, Context& context, const io::SceneDescription& file,
@@ -77,6 +81,17 @@ Result<FrameRunner> makeFrameRunner(const DetectOptions& options, Context& conte
         state.aabbTree = std::move(detector.value());
         return FrameRunner([&options, &scene, &state](const io::SceneFrame&, const BroadphaseResults& pcs) {
             return runAabbTreeFrame(*state.aabbTree, scene, pcs, options.list);
+        });
+    }
+    if (options.method == "stencil") {
+        StencilSettings settings;
+        settings.resolution = options.resolution;
+        settings.views = options.views;
+        auto detector = StencilDetector::create(context, settings);
+        if (!detector) return detector.status();
+        state.stencil = std::move(detector.value());
+        return FrameRunner([&scene, &state](const io::SceneFrame&, const BroadphaseResults& pcs) {
+            return runStencilFrame(*state.stencil, scene, pcs);
         });
     }
     return makeError(ErrorCode::Unsupported, "method \"" + options.method + "\": not available yet");
@@ -118,7 +133,7 @@ Status runDetect(const DetectOptions& options) {
     report.method = options.method;
     report.scene = options.scene;
     report.device = {device.name, device.driver, context->vulkan().hasRayQuery};
-    report.settings = {{"resolution", options.resolution}};
+    report.settings = {{"resolution", options.resolution}, {"views", options.views}};
     const size_t frameCount = std::min<size_t>(description->frameCount(), options.frames.value_or(UINT32_MAX));
     for (size_t f = 0; f < frameCount; ++f) {
         const io::SceneFrame& frame = description->frames[f];
@@ -155,6 +170,8 @@ void addDetectCommand(CLI::App& app, int& exitCode) {
     command->add_option("--method,-m", options->method, "Method id (see `vkcollide info`)")->required();
     command->add_option("--resolution", options->resolution, "Image-space methods: pixels per side")
         ->check(CLI::Range(16u, 16384u));
+    command->add_option("--views", options->views, "stencil: orthogonal views, 3 (default) or 1")
+        ->check(CLI::IsMember({1u, 3u}));
     command->add_option("--report", options->report, "Report file (JSON); default: standard output");
     command->add_option("--images", options->images, "Directory for PNGs of intermediate buffers");
     command->add_option("--frames", options->frames, "Run at most this many frames of the scene")->check(CLI::PositiveNumber);

@@ -1,0 +1,346 @@
+// vkc::StencilDetector, one frame: gathers the drawn objects of the candidate pairs, fits the
+// views (paper 1, section 6.5), fills the per-slot buffers, builds the pass graph
+// (passes/stencil_passes.h) and later decodes the ring slot and the occlusion queries.
+#include "collision/stencil_detector_impl.h"
+
+#include "collision/graph_execution.h"
+#include "collision/scene_impl.h"
+#include "vk/descriptors.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <unordered_map>
+
+namespace vkc {
+
+Status StencilDetectorImpl::ensureTopology(StencilSlot& slot, const SceneImpl& scene) {
+    std::vector<uint64_t> key;
+    for (const SceneMesh& mesh : scene.meshes)
+        key.push_back(uint64_t(mesh.data.positions.size()) << 32 | uint64_t(mesh.data.indices.size()));
+    if (slot.topologyScene == &scene && slot.topologyKey == key) return Status::success();
+
+    std::vector<const MeshData*> meshes;
+    for (const SceneMesh& mesh : scene.meshes) {
+        if (!mesh.report.validForObjectSpaceMethods())
+            return makeError(ErrorCode::InvalidMesh, "stencil: mesh \"" + mesh.data.name +
+                                                         "\" is empty, has indices out of range or non-finite vertices");
+        meshes.push_back(&mesh.data);
+    }
+    StencilTopology topology = buildStencilTopology(meshes);
+    // The slot's previous frame has completed (ringSlotAvailable), so its buffers may go now.
+    destroyBuffer(*ctx, slot.topology);
+    destroyBuffer(*ctx, slot.normals);
+    auto buffer = createBuffer(*ctx, {std::max<VkDeviceSize>(16, topology.data.size() * 4),
+                                      VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                      MemoryUsage::Upload, "stencil topology (indices, edges, adjacency)"});
+    if (!buffer) return buffer.status();
+    slot.topology = buffer.value();
+    if (!topology.data.empty()) std::memcpy(slot.topology.data, topology.data.data(), topology.data.size() * 4);
+    VKC_TRY(flushBuffer(*ctx, slot.topology));
+    auto normals = createBuffer(*ctx, {std::max<VkDeviceSize>(16, VkDeviceSize(topology.totalVertices) * 12),
+                                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal,
+                                       "stencil vertex normals"});
+    if (!normals) return normals.status();
+    slot.normals = normals.value();
+    writeBufferDescriptor(*ctx, slot.normalsSet, gpu::kStencilBindingTopology, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                          slot.topology);
+    writeBufferDescriptor(*ctx, slot.normalsSet, gpu::kStencilBindingNormals, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                          slot.normals);
+    writeBufferDescriptor(*ctx, slot.drawSet, gpu::kStencilBindingNormals, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                          slot.normals);
+    topology.data.clear();
+    topology.data.shrink_to_fit();
+    slot.topologyLayout = std::move(topology);
+    slot.topologyScene = &scene;
+    slot.topologyKey = std::move(key);
+    return Status::success();
+}
+
+// Points a mesh-vertex descriptor array at this frame's buffers (unused slots at a dummy).
+static void writeMeshDescriptors(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding,
+                                 std::span<const VkBuffer> buffers, VkBuffer dummy) {
+    std::vector<VkDescriptorBufferInfo> infos(gpu::kStencilMaxMeshSlots, {dummy, 0, VK_WHOLE_SIZE});
+    for (size_t i = 0; i < buffers.size(); ++i) infos[i].buffer = buffers[i];
+    VkWriteDescriptorSet write = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    write.dstSet = set;
+    write.dstBinding = binding;
+    write.descriptorCount = gpu::kStencilMaxMeshSlots;
+    write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    write.pBufferInfo = infos.data();
+    ctx.vkd.vkUpdateDescriptorSets(ctx.device, 1, &write, 0, nullptr);
+}
+
+// The state an access leaves an image in, minus its layout: the next frame of the slot waits for
+// it and discards the contents (every pass clears what it reads later).
+static SyncState discardAfter(Access lastUse) {
+    SyncState state = syncStateOf(lastUse);
+    state.access = writeAccessBits(state.access);
+    state.layout = VK_IMAGE_LAYOUT_UNDEFINED;
+    return state;
+}
+
+Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene,
+                                        std::span<const ObjectPair> candidates, std::span<const Aabb> worldBounds,
+                                        uint64_t frame) {
+    VulkanContext& c = *ctx;
+    const StencilSettings& s = settings;
+    const uint32_t objectCount = uint32_t(scene.objects.size());
+    if (objectCount > s.maxObjects)
+        return makeError(ErrorCode::InvalidArgument, "stencil: the scene has " + std::to_string(objectCount) +
+                                                         " objects, more than StencilSettings::maxObjects (" +
+                                                         std::to_string(s.maxObjects) + ")");
+    if (worldBounds.size() < objectCount)
+        return makeError(ErrorCode::InvalidArgument, "stencil: " + std::to_string(worldBounds.size()) +
+                                                         " world bounds for " + std::to_string(objectCount) + " objects");
+    std::vector<ObjectPair> pairs;
+    for (ObjectPair pair : candidates) {
+        if (pair.a == pair.b) continue;
+        if (pair.b < pair.a) std::swap(pair.a, pair.b);
+        if (pair.b >= objectCount)
+            return makeError(ErrorCode::InvalidArgument, "stencil: candidate pair (" + std::to_string(pair.a) + ", " +
+                                                             std::to_string(pair.b) + ") names an unknown object");
+        pairs.push_back(pair);
+    }
+    std::sort(pairs.begin(), pairs.end());
+    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+    if (pairs.size() > s.maxCandidatePairs)
+        return makeError(ErrorCode::InvalidArgument, "stencil: " + std::to_string(pairs.size()) +
+                                                         " candidate pairs, more than StencilSettings::maxCandidatePairs (" +
+                                                         std::to_string(s.maxCandidatePairs) + ")");
+    // The slot is free once the frame that last used it has completed on the GPU (never waits).
+    VKC_TRY(ringSlotAvailable(c, ring, frame));
+    StencilSlot& slot = slots[frame % slots.size()];
+    VKC_TRY(ensureTopology(slot, scene));
+
+    std::vector<uint32_t> draw;
+    for (const ObjectPair& pair : pairs) {
+        draw.push_back(pair.a);
+        draw.push_back(pair.b);
+    }
+    std::sort(draw.begin(), draw.end());
+    draw.erase(std::unique(draw.begin(), draw.end()), draw.end());
+
+    // Objects, vertex buffers and normal dispatches of the drawn objects.
+    std::vector<VkBuffer> meshBuffers;
+    std::unordered_map<VkBuffer, uint32_t> bufferSlot;
+    std::map<MeshId, uint32_t> drawnMeshes;  // mesh -> vertex-buffer slot
+    auto* objects = static_cast<gpu::StencilObjectGpu*>(slot.objects.data);
+    std::vector<StencilMeshRange> ranges;
+    slot.openMeshes.clear();
+    for (uint32_t object : draw) {
+        const SceneObject& o = scene.objects[object];
+        const SceneMesh& mesh = scene.meshes[o.mesh];
+        auto [it, inserted] = bufferSlot.try_emplace(mesh.vertexBuffer, uint32_t(meshBuffers.size()));
+        if (inserted) meshBuffers.push_back(mesh.vertexBuffer);
+        if (meshBuffers.size() > gpu::kStencilMaxMeshSlots)
+            return makeError(ErrorCode::Unsupported, "stencil: the candidate objects read more than " +
+                                                         std::to_string(gpu::kStencilMaxMeshSlots) +
+                                                         " distinct vertex buffers (object \"" + o.name + "\")");
+        if (drawnMeshes.emplace(o.mesh, it->second).second && !mesh.report.validForVolumeMethods())
+            slot.openMeshes.push_back(mesh.data.name);
+        objects[object] = {o.objectToWorld, it->second, mesh.vertexStrideFloats, mesh.vertexOffsetFloats,
+                           slot.topologyLayout.normals[o.mesh].normalBase};
+        ranges.push_back(slot.topologyLayout.ranges[o.mesh]);
+    }
+    VKC_TRY(flushBuffer(c, slot.objects));
+    auto* candidateData = static_cast<uint32_t*>(slot.candidates.data);
+    for (size_t i = 0; i < pairs.size(); ++i) {
+        candidateData[i * 2] = pairs[i].a;
+        candidateData[i * 2 + 1] = pairs[i].b;
+    }
+    VKC_TRY(flushBuffer(c, slot.candidates));
+    writeMeshDescriptors(c, slot.drawSet, gpu::kStencilBindingMeshVertices, meshBuffers, dummyVertices.buffer);
+    writeMeshDescriptors(c, slot.normalsSet, gpu::kStencilBindingMeshVertices, meshBuffers, dummyVertices.buffer);
+
+    StencilPassInputs in;
+    in.pipelines = {&normals, &edgeDepth, &count, &positive, &negative, &penetrating, &recount, &penetratedId,
+                    &scan, &compact};
+    in.drawSet = slot.drawSet;
+    in.normalsSet = slot.normalsSet;
+    in.scanSet = slot.scanSet;
+    in.compactSet = slot.compactSet;
+    in.occlusion = slot.occlusion.pool;
+    in.storeOpNone = c.apiVersion >= VK_API_VERSION_1_3;
+    in.resolution = s.resolution;
+    in.clearAfterRecount = !slot.openMeshes.empty();
+    for (const auto& [mesh, vertexSlot] : drawnMeshes) {
+        gpu::StencilNormalsPush push = slot.topologyLayout.normals[mesh];
+        push.meshSlot = vertexSlot;
+        push.vertexStride = scene.meshes[mesh].vertexStrideFloats;
+        push.vertexOffset = scene.meshes[mesh].vertexOffsetFloats;
+        if (push.vertexCount != 0) in.normalDispatches.push_back(push);
+    }
+    in.drawObjects = draw;
+    in.drawRanges = ranges;
+    slot.pixelSize = 0.0f;
+    if (!draw.empty()) {
+        StencilViewFit fit = fitStencilViews(pairs, worldBounds, draw, s.views, s.resolution, s.regionPaddingPixels);
+        in.views = std::move(fit.views);
+        slot.pixelSize = fit.pixelSize;
+    }
+    in.edgeOffset = s.edgeOffsetPixels * slot.pixelSize;
+    in.objectCount = objectCount;
+    in.candidateCount = uint32_t(pairs.size());
+    in.pairCapacity = s.maxCandidatePairs;
+    in.pointCapacity = s.pointCapacity;
+
+    slot.graph = std::make_unique<Graph>();
+    Graph& graph = *slot.graph;
+    // Persistent per-slot buffers: state what the slot's previous frame last did with each, so the
+    // graph orders this frame after it even though the host already saw that frame complete.
+    auto persistent = [&](const char* name, const Buffer& buffer, SyncState initial) {
+        ImportedBuffer imported;
+        imported.buffer = buffer.buffer;
+        imported.size = buffer.size;
+        imported.initial = initial;
+        return graph.importBuffer(name, imported);
+    };
+    in.topology = persistent("stencil topology", slot.topology, syncStateOf(Access::VertexRead));
+    in.objects = persistent("stencil objects", slot.objects, syncStateOf(Access::VertexShaderRead));
+    in.normals = persistent("stencil vertex normals", slot.normals, syncStateOf(Access::VertexShaderRead));
+    in.candidates = persistent("stencil candidate pairs", slot.candidates, syncStateOf(Access::ComputeRead));
+    in.pairFlags = persistent("stencil pair flags", slot.pairFlags, syncStateOf(Access::ComputeRead));
+    in.pairs = persistent("stencil pairs", slot.pairs, syncStateOf(Access::TransferSrc));
+    in.points = persistent("stencil points", slot.points, syncStateOf(Access::TransferSrc));
+    // The host's vertex buffers may have been written by any earlier command: wait for all writes.
+    for (VkBuffer buffer : meshBuffers) {
+        ImportedBuffer imported;
+        imported.buffer = buffer;
+        imported.initial = {VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT};
+        in.meshVertices.push_back(graph.importBuffer("mesh vertices", imported));
+    }
+    RingSlot ringRange = ringSlot(ring, frame);
+    ImportedBuffer readbackSlot;
+    readbackSlot.buffer = ringRange.buffer;
+    readbackSlot.offset = ringRange.offset;
+    readbackSlot.size = ring.slotStride;
+    readbackSlot.initial = syncStateOf(Access::HostRead);
+    readbackSlot.final = syncStateOf(Access::HostRead);  // the final barrier makes it host-visible
+    in.readback = graph.importBuffer("stencil readback slot", readbackSlot);
+    in.readbackPointsOffset = readbackPointsOffset;
+    auto image = [&](const char* name, const Image& image, Access lastUse) {
+        ImportedImage imported;
+        imported.image = image.image;
+        imported.view = image.view;
+        imported.desc.width = image.extent.width;
+        imported.desc.height = image.extent.height;
+        imported.desc.format = image.format;
+        imported.desc.aspect = image.aspect;
+        imported.initial = discardAfter(lastUse);
+        return graph.importImage(name, imported);
+    };
+    in.depthStencil = image("stencil depth-stencil", slot.depthStencil, Access::DepthStencilAttachment);
+    in.penetratingImage = image("stencil penetrating ids", slot.penetrating, Access::ComputeRead);
+    in.penetratedImage = image("stencil penetrated ids", slot.penetrated, Access::ComputeRead);
+
+    addStencilPasses(graph, in);
+    VKC_TRY(graph.compile());
+    VKC_TRY(graph.execute(cmd, graphExecuteContext(c, slot.timestamps)));
+
+    slot.drawObjects = std::move(draw);
+    slot.viewCount = uint32_t(in.views.size());
+    slot.warnings.clear();
+    for (const std::string& mesh : slot.openMeshes)
+        slot.warnings.push_back("stencil: mesh \"" + mesh +
+                                "\" is not a closed, consistently oriented solid; its stencil counts are unreliable");
+    return Status::success();
+}
+
+Status StencilDetectorImpl::readResults(uint64_t frame, FrameResults& out, StencilFrameDetails* details) {
+    VulkanContext& c = *ctx;
+    auto bytes = readRingSlot(c, ring, frame);
+    if (!bytes) return bytes.status();
+    const StencilSlot& slot = slots[frame % slots.size()];
+    const char* base = static_cast<const char*>(bytes.value());
+
+    const uint32_t drawn = uint32_t(slot.drawObjects.size());
+    const uint32_t perView = stencilQueriesPerView(drawn);
+    std::vector<uint64_t> samples(size_t(slot.viewCount) * perView, 0);
+    if (!samples.empty())
+        VKC_TRY(readQueries(c, slot.occlusion, 0, uint32_t(samples.size()), samples, QueryWait::No));
+
+    StencilFrameDetails d;
+    d.drawnObjects = drawn;
+    d.pixelSize = slot.pixelSize;
+    std::vector<bool> penetratingObject(drawn, false), penetratedObject(drawn, false);
+    for (uint32_t view = 0; view < slot.viewCount; ++view) {
+        const uint64_t* q = samples.data() + size_t(view) * perView;
+        d.interferingSamples.push_back(q[0]);
+        d.negativeSamples.push_back(q[1]);
+        d.interference = d.interference || q[0] != 0;
+        for (uint32_t i = 0; i < drawn; ++i) {
+            if (q[2 + i] != 0) penetratingObject[i] = true;
+            if (q[2 + drawn + i] != 0) penetratedObject[i] = true;
+        }
+    }
+    for (uint32_t i = 0; i < drawn; ++i) {
+        if (penetratingObject[i]) d.penetratingObjects.push_back(slot.drawObjects[i]);
+        if (penetratedObject[i]) d.penetratedObjects.push_back(slot.drawObjects[i]);
+    }
+
+    gpu::StencilListHeader pairHeader, pointHeader;
+    std::memcpy(&pairHeader, base, sizeof(pairHeader));
+    std::memcpy(&pointHeader, base + readbackPointsOffset, sizeof(pointHeader));
+    const uint32_t pairCount = std::min(pairHeader.count, settings.maxCandidatePairs);
+    const uint32_t pointCount = std::min(pointHeader.count, settings.pointCapacity);
+    d.pointCount = pointHeader.count;
+    d.pointsTruncated = pointHeader.count > settings.pointCapacity;
+
+    out = FrameResults{};
+    out.colliding = d.interference;
+    std::map<std::pair<uint32_t, uint32_t>, size_t> pairIndex;
+    const auto* gpuPairs = reinterpret_cast<const gpu::StencilPairGpu*>(base + sizeof(gpu::StencilListHeader));
+    std::vector<gpu::StencilPairGpu> sorted(gpuPairs, gpuPairs + pairCount);
+    std::sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) {
+        return x.a != y.a ? x.a < y.a : x.b < y.b;
+    });
+    for (const gpu::StencilPairGpu& p : sorted) {
+        PairResult pair;
+        pair.a = p.a;
+        pair.b = p.b;
+        if (p.flags & 1u) {
+            pair.penetrating.push_back(p.a);
+            pair.penetrated.push_back(p.b);
+        }
+        if (p.flags & 2u) {
+            pair.penetrating.push_back(p.b);
+            pair.penetrated.push_back(p.a);
+        }
+        std::sort(pair.penetrating.begin(), pair.penetrating.end());
+        std::sort(pair.penetrated.begin(), pair.penetrated.end());
+        pair.truncated = d.pointsTruncated;
+        pairIndex[{p.a, p.b}] = out.pairs.size();
+        out.pairs.push_back(std::move(pair));
+    }
+    const auto* points = reinterpret_cast<const gpu::StencilPointGpu*>(base + readbackPointsOffset +
+                                                                        sizeof(gpu::StencilListHeader));
+    for (uint32_t i = 0; i < pointCount; ++i) {
+        uint32_t a = points[i].objects >> 16, b = points[i].objects & 0xffffu;
+        auto it = pairIndex.find({std::min(a, b), std::max(a, b)});
+        if (it != pairIndex.end()) out.pairs[it->second].points.push_back({points[i].x, points[i].y, points[i].z});
+    }
+
+    out.warnings = slot.warnings;
+    if (d.pointsTruncated)
+        out.warnings.push_back("stencil: " + std::to_string(pointHeader.count) + " interfering edge points, " +
+                               "more than StencilSettings::pointCapacity (" + std::to_string(settings.pointCapacity) +
+                               "); points are truncated");
+    if (d.interference && out.pairs.empty())
+        out.warnings.push_back("stencil: the occlusion query saw interfering edge points but no object pair was "
+                               "identified (an edge inside its own object: edgeOffsetPixels may be too small)");
+    uint64_t negative = 0;
+    for (uint64_t n : d.negativeSamples) negative += n;
+    if (negative != 0) {
+        std::string meshes;
+        for (const std::string& mesh : slot.openMeshes) meshes += (meshes.empty() ? "\"" : ", \"") + mesh + "\"";
+        out.warnings.push_back("stencil: negative signed stencil at " + std::to_string(negative) +
+                               " samples: a drawn mesh is not a closed manifold" +
+                               (meshes.empty() ? std::string(" (no mesh failed the mesh checks)")
+                                               : " (open or non-manifold: " + meshes + ")"));
+    }
+    if (details) *details = std::move(d);
+    return readPassTimings(c, *slot.graph, slot.timestamps, out.gpuTimingsMs);
+}
+
+}  // namespace vkc

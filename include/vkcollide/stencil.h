@@ -1,0 +1,96 @@
+// Method `stencil` (paper 1, Knott & Pai, CInDeR): interference of closed meshes by image-space ray
+// casting. Edges of the potentially colliding objects write depth; one two-sided stencil draw of
+// their triangles counts, per pixel, front minus back faces in front of the nearest edge point;
+// a positive count is an edge point inside another solid. Occlusion queries give the boolean and
+// the penetrating / penetrated objects; id images, scanned and compacted on the GPU, give the
+// pairs and the world-space edge points. Precision is one pixel of the orthographic view fitted
+// to the potentially colliding set's overlap region (section 6.5). Results come back frames later
+// through a mapped read-back ring, like the broadphase.
+#pragma once
+
+#include "vkcollide/broadphase.h"
+#include "vkcollide/context.h"
+#include "vkcollide/results.h"
+#include "vkcollide/scene.h"
+#include "vkcollide/status.h"
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace vkc {
+
+// Zero-initialised means defaults.
+struct StencilSettings {
+    uint32_t resolution = 0;      // 0: 512. Pixels per side of each view's square depth-stencil image
+    uint32_t views = 0;           // 0: 3 (orthogonal, along z, x, y); 1: along z only. Fig. 6 of the
+                                  // paper: an interference hidden behind edges in one view shows in another
+    float edgeOffsetPixels = 0;   // 0: 0.5. Edges move this many pixels (of the coarsest view axis)
+                                  // outward along vertex normals (section 6.3); overlaps thinner than
+                                  // this are not seen
+    float regionPaddingPixels = 0;  // 0: 2. The fitted view grows by this many pixels on each side
+    uint32_t maxObjects = 0;      // 0: 4096. Objects in the scene, at most (pair-flag matrix is n^2 bits)
+    uint32_t maxCandidatePairs = 0;  // 0: 16384. Potentially colliding pairs one frame may test
+    uint32_t pointCapacity = 0;   // 0: 16384. Interfering edge points kept (16 B each); count stays exact
+    uint32_t framesInFlight = 0;  // 0: 2. Frames recorded but not yet read back, at most
+    BroadphaseSettings broadphase;  // for run(scene), which runs its own broadphase first
+};
+
+// What the paper reads with occlusion queries, per frame (views in the order z, x, y).
+struct StencilFrameDetails {
+    bool interference = false;                  // any view had a pixel with signed stencil > 0 (6.1)
+    std::vector<uint64_t> interferingSamples;   // per view: samples with signed stencil > 0
+    std::vector<uint64_t> negativeSamples;      // per view: samples with signed stencil < 0 (open mesh)
+    std::vector<uint32_t> penetratingObjects;   // objects whose edges passed the stencil test (5.1)
+    std::vector<uint32_t> penetratedObjects;    // objects whose recount reached 1 somewhere (5.2)
+    uint32_t drawnObjects = 0;                  // objects of the candidate pairs, drawn in each view
+    uint32_t pointCount = 0;                    // exact, even past pointCapacity
+    bool pointsTruncated = false;
+    float pixelSize = 0.0f;                     // world units: the coarsest pixel side over the views
+};
+
+struct StencilDetectorImpl;
+
+// Lifetime: a StencilDetector must not outlive its Context (run(scene) creates a broadphase on it).
+class StencilDetector {
+public:
+    // Errors: InvalidArgument for an invalid context or settings; MissingFeature when no
+    // depth-stencil format with 8 stencil bits can be rendered; OutOfDeviceMemory naming the buffer.
+    static Result<StencilDetector> create(Context& context, const StencilSettings& settings = {});
+    StencilDetector(StencilDetector&&) noexcept;
+    StencilDetector& operator=(StencilDetector&&) noexcept;
+    ~StencilDetector();
+
+    // Records the method for `frame` (frames increase by one per call) into the host's command
+    // buffer (outside a render pass), over `candidates`: usually the broadphase's PCS with its
+    // world bounds (the view is fitted to the overlap of the candidates' boxes). A pair with
+    // a == b is ignored, b < a is swapped. Open meshes are drawn (the scene may have been created
+    // with kObjectSpaceMethodRequirements) and reported as warnings. Builds the edge list and
+    // vertex adjacency of a mesh seen for the first time (CPU, once). Errors: NotReady when the
+    // frame's slot is still in flight; InvalidArgument for an unknown object, bounds missing for
+    // an object, or more pairs / objects than the settings allow; Unsupported for more than 64
+    // distinct vertex buffers.
+    Status record(VkCommandBuffer cmd, const Scene& scene, std::span<const ObjectPair> candidates,
+                  std::span<const Aabb> worldBounds, uint64_t frame);
+    // Add this to the vkQueueSubmit2 that carries the frame's command buffer.
+    VkSemaphoreSubmitInfo completionSignal(uint64_t frame);
+    // NotReady until the GPU finished `frame`; never blocks. `colliding` is the occlusion-query
+    // boolean; pairs carry penetrating/penetrated and their interfering edge points (`truncated`
+    // when the point list was full; then a warning says so). Negative signed stencil (an open
+    // mesh, paper section 4.1) is a warning naming the open meshes drawn.
+    Status results(uint64_t frame, FrameResults& out, StencilFrameDetails* details = nullptr);
+
+    // Blocking convenience for tools and tests: record over `pcs`, submit, wait, read.
+    Result<FrameResults> run(const Scene& scene, const BroadphaseResults& pcs, StencilFrameDetails* details = nullptr);
+    // Same, running its own broadphase (settings.broadphase) first.
+    Result<FrameResults> run(const Scene& scene, StencilFrameDetails* details = nullptr);
+
+    const StencilSettings& settings() const;  // with defaults filled in
+
+private:
+    explicit StencilDetector(std::unique_ptr<StencilDetectorImpl> impl);
+    std::unique_ptr<StencilDetectorImpl> impl_;
+};
+
+}  // namespace vkc

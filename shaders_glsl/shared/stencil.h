@@ -1,0 +1,109 @@
+// Method `stencil` (paper 1, CInDeR): layouts, bindings and limits shared by shaders_glsl/stencil_*
+// and passes/stencil_*.cpp, collision/stencil_detector*.cpp.
+#ifndef VKC_SHARED_STENCIL_H
+#define VKC_SHARED_STENCIL_H
+
+#include "glsl_cpp.h"
+
+VKC_NAMESPACE_BEGIN
+
+// The stencil is cleared to 128 and read as "128 + signed count": the paper's signed stencil
+// (> 0 interference, < 0 open mesh) then becomes an unsigned compare against one reference
+// (stencil > 128, stencil < 128), which a single VkStencilOpState can express.
+VKC_CONSTANT(uint, kStencilBias, 128u)
+// Distinct vertex buffers one scene can bind (descriptor array, unused slots hold a dummy);
+// the same limit as the broadphase's kMaxMeshSlots.
+VKC_CONSTANT(uint, kStencilMaxMeshSlots, 64u)
+// One thread per vertex for the normals; 64 is a whole subgroup or two on every device.
+VKC_CONSTANT(uint, kStencilNormalsGroupSize, 64u)
+// 8x8 pixel tiles for the id-image scan: square tiles keep neighbouring rows in one group.
+VKC_CONSTANT(uint, kStencilScanGroupSize, 8u)
+// One thread per potentially colliding pair in the compaction.
+VKC_CONSTANT(uint, kStencilCompactGroupSize, 64u)
+
+// Draw set (graphics): objects, per-vertex normals, mesh vertex buffers.
+VKC_CONSTANT(uint, kStencilBindingObjects, 0u)
+VKC_CONSTANT(uint, kStencilBindingNormals, 1u)
+VKC_CONSTANT(uint, kStencilBindingMeshVertices, 2u)
+// Normals set (compute): topology (triangle indices + vertex->triangle adjacency), normals, vertices.
+VKC_CONSTANT(uint, kStencilBindingTopology, 3u)
+// Scan set (compute): the two id images, the pair-flag matrix, the point list.
+VKC_CONSTANT(uint, kStencilBindingPenetratingImage, 0u)
+VKC_CONSTANT(uint, kStencilBindingPenetratedImage, 1u)
+VKC_CONSTANT(uint, kStencilBindingPairFlags, 2u)
+VKC_CONSTANT(uint, kStencilBindingPoints, 3u)
+// Compact set (compute): the potentially colliding pairs, the flag matrix, the unique pair list.
+VKC_CONSTANT(uint, kStencilBindingCandidates, 4u)
+VKC_CONSTANT(uint, kStencilBindingPairs, 5u)
+
+// One scene object as the stencil shaders see it (std430, 80 bytes).
+struct StencilObjectGpu {
+    mat4 objectToWorld;   // rigid + uniform scale (normals transform by its 3x3 part)
+    uint meshSlot;        // index into the mesh vertex buffer array
+    uint vertexStride;    // floats; positions are the first three floats of each vertex
+    uint vertexOffset;    // floats, where vertex 0 starts in its buffer
+    uint normalBase;      // first vertex of this object's mesh in the normals buffer
+};
+
+// Push constants of every draw (vertex and fragment stages, 80 bytes).
+struct StencilDrawPush {
+    mat4 worldToClip;     // the view's orthographic projection (paper 6.5)
+    uint object;          // index into objects; the id written to the id images is object + 1
+    float edgeOffset;     // world units edges move along vertex normals (paper 6.3)
+    uint pad0;
+    uint pad1;
+};
+
+struct StencilNormalsPush {
+    uint meshSlot;
+    uint vertexCount;
+    uint vertexStride;    // floats
+    uint vertexOffset;    // floats
+    uint triangleBase;    // topology index of the mesh's first triangle index
+    uint adjacencyBase;   // topology index of the mesh's vertexCount + 1 CSR offsets
+    uint listBase;        // topology index of the mesh's CSR triangle list
+    uint normalBase;      // first normal (vec3) of the mesh in the normals buffer
+};
+
+struct StencilScanPush {
+    mat4 clipToWorld;     // inverse of the view's worldToClip: unprojects id-image pixels (paper 6.2)
+    uint width;
+    uint height;
+    uint objectCount;     // row length of the pair-flag matrix
+    uint pointCapacity;
+};
+
+struct StencilCompactPush {
+    uint candidateCount;  // potentially colliding pairs uploaded this frame
+    uint objectCount;
+    uint pairCapacity;
+    uint pad;
+};
+
+// Header of the point and pair lists; count is exact even past capacity.
+struct StencilListHeader {
+    uint count;
+    uint capacity;
+    uint pad0;
+    uint pad1;
+};
+
+// A colliding pair, a < b. flags bit 0: an edge of a lies inside b; bit 1: an edge of b inside a.
+struct StencilPairGpu {
+    uint a;
+    uint b;
+    uint flags;
+    uint pad;
+};
+
+// An interfering edge point in world space; objects = penetrating << 16 | penetrated.
+struct StencilPointGpu {
+    float x;
+    float y;
+    float z;
+    uint objects;
+};
+
+VKC_NAMESPACE_END
+
+#endif

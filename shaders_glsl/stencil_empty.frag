@@ -1,0 +1,5 @@
+// Depth/stencil-only draws (edge depths, counting): no colour output. A fragment stage exists so
+// that every draw pipeline shares one descriptor-set layout (stage flags vertex | fragment).
+#version 460
+
+void main() {}

@@ -1,0 +1,38 @@
+// Scans one view's id images on the GPU (no CPU read of the image, paper 1, sections 5 and 6.2):
+// each pixel holding a penetrating id a and a penetrated id b != a sets bit (a, b) of the
+// pair-flag matrix and appends the unprojected world-space edge point to the capacity-bounded
+// point list (count exact past capacity). The flag matrix makes pairs unique for the compaction.
+#version 460
+#extension GL_GOOGLE_include_directive : require
+
+#include "shared/stencil.h"
+
+layout(local_size_x = kStencilScanGroupSize, local_size_y = kStencilScanGroupSize) in;
+
+layout(set = 0, binding = kStencilBindingPenetratingImage, rgba32ui) readonly uniform uimage2D penetrating;
+layout(set = 0, binding = kStencilBindingPenetratedImage, r32ui) readonly uniform uimage2D penetrated;
+layout(set = 0, binding = kStencilBindingPairFlags, std430) buffer PairFlags { uint pairFlags[]; };
+layout(set = 0, binding = kStencilBindingPoints, std430) buffer Points {
+    StencilListHeader pointHeader;
+    StencilPointGpu points[];
+};
+
+layout(push_constant) uniform Push { StencilScanPush push; };
+
+void main() {
+    uvec2 pixel = gl_GlobalInvocationID.xy;
+    if (pixel.x >= push.width || pixel.y >= push.height) return;
+    uvec4 edge = imageLoad(penetrating, ivec2(pixel));
+    uint inside = imageLoad(penetrated, ivec2(pixel)).x;
+    if (edge.x == 0u || inside == 0u || edge.x == inside) return;
+    uint a = edge.x - 1u;
+    uint b = inside - 1u;
+    uint bit = a * push.objectCount + b;
+    atomicOr(pairFlags[bit >> 5u], 1u << (bit & 31u));
+
+    vec2 ndc = (vec2(pixel) + 0.5) / vec2(push.width, push.height) * 2.0 - 1.0;
+    vec4 world = push.clipToWorld * vec4(ndc, uintBitsToFloat(edge.y), 1.0);
+    uint slot = atomicAdd(pointHeader.count, 1u);
+    if (slot < push.pointCapacity)
+        points[slot] = StencilPointGpu(world.x / world.w, world.y / world.w, world.z / world.w, (a << 16u) | b);
+}

@@ -1,0 +1,260 @@
+// Tier B: StencilDetector (paper 1) on a device under the validation layer, on small hand-placed
+// cases against the exact oracle: overlapping and separated boxes, an object fully inside another
+// (edges inside a volume), one view, an open mesh (warning, not a crash), frames in flight, the
+// harness entry point, and every pipeline layout against its SPIR-V.
+#include "passes/stencil_passes.h"
+#include "tests/stencil/stencil_test_support.h"
+#include "tests/support/reflection_check.h"
+#include "tools/cli/stencil_method.h"
+#include "vk/commands.h"
+
+#include "spirv/stencil_compact.comp.h"
+#include "spirv/stencil_empty.frag.h"
+#include "spirv/stencil_fullscreen.vert.h"
+#include "spirv/stencil_geometry.vert.h"
+#include "spirv/stencil_normals.comp.h"
+#include "spirv/stencil_penetrated.frag.h"
+#include "spirv/stencil_penetrating.frag.h"
+#include "spirv/stencil_scan.comp.h"
+
+namespace vkc::stenciltest {
+namespace {
+
+constexpr uint32_t kResolution = 128;
+
+StencilSettings testSettings(uint32_t views = 3) {
+    StencilSettings settings;
+    settings.resolution = kResolution;
+    settings.views = views;
+    settings.maxObjects = 512;
+    return settings;
+}
+
+TEST(StencilLayouts, MatchShaders) {
+    EXPECT_TRUE(test::checkPipelineLayout(kSpirv_stencil_geometry_vert, kStencilDrawLayout, "geometry.vert").ok());
+    EXPECT_TRUE(test::checkPipelineLayout(kSpirv_stencil_penetrating_frag, kStencilDrawLayout, "penetrating").ok());
+    EXPECT_TRUE(test::checkPipelineLayout(kSpirv_stencil_penetrated_frag, kStencilDrawLayout, "penetrated").ok());
+    EXPECT_TRUE(test::checkPipelineLayout(kSpirv_stencil_empty_frag, {{}, 0}, "empty").ok());
+    EXPECT_TRUE(test::checkPipelineLayout(kSpirv_stencil_fullscreen_vert, kStencilFullscreenLayout, "fullscreen").ok());
+    for (auto [spirv, layout, name] :
+         {std::tuple{std::span<const uint32_t>(kSpirv_stencil_normals_comp), &kStencilNormalsLayout, "normals"},
+          std::tuple{std::span<const uint32_t>(kSpirv_stencil_scan_comp), &kStencilScanLayout, "scan"},
+          std::tuple{std::span<const uint32_t>(kSpirv_stencil_compact_comp), &kStencilCompactLayout, "compact"}}) {
+        Status status = test::checkPipelineLayout(spirv, *layout, name);
+        EXPECT_TRUE(status.ok()) << status.describe();
+    }
+}
+
+class StencilDetectorTest : public StencilTest {};
+
+TEST_F(StencilDetectorTest, OverlappingBoxesFoundWithPointsAndIds) {
+    auto scene = Scene::create(context_, kVolumeMethodRequirements);
+    ASSERT_TRUE(scene);
+    MeshId box = addMesh(scene.value(), solids::box({1.0f, 1.0f, 1.0f}));
+    addObject(scene.value(), box, glm::mat4(1.0f));
+    addObject(scene.value(), box, glm::translate(glm::mat4(1.0f), {0.7f, 0.2f, 0.1f}) *
+                                      glm::rotate(glm::mat4(1.0f), 0.5f, glm::vec3(0.3f, 1.0f, 0.2f)));
+    auto detector = StencilDetector::create(context_, testSettings());
+    ASSERT_TRUE(detector) << detector.status().describe();
+    StencilFrameDetails details;
+    auto results = detector->run(scene.value(), &details);
+    ASSERT_TRUE(results) << results.status().describe();
+    EXPECT_TRUE(results->colliding);
+    EXPECT_TRUE(details.interference);
+    ASSERT_EQ(results->pairs.size(), 1u);
+    EXPECT_EQ(results->pairs[0].a, 0u);
+    EXPECT_EQ(results->pairs[0].b, 1u);
+    EXPECT_FALSE(results->pairs[0].penetrating.empty());
+    EXPECT_FALSE(results->pairs[0].penetrated.empty());
+    EXPECT_TRUE(results->warnings.empty()) << results->warnings.front();
+    for (uint64_t n : details.negativeSamples) EXPECT_EQ(n, 0u);
+    EXPECT_FALSE(details.penetratingObjects.empty());
+    EXPECT_FALSE(details.penetratedObjects.empty());
+    EXPECT_TRUE(results->gpuTimingsMs.count("stencil-count"));
+    EXPECT_TRUE(results->gpuTimingsMs.count("stencil-edges"));
+    expectAgreesWithOracle(results.value(), details);
+    expectPointsNearVolumes(results.value(), details);
+
+    // Later frames reuse the frame slots (persistent images and buffers synchronised against the
+    // slot's previous frame) and give the same answer.
+    for (int frame = 1; frame < 4; ++frame) {
+        auto again = detector->run(scene.value());
+        ASSERT_TRUE(again) << again.status().describe();
+        ASSERT_EQ(again->pairs.size(), 1u);
+        EXPECT_EQ(again->pairs[0].points.size(), results->pairs[0].points.size());
+        EXPECT_EQ(again->pairs[0].penetrating, results->pairs[0].penetrating);
+    }
+}
+
+TEST_F(StencilDetectorTest, SeparatedBoxesNotReported) {
+    auto scene = Scene::create(context_, kVolumeMethodRequirements);
+    ASSERT_TRUE(scene);
+    MeshId box = addMesh(scene.value(), solids::box({1.0f, 1.0f, 1.0f}));
+    addObject(scene.value(), box, glm::mat4(1.0f));
+    // Boxes that overlap as AABBs (so they are drawn) but are separated by a rotated gap.
+    addObject(scene.value(), box, glm::translate(glm::mat4(1.0f), {1.15f, 1.15f, 0.0f}) *
+                                      glm::rotate(glm::mat4(1.0f), glm::radians(45.0f), glm::vec3(0, 0, 1)));
+    auto detector = StencilDetector::create(context_, testSettings());
+    ASSERT_TRUE(detector) << detector.status().describe();
+    StencilFrameDetails details;
+    auto results = detector->run(scene.value(), &details);
+    ASSERT_TRUE(results) << results.status().describe();
+    EXPECT_EQ(details.drawnObjects, 2u) << "the broadphase should pass the pair";
+    EXPECT_FALSE(results->colliding);
+    EXPECT_TRUE(results->pairs.empty());
+    expectAgreesWithOracle(results.value(), details);
+}
+
+TEST_F(StencilDetectorTest, SmallObjectInsideLargeOneFound) {
+    auto scene = Scene::create(context_, kVolumeMethodRequirements);
+    ASSERT_TRUE(scene);
+    MeshId big = addMesh(scene.value(), solids::box({4.0f, 4.0f, 4.0f}));
+    MeshId small = addMesh(scene.value(), solids::sphere(0.4f, 2));
+    addObject(scene.value(), big, glm::rotate(glm::mat4(1.0f), 0.3f, glm::vec3(1, 1, 0)));
+    addObject(scene.value(), small, glm::translate(glm::mat4(1.0f), {0.3f, -0.2f, 0.5f}));
+    auto detector = StencilDetector::create(context_, testSettings());
+    ASSERT_TRUE(detector) << detector.status().describe();
+    StencilFrameDetails details;
+    auto results = detector->run(scene.value(), &details);
+    ASSERT_TRUE(results) << results.status().describe();
+    EXPECT_TRUE(results->colliding);
+    ASSERT_EQ(results->pairs.size(), 1u);
+    // Only the small object's edges are inside: it penetrates, the big one is penetrated.
+    EXPECT_EQ(results->pairs[0].penetrating, std::vector<uint32_t>{1});
+    EXPECT_EQ(results->pairs[0].penetrated, std::vector<uint32_t>{0});
+    expectPointsNearVolumes(results.value(), details);
+}
+
+TEST_F(StencilDetectorTest, OneViewOptionAndHarnessEntry) {
+    auto scene = Scene::create(context_, kVolumeMethodRequirements);
+    ASSERT_TRUE(scene);
+    MeshId ball = addMesh(scene.value(), solids::sphere(0.5f, 2));
+    addObject(scene.value(), ball, glm::mat4(1.0f));
+    addObject(scene.value(), ball, glm::translate(glm::mat4(1.0f), {0.6f, 0.3f, 0.0f}));
+    auto detector = StencilDetector::create(context_, testSettings(1));
+    ASSERT_TRUE(detector) << detector.status().describe();
+    auto broadphase = Broadphase::create(context_);
+    ASSERT_TRUE(broadphase);
+    auto pcs = broadphase->run(scene.value());
+    ASSERT_TRUE(pcs);
+    auto results = tools::runStencilFrame(detector.value(), scene.value(), pcs.value());
+    ASSERT_TRUE(results) << results.status().describe();
+    ASSERT_EQ(results->pairs.size(), 1u);
+    EXPECT_FALSE(results->pairs[0].points.empty());
+    EXPECT_EQ(detector->settings().views, 1u);
+}
+
+TEST_F(StencilDetectorTest, OpenMeshGivesWarningNotCrash) {
+    auto scene = Scene::create(context_, kObjectSpaceMethodRequirements);
+    ASSERT_TRUE(scene);
+    MeshData open = solids::box({1.0f, 1.0f, 1.0f});
+    open.name = "open-box";
+    // Drop the face looking down -z (towards the z view's eye): rays along +z then leave the box
+    // through its +z face without entering it.
+    std::vector<uint32_t> kept;
+    for (size_t t = 0; t < open.indices.size(); t += 3) {
+        glm::vec3 a = open.positions[open.indices[t]], b = open.positions[open.indices[t + 1]],
+                  c = open.positions[open.indices[t + 2]];
+        if (glm::cross(b - a, c - a).z < 0.0f) continue;
+        kept.insert(kept.end(), open.indices.begin() + t, open.indices.begin() + t + 3);
+    }
+    ASSERT_EQ(kept.size(), open.indices.size() - 6);
+    open.indices = kept;
+    MeshId openId = addMesh(scene.value(), open);
+    MeshId closed = addMesh(scene.value(), solids::box({1.0f, 1.0f, 1.0f}));
+    addObject(scene.value(), openId, glm::mat4(1.0f));
+    addObject(scene.value(), closed, glm::translate(glm::mat4(1.0f), {0.5f, 0.3f, 0.2f}));
+    auto detector = StencilDetector::create(context_, testSettings());
+    ASSERT_TRUE(detector) << detector.status().describe();
+    StencilFrameDetails details;
+    auto results = detector->run(scene.value(), &details);
+    ASSERT_TRUE(results) << results.status().describe();
+    ASSERT_FALSE(results->warnings.empty());
+    // Rays through the hole meet a back face without its front face: signed stencil < 0 (paper 4.1).
+    uint64_t negative = 0;
+    for (uint64_t n : details.negativeSamples) negative += n;
+    EXPECT_GT(negative, 0u);
+    bool counted = false;
+    for (const std::string& warning : results->warnings)
+        counted = counted || warning.find("negative signed stencil") != std::string::npos;
+    EXPECT_TRUE(counted);
+    bool named = false;
+    for (const std::string& warning : results->warnings) named = named || warning.find("open-box") != std::string::npos;
+    EXPECT_TRUE(named) << results->warnings.front();
+}
+
+TEST_F(StencilDetectorTest, FramesInFlightNeverBlock) {
+    auto scene = Scene::create(context_, kVolumeMethodRequirements);
+    ASSERT_TRUE(scene);
+    MeshId box = addMesh(scene.value(), solids::box({1.0f, 1.0f, 1.0f}));
+    addObject(scene.value(), box, glm::mat4(1.0f));
+    addObject(scene.value(), box, glm::translate(glm::mat4(1.0f), {0.5f, 0.0f, 0.0f}));
+    auto detector = StencilDetector::create(context_, testSettings());
+    ASSERT_TRUE(detector);
+    std::vector<ObjectPair> pairs = {{0, 1}};
+    std::vector<Aabb> bounds = {{{-0.5f, -0.5f, -0.5f}, {0.5f, 0.5f, 0.5f}}, {{0.0f, -0.5f, -0.5f}, {1.0f, 0.5f, 0.5f}}};
+    // Frame 0 recorded and submitted but not yet signalled: results are NotReady.
+    FrameResults out;
+    Status recorded = Status::success();
+    Status early = Status::success();
+    ASSERT_TRUE(submitAndWait(vk(), [&](VkCommandBuffer cmd) {
+        recorded = detector->record(cmd, scene.value(), pairs, bounds, 0);
+    }).ok());
+    ASSERT_TRUE(recorded.ok()) << recorded.describe();
+    // The host adds the signal to its submit; until the GPU signals it, results() says NotReady.
+    VkSemaphoreSubmitInfo signal = detector->completionSignal(0);
+    early = detector->results(0, out);
+    EXPECT_EQ(early.code, ErrorCode::NotReady) << early.describe();
+    VkSemaphoreSignalInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
+    info.semaphore = signal.semaphore;
+    info.value = signal.value;
+    ASSERT_EQ(vk().vkd.vkSignalSemaphore(vk().device, &info), VK_SUCCESS);
+    Status read = detector->results(0, out);
+    ASSERT_TRUE(read.ok()) << read.describe();
+    EXPECT_TRUE(out.colliding);
+    EXPECT_EQ(out.pairs.size(), 1u);
+}
+
+}  // namespace
+}  // namespace vkc::stenciltest
+
+namespace vkc::stenciltest {
+namespace {
+
+TEST_F(StencilDetectorTest, NoCandidatesAndBadInputs) {
+    auto scene = Scene::create(context_, kVolumeMethodRequirements);
+    ASSERT_TRUE(scene);
+    MeshId box = addMesh(scene.value(), solids::box({1.0f, 1.0f, 1.0f}));
+    addObject(scene.value(), box, glm::mat4(1.0f));
+    addObject(scene.value(), box, glm::translate(glm::mat4(1.0f), {5.0f, 0.0f, 0.0f}));
+    auto detector = StencilDetector::create(context_, testSettings());
+    ASSERT_TRUE(detector) << detector.status().describe();
+    StencilFrameDetails details;
+    auto results = detector->run(scene.value(), &details);
+    ASSERT_TRUE(results) << results.status().describe();
+    EXPECT_FALSE(results->colliding);
+    EXPECT_TRUE(results->pairs.empty());
+    EXPECT_EQ(details.drawnObjects, 0u);
+
+    // A pair naming an unknown object, and too few bounds, are the caller's errors.
+    BroadphaseResults bad;
+    bad.worldBounds.resize(2);
+    bad.pairs = {{0, 7}};
+    auto unknown = detector->run(scene.value(), bad);
+    ASSERT_FALSE(unknown);
+    EXPECT_EQ(unknown.status().code, ErrorCode::InvalidArgument);
+    bad.pairs = {{0, 1}};
+    bad.worldBounds.resize(1);
+    auto missing = detector->run(scene.value(), bad);
+    ASSERT_FALSE(missing);
+    EXPECT_EQ(missing.status().code, ErrorCode::InvalidArgument);
+
+    StencilSettings views;
+    views.views = 2;
+    auto invalid = StencilDetector::create(context_, views);
+    ASSERT_FALSE(invalid);
+    EXPECT_EQ(invalid.status().code, ErrorCode::InvalidArgument);
+}
+
+}  // namespace
+}  // namespace vkc::stenciltest

@@ -193,13 +193,6 @@ Status AabbTreeDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& s
     // The graph. Persistent per-slot buffers state what the slot's previous frame last did with them.
     slot.graph = std::make_unique<Graph>();
     Graph& graph = *slot.graph;
-    auto persistent = [&](const char* name, const Buffer& buffer, SyncState lastUse) {
-        ImportedBuffer imported;
-        imported.buffer = buffer.buffer;
-        imported.size = buffer.size;
-        imported.initial = lastUse;
-        return graph.importBuffer(name, imported);
-    };
     AabbTreePassInputs in;
     in.refitPipeline = &refitPipeline;
     in.indirectPipeline = &indirectPipeline;
@@ -216,16 +209,16 @@ Status AabbTreeDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& s
     // Device-local inputs were last read by compute or written by the upload copy; their staging
     // buffers were last read by that copy (the host writes them only once the slot is idle).
     const SyncState deviceInput = either(Access::ComputeRead, Access::TransferDst);
-    in.trees = persistent("aabb-tree trees", slot.treesGpu, deviceInput);
-    in.nodes = persistent("aabb-tree nodes", slot.nodesGpu, either(Access::ComputeReadWrite, Access::TransferDst));
-    in.leaves = persistent("aabb-tree leaves", slot.leavesGpu, deviceInput);
-    in.refitList = persistent("aabb-tree refit list", slot.refitListGpu, deviceInput);
-    in.pairs = persistent("aabb-tree pairs", slot.pairsGpu, deviceInput);
-    in.seedLevels = persistent("aabb-tree seed levels", slot.seedLevelsGpu, deviceInput);
-    in.seeds = persistent("aabb-tree seeds", slot.seedsGpu, deviceInput);
+    in.trees = importPersistentBuffer(graph, "aabb-tree trees", slot.treesGpu, deviceInput);
+    in.nodes = importPersistentBuffer(graph, "aabb-tree nodes", slot.nodesGpu, either(Access::ComputeReadWrite, Access::TransferDst));
+    in.leaves = importPersistentBuffer(graph, "aabb-tree leaves", slot.leavesGpu, deviceInput);
+    in.refitList = importPersistentBuffer(graph, "aabb-tree refit list", slot.refitListGpu, deviceInput);
+    in.pairs = importPersistentBuffer(graph, "aabb-tree pairs", slot.pairsGpu, deviceInput);
+    in.seedLevels = importPersistentBuffer(graph, "aabb-tree seed levels", slot.seedLevelsGpu, deviceInput);
+    in.seeds = importPersistentBuffer(graph, "aabb-tree seeds", slot.seedsGpu, deviceInput);
     const SyncState staged = syncStateOf(Access::TransferSrc);
     auto upload = [&](const char* name, const Buffer& staging, BufferHandle device, VkDeviceSize bytes) {
-        in.uploads.push_back({persistent(name, staging, staged), device, bytes});
+        in.uploads.push_back({importPersistentBuffer(graph, name, staging, staged), device, bytes});
     };
     upload("aabb-tree trees upload", slot.trees, in.trees, headers.size() * sizeof(gpu::AabbTreeGpu));
     if (rewriteTrees) {
@@ -236,26 +229,13 @@ Status AabbTreeDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& s
     upload("aabb-tree pairs upload", slot.pairs, in.pairs, gpuPairs.size() * sizeof(gpu::AabbPairGpu));
     upload("aabb-tree seed levels upload", slot.seedLevels, in.seedLevels, sizeof(seeds->levels));
     upload("aabb-tree seeds upload", slot.seeds, in.seeds, seeds->seeds.size() * sizeof(gpu::AabbSeedGpu));
-    in.state = persistent("aabb-tree traversal state", slot.state, either(Access::TransferSrc, Access::IndirectRead));
-    in.nodePairs = persistent("aabb-tree node pair lists", slot.nodePairs, syncStateOf(Access::ComputeReadWrite));
-    in.trianglePairs = persistent("aabb-tree triangle pairs", slot.trianglePairs,
+    in.state = importPersistentBuffer(graph, "aabb-tree traversal state", slot.state, either(Access::TransferSrc, Access::IndirectRead));
+    in.nodePairs = importPersistentBuffer(graph, "aabb-tree node pair lists", slot.nodePairs, syncStateOf(Access::ComputeReadWrite));
+    in.trianglePairs = importPersistentBuffer(graph, "aabb-tree triangle pairs", slot.trianglePairs,
                                   either(Access::TransferSrc, Access::ComputeReadWrite));
-    in.pairStats = persistent("aabb-tree pair stats", slot.pairStats, either(Access::TransferSrc, Access::ComputeReadWrite));
-    // The host's vertex buffers may have been written by any earlier command: wait for all writes.
-    for (VkBuffer buffer : vertexBuffers) {
-        ImportedBuffer imported;
-        imported.buffer = buffer;
-        imported.initial = {VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT};
-        in.vertices.push_back(graph.importBuffer("mesh vertices", imported));
-    }
-    RingSlot ringRange = ringSlot(ring, frame);
-    ImportedBuffer readbackSlot;
-    readbackSlot.buffer = ringRange.buffer;
-    readbackSlot.offset = ringRange.offset;
-    readbackSlot.size = ring.slotStride;
-    readbackSlot.initial = syncStateOf(Access::HostRead);
-    readbackSlot.final = syncStateOf(Access::HostRead);  // the final barrier makes it host-visible
-    in.readback = graph.importBuffer("aabb-tree readback slot", readbackSlot);
+    in.pairStats = importPersistentBuffer(graph, "aabb-tree pair stats", slot.pairStats, either(Access::TransferSrc, Access::ComputeReadWrite));
+    in.vertices = importVertexBuffers(graph, vertexBuffers);
+    in.readback = importReadbackSlot(graph, "aabb-tree readback slot", ring, frame);
     in.readbackStatsOffset = readbackStatsOffset;
     in.readbackTrianglesOffset = readbackTrianglesOffset;
     addAabbTreePasses(graph, in);

@@ -193,33 +193,11 @@ Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, 
     in.pairCapacity = settings.pairCapacity;
     in.maxVertexCount = maxVertexCount;
     in.maxPairGroups = c.properties.limits.maxComputeWorkGroupCount[0];
-    // Persistent per-slot buffers: state what the slot's previous frame last did with each, so the
-    // graph orders this frame after it even though the host already saw that frame complete.
-    auto persistent = [&](const char* name, const Buffer& buffer, Access lastUse) {
-        ImportedBuffer imported;
-        imported.buffer = buffer.buffer;
-        imported.size = buffer.size;
-        imported.initial = syncStateOf(lastUse);
-        return graph.importBuffer(name, imported);
-    };
-    in.objects = persistent("broadphase objects", slot.objects, Access::ComputeRead);
-    in.bounds = persistent("broadphase world bounds", slot.bounds, Access::TransferSrc);
-    in.pairs = persistent("broadphase pairs", slot.pairs, Access::TransferSrc);
-    // The host's vertex buffers may have been written by any earlier command: wait for all writes.
-    for (VkBuffer buffer : meshBuffers) {
-        ImportedBuffer imported;
-        imported.buffer = buffer;
-        imported.initial = {VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT};
-        in.meshVertices.push_back(graph.importBuffer("mesh vertices", imported));
-    }
-    RingSlot ringRange = ringSlot(ring, frame);
-    ImportedBuffer readbackSlot;
-    readbackSlot.buffer = ringRange.buffer;
-    readbackSlot.offset = ringRange.offset;
-    readbackSlot.size = ring.slotStride;
-    readbackSlot.initial = syncStateOf(Access::HostRead);
-    readbackSlot.final = syncStateOf(Access::HostRead);  // the final barrier makes it host-visible
-    in.readback = graph.importBuffer("broadphase readback slot", readbackSlot);
+    in.objects = importPersistentBuffer(graph, "broadphase objects", slot.objects, syncStateOf(Access::ComputeRead));
+    in.bounds = importPersistentBuffer(graph, "broadphase world bounds", slot.bounds, syncStateOf(Access::TransferSrc));
+    in.pairs = importPersistentBuffer(graph, "broadphase pairs", slot.pairs, syncStateOf(Access::TransferSrc));
+    in.meshVertices = importVertexBuffers(graph, meshBuffers);
+    in.readback = importReadbackSlot(graph, "broadphase readback slot", ring, frame);
     in.readbackPairsOffset = readbackPairsOffset;
     addBroadphasePasses(graph, in);
     VKC_TRY(graph.compile());

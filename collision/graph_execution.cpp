@@ -27,4 +27,34 @@ Status readPassTimings(const VulkanContext& ctx, const Graph& graph, const Query
     return Status::success();
 }
 
+BufferHandle importPersistentBuffer(Graph& graph, std::string name, const Buffer& buffer, SyncState lastUse) {
+    ImportedBuffer imported;
+    imported.buffer = buffer.buffer;
+    imported.size = buffer.size;
+    imported.initial = lastUse;
+    return graph.importBuffer(std::move(name), imported);
+}
+
+std::vector<BufferHandle> importVertexBuffers(Graph& graph, std::span<const VkBuffer> buffers) {
+    std::vector<BufferHandle> handles;
+    for (VkBuffer buffer : buffers) {
+        ImportedBuffer imported;
+        imported.buffer = buffer;
+        imported.initial = {VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT};
+        handles.push_back(graph.importBuffer("mesh vertices", imported));
+    }
+    return handles;
+}
+
+BufferHandle importReadbackSlot(Graph& graph, std::string name, const ReadbackRing& ring, uint64_t frame) {
+    RingSlot range = ringSlot(ring, frame);
+    ImportedBuffer slot;
+    slot.buffer = range.buffer;
+    slot.offset = range.offset;
+    slot.size = ring.slotStride;
+    slot.initial = syncStateOf(Access::HostRead);
+    slot.final = syncStateOf(Access::HostRead);
+    return graph.importBuffer(std::move(name), slot);
+}
+
 }  // namespace vkc

@@ -3,11 +3,15 @@
 #pragma once
 
 #include "passes/graph.h"
+#include "vk/buffer.h"
 #include "vk/context.h"
 #include "vk/query_pool.h"
+#include "vk/readback_ring.h"
 
 #include <map>
+#include <span>
 #include <string>
+#include <vector>
 
 namespace vkc {
 
@@ -17,5 +21,16 @@ ExecuteContext graphExecuteContext(const VulkanContext& ctx, const QueryPool& ti
 // queries are unavailable).
 Status readPassTimings(const VulkanContext& ctx, const Graph& graph, const QueryPool& timestamps,
                        std::map<std::string, double>& out);
+
+// A buffer that lives across frames, imported with the state its previous frame's last use left it
+// in, so the graph orders this frame after that one even once the host saw it complete.
+BufferHandle importPersistentBuffer(Graph& graph, std::string name, const Buffer& buffer, SyncState lastUse);
+
+// Mesh vertex buffers (ours or the host's, read in place): any earlier command may have written
+// them, so the graph waits for all writes.
+std::vector<BufferHandle> importVertexBuffers(Graph& graph, std::span<const VkBuffer> buffers);
+
+// `frame`'s slot of a read-back ring; the graph's final barrier makes the slot host-visible.
+BufferHandle importReadbackSlot(Graph& graph, std::string name, const ReadbackRing& ring, uint64_t frame);
 
 }  // namespace vkc

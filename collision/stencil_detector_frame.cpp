@@ -189,35 +189,15 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     Graph& graph = *slot.graph;
     // Persistent per-slot buffers: state what the slot's previous frame last did with each, so the
     // graph orders this frame after it even though the host already saw that frame complete.
-    auto persistent = [&](const char* name, const Buffer& buffer, SyncState initial) {
-        ImportedBuffer imported;
-        imported.buffer = buffer.buffer;
-        imported.size = buffer.size;
-        imported.initial = initial;
-        return graph.importBuffer(name, imported);
-    };
-    in.topology = persistent("stencil topology", slot.topology, syncStateOf(Access::VertexRead));
-    in.objects = persistent("stencil objects", slot.objects, syncStateOf(Access::VertexShaderRead));
-    in.normals = persistent("stencil vertex normals", slot.normals, syncStateOf(Access::VertexShaderRead));
-    in.candidates = persistent("stencil candidate pairs", slot.candidates, syncStateOf(Access::ComputeRead));
-    in.pairFlags = persistent("stencil pair flags", slot.pairFlags, syncStateOf(Access::ComputeRead));
-    in.pairs = persistent("stencil pairs", slot.pairs, syncStateOf(Access::TransferSrc));
-    in.points = persistent("stencil points", slot.points, syncStateOf(Access::TransferSrc));
-    // The host's vertex buffers may have been written by any earlier command: wait for all writes.
-    for (VkBuffer buffer : meshBuffers) {
-        ImportedBuffer imported;
-        imported.buffer = buffer;
-        imported.initial = {VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT};
-        in.meshVertices.push_back(graph.importBuffer("mesh vertices", imported));
-    }
-    RingSlot ringRange = ringSlot(ring, frame);
-    ImportedBuffer readbackSlot;
-    readbackSlot.buffer = ringRange.buffer;
-    readbackSlot.offset = ringRange.offset;
-    readbackSlot.size = ring.slotStride;
-    readbackSlot.initial = syncStateOf(Access::HostRead);
-    readbackSlot.final = syncStateOf(Access::HostRead);  // the final barrier makes it host-visible
-    in.readback = graph.importBuffer("stencil readback slot", readbackSlot);
+    in.topology = importPersistentBuffer(graph, "stencil topology", slot.topology, syncStateOf(Access::VertexRead));
+    in.objects = importPersistentBuffer(graph, "stencil objects", slot.objects, syncStateOf(Access::VertexShaderRead));
+    in.normals = importPersistentBuffer(graph, "stencil vertex normals", slot.normals, syncStateOf(Access::VertexShaderRead));
+    in.candidates = importPersistentBuffer(graph, "stencil candidate pairs", slot.candidates, syncStateOf(Access::ComputeRead));
+    in.pairFlags = importPersistentBuffer(graph, "stencil pair flags", slot.pairFlags, syncStateOf(Access::ComputeRead));
+    in.pairs = importPersistentBuffer(graph, "stencil pairs", slot.pairs, syncStateOf(Access::TransferSrc));
+    in.points = importPersistentBuffer(graph, "stencil points", slot.points, syncStateOf(Access::TransferSrc));
+    in.meshVertices = importVertexBuffers(graph, meshBuffers);
+    in.readback = importReadbackSlot(graph, "stencil readback slot", ring, frame);
     in.readbackPointsOffset = readbackPointsOffset;
     auto image = [&](const char* name, const Image& image, Access lastUse) {
         ImportedImage imported;

@@ -13,6 +13,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libcgal-dev libgmp-dev libmpfr-dev libfcl-dev
   libspirv-cross-c-shared-dev spirv-cross
   renderdoccmd librenderdoc librenderdoc-dev
+  gnuplot-nox
 )
 backports_packages=(mesa-vulkan-drivers)
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds bench_broadphase, bench_oracle, bench_aabb_tree and bench_stencil (-DVKCOLLIDE_BUILD_BENCH=ON) and writes
-# one CSV per binary under out/bench/ (plus the console table to stdout). Not run by CI. Extra
+# one CSV per binary under out/bench/ (plus the console table to stdout, and bench_stencil.png, the
+# stencil method's scaling plot, via gnuplot). Not run by CI. Extra
 # arguments go to every binary, e.g. --benchmark_filter=sphere or --benchmark_min_time=1 (default
 # 0.2 s per case). Env: BUILD_DIR (default build-bench), VKC_SHARED_DIR, VKC_BENCH_LARGE_MESHES=1,
 # VK_DRIVER_FILES, VKC_BENCH_COMPARE_PAIRS=1 (bench_aabb_tree: ours vs FCL vs oracle lists, stderr).
@@ -30,4 +31,6 @@ for bench in bench_broadphase bench_oracle bench_aabb_tree bench_stencil; do
   "$build/tools/bench/$bench" --benchmark_min_time=0.2 "$@" \
     --benchmark_out="$out/$bench.csv" --benchmark_out_format=csv
 done
-echo "CSV files and machine.txt in $out"
+# Paper 1's Figs 9-10 as a picture: stencil time against object and triangle count.
+gnuplot -e "csv='$out/bench_stencil.csv'; png='$out/bench_stencil.png'" "$repo/tools/bench/plot_stencil.gp"
+echo "CSV files, bench_stencil.png and machine.txt in $out"

@@ -93,6 +93,14 @@ TEST(CliDetect, AabbTreeMethodAgreesWithExactTrianglePairCounts) {
         EXPECT_FALSE(aabbPairs[i].contains("volume")) << "aabb-tree computes no volume: the field must be absent";
     }
     EXPECT_TRUE(aabbReport["frames"][0]["timings_ms"]["gpu"].contains("aabb-traverse"));
+    // The counts the paper read with occlusion queries, from the GPU's counters.
+    const nlohmann::json& stats = aabbReport["frames"][0]["aabb_tree"];
+    uint64_t sum = 0;
+    for (const nlohmann::json& pair : aabbPairs) sum += pair["triangle_pairs"].get<uint64_t>();
+    EXPECT_EQ(stats["triangle_pairs"].get<uint64_t>(), sum);
+    ASSERT_EQ(stats["box_pairs_tested_per_level"].size(), stats["global_levels"].get<size_t>());
+    EXPECT_GT(stats["box_pairs_overlapping_per_level"][0].get<uint64_t>(), 0u);
+    EXPECT_FALSE(stats["node_pair_overflow"].get<bool>());
 }
 
 // The demo's overlaps are many pixels deep at 256 pixels per side and its separated pairs (the peg
@@ -118,6 +126,9 @@ TEST(CliDetect, StencilMethodFindsTheExactPairsOfTheDemo) {
         }
         EXPECT_EQ(found, expected) << "frame " << f;
         EXPECT_EQ(stencilFrames[f]["colliding"], exactFrames[f]["colliding"]);
+        // The occlusion-query boolean agrees with the pair list.
+        EXPECT_EQ(stencilFrames[f]["stencil"]["interference"], !found.empty()) << "frame " << f;
+        EXPECT_FALSE(stencilFrames[f]["stencil"]["penetrating_objects"].empty());
     }
 }
 

@@ -6,11 +6,11 @@
 namespace vkc::tools {
 
 Result<FrameResults> runAabbTreeFrame(AabbTreeDetector& detector, const Scene& scene, const BroadphaseResults& pcs,
-                                      bool keepList) {
+                                      bool keepList, AabbTreeFrameStats* stats) {
     if (keepList && !detector.settings().keepTrianglePairList)
         return makeError(ErrorCode::InvalidArgument,
                          "aabb-tree: --list needs a detector created with AabbTreeSettings::keepTrianglePairList");
-    auto results = detector.run(scene, pcs.pairs);
+    auto results = detector.run(scene, pcs.pairs, stats);
     if (!results) return results.status();
     FrameResults out = std::move(results.value());
     if (!keepList)

@@ -12,7 +12,8 @@ namespace vkc::tools {
 // Pairs with exact triangle-pair counts (and, with `keepList`, the lists) for the pairs of `pcs`.
 // The detector must have been created with keepTrianglePairList when `keepList` is set
 // (InvalidArgument otherwise). A truncated PCS or a hit capacity is a warning in the results.
+// `stats` (optional) receives the GPU's per-level counters (what the paper read with occlusion queries).
 Result<FrameResults> runAabbTreeFrame(AabbTreeDetector& detector, const Scene& scene, const BroadphaseResults& pcs,
-                                      bool keepList);
+                                      bool keepList, AabbTreeFrameStats* stats = nullptr);
 
 }  // namespace vkc::tools

@@ -59,8 +59,10 @@ Status writeReport(const RunReport& report, const std::string& path) {
     return Status::success();
 }
 
-// One frame of a method, given the frame's poses (already applied to `scene`) and the broadphase.
-using FrameRunner = std::function<Result<FrameResults>(const io::SceneFrame&, const BroadphaseResults&)>;
+// One frame of a method, given the frame's poses (already applied to `scene`) and the broadphase;
+// method-specific report fields go into `extra`.
+using FrameRunner =
+    std::function<Result<FrameResults>(const io::SceneFrame&, const BroadphaseResults&, nlohmann::json& extra)>;
 
 struct MethodState {
     std::optional<AabbTreeDetector> aabbTree;
@@ -70,7 +72,7 @@ struct MethodState {
 Result<FrameRunner> makeFrameRunner(const DetectOptions& options, Context& context, const io::SceneDescription& file,
                                     const Scene& scene, MethodState& state) {
     if (options.method == "exact")
-        return FrameRunner([&options, &file](const io::SceneFrame& frame, const BroadphaseResults&) {
+        return FrameRunner([&options, &file](const io::SceneFrame& frame, const BroadphaseResults&, nlohmann::json&) {
             return runExactFrame(file, frame, options.list);
         });
     if (options.method == "aabb-tree") {
@@ -79,8 +81,12 @@ Result<FrameRunner> makeFrameRunner(const DetectOptions& options, Context& conte
         auto detector = AabbTreeDetector::create(context, settings);
         if (!detector) return detector.status();
         state.aabbTree = std::move(detector.value());
-        return FrameRunner([&options, &scene, &state](const io::SceneFrame&, const BroadphaseResults& pcs) {
-            return runAabbTreeFrame(*state.aabbTree, scene, pcs, options.list);
+        return FrameRunner([&options, &scene, &state](const io::SceneFrame&, const BroadphaseResults& pcs,
+                                                      nlohmann::json& extra) {
+            AabbTreeFrameStats stats;
+            auto results = runAabbTreeFrame(*state.aabbTree, scene, pcs, options.list, &stats);
+            if (results) extra["aabb_tree"] = toJson(stats);
+            return results;
         });
     }
     if (options.method == "stencil") {
@@ -90,8 +96,11 @@ Result<FrameRunner> makeFrameRunner(const DetectOptions& options, Context& conte
         auto detector = StencilDetector::create(context, settings);
         if (!detector) return detector.status();
         state.stencil = std::move(detector.value());
-        return FrameRunner([&scene, &state](const io::SceneFrame&, const BroadphaseResults& pcs) {
-            return runStencilFrame(*state.stencil, scene, pcs);
+        return FrameRunner([&scene, &state](const io::SceneFrame&, const BroadphaseResults& pcs, nlohmann::json& extra) {
+            StencilFrameDetails details;
+            auto results = runStencilFrame(*state.stencil, scene, pcs, &details);
+            if (results) extra["stencil"] = toJson(details);
+            return results;
         });
     }
     return makeError(ErrorCode::Unsupported, "method \"" + options.method + "\": not available yet");
@@ -142,10 +151,10 @@ Status runDetect(const DetectOptions& options) {
         if (capture && f == 0) capture->begin(context->vulkan().instance);
         auto pcs = broadphase->run(scene.value());
         if (!pcs) return pcs.status();
-        auto results = runFrame.value()(frame, pcs.value());
+        FrameReport frameReport;
+        auto results = runFrame.value()(frame, pcs.value(), frameReport.extra);
         if (capture && f == 0) VKC_TRY(capture->end());
         if (!results) return results.status();
-        FrameReport frameReport;
         frameReport.results = std::move(results.value());
         checkBroadphase(pcs.value(), frameReport.results);
         frameReport.results.gpuTimingsMs.insert(pcs->gpuTimingsMs.begin(), pcs->gpuTimingsMs.end());

@@ -27,6 +27,26 @@ nlohmann::json toJson(const PairResult& pair) {
     return json;
 }
 
+nlohmann::json toJson(const AabbTreeFrameStats& stats) {
+    return {{"global_levels", stats.globalLevels},
+            {"box_pairs_tested_per_level", stats.levelTested},
+            {"box_pairs_overlapping_per_level", stats.levelOverlaps},
+            {"triangle_pairs", stats.trianglePairCount},
+            {"node_pair_overflow", stats.nodePairOverflow},
+            {"trees_refit", stats.refitTrees}};
+}
+
+nlohmann::json toJson(const StencilFrameDetails& details) {
+    return {{"interference", details.interference},
+            {"interfering_samples_per_view", details.interferingSamples},
+            {"negative_samples_per_view", details.negativeSamples},
+            {"penetrating_objects", details.penetratingObjects},
+            {"penetrated_objects", details.penetratedObjects},
+            {"points", details.pointCount},
+            {"points_truncated", details.pointsTruncated},
+            {"pixel_size", details.pixelSize}};
+}
+
 nlohmann::json toJson(const RunReport& report) {
     nlohmann::json frames = nlohmann::json::array();
     for (const FrameReport& frame : report.frames) {

@@ -2,7 +2,9 @@
 // Fields a method does not compute are left out, never zero-filled.
 #pragma once
 
+#include "vkcollide/aabb_tree.h"
 #include "vkcollide/results.h"
+#include "vkcollide/stencil.h"
 
 #include <nlohmann/json.hpp>
 
@@ -32,6 +34,9 @@ struct RunReport {
 };
 
 nlohmann::json toJson(const PairResult& pair);
+// Method-specific frame fields: the counts each paper read with occlusion queries.
+nlohmann::json toJson(const AabbTreeFrameStats& stats);
+nlohmann::json toJson(const StencilFrameDetails& details);
 nlohmann::json toJson(const RunReport& report);
 
 }  // namespace vkc::tools

@@ -3,9 +3,10 @@
 
 namespace vkc::tools {
 
-Result<FrameResults> runStencilFrame(StencilDetector& detector, const Scene& scene, const BroadphaseResults& pcs) {
+Result<FrameResults> runStencilFrame(StencilDetector& detector, const Scene& scene, const BroadphaseResults& pcs,
+                                     StencilFrameDetails* details) {
     // run() already adds the warning for a truncated PCS.
-    return detector.run(scene, pcs);
+    return detector.run(scene, pcs, details);
 }
 
 }  // namespace vkc::tools

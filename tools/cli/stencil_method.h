@@ -12,6 +12,8 @@ namespace vkc::tools {
 // Colliding pairs with penetrating/penetrated objects and interfering edge points (world space)
 // for the pairs of `pcs`; `colliding` is the occlusion-query boolean. Open meshes and negative
 // stencil counts, a truncated PCS or point list are warnings in the results.
-Result<FrameResults> runStencilFrame(StencilDetector& detector, const Scene& scene, const BroadphaseResults& pcs);
+// `details` (optional) receives the occlusion-query counts and identified objects.
+Result<FrameResults> runStencilFrame(StencilDetector& detector, const Scene& scene, const BroadphaseResults& pcs,
+                                     StencilFrameDetails* details = nullptr);
 
 }  // namespace vkc::tools

@@ -25,20 +25,6 @@ SyncState either(Access a, Access b) {
     return {x.stages | y.stages, x.access | y.access, VK_IMAGE_LAYOUT_UNDEFINED};
 }
 
-// Points the vertex descriptor array at this frame's buffers (unused slots at a dummy).
-void writeVertexDescriptors(const VulkanContext& ctx, VkDescriptorSet set, std::span<const VkBuffer> buffers,
-                            VkBuffer dummy) {
-    std::vector<VkDescriptorBufferInfo> infos(gpu::kAabbMaxVertexSlots, {dummy, 0, VK_WHOLE_SIZE});
-    for (size_t i = 0; i < buffers.size(); ++i) infos[i].buffer = buffers[i];
-    VkWriteDescriptorSet write = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    write.dstSet = set;
-    write.dstBinding = gpu::kAabbBindingVertices;
-    write.descriptorCount = gpu::kAabbMaxVertexSlots;
-    write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    write.pBufferInfo = infos.data();
-    ctx.vkd.vkUpdateDescriptorSets(ctx.device, 1, &write, 0, nullptr);
-}
-
 Status upload(VulkanContext& ctx, const Buffer& buffer, const void* data, size_t bytes) {
     if (bytes == 0) return Status::success();
     std::memcpy(buffer.data, data, bytes);
@@ -188,7 +174,8 @@ Status AabbTreeDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& s
                              &slot.pairStats};
     static_assert(gpu::kAabbBindingPairStats == 10 && gpu::kAabbBindingVertices == 11);
     for (uint32_t b = 0; b < 11; ++b) writeBufferDescriptor(c, slot.set, b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, *bound[b]);
-    writeVertexDescriptors(c, slot.set, vertexBuffers, dummyVertices.buffer);
+    writeStorageBufferArray(c, slot.set, gpu::kAabbBindingVertices, gpu::kAabbMaxVertexSlots, vertexBuffers,
+                            dummyVertices.buffer);
 
     // The graph. Persistent per-slot buffers state what the slot's previous frame last did with them.
     slot.graph = std::make_unique<Graph>();

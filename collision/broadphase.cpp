@@ -136,20 +136,6 @@ Status BroadphaseImpl::createResources() {
     return Status::success();
 }
 
-// Points the mesh-vertex descriptor array at this frame's buffers (unused slots at a dummy).
-static void writeMeshDescriptors(const VulkanContext& ctx, VkDescriptorSet set, std::span<const VkBuffer> buffers,
-                                 VkBuffer dummy) {
-    std::vector<VkDescriptorBufferInfo> infos(gpu::kMaxMeshSlots, {dummy, 0, VK_WHOLE_SIZE});
-    for (size_t i = 0; i < buffers.size(); ++i) infos[i].buffer = buffers[i];
-    VkWriteDescriptorSet write = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    write.dstSet = set;
-    write.dstBinding = gpu::kBindingMeshVertices;
-    write.descriptorCount = gpu::kMaxMeshSlots;
-    write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    write.pBufferInfo = infos.data();
-    ctx.vkd.vkUpdateDescriptorSets(ctx.device, 1, &write, 0, nullptr);
-}
-
 Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, uint64_t frame) {
     VulkanContext& c = *ctx;
     const uint32_t objectCount = uint32_t(scene.objects.size());
@@ -180,7 +166,8 @@ Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, 
         maxVertexCount = std::max(maxVertexCount, vertexCount);
     }
     VKC_TRY(flushBuffer(c, slot.objects));
-    writeMeshDescriptors(c, slot.boundsSet, meshBuffers, dummyVertices.buffer);
+    writeStorageBufferArray(c, slot.boundsSet, gpu::kBindingMeshVertices, gpu::kMaxMeshSlots, meshBuffers,
+                            dummyVertices.buffer);
 
     slot.graph = std::make_unique<Graph>();
     Graph& graph = *slot.graph;

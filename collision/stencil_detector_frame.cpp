@@ -57,20 +57,6 @@ Status StencilDetectorImpl::ensureTopology(StencilSlot& slot, const SceneImpl& s
     return Status::success();
 }
 
-// Points a mesh-vertex descriptor array at this frame's buffers (unused slots at a dummy).
-static void writeMeshDescriptors(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding,
-                                 std::span<const VkBuffer> buffers, VkBuffer dummy) {
-    std::vector<VkDescriptorBufferInfo> infos(gpu::kStencilMaxMeshSlots, {dummy, 0, VK_WHOLE_SIZE});
-    for (size_t i = 0; i < buffers.size(); ++i) infos[i].buffer = buffers[i];
-    VkWriteDescriptorSet write = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    write.dstSet = set;
-    write.dstBinding = binding;
-    write.descriptorCount = gpu::kStencilMaxMeshSlots;
-    write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    write.pBufferInfo = infos.data();
-    ctx.vkd.vkUpdateDescriptorSets(ctx.device, 1, &write, 0, nullptr);
-}
-
 // The state an access leaves an image in, minus its layout: the next frame of the slot waits for
 // it and discards the contents (every pass clears what it reads later).
 static SyncState discardAfter(Access lastUse) {
@@ -150,8 +136,10 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
         candidateData[i * 2 + 1] = pairs[i].b;
     }
     VKC_TRY(flushBuffer(c, slot.candidates));
-    writeMeshDescriptors(c, slot.drawSet, gpu::kStencilBindingMeshVertices, meshBuffers, dummyVertices.buffer);
-    writeMeshDescriptors(c, slot.normalsSet, gpu::kStencilBindingMeshVertices, meshBuffers, dummyVertices.buffer);
+    writeStorageBufferArray(c, slot.drawSet, gpu::kStencilBindingMeshVertices, gpu::kStencilMaxMeshSlots, meshBuffers,
+                            dummyVertices.buffer);
+    writeStorageBufferArray(c, slot.normalsSet, gpu::kStencilBindingMeshVertices, gpu::kStencilMaxMeshSlots, meshBuffers,
+                            dummyVertices.buffer);
 
     StencilPassInputs in;
     in.pipelines = {&normals, &edgeDepth, &count, &positive, &negative, &penetrating, &recount, &penetratedId,

@@ -4,6 +4,7 @@
 #include "vk/debug.h"
 
 #include <string>
+#include <vector>
 
 namespace vkc {
 
@@ -47,6 +48,19 @@ void writeBufferDescriptor(const VulkanContext& ctx, VkDescriptorSet set, uint32
     write.descriptorCount = 1;
     write.descriptorType = type;
     write.pBufferInfo = &bufferInfo;
+    ctx.vkd.vkUpdateDescriptorSets(ctx.device, 1, &write, 0, nullptr);
+}
+
+void writeStorageBufferArray(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding, uint32_t arraySize,
+                             std::span<const VkBuffer> buffers, VkBuffer fill) {
+    std::vector<VkDescriptorBufferInfo> infos(arraySize, {fill, 0, VK_WHOLE_SIZE});
+    for (size_t i = 0; i < buffers.size() && i < arraySize; ++i) infos[i].buffer = buffers[i];
+    VkWriteDescriptorSet write = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    write.dstSet = set;
+    write.dstBinding = binding;
+    write.descriptorCount = arraySize;
+    write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    write.pBufferInfo = infos.data();
     ctx.vkd.vkUpdateDescriptorSets(ctx.device, 1, &write, 0, nullptr);
 }
 

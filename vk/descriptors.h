@@ -16,4 +16,9 @@ Result<VkDescriptorSet> allocateDescriptorSet(VulkanContext& ctx, VkDescriptorPo
 void writeBufferDescriptor(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
                            const Buffer& buffer, VkDeviceSize offset = 0, VkDeviceSize range = VK_WHOLE_SIZE);
 
+// Points the storage-buffer array at `binding` (of `arraySize` descriptors) at `buffers`, whole,
+// and every slot past them at `fill` (a descriptor array must be fully written to be used).
+void writeStorageBufferArray(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding, uint32_t arraySize,
+                             std::span<const VkBuffer> buffers, VkBuffer fill);
+
 }  // namespace vkc

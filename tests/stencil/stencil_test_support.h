@@ -7,6 +7,7 @@
 #include "collision/generated_solids.h"
 #include "collision/reference/pair_query.h"
 #include "collision/reference/point_classifier.h"
+#include "tests/support/test_geometry.h"
 #include "tests/support/vulkan_test.h"
 #include "tools/io/mesh_loader.h"
 #include "vkcollide/scene.h"
@@ -28,6 +29,9 @@
 
 namespace vkc::stenciltest {
 
+using test::distanceToTriangle;
+using test::randomRigid;
+
 enum class Verdict { ClearlyOverlapping, ClearlySeparated, Borderline };
 
 // The exact oracle, at rest and with object b moved by +-tolerance along each world axis.
@@ -48,29 +52,6 @@ inline Verdict classifyPair(const MeshData& meshA, const glm::mat4& a, const Mes
     return Verdict::Borderline;
 }
 
-// Distance from `p` to the closed solid (0 inside), brute force over the triangles.
-inline double closestOnTriangle(glm::dvec3 p, glm::dvec3 a, glm::dvec3 b, glm::dvec3 c) {
-    // Ericson, Real-Time Collision Detection, 5.1.5.
-    glm::dvec3 ab = b - a, ac = c - a, ap = p - a;
-    double d1 = glm::dot(ab, ap), d2 = glm::dot(ac, ap);
-    if (d1 <= 0 && d2 <= 0) return glm::length(p - a);
-    glm::dvec3 bp = p - b;
-    double d3 = glm::dot(ab, bp), d4 = glm::dot(ac, bp);
-    if (d3 >= 0 && d4 <= d3) return glm::length(p - b);
-    double vc = d1 * d4 - d3 * d2;
-    if (vc <= 0 && d1 >= 0 && d3 <= 0) return glm::length(p - (a + ab * (d1 / (d1 - d3))));
-    glm::dvec3 cp = p - c;
-    double d5 = glm::dot(ab, cp), d6 = glm::dot(ac, cp);
-    if (d6 >= 0 && d5 <= d6) return glm::length(p - c);
-    double vb = d5 * d2 - d1 * d6;
-    if (vb <= 0 && d2 >= 0 && d6 <= 0) return glm::length(p - (a + ac * (d2 / (d2 - d6))));
-    double va = d3 * d6 - d5 * d4;
-    if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0)
-        return glm::length(p - (b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)))));
-    double denom = 1.0 / (va + vb + vc);
-    return glm::length(p - (a + ab * (vb * denom) + ac * (vc * denom)));
-}
-
 inline double distanceToVolume(const MeshData& mesh, const glm::mat4& transform, glm::vec3 point) {
     auto inside = reference::pointInside(mesh, transform, glm::dvec3(point));
     EXPECT_TRUE(inside) << inside.status().describe();
@@ -78,15 +59,9 @@ inline double distanceToVolume(const MeshData& mesh, const glm::mat4& transform,
     double best = INFINITY;
     auto world = [&](uint32_t i) { return glm::dvec3(transform * glm::vec4(mesh.positions[i], 1.0f)); };
     for (size_t t = 0; t + 2 < mesh.indices.size(); t += 3)
-        best = std::min(best, closestOnTriangle(glm::dvec3(point), world(mesh.indices[t]), world(mesh.indices[t + 1]),
-                                                world(mesh.indices[t + 2])));
+        best = std::min(best, distanceToTriangle(glm::dvec3(point), world(mesh.indices[t]), world(mesh.indices[t + 1]),
+                                                 world(mesh.indices[t + 2])));
     return best;
-}
-
-inline glm::mat4 randomRigid(std::mt19937& rng, float spread) {
-    std::uniform_real_distribution<float> position(-spread / 2, spread / 2), unit(-1.0f, 1.0f);
-    glm::quat rotation = glm::normalize(glm::quat(unit(rng), unit(rng), unit(rng), unit(rng)));
-    return glm::translate(glm::mat4(1.0f), {position(rng), position(rng), position(rng)}) * glm::mat4_cast(rotation);
 }
 
 // A shared mesh (VKC_SHARED_DIR) scaled to fit a box of side `size` centred at the origin.

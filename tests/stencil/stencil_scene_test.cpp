@@ -11,9 +11,9 @@ namespace {
 class StencilSceneTest : public StencilTest {
 protected:
     // `objects` objects cycling through `shapes` at seeded random rigid poses within `spread`,
-    // detected at 256 pixels and checked against the oracle; points within `pointPixels` pixels.
+    // detected at 256 pixels and checked against the oracle, sampling `pointsPerPair` points a pair.
     void expectRandomSceneMatchesOracle(const std::vector<MeshData>& shapes, uint32_t seed, uint32_t objects,
-                                        float spread, float pointPixels, bool expectNoWarnings) {
+                                        float spread, size_t pointsPerPair, bool expectNoWarnings) {
         SCOPED_TRACE("seed " + std::to_string(seed));
         meshes_.clear();
         meshOf_.clear();
@@ -35,7 +35,7 @@ protected:
         ASSERT_TRUE(results) << results.status().describe();
         if (expectNoWarnings) EXPECT_TRUE(results->warnings.empty()) << results->warnings.front();
         expectAgreesWithOracle(results.value(), details);
-        expectPointsNearVolumes(results.value(), details, pointPixels);
+        expectPointsNearVolumes(results.value(), details, pointsPerPair);
     }
 };
 

@@ -166,7 +166,7 @@ Status runDetect(const DetectOptions& options) {
         report.frames.push_back(std::move(frameReport));
     }
     if (!options.images.empty())
-        std::cerr << "--images: method \"" << options.method << "\" has no intermediate buffers to write\n";
+        std::cerr << "--images: no method writes images of its intermediate buffers yet; nothing written\n";
     return writeReport(report, options.report);
 }
 

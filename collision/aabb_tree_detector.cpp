@@ -198,11 +198,7 @@ Result<FrameResults> AabbTreeDetector::run(const Scene& scene, std::span<const O
     VKC_TRY(submitAndWait(c, [&](VkCommandBuffer cmd) { recorded = record(cmd, scene, pairs, frame); }, "aabb-tree run"));
     VKC_TRY(recorded);
     // The submit has completed, so the host signals the frame's completion itself.
-    VkSemaphoreSubmitInfo signal = completionSignal(frame);
-    VkSemaphoreSignalInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
-    info.semaphore = signal.semaphore;
-    info.value = signal.value;
-    VKC_TRY(checkVk(c.vkd.vkSignalSemaphore(c.device, &info), "vkSignalSemaphore(aabb-tree readback ring)"));
+    VKC_TRY(signalRingFromHost(c, impl_->ring, frame));
     FrameResults out;
     VKC_TRY(results(frame, out, stats));
     return out;

@@ -263,11 +263,7 @@ Result<BroadphaseResults> Broadphase::run(const Scene& scene) {
     VKC_TRY(submitAndWait(c, [&](VkCommandBuffer cmd) { recorded = record(cmd, scene, frame); }, "broadphase run"));
     VKC_TRY(recorded);
     // The submit has completed, so the host signals the frame's completion itself.
-    VkSemaphoreSubmitInfo signal = completionSignal(frame);
-    VkSemaphoreSignalInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
-    info.semaphore = signal.semaphore;
-    info.value = signal.value;
-    VKC_TRY(checkVk(c.vkd.vkSignalSemaphore(c.device, &info), "vkSignalSemaphore(broadphase readback ring)"));
+    VKC_TRY(signalRingFromHost(c, impl_->ring, frame));
     BroadphaseResults out;
     VKC_TRY(results(frame, out));
     return out;

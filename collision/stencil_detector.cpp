@@ -337,11 +337,7 @@ Result<FrameResults> StencilDetector::run(const Scene& scene, const BroadphaseRe
         "stencil run"));
     VKC_TRY(recorded);
     // The submit has completed, so the host signals the frame's completion itself.
-    VkSemaphoreSubmitInfo signal = completionSignal(frame);
-    VkSemaphoreSignalInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
-    info.semaphore = signal.semaphore;
-    info.value = signal.value;
-    VKC_TRY(checkVk(c.vkd.vkSignalSemaphore(c.device, &info), "vkSignalSemaphore(stencil readback ring)"));
+    VKC_TRY(signalRingFromHost(c, impl_->ring, frame));
     FrameResults out;
     VKC_TRY(results(frame, out, details));
     if (pcs.truncated)

@@ -71,6 +71,14 @@ VkSemaphoreSubmitInfo ringSignal(ReadbackRing& ring, uint64_t frame) {
     return info;
 }
 
+Status signalRingFromHost(VulkanContext& ctx, ReadbackRing& ring, uint64_t frame) {
+    VkSemaphoreSubmitInfo signal = ringSignal(ring, frame);
+    VkSemaphoreSignalInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
+    info.semaphore = signal.semaphore;
+    info.value = signal.value;
+    return checkVk(ctx.vkd.vkSignalSemaphore(ctx.device, &info), "vkSignalSemaphore(readback ring)");
+}
+
 void ringHostBarrier(const VulkanContext& ctx, VkCommandBuffer cmd, const ReadbackRing& ring, uint64_t frame) {
     RingSlot slot = ringSlot(ring, frame);
     VkBufferMemoryBarrier2 barrier = bufferBarrier(slot.buffer, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,

@@ -34,6 +34,9 @@ RingSlot ringSlot(const ReadbackRing& ring, uint64_t frame);
 Status ringSlotAvailable(VulkanContext& ctx, const ReadbackRing& ring, uint64_t frame);
 // The signal to add to the submit that writes `frame`'s slot. Frames must increase.
 VkSemaphoreSubmitInfo ringSignal(ReadbackRing& ring, uint64_t frame);
+// For blocking tools paths that already waited for the frame's submit: marks `frame` written and
+// signals its timeline value from the host (instead of adding ringSignal to the submit).
+Status signalRingFromHost(VulkanContext& ctx, ReadbackRing& ring, uint64_t frame);
 // Records the barrier that makes the writes of `frame`'s slot visible to the host; put it after
 // the last write to the slot, in the submit that signals ringSignal(frame).
 void ringHostBarrier(const VulkanContext& ctx, VkCommandBuffer cmd, const ReadbackRing& ring, uint64_t frame);

@@ -3,6 +3,7 @@
 // with exact counts, and temporal coherence changes the work but never the results.
 #include "aabb_detector_support.h"
 #include "aabb_test_support.h"
+#include "tests/support/test_geometry.h"
 
 #include "vk/buffer.h"
 
@@ -72,8 +73,7 @@ TEST_F(AabbDetectorFramesTest, HostStridedBufferDeformedInPlace) {
                                           VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::Upload, "test host vertices"});
     ASSERT_TRUE(hostBuffer) << hostBuffer.status().describe();
     auto write = [&](const std::vector<glm::vec3>& positions) {
-        std::vector<float> data(headerFloats + strideFloats * positions.size(), -1000.0f);
-        for (size_t v = 0; v < positions.size(); ++v) std::memcpy(&data[headerFloats + strideFloats * v], &positions[v], 12);
+        std::vector<float> data = test::interleavePositions(positions, strideFloats, headerFloats);
         std::memcpy(hostBuffer->data, data.data(), data.size() * 4);
         ASSERT_TRUE(flushBuffer(vk(), hostBuffer.value()).ok());
     };

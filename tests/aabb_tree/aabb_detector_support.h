@@ -4,6 +4,7 @@
 #pragma once
 
 #include "collision/reference/triangle_pairs.h"
+#include "tests/aabb_tree/aabb_test_support.h"
 #include "tests/support/vulkan_test.h"
 #include "tools/io/mesh_loader.h"
 #include "vkcollide/aabb_tree.h"
@@ -119,14 +120,6 @@ inline std::optional<MeshData> loadSharedMesh(const char* name, bool normalise =
     }
     mesh->name = name;
     return std::move(mesh.value());
-}
-
-inline glm::mat4 randomRigidMotion(std::mt19937& rng, float spread) {
-    std::normal_distribution<float> normal(0.0f, 1.0f);
-    std::uniform_real_distribution<float> uniform(-spread, spread);
-    glm::mat4 m = glm::mat4_cast(glm::normalize(glm::quat(normal(rng), normal(rng), normal(rng), normal(rng))));
-    m[3] = glm::vec4(uniform(rng), uniform(rng), uniform(rng), 1.0f);
-    return m;
 }
 
 // The oracle's pairs for objects a < b of `scene` at their current transforms and positions.

@@ -65,7 +65,7 @@ TEST_F(AabbDetectorTest, SharedMeshesMatchOracleUnderRandomRigidMotions) {
     size_t total = 0;
     const auto start = std::chrono::steady_clock::now();
     for (int frame = 0; frame < 6; ++frame) {
-        for (ObjectId o = 0; o < scene.objectCount(); ++o) ASSERT_TRUE(scene.setTransform(o, randomRigidMotion(rng, 0.3f)));
+        for (ObjectId o = 0; o < scene.objectCount(); ++o) ASSERT_TRUE(scene.setTransform(o, randomRigid(rng, 0.3f)));
         auto results = detector.run(scene);
         ASSERT_TRUE(results) << results.status().describe();
         total += expectMatchesOracle(scene, results.value(), ("frame " + std::to_string(frame)).c_str());
@@ -89,7 +89,7 @@ TEST_F(AabbDetectorTest, OpenMeshMatchesOracle) {
     std::mt19937 rng(7);
     size_t total = 0;
     for (int frame = 0; frame < 4; ++frame) {
-        ASSERT_TRUE(scene.setTransform(1, randomRigidMotion(rng, 0.25f)));
+        ASSERT_TRUE(scene.setTransform(1, randomRigid(rng, 0.25f)));
         auto results = detector.run(scene);
         ASSERT_TRUE(results) << results.status().describe();
         total += expectMatchesOracle(scene, results.value(), ("frame " + std::to_string(frame)).c_str());
@@ -111,7 +111,7 @@ TEST_F(AabbDetectorTest, FclEnvRobMatchesOracle) {
     std::uniform_real_distribution<float> x(lo.x, hi.x), y(lo.y, hi.y), z(lo.z, hi.z);
     size_t total = 0, colliding = 0;
     for (int frame = 0; frame < 12; ++frame) {
-        glm::mat4 pose = randomRigidMotion(rng, 0.0f);
+        glm::mat4 pose = randomRigid(rng, 0.0f);
         pose[3] = glm::vec4(x(rng), y(rng), z(rng), 1.0f);
         ASSERT_TRUE(scene.setTransform(1, pose));
         auto results = detector.run(scene);

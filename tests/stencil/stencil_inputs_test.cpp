@@ -14,10 +14,7 @@ TEST_F(StencilInputsTest, ReadsHostVertexBufferInPlaceWithStride) {
     sphere.name = "host sphere";
     // Interleaved host layout: 8 floats per vertex (position, normal, uv) after a 16-byte header.
     const uint32_t strideFloats = 8, headerFloats = 4;
-    std::vector<float> interleaved(headerFloats + sphere.positions.size() * strideFloats, -1000.0f);
-    for (size_t v = 0; v < sphere.positions.size(); ++v)
-        for (int axis = 0; axis < 3; ++axis)
-            interleaved[headerFloats + v * strideFloats + axis] = sphere.positions[v][axis];
+    std::vector<float> interleaved = test::interleavePositions(sphere.positions, strideFloats, headerFloats);
     auto hostBuffer = createBuffer(vk(), {interleaved.size() * sizeof(float), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                                           MemoryUsage::DeviceLocal, "host interleaved vertices"});
     ASSERT_TRUE(hostBuffer);

@@ -8,6 +8,7 @@
 #include <glm/vec3.hpp>
 
 #include <random>
+#include <vector>
 
 namespace vkc::test {
 
@@ -16,6 +17,16 @@ inline glm::mat4 randomRigid(std::mt19937& rng, float spread) {
     std::uniform_real_distribution<float> position(-spread / 2, spread / 2), unit(-1.0f, 1.0f);
     glm::quat rotation = glm::normalize(glm::quat(unit(rng), unit(rng), unit(rng), unit(rng)));
     return glm::translate(glm::mat4(1.0f), {position(rng), position(rng), position(rng)}) * glm::mat4_cast(rotation);
+}
+
+// A host-style interleaved vertex layout: `headerFloats` floats, then `strideFloats` floats per
+// vertex with the position first; everything else is -1000 so a wrong stride or offset shows.
+inline std::vector<float> interleavePositions(const std::vector<glm::vec3>& positions, uint32_t strideFloats,
+                                              uint32_t headerFloats) {
+    std::vector<float> data(headerFloats + positions.size() * strideFloats, -1000.0f);
+    for (size_t v = 0; v < positions.size(); ++v)
+        for (int axis = 0; axis < 3; ++axis) data[headerFloats + v * strideFloats + axis] = positions[v][axis];
+    return data;
 }
 
 // Ericson, Real-Time Collision Detection, 5.1.5: distance from p to the closed triangle abc.

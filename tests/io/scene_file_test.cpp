@@ -216,6 +216,13 @@ TEST(SceneFile, OtherStructuralErrors) {
                     .message,
                 HasSubstr("objects[0] \"a\".position: expected an array of 3 numbers, got an array of 2"));
     EXPECT_THAT(parseError(R"({"meshes": {}, "objects": [{"mesh": "b"}]})").message, HasSubstr("objects[0]: missing \"name\""));
+    EXPECT_THAT(parseError(R"({"meshes": {"b": {"box": {"size": [1, 1, 1]}}},
+                                "objects": [{"name": "a", "mesh": "b"},
+                                            {"name": "c", "mesh": "b", "position": [1, 0, 0], "position": [2, 0, 0]}]})")
+                    .message,
+                HasSubstr("objects[1].position: key given twice (JSON keeps only the last)"));
+    EXPECT_THAT(parseError(R"({"meshes": {}, "meshes": {}, "objects": []})").message,
+                HasSubstr("meshes: key given twice"));
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include <array>
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <set>
@@ -306,6 +307,57 @@ private:
     std::map<std::string, uint32_t> objectIndex_;
 };
 
+// JSON allows an object to repeat a key, and the parser keeps the last: a scene author who
+// writes "position" twice would silently lose the first. The parse callback tracks the JSON path
+// (as the errors above spell it) and remembers the first repeated key.
+class DuplicateKeyFinder {
+public:
+    bool operator()(int, nlohmann::detail::parse_event_t event, Json& parsed) {
+        using Event = nlohmann::detail::parse_event_t;
+        switch (event) {
+            case Event::object_start:
+            case Event::array_start:
+                countElement();
+                stack_.push_back({event == Event::object_start, {}, 0, {}});
+                break;
+            case Event::key:
+                stack_.back().key = parsed.get<std::string>();
+                if (!stack_.back().keys.insert(stack_.back().key).second && duplicate_.empty())
+                    duplicate_ = path();
+                break;
+            case Event::value:
+                countElement();
+                break;
+            case Event::object_end:
+            case Event::array_end:
+                stack_.pop_back();
+                break;
+        }
+        return true;
+    }
+    // "objects[0].position", or empty when no object repeats a key.
+    const std::string& duplicate() const { return duplicate_; }
+
+private:
+    struct Level {
+        bool isObject;
+        std::string key;       // objects: the key being read
+        size_t elements;       // arrays: elements started so far
+        std::set<std::string> keys;
+    };
+    void countElement() {
+        if (!stack_.empty() && !stack_.back().isObject) ++stack_.back().elements;
+    }
+    std::string path() const {
+        std::string out;
+        for (const Level& level : stack_)
+            out = level.isObject ? join(out, level.key) : out + "[" + std::to_string(level.elements - 1) + "]";
+        return out;
+    }
+    std::vector<Level> stack_;
+    std::string duplicate_;
+};
+
 Status sceneError(std::string_view displayName, ErrorCode code, const std::string& message) {
     return makeError(code, "scene \"" + std::string(displayName) + "\": " + message);
 }
@@ -320,8 +372,9 @@ glm::mat4 ObjectPose::matrix() const {
 Result<SceneDescription> parseScene(std::string_view text, const std::filesystem::path& baseDir,
                                     std::string_view displayName) {
     Json root;
+    DuplicateKeyFinder duplicates;
     try {
-        root = Json::parse(text);
+        root = Json::parse(text, std::ref(duplicates));
     } catch (const Json::parse_error& e) {
         // nlohmann reports a byte offset; turn it into line and column for an editor.
         const size_t byte = std::min<size_t>(e.byte, text.size());
@@ -343,6 +396,9 @@ Result<SceneDescription> parseScene(std::string_view text, const std::filesystem
         if (const size_t bracket = reason.find("] "); bracket != std::string::npos) reason = reason.substr(bracket + 2);
         return sceneError(displayName, ErrorCode::InvalidScene, "bad JSON: " + reason);
     }
+    if (!duplicates.duplicate().empty())
+        return sceneError(displayName, ErrorCode::InvalidScene,
+                          duplicates.duplicate() + ": key given twice (JSON keeps only the last)");
     try {
         SceneDescription scene = Parser(baseDir).parse(root);
         scene.path = std::string(displayName);

@@ -126,7 +126,17 @@ TEST(MeshLoader, MalformedAssimpFilesDoNotCrash) {
                                "property float z\nelement face 2\nproperty list uchar int vertex_indices\nend_header\n"
                                "0 0 0\n1 0 0\n0 1 0\n3 0 1 7\n");
     Result<MeshData> mesh = io::loadMesh(ply);
-    if (mesh.ok()) EXPECT_FALSE(checkMesh(*mesh).validForObjectSpaceMethods());
+    ASSERT_FALSE(mesh.ok());
+    EXPECT_EQ(mesh.status().code, ErrorCode::InvalidMesh);
+    EXPECT_THAT(mesh.status().message,
+                HasSubstr(ply.string() + "\": truncated: the header announces 5 element lines, the file has 4"));
+    // Complete, with a face index out of range: loads, and checkMesh rejects it.
+    const auto badIndex = writeFile(dir / "bad_index.ply",
+                                    "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
+                                    "property float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n"
+                                    "0 0 0\n1 0 0\n0 1 0\n3 0 1 7\n");
+    Result<MeshData> outOfRange = io::loadMesh(badIndex);
+    if (outOfRange.ok()) EXPECT_FALSE(checkMesh(*outOfRange).validForObjectSpaceMethods());
     const auto stl = writeFile(dir / "short.stl", "solid x\nfacet normal 0 0 0\nouter loop\nvertex 0 0 0\n");
     Result<MeshData> truncated = io::loadMesh(stl);
     ASSERT_FALSE(truncated.ok());

@@ -5,6 +5,7 @@
 
 #include "tools/io/mesh_weld.h"
 #include "tools/io/off_reader.h"
+#include "tools/io/ply_check.h"
 
 #include <assimp/Importer.hpp>
 #include <assimp/scene.h>
@@ -191,6 +192,7 @@ Result<MeshData> loadMesh(const std::filesystem::path& path) {
         return makeError(ErrorCode::Unsupported, quoted(path) + ": unknown extension \"" + extension +
                                                      "\" (supported: .obj .off .stl .ply .gltf .glb)");
     try {
+        if (extension == ".ply") VKC_TRY(checkAsciiPlyComplete(path));
         Result<MeshData> mesh = viaAssimp ? loadWithAssimp(path) : (extension == ".off" ? readOff(path) : loadObj(path));
         // STL stores three corners per facet and nothing else: weld, or every edge looks open.
         if (mesh.ok() && extension == ".stl") mesh = weldExactDuplicates(*mesh);

@@ -35,6 +35,21 @@ BufferHandle importPersistentBuffer(Graph& graph, std::string name, const Buffer
     return graph.importBuffer(std::move(name), imported);
 }
 
+ImageHandle importPersistentImage(Graph& graph, std::string name, const Image& image, Access lastUse) {
+    ImportedImage imported;
+    imported.image = image.image;
+    imported.view = image.view;
+    imported.desc.width = image.extent.width;
+    imported.desc.height = image.extent.height;
+    imported.desc.format = image.format;
+    imported.desc.aspect = image.aspect;
+    // The next frame waits for the last use and discards the contents.
+    imported.initial = syncStateOf(lastUse);
+    imported.initial.access = writeAccessBits(imported.initial.access);
+    imported.initial.layout = VK_IMAGE_LAYOUT_UNDEFINED;
+    return graph.importImage(std::move(name), imported);
+}
+
 std::vector<BufferHandle> importVertexBuffers(Graph& graph, std::span<const VkBuffer> buffers) {
     std::vector<BufferHandle> handles;
     for (VkBuffer buffer : buffers) {

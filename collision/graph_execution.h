@@ -4,6 +4,7 @@
 
 #include "passes/graph.h"
 #include "vk/buffer.h"
+#include "vk/image.h"
 #include "vk/context.h"
 #include "vk/query_pool.h"
 #include "vk/readback_ring.h"
@@ -25,6 +26,10 @@ Status readPassTimings(const VulkanContext& ctx, const Graph& graph, const Query
 // A buffer that lives across frames, imported with the state its previous frame's last use left it
 // in, so the graph orders this frame after that one even once the host saw it complete.
 BufferHandle importPersistentBuffer(Graph& graph, std::string name, const Buffer& buffer, SyncState lastUse);
+
+// A per-slot image whose contents each frame discards (every pass clears what it reads later):
+// imported in the state its previous frame's last use left it in, minus the layout.
+ImageHandle importPersistentImage(Graph& graph, std::string name, const Image& image, Access lastUse);
 
 // Mesh vertex buffers (ours or the host's, read in place): any earlier command may have written
 // them, so the graph waits for all writes.

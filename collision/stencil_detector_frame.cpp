@@ -57,15 +57,6 @@ Status StencilDetectorImpl::ensureTopology(StencilSlot& slot, const SceneImpl& s
     return Status::success();
 }
 
-// The state an access leaves an image in, minus its layout: the next frame of the slot waits for
-// it and discards the contents (every pass clears what it reads later).
-static SyncState discardAfter(Access lastUse) {
-    SyncState state = syncStateOf(lastUse);
-    state.access = writeAccessBits(state.access);
-    state.layout = VK_IMAGE_LAYOUT_UNDEFINED;
-    return state;
-}
-
 Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene,
                                         std::span<const ObjectPair> candidates, std::span<const Aabb> worldBounds,
                                         uint64_t frame) {
@@ -187,20 +178,10 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     in.meshVertices = importVertexBuffers(graph, meshBuffers);
     in.readback = importReadbackSlot(graph, "stencil readback slot", ring, frame);
     in.readbackPointsOffset = readbackPointsOffset;
-    auto image = [&](const char* name, const Image& image, Access lastUse) {
-        ImportedImage imported;
-        imported.image = image.image;
-        imported.view = image.view;
-        imported.desc.width = image.extent.width;
-        imported.desc.height = image.extent.height;
-        imported.desc.format = image.format;
-        imported.desc.aspect = image.aspect;
-        imported.initial = discardAfter(lastUse);
-        return graph.importImage(name, imported);
-    };
-    in.depthStencil = image("stencil depth-stencil", slot.depthStencil, Access::DepthStencilAttachment);
-    in.penetratingImage = image("stencil penetrating ids", slot.penetrating, Access::ComputeRead);
-    in.penetratedImage = image("stencil penetrated ids", slot.penetrated, Access::ComputeRead);
+    in.depthStencil = importPersistentImage(graph, "stencil depth-stencil", slot.depthStencil,
+                                            Access::DepthStencilAttachment);
+    in.penetratingImage = importPersistentImage(graph, "stencil penetrating ids", slot.penetrating, Access::ComputeRead);
+    in.penetratedImage = importPersistentImage(graph, "stencil penetrated ids", slot.penetrated, Access::ComputeRead);
 
     addStencilPasses(graph, in);
     VKC_TRY(graph.compile());

@@ -5,45 +5,24 @@
 // replaces the paper's passes 2-3 (see the count pass). Invariant: the stencil is never read back.
 #include "passes/stencil_passes.h"
 
+#include "passes/depth_stencil_rendering.h"
+
 #include <volk.h>
 
 namespace vkc {
 
 void beginStencilRendering(VkCommandBuffer cmd, const PassResources& r, const StencilPassInputs& in,
                            const StencilRenderTargets& targets) {
-    VkRenderingAttachmentInfo depth = {VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-    depth.imageView = r.imageView(targets.depthStencil);
-    depth.imageLayout = targets.readOnlyDepthStencil ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL
-                                                     : VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
-    depth.loadOp = targets.depthLoad;
-    // A read-only attachment must not be stored (that would be a write the graph did not declare);
-    // STORE_OP_NONE is core in Vulkan 1.3.
-    depth.storeOp = targets.readOnlyDepthStencil && in.storeOpNone ? VK_ATTACHMENT_STORE_OP_NONE
-                                                                   : VK_ATTACHMENT_STORE_OP_STORE;
-    depth.clearValue.depthStencil = {1.0f, gpu::kStencilBias};
-    VkRenderingAttachmentInfo stencil = depth;
-    stencil.loadOp = targets.stencilLoad;
-
-    VkRenderingAttachmentInfo color = {VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-    if (targets.color.valid()) {
-        color.imageView = r.imageView(targets.color);
-        color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-        color.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-        color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-        color.clearValue.color.uint32[0] = 0;
-    }
-    VkRenderingInfo info = {VK_STRUCTURE_TYPE_RENDERING_INFO};
-    info.renderArea = {{0, 0}, {in.resolution, in.resolution}};
-    info.layerCount = 1;
-    info.colorAttachmentCount = targets.color.valid() ? 1 : 0;
-    info.pColorAttachments = targets.color.valid() ? &color : nullptr;
-    info.pDepthAttachment = &depth;
-    info.pStencilAttachment = &stencil;
-    r.device().vkCmdBeginRendering(cmd, &info);
-    VkViewport viewport = {0.0f, 0.0f, float(in.resolution), float(in.resolution), 0.0f, 1.0f};
-    VkRect2D scissor = {{0, 0}, {in.resolution, in.resolution}};
-    r.device().vkCmdSetViewport(cmd, 0, 1, &viewport);
-    r.device().vkCmdSetScissor(cmd, 0, 1, &scissor);
+    DepthStencilRendering rendering;
+    rendering.depthStencil = targets.depthStencil;
+    rendering.readOnly = targets.readOnlyDepthStencil;
+    rendering.depthLoad = targets.depthLoad;
+    rendering.stencilLoad = targets.stencilLoad;
+    rendering.clear = {1.0f, gpu::kStencilBias};
+    rendering.storeOpNone = in.storeOpNone;
+    rendering.color = targets.color;
+    rendering.area = {{0, 0}, {in.resolution, in.resolution}};
+    beginDepthStencilRendering(cmd, r, rendering);
 }
 
 void bindStencilDrawPipeline(VkCommandBuffer cmd, const PassResources& r, const StencilPassInputs& in,

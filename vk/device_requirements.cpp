@@ -71,6 +71,11 @@ DeviceRequirements requiredDeviceFeatures(FeatureSets sets) {
         VKC_CORE12(hostQueryReset, false),
         // The papers count fragments exactly (occlusion queries used as counters, not booleans).
         VKC_CORE10(occlusionQueryPrecise, false),
+        // Depth peeling (ldi) stores each routed fragment's depth from the fragment stage.
+        VKC_CORE10(fragmentStoresAndAtomics, false),
+        // consistent-pairs keeps the nearest back faces in an rg32ui storage image, one of
+        // the formats this feature guarantees storage support for.
+        VKC_CORE10(shaderStorageImageExtendedFormats, false),
         VKC_CORE10(pipelineStatisticsQuery, true),
         // Vertex buffers of several meshes are one descriptor array: the broadphase indexes it per
         // workgroup, the AABB traversal per thread (pairs of different meshes share a subgroup).

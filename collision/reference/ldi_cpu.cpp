@@ -5,14 +5,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 
 namespace vkc {
 namespace {
 
 // Vertices snap to 1/256 pixel, as GPU rasterizers with 8 sub-pixel bits do; integer edge
 // functions then make a shared edge split its samples exactly between its two triangles.
-constexpr int64_t kSubpixel = 256;
+constexpr int64_t kSubpixel = gpu::kLdiSubpixelSteps;
 
 glm::dvec3 toWorld(const glm::mat4& m, const glm::vec3& p) {
     glm::dvec4 r = glm::dmat4(m) * glm::dvec4(glm::dvec3(p), 1.0);
@@ -63,7 +62,12 @@ uint32_t CpuLdi::invalidOrderPixels() const {
 bool CpuLdi::contains(const glm::dvec3& point) const {
     uint32_t u = (axis + 1) % 3, v = (axis + 2) % 3;
     double fi = std::floor((point[u] - uMin) / pixelU), fj = std::floor((point[v] - vMin) / pixelV);
-    if (!(fi >= 0 && fj >= 0 && fi < resolution && fj < resolution)) return false;
+    // The footprint is closed: a point on its far sides (a vertex on its own box, which a VoI
+    // face lies on) belongs to the last pixel.
+    fi = std::min(fi, double(resolution - 1));
+    fj = std::min(fj, double(resolution - 1));
+    if (!(fi >= 0 && fj >= 0 && (point[u] - uMin) / pixelU <= resolution && (point[v] - vMin) / pixelV <= resolution))
+        return false;
     uint32_t pixel = uint32_t(fj) * resolution + uint32_t(fi);
     std::vector<std::pair<double, double>> intervals;
     insideIntervals(pixel, intervals);
@@ -162,32 +166,6 @@ double cpuLdiIntersectionVolume(const CpuLdi& a, const CpuLdi& b) {
             for (auto [blo, bhi] : ib) length += std::max(0.0, std::min(ahi, bhi) - std::max(alo, blo));
     }
     return length * a.pixelU * a.pixelV;
-}
-
-double ldiVolumeErrorBound(const MeshData& meshA, const glm::mat4& transformA, const MeshData& meshB,
-                           const glm::mat4& transformB, const LdiVoi& voi, uint32_t resolution) {
-    uint32_t u = (voi.axis + 1) % 3, v = (voi.axis + 2) % 3;
-    double pu = (double(voi.box.max[u]) - voi.box.min[u]) / resolution;
-    double pv = (double(voi.box.max[v]) - voi.box.min[v]) / resolution;
-    double d = (0.5 + 2.0 / kSubpixel) * std::sqrt(pu * pu + pv * pv);
-    constexpr double pi = std::numbers::pi;
-    double bound = 0.0;
-    for (auto [mesh, transform] : {std::pair{&meshA, &transformA}, std::pair{&meshB, &transformB}}) {
-        for (size_t t = 0; t + 2 < mesh->indices.size(); t += 3) {
-            glm::dvec3 p[3];
-            for (int c = 0; c < 3; ++c) p[c] = toWorld(*transform, mesh->positions[mesh->indices[t + c]]);
-            bool near = true;  // only triangles within d of the overlap can bound A∩B there
-            for (int k = 0; k < 3 && near; ++k) {
-                double lo = std::min({p[0][k], p[1][k], p[2][k]}), hi = std::max({p[0][k], p[1][k], p[2][k]});
-                near = hi >= voi.overlap.min[k] - d && lo <= voi.overlap.max[k] + d;
-            }
-            if (!near) continue;
-            double area = 0.5 * glm::length(glm::cross(p[1] - p[0], p[2] - p[0]));
-            double perimeter = glm::length(p[1] - p[0]) + glm::length(p[2] - p[1]) + glm::length(p[0] - p[2]);
-            bound += 2.0 * d * area + 0.5 * pi * d * d * perimeter + 4.0 / 3.0 * pi * d * d * d;
-        }
-    }
-    return bound;
 }
 
 }  // namespace vkc

@@ -7,6 +7,7 @@
 // vertex-in-volume against one LDI.
 #pragma once
 
+#include "collision/ldi_error_bound.h"  // ldiVolumeErrorBound: the bound these volumes meet
 #include "collision/ldi_voi.h"
 #include "vkcollide/mesh.h"
 
@@ -37,8 +38,8 @@ struct CpuLdi {
     // alternate entry / leaving from the near plane; an odd count closes at the far plane (the
     // object reaches beyond the VoI, which clipping cut off).
     void insideIntervals(uint32_t pixel, std::vector<std::pair<double, double>>& out) const;
-    // Whether a world point lies in an inside interval of its pixel; false outside the footprint
-    // or the depth range.
+    // Whether a world point lies in an inside interval of its pixel; false outside the (closed)
+    // footprint or the depth range.
     bool contains(const glm::dvec3& point) const;
     // Self-collision (the paper's §7 idea): pixels whose sorted layers do not alternate front,
     // back, front, ... from the near plane. A closed, outward-oriented solid without
@@ -55,16 +56,5 @@ CpuLdi buildCpuLdi(const MeshData& mesh, const glm::mat4& transform, const LdiVo
 // Pixelwise intersection of the inside intervals of two LDIs over the same VoI (§3.3a):
 // sum over pixels of the overlap length times the pixel area.
 double cpuLdiIntersectionVolume(const CpuLdi& a, const CpuLdi& b);
-
-// Upper bound of |exact volume - LDI volume| for a pair at `resolution` (the stated bound).
-// The LDI volume integrates, over the VoI, the indicator of A∩B at the pixel-centre column of each
-// point instead of at the point; the two differ only for points whose lateral shift to their pixel
-// centre (at most d = half the pixel diagonal, widened by the 1/256-pixel vertex snapping) crosses
-// the boundary of A∩B, which lies on the two surfaces. Those points are within d of a triangle, so
-// the error is at most the sum, over triangles T of both meshes near the VoI, of the Steiner volume
-// vol(T ⊕ ball(d)) = 2 d area(T) + (π/2) d² perimeter(T) + (4/3) π d³. Depth is exact here (double);
-// a GPU's float depth adds a relative 2^-23 of the depth range per layer, which it must add.
-double ldiVolumeErrorBound(const MeshData& meshA, const glm::mat4& transformA, const MeshData& meshB,
-                           const glm::mat4& transformB, const LdiVoi& voi, uint32_t resolution);
 
 }  // namespace vkc

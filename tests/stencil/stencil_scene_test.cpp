@@ -15,10 +15,7 @@ protected:
     void expectRandomSceneMatchesOracle(const std::vector<MeshData>& shapes, uint32_t seed, uint32_t objects,
                                         float spread, size_t pointsPerPair, bool expectNoWarnings) {
         SCOPED_TRACE("seed " + std::to_string(seed));
-        meshes_.clear();
-        meshOf_.clear();
-        objectMesh_.clear();
-        transforms_.clear();
+        clearObjects();
         auto scene = Scene::create(context_, kVolumeMethodRequirements);
         ASSERT_TRUE(scene);
         std::vector<MeshId> ids;

@@ -104,22 +104,49 @@ TEST(CliDetect, AabbTreeMethodAgreesWithExactTrianglePairCounts) {
 }
 
 // The demo's overlaps are many pixels deep at 256 pixels per side and its separated pairs (the peg
-// threading the ring) many pixels apart, so the image-space pairs must equal the exact ones.
-TEST(CliDetect, StencilMethodFindsTheExactPairsOfTheDemo) {
+// threading the ring) many pixels apart, so an image-space method's pairs must equal the exact
+// ones. Runs both on the demo; returns the frames of the exact report and of `method`'s.
+std::pair<nlohmann::json, nlohmann::json> demoFramesOfExactAnd(const std::string& method) {
     const std::string demo = sourcePath("tools/scenes/demo.json");
-    const auto exactPath = scratch("demo_exact.json"), stencilPath = scratch("demo_stencil.json");
+    const auto exactPath = scratch("demo_exact.json"), methodPath = scratch("demo_" + method + ".json");
     auto exact = runCli("detect " + demo + " --method exact --report " + exactPath.string());
-    ASSERT_EQ(exact.exitCode, 0) << exact.output;
-    auto stencil = runCli("detect " + demo + " --method stencil --resolution 256 --report " + stencilPath.string());
-    ASSERT_EQ(stencil.exitCode, 0) << stencil.output;
-    const nlohmann::json exactFrames = readJson(exactPath)["frames"];
-    const nlohmann::json stencilFrames = readJson(stencilPath)["frames"];
+    EXPECT_EQ(exact.exitCode, 0) << exact.output;
+    auto run = runCli("detect " + demo + " --method " + method + " --resolution 256 --report " + methodPath.string());
+    EXPECT_EQ(run.exitCode, 0) << run.output;
+    if (exact.exitCode != 0 || run.exitCode != 0) return {};
+    return {readJson(exactPath)["frames"], readJson(methodPath)["frames"]};
+}
+
+std::vector<std::pair<int, int>> pairsOf(const nlohmann::json& frame) {
+    std::vector<std::pair<int, int>> pairs;
+    for (const nlohmann::json& pair : frame["pairs"]) pairs.emplace_back(pair["a"], pair["b"]);
+    return pairs;
+}
+
+TEST(CliDetect, ConsistentPairsMethodFindsTheExactPairsOfTheDemo) {
+    const auto [exactFrames, cpFrames] = demoFramesOfExactAnd("consistent-pairs");
+    ASSERT_FALSE(exactFrames.empty());
+    ASSERT_EQ(cpFrames.size(), exactFrames.size());
+    for (size_t f = 0; f < exactFrames.size(); ++f) {
+        EXPECT_EQ(pairsOf(cpFrames[f]), pairsOf(exactFrames[f])) << "frame " << f;
+        for (const nlohmann::json& pair : cpFrames[f]["pairs"]) {
+            // Collision points come with the GPU's normals; a contained object has none.
+            EXPECT_EQ(pair.value("normals", nlohmann::json::array()).size(),
+                      pair.value("points", nlohmann::json::array()).size()) << "frame " << f;
+            EXPECT_FALSE(pair.contains("triangle_pairs"));
+        }
+        EXPECT_GE(cpFrames[f]["consistent_pairs"]["iterations"].get<int>(), 1) << "frame " << f;
+        EXPECT_FALSE(cpFrames[f]["consistent_pairs"]["iterations_truncated"].get<bool>());
+    }
+}
+
+TEST(CliDetect, StencilMethodFindsTheExactPairsOfTheDemo) {
+    const auto [exactFrames, stencilFrames] = demoFramesOfExactAnd("stencil");
+    ASSERT_FALSE(exactFrames.empty());
     ASSERT_EQ(stencilFrames.size(), exactFrames.size());
     for (size_t f = 0; f < exactFrames.size(); ++f) {
-        std::vector<std::pair<int, int>> expected, found;
-        for (const nlohmann::json& pair : exactFrames[f]["pairs"]) expected.emplace_back(pair["a"], pair["b"]);
+        const std::vector<std::pair<int, int>> expected = pairsOf(exactFrames[f]), found = pairsOf(stencilFrames[f]);
         for (const nlohmann::json& pair : stencilFrames[f]["pairs"]) {
-            found.emplace_back(pair["a"], pair["b"]);
             EXPECT_FALSE(pair["points"].empty()) << "frame " << f << ": interfering edge points expected";
             EXPECT_FALSE(pair["penetrating"].empty());
             EXPECT_FALSE(pair.contains("triangle_pairs")) << "stencil computes no triangle pairs";
@@ -173,7 +200,7 @@ TEST(CliDetect, UnknownAndUnavailableMethodsAreRefused) {
     auto unknown = runCli("detect " + sourcePath("tools/scenes/demo.json") + " --method magic");
     EXPECT_EQ(unknown.exitCode, 1);
     EXPECT_NE(unknown.output.find("unknown method \"magic\""), std::string::npos) << unknown.output;
-    auto notYet = runCli("detect " + sourcePath("tools/scenes/demo.json") + " --method ldi");
+    auto notYet = runCli("detect " + sourcePath("tools/scenes/demo.json") + " --method ebpi");
     EXPECT_EQ(notYet.exitCode, 2);
     EXPECT_NE(notYet.output.find("not available yet"), std::string::npos) << notYet.output;
 }
@@ -185,7 +212,8 @@ TEST(CliInfo, ListsTheDeviceAndWhatItCanRun) {
     EXPECT_NE(run.output.find("exact: yes"), std::string::npos) << run.output;
     EXPECT_NE(run.output.find("stencil: yes"), std::string::npos) << run.output;
     EXPECT_NE(run.output.find("aabb-tree: yes"), std::string::npos) << run.output;
-    EXPECT_NE(run.output.find("ldi: not available yet"), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("ldi: yes"), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("ebpi: not available yet"), std::string::npos) << run.output;
     EXPECT_NE(run.output.find("compute-bvh: yes"), std::string::npos) << run.output;
 }
 

@@ -25,7 +25,7 @@ TEST(DeviceRequirementsTest, BaseSetListsCoreNeedsAndRayQuerySetAddsExtensions) 
     DeviceRequirements base = requiredDeviceFeatures();
     EXPECT_EQ(base.minApiVersion, VK_API_VERSION_1_2);
     for (const char* name : {"synchronization2", "dynamicRendering", "timelineSemaphore", "hostQueryReset",
-                             "occlusionQueryPrecise"})
+                             "occlusionQueryPrecise", "fragmentStoresAndAtomics", "shaderStorageImageExtendedFormats"})
         EXPECT_TRUE(hasFeature(base, name)) << name;
     EXPECT_FALSE(hasFeature(base, "rayQuery"));
 

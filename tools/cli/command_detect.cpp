@@ -2,7 +2,9 @@
 // every frame, checks the broadphase against the method's pairs, and writes the report JSON.
 #include "tools/cli/aabb_tree_method.h"
 #include "tools/cli/commands.h"
+#include "tools/cli/consistent_pairs_method.h"
 #include "tools/cli/exact_method.h"
+#include "tools/cli/ldi_method.h"
 #include "tools/cli/method_catalog.h"
 #include "tools/cli/renderdoc_capture.h"
 #include "tools/cli/stencil_method.h"
@@ -11,6 +13,8 @@
 #include "vk/context.h"
 #include "vkcollide/aabb_tree.h"
 #include "vkcollide/broadphase.h"
+#include "vkcollide/consistent_pairs.h"
+#include "vkcollide/ldi.h"
 #include "vkcollide/stencil.h"
 
 #include <CLI/CLI.hpp>
@@ -30,8 +34,9 @@ namespace {
 struct DetectOptions {
     std::string scene;
     std::string method;
-    uint32_t resolution = 512;
+    std::optional<uint32_t> resolution;  // default: the method's (stencil 512, ldi 256, consistent-pairs 1024)
     uint32_t views = 3;
+    uint32_t layerCap = 16;
     std::string report;
     std::string images;
     std::optional<uint32_t> frames;
@@ -67,6 +72,9 @@ using FrameRunner =
 struct MethodState {
     std::optional<AabbTreeDetector> aabbTree;
     std::optional<StencilDetector> stencil;
+    std::optional<ConsistentPairsDetector> consistentPairs;
+    LdiRunner ldi;
+    size_t ldiFrames = 0;  // frames whose images were written
 };
 
 Result<FrameRunner> makeFrameRunner(const DetectOptions& options, Context& context, const io::SceneDescription& file,
@@ -91,7 +99,7 @@ Result<FrameRunner> makeFrameRunner(const DetectOptions& options, Context& conte
     }
     if (options.method == "stencil") {
         StencilSettings settings;
-        settings.resolution = options.resolution;
+        settings.resolution = options.resolution.value_or(512);
         settings.views = options.views;
         auto detector = StencilDetector::create(context, settings);
         if (!detector) return detector.status();
@@ -100,6 +108,37 @@ Result<FrameRunner> makeFrameRunner(const DetectOptions& options, Context& conte
             StencilFrameDetails details;
             auto results = runStencilFrame(*state.stencil, scene, pcs, &details);
             if (results) extra["stencil"] = toJson(details);
+            return results;
+        });
+    }
+    if (options.method == "consistent-pairs") {
+        ConsistentPairsSettings settings;
+        settings.resolution = options.resolution.value_or(1024);
+        auto detector = ConsistentPairsDetector::create(context, settings);
+        if (!detector) return detector.status();
+        state.consistentPairs = std::move(detector.value());
+        return FrameRunner([&scene, &state](const io::SceneFrame&, const BroadphaseResults& pcs, nlohmann::json& extra) {
+            ConsistentPairsFrameDetails details;
+            auto results = runConsistentPairsFrame(*state.consistentPairs, scene, pcs, &details);
+            if (results) extra["consistent_pairs"] = toJson(details);
+            return results;
+        });
+    }
+    if (options.method == "ldi") {
+        state.ldi.settings.resolution = options.resolution.value_or(256);
+        state.ldi.settings.layerCap = options.layerCap;
+        state.ldi.settings.keepImages = !options.images.empty();
+        return FrameRunner([&options, &context, &scene, &state](const io::SceneFrame&, const BroadphaseResults& pcs,
+                                                                nlohmann::json& extra) -> Result<FrameResults> {
+            LdiFrameDetails details;
+            auto results = runLdiFrame(context, state.ldi, scene, pcs, &details);
+            if (!results) return results;
+            extra["ldi"] = toJson(details);
+            if (!options.images.empty()) {
+                auto written = writeLdiImages(details, options.images, state.ldiFrames++);
+                if (!written) return written.status();
+                std::cerr << "--images: " << written->size() << " intersection-depth PNGs in " << options.images << "\n";
+            }
             return results;
         });
     }
@@ -142,7 +181,12 @@ Status runDetect(const DetectOptions& options) {
     report.method = options.method;
     report.scene = options.scene;
     report.device = {device.name, device.driver, context->vulkan().hasRayQuery};
-    report.settings = {{"resolution", options.resolution}, {"views", options.views}};
+    report.settings = {{"views", options.views}};
+    if (options.resolution) report.settings["resolution"] = *options.resolution;
+    if (options.method == "ldi") {
+        report.settings["resolution"] = methodState.ldi.settings.resolution;
+        report.settings["layer_cap"] = options.layerCap;
+    }
     const size_t frameCount = std::min<size_t>(description->frameCount(), options.frames.value_or(UINT32_MAX));
     for (size_t f = 0; f < frameCount; ++f) {
         const io::SceneFrame& frame = description->frames[f];
@@ -165,8 +209,8 @@ Status runDetect(const DetectOptions& options) {
         for (const std::string& warning : frameReport.results.warnings) std::cerr << "  warning: " << warning << "\n";
         report.frames.push_back(std::move(frameReport));
     }
-    if (!options.images.empty())
-        std::cerr << "--images: no method writes images of its intermediate buffers yet; nothing written\n";
+    if (!options.images.empty() && options.method != "ldi")
+        std::cerr << "--images: only --method ldi writes images (per-pair intersection depth); nothing written\n";
     return writeReport(report, options.report);
 }
 
@@ -177,12 +221,16 @@ void addDetectCommand(CLI::App& app, int& exitCode) {
     CLI::App* command = app.add_subcommand("detect", "Run a collision method on a scene file and write a report");
     command->add_option("scene", options->scene, "Scene file (JSON, see DESIGN.md)")->required()->check(CLI::ExistingFile);
     command->add_option("--method,-m", options->method, "Method id (see `vkcollide info`)")->required();
-    command->add_option("--resolution", options->resolution, "Image-space methods: pixels per side")
+    command->add_option("--resolution", options->resolution,
+                        "Image-space methods: pixels per side (default: stencil 512, ldi 256, consistent-pairs 1024)")
         ->check(CLI::Range(16u, 16384u));
+    command->add_option("--layer-cap", options->layerCap,
+                        "ldi: layers peeled per pixel at most (default 16); deeper pairs are reported truncated")
+        ->check(CLI::Range(1u, 254u));
     command->add_option("--views", options->views, "stencil: orthogonal views, 3 (default) or 1")
         ->check(CLI::IsMember({1u, 3u}));
     command->add_option("--report", options->report, "Report file (JSON); default: standard output");
-    command->add_option("--images", options->images, "Directory for PNGs of intermediate buffers");
+    command->add_option("--images", options->images, "ldi: directory for PNGs of each pair's intersection depth");
     command->add_option("--frames", options->frames, "Run at most this many frames of the scene")->check(CLI::PositiveNumber);
     command->add_option("--renderdoc-capture", options->renderdocCapture,
                         "Capture the first frame's GPU work with RenderDoc into this .rdc file");

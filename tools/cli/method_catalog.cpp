@@ -8,8 +8,8 @@ namespace vkc::tools {
 static constexpr std::array kMethods = {
     MethodEntry{"exact", "CPU oracle (CGAL exact predicates and corefinement)", true, false},
     MethodEntry{"stencil", "paper 1: CInDeR stencil edge counting (Knott & Pai)", true, true},
-    MethodEntry{"ldi", "paper 2: layered depth images (Heidelberger, Teschner, Gross)", false, true},
-    MethodEntry{"consistent-pairs", "paper 3: consistent front/back pairs (Jang, Jeong, Han)", false, true},
+    MethodEntry{"ldi", "paper 2: layered depth images (Heidelberger, Teschner, Gross)", true, true},
+    MethodEntry{"consistent-pairs", "paper 3: consistent front/back pairs (Jang, Jeong, Han)", true, true},
     MethodEntry{"aabb-tree", "paper 4: AABB-tree traversal in compute (Gress & Zachmann)", true, true},
     MethodEntry{"ebpi", "paper 5: EBPI adaptive ray sampling (Wang, Faure, Pai)", false, true},
 };

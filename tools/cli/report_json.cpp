@@ -47,6 +47,39 @@ nlohmann::json toJson(const StencilFrameDetails& details) {
             {"pixel_size", details.pixelSize}};
 }
 
+nlohmann::json toJson(const ConsistentPairsFrameDetails& details) {
+    return {{"iterations", details.iterationsRun},
+            {"iterations_truncated", details.iterationsTruncated},
+            {"fragments_per_peel", details.fragmentsPerPeel},
+            {"inconsistent_pixels", details.inconsistentPixels},
+            {"drawn_objects", details.drawnObjects},
+            {"points", details.pointCount},
+            {"points_truncated", details.pointsTruncated},
+            {"pixel_size", details.pixelSize},
+            {"distance_threshold", details.distanceThreshold}};
+}
+
+nlohmann::json toJson(const LdiFrameDetails& details) {
+    nlohmann::json pairs = nlohmann::json::array();
+    for (const LdiPairDetails& p : details.pairs) {
+        nlohmann::json pair = {{"a", p.a},
+                               {"b", p.b},
+                               {"layers", {p.layersA, p.layersB}},
+                               {"truncated", p.truncated},
+                               {"invalid_order_pixels", {p.invalidOrderPixelsA, p.invalidOrderPixelsB}},
+                               {"axis", p.axis},
+                               {"a_from_min", p.aFromMin},
+                               {"voi_extended", p.extended},
+                               {"voi", {toJson(p.box.min), toJson(p.box.max)}}};
+        if (p.truncated) pair["needed_layers"] = p.neededLayers;
+        pairs.push_back(std::move(pair));
+    }
+    nlohmann::json self = nlohmann::json::array();
+    for (const LdiSelfIntersection& s : details.selfIntersections)
+        self.push_back({{"object", s.object}, {"pixels", s.pixels}, {"region", {toJson(s.region.min), toJson(s.region.max)}}});
+    return {{"pairs", pairs}, {"self_intersections", self}, {"render_passes", details.renderPasses}};
+}
+
 nlohmann::json toJson(const RunReport& report) {
     nlohmann::json frames = nlohmann::json::array();
     for (const FrameReport& frame : report.frames) {

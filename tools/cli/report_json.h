@@ -3,6 +3,8 @@
 #pragma once
 
 #include "vkcollide/aabb_tree.h"
+#include "vkcollide/consistent_pairs.h"
+#include "vkcollide/ldi.h"
 #include "vkcollide/results.h"
 #include "vkcollide/stencil.h"
 
@@ -37,6 +39,10 @@ nlohmann::json toJson(const PairResult& pair);
 // Method-specific frame fields: the counts each paper read with occlusion queries.
 nlohmann::json toJson(const AabbTreeFrameStats& stats);
 nlohmann::json toJson(const StencilFrameDetails& details);
+nlohmann::json toJson(const LdiFrameDetails& details);
+// Iterations (run, truncated), fragments per peel, inconsistent pixels, drawn objects, point count
+// and truncation, pixel size, distance threshold.
+nlohmann::json toJson(const ConsistentPairsFrameDetails& details);
 nlohmann::json toJson(const RunReport& report);
 
 }  // namespace vkc::tools

@@ -1,0 +1,349 @@
+// vkc::LdiDetector (paper 2, LDI depth peeling): pipelines, per-frame-slot resources and the public
+// entry points. Frames are recorded in ldi_detector_frame.cpp and decoded in ldi_detector_results.cpp.
+#include "collision/ldi_detector_impl.h"
+
+#include "collision/scene_impl.h"
+#include "vk/commands.h"
+#include "vk/descriptors.h"
+
+#include "spirv/ldi_indirect.comp.h"
+#include "spirv/ldi_layer_count.comp.h"
+#include "spirv/ldi_peel.frag.h"
+#include "spirv/ldi_peel.vert.h"
+#include "spirv/ldi_points.comp.h"
+#include "spirv/ldi_sort.comp.h"
+#include "spirv/ldi_volume.comp.h"
+#include "spirv/ldi_volume_sum.comp.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace vkc {
+
+static_assert(sizeof(gpu::LdiTileGpu) == 112 && sizeof(gpu::LdiTileStatsGpu) == 32 &&
+                  sizeof(gpu::LdiPairResultGpu) == 16 && sizeof(gpu::LdiListHeader) == 16,
+              "ldi structs must match their std430 layouts");
+static_assert(sizeof(gpu::LdiDrawPush) == 16 && sizeof(gpu::LdiComputePush) == 112,
+              "ldi push constants must match their blocks");
+
+namespace {
+
+constexpr uint32_t kDefaultResolution = 256;
+constexpr uint32_t kDefaultLayerCap = 16;
+constexpr uint32_t kDefaultMaxPairs = 4;
+constexpr uint32_t kDefaultInsideCapacity = 65536;
+constexpr uint32_t kDefaultFramesInFlight = 2;
+// The stats reset is one vkCmdUpdateBuffer (at most 65536 bytes): 2048 tiles of 32 bytes.
+constexpr uint32_t kMaxPairsLimit = 1024;
+
+}  // namespace
+
+LdiDetectorImpl::~LdiDetectorImpl() {
+    if (!ctx) return;
+    for (LdiSlot& slot : slots) {
+        for (Buffer* buffer : {&slot.tiles, &slot.indices, &slot.layers, &slot.stencilCounts, &slot.stats,
+                               &slot.commands, &slot.pairResults, &slot.depthImage, &slot.volumePartials,
+                               &slot.inside})
+            destroyBuffer(*ctx, *buffer);
+        destroyImage(*ctx, slot.atlas);
+        destroyQueryPool(*ctx, slot.timestamps);
+    }
+    destroyReadbackRing(*ctx, ring);
+    destroyBuffer(*ctx, dummyVertices);
+    destroyDescriptorPool(*ctx, descriptorPool);
+    for (Pipeline* p : {&peel, &layerCount, &indirect, &sort, &volume, &volumeSum, &points}) destroyPipeline(*ctx, *p);
+}
+
+Status LdiDetectorImpl::createPipelines() {
+    VulkanContext& c = *ctx;
+    auto compute = [&](Pipeline& out, std::span<const uint32_t> spirv, const char* name) -> Status {
+        auto created = createComputePipeline(c, spirv, kLdiComputeLayout, {}, name);
+        if (!created) return created.status();
+        out = created.value();
+        return Status::success();
+    };
+    VKC_TRY(compute(layerCount, kSpirv_ldi_layer_count_comp, "ldi-layer-count"));
+    VKC_TRY(compute(indirect, kSpirv_ldi_indirect_comp, "ldi-indirect"));
+    VKC_TRY(compute(sort, kSpirv_ldi_sort_comp, "ldi-sort"));
+    VKC_TRY(compute(volume, kSpirv_ldi_volume_comp, "ldi-volume"));
+    VKC_TRY(compute(volumeSum, kSpirv_ldi_volume_sum_comp, "ldi-volume-sum"));
+    VKC_TRY(compute(points, kSpirv_ldi_points_comp, "ldi-points"));
+
+    // §4: depth test and culling off; the stencil routes one fragment per pixel and pass (EQUAL
+    // the pass's layer, set per pass) and counts every fragment (increment-and-clamp on pass and fail).
+    GraphicsPipelineDesc desc;
+    desc.vertexSpirv = kSpirv_ldi_peel_vert;
+    desc.fragmentSpirv = kSpirv_ldi_peel_frag;
+    desc.layout = kLdiDrawLayout;
+    desc.cullMode = VK_CULL_MODE_NONE;
+    desc.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;  // see LdiView::entryIsFront
+    desc.stencilTest = true;
+    desc.stencilFront = desc.stencilBack = {VK_STENCIL_OP_INCREMENT_AND_CLAMP, VK_STENCIL_OP_INCREMENT_AND_CLAMP,
+                                            VK_STENCIL_OP_INCREMENT_AND_CLAMP, VK_COMPARE_OP_EQUAL, 0xffu, 0xffu, 0u};
+    desc.extraDynamicStates = {VK_DYNAMIC_STATE_STENCIL_REFERENCE};
+    desc.depthFormat = depthStencilFormat;
+    desc.stencilFormat = depthStencilFormat;
+    desc.name = "ldi-peel";
+    auto created = createGraphicsPipeline(c, desc);
+    if (!created) return created.status();
+    peel = created.value();
+    return Status::success();
+}
+
+Status LdiDetectorImpl::createResources() {
+    VulkanContext& c = *ctx;
+    const LdiSettings& s = settings;
+    const uint32_t frames = s.framesInFlight;
+    VkDescriptorPoolSize sizes[2] = {
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, frames * (2 * (1 + gpu::kLdiMaxMeshSlots) + 8)},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, frames}};
+    auto pool = createDescriptorPool(c, frames * 2, sizes, "ldi descriptors");
+    if (!pool) return pool.status();
+    descriptorPool = pool.value();
+
+    auto dummy = createBuffer(c, {16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal,
+                                  "ldi unused mesh slot"});
+    if (!dummy) return dummy.status();
+    dummyVertices = dummy.value();
+
+    const uint32_t perTile = s.resolution * s.resolution;
+    readbackPairsOffset = ldiInsideBytes(s.insideCapacity);
+    readbackStatsOffset = readbackPairsOffset + VkDeviceSize(s.maxPairs) * sizeof(gpu::LdiPairResultGpu);
+    VkDeviceSize ringBytes = readbackStatsOffset + VkDeviceSize(maxTiles) * sizeof(gpu::LdiTileStatsGpu);
+    if (s.keepImages) {
+        readbackImagesOffset = ringBytes;
+        ringBytes += VkDeviceSize(s.maxPairs) * perTile * sizeof(float);
+    }
+    auto createdRing = createReadbackRing(c, ringBytes, frames, "ldi readback ring");
+    if (!createdRing) return createdRing.status();
+    ring = createdRing.value();
+
+    const uint32_t atlasRows = (maxTiles + atlasColumns - 1) / atlasColumns;
+    slots.resize(frames);
+    for (uint32_t i = 0; i < frames; ++i) {
+        LdiSlot& slot = slots[i];
+        const std::string suffix = " [frame slot " + std::to_string(i) + "]";
+        auto buffer = [&](Buffer& out, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUsage memory,
+                          const char* name) -> Status {
+            auto created = createBuffer(c, {size, usage, memory, (std::string(name) + suffix).c_str()});
+            if (!created) return created.status();
+            out = created.value();
+            return Status::success();
+        };
+        const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+        VKC_TRY(buffer(slot.tiles, sizeof(gpu::LdiTileGpu) * maxTiles, storage, MemoryUsage::Upload, "ldi tiles"));
+        VKC_TRY(buffer(slot.layers, VkDeviceSize(maxTiles) * ldiTileLayerBytes(s.resolution, s.layerCap), storage,
+                       MemoryUsage::DeviceLocal, "ldi layers"));
+        VKC_TRY(buffer(slot.stencilCounts, (VkDeviceSize(maxTiles) * perTile + 3) / 4 * 4, storage,
+                       MemoryUsage::DeviceLocal, "ldi stencil counts"));
+        VKC_TRY(buffer(slot.stats, sizeof(gpu::LdiTileStatsGpu) * maxTiles, storage, MemoryUsage::DeviceLocal,
+                       "ldi tile stats"));
+        VKC_TRY(buffer(slot.commands,
+                       std::max<VkDeviceSize>(16, VkDeviceSize(s.layerCap - 1) * maxTiles *
+                                                      sizeof(VkDrawIndexedIndirectCommand)),
+                       storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, MemoryUsage::DeviceLocal, "ldi layer draws"));
+        VKC_TRY(buffer(slot.pairResults, sizeof(gpu::LdiPairResultGpu) * s.maxPairs, storage, MemoryUsage::DeviceLocal,
+                       "ldi pair results"));
+        VKC_TRY(buffer(slot.depthImage, VkDeviceSize(s.maxPairs) * perTile * sizeof(float), storage,
+                       MemoryUsage::DeviceLocal, "ldi intersection depth"));
+        VKC_TRY(buffer(slot.volumePartials, VkDeviceSize(s.maxPairs) * ldiVolumeGroups(s.resolution) * sizeof(double),
+                       storage, MemoryUsage::DeviceLocal, "ldi volume partial sums"));
+        VKC_TRY(buffer(slot.inside, ldiInsideBytes(s.insideCapacity), storage, MemoryUsage::DeviceLocal,
+                       "ldi inside vertices"));
+        auto atlas = createImage(c, {atlasColumns * s.resolution, atlasRows * s.resolution, depthStencilFormat,
+                                     VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, 1,
+                                     ("ldi atlas" + suffix).c_str()});
+        if (!atlas) return atlas.status();
+        slot.atlas = atlas.value();
+
+        auto set = [&](VkDescriptorSet& out, const Pipeline& pipeline, const char* name) -> Status {
+            auto created = allocateDescriptorSet(c, descriptorPool, pipeline.setLayouts[0],
+                                                 (std::string(name) + suffix).c_str());
+            if (!created) return created.status();
+            out = created.value();
+            return Status::success();
+        };
+        VKC_TRY(set(slot.drawSet, peel, "ldi draw set"));
+        VKC_TRY(set(slot.computeSet, sort, "ldi compute set"));
+        // Passes (2 each): setups, count, copy, layer count, indirect, cap - 1 layers, sort, volume,
+        // volume sum, points, readback.
+        auto timestamps = createQueryPool(c, VK_QUERY_TYPE_TIMESTAMP, 2 * (s.layerCap + 11),
+                                          ("ldi timestamps" + suffix).c_str());
+        if (!timestamps) return timestamps.status();
+        slot.timestamps = timestamps.value();
+
+        const VkDescriptorType type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        writeBufferDescriptor(c, slot.drawSet, gpu::kLdiBindingTiles, type, slot.tiles);
+        writeBufferDescriptor(c, slot.drawSet, gpu::kLdiBindingTileLayers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
+                              slot.layers, 0, ldiTileLayerBytes(s.resolution, s.layerCap));
+        writeBufferDescriptor(c, slot.computeSet, gpu::kLdiBindingTiles, type, slot.tiles);
+        writeBufferDescriptor(c, slot.computeSet, gpu::kLdiBindingLayers, type, slot.layers);
+        writeBufferDescriptor(c, slot.computeSet, gpu::kLdiBindingStencilCounts, type, slot.stencilCounts);
+        writeBufferDescriptor(c, slot.computeSet, gpu::kLdiBindingTileStats, type, slot.stats);
+        writeBufferDescriptor(c, slot.computeSet, gpu::kLdiBindingCommands, type, slot.commands);
+        writeBufferDescriptor(c, slot.computeSet, gpu::kLdiBindingPairResults, type, slot.pairResults);
+        writeBufferDescriptor(c, slot.computeSet, gpu::kLdiBindingDepthImage, type, slot.depthImage);
+        writeBufferDescriptor(c, slot.computeSet, gpu::kLdiBindingInsideList, type, slot.inside);
+        writeBufferDescriptor(c, slot.computeSet, gpu::kLdiBindingVolumePartials, type, slot.volumePartials);
+    }
+    return Status::success();
+}
+
+LdiDetector::LdiDetector(std::unique_ptr<LdiDetectorImpl> impl) : impl_(std::move(impl)) {}
+LdiDetector::LdiDetector(LdiDetector&&) noexcept = default;
+LdiDetector& LdiDetector::operator=(LdiDetector&&) noexcept = default;
+LdiDetector::~LdiDetector() = default;
+
+Result<LdiDetector> LdiDetector::create(Context& context, const LdiSettings& settings) {
+    if (!context.valid()) return makeError(ErrorCode::InvalidArgument, "LdiDetector::create: context is not valid");
+    auto impl = std::make_unique<LdiDetectorImpl>();
+    impl->ctx = &context.vulkan();
+    impl->context = &context;
+    impl->settings = settings;
+    LdiSettings& s = impl->settings;
+    if (s.resolution == 0) s.resolution = kDefaultResolution;
+    if (s.layerCap == 0) s.layerCap = kDefaultLayerCap;
+    if (s.maxPairs == 0) s.maxPairs = kDefaultMaxPairs;
+    if (s.insideCapacity == 0) s.insideCapacity = kDefaultInsideCapacity;
+    if (s.framesInFlight == 0) s.framesInFlight = kDefaultFramesInFlight;
+    if (s.layerCap > gpu::kLdiMaxLayerCap)
+        return makeError(ErrorCode::InvalidArgument, "LdiSettings::layerCap " + std::to_string(s.layerCap) +
+                                                         " exceeds " + std::to_string(gpu::kLdiMaxLayerCap) +
+                                                         " (the 8-bit stencil clamps at 255)");
+    if (s.maxPairs > kMaxPairsLimit)
+        return makeError(ErrorCode::InvalidArgument, "LdiSettings::maxPairs " + std::to_string(s.maxPairs) +
+                                                         " exceeds " + std::to_string(kMaxPairsLimit));
+    const VkPhysicalDeviceLimits& limits = impl->ctx->properties.limits;
+    const uint32_t maxDim = std::min(limits.maxFramebufferWidth, limits.maxFramebufferHeight);
+    if (s.resolution > maxDim)
+        return makeError(ErrorCode::InvalidArgument, "LdiSettings::resolution " + std::to_string(s.resolution) +
+                                                         " exceeds the device's framebuffer size");
+    // Each tile's layers are bound at a dynamic offset of one tile's size.
+    if (ldiTileLayerBytes(s.resolution, s.layerCap) % limits.minStorageBufferOffsetAlignment != 0)
+        return makeError(ErrorCode::InvalidArgument, "LdiSettings::resolution " + std::to_string(s.resolution) +
+                                                         " is too small: a tile's layers must be a multiple of " +
+                                                         std::to_string(limits.minStorageBufferOffsetAlignment) +
+                                                         " bytes");
+    impl->maxTiles = 2 * s.maxPairs;
+    impl->atlasColumns = std::min(impl->maxTiles, maxDim / s.resolution);
+    if ((impl->maxTiles + impl->atlasColumns - 1) / impl->atlasColumns * s.resolution > maxDim)
+        return makeError(ErrorCode::InvalidArgument, "LdiSettings: " + std::to_string(impl->maxTiles) + " tiles of " +
+                                                         std::to_string(s.resolution) +
+                                                         "^2 do not fit the device's framebuffer");
+    // 8 stencil bits count the depth complexity; prefer the exact float depth (as the stencil method).
+    for (VkFormat format : {VK_FORMAT_D32_SFLOAT_S8_UINT, VK_FORMAT_D24_UNORM_S8_UINT}) {
+        VkFormatProperties props = {};
+        impl->ctx->vki.vkGetPhysicalDeviceFormatProperties(impl->ctx->physicalDevice, format, &props);
+        const VkFormatFeatureFlags needed =
+            VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_FORMAT_FEATURE_TRANSFER_SRC_BIT;
+        if ((props.optimalTilingFeatures & needed) == needed) {
+            impl->depthStencilFormat = format;
+            break;
+        }
+    }
+    if (impl->depthStencilFormat == VK_FORMAT_UNDEFINED)
+        return makeError(ErrorCode::MissingFeature,
+                         "ldi: the device renders and copies neither D32_SFLOAT_S8_UINT nor D24_UNORM_S8_UINT");
+    VKC_TRY(impl->createPipelines());
+    VKC_TRY(impl->createResources());
+    return LdiDetector(std::move(impl));
+}
+
+Status LdiDetector::record(VkCommandBuffer cmd, const Scene& scene, std::span<const ObjectPair> candidates,
+                           std::span<const Aabb> worldBounds, uint64_t frame) {
+    return impl_->recordFrame(cmd, scene.impl(), candidates, worldBounds, frame);
+}
+
+VkSemaphoreSubmitInfo LdiDetector::completionSignal(uint64_t frame) { return ringSignal(impl_->ring, frame); }
+
+Status LdiDetector::results(uint64_t frame, FrameResults& out, LdiFrameDetails* details) {
+    return impl_->readResults(frame, out, details);
+}
+
+Status LdiDetector::recordPointQuery(VkCommandBuffer cmd, const Scene& scene, uint32_t object, const Aabb& objectBounds,
+                                     VkBuffer points, VkDeviceSize offset, uint32_t stride, uint32_t count,
+                                     uint64_t frame) {
+    return impl_->recordPoints(cmd, scene.impl(), object, objectBounds, points, offset, stride, count, frame);
+}
+
+Status LdiDetector::pointResults(uint64_t frame, LdiPointResults& out) { return impl_->readPointResults(frame, out); }
+
+const LdiSettings& LdiDetector::settings() const { return impl_->settings; }
+
+Result<FrameResults> LdiDetector::run(const Scene& scene, const BroadphaseResults& pcs, LdiFrameDetails* details) {
+    VulkanContext& c = *impl_->ctx;
+    const uint64_t frame = impl_->nextRunFrame++;
+    Status recorded = Status::success();
+    VKC_TRY(submitAndWait(
+        c, [&](VkCommandBuffer cmd) { recorded = record(cmd, scene, pcs.pairs, pcs.worldBounds, frame); }, "ldi run"));
+    VKC_TRY(recorded);
+    // The submit has completed, so the host signals the frame's completion itself.
+    VKC_TRY(signalRingFromHost(c, impl_->ring, frame));
+    FrameResults out;
+    VKC_TRY(results(frame, out, details));
+    if (pcs.truncated)
+        out.warnings.push_back("ldi: the potentially colliding set was truncated (" + std::to_string(pcs.pairCount) +
+                               " pairs); pairs beyond its capacity were not tested");
+    return out;
+}
+
+Result<FrameResults> LdiDetector::run(const Scene& scene, LdiFrameDetails* details) {
+    if (!impl_->broadphase) {
+        auto broadphase = Broadphase::create(*impl_->context, impl_->settings.broadphase);
+        if (!broadphase) return broadphase.status();
+        impl_->broadphase = std::make_unique<Broadphase>(std::move(broadphase.value()));
+    }
+    auto pcs = impl_->broadphase->run(scene);
+    if (!pcs) return pcs.status();
+    auto results = run(scene, pcs.value(), details);
+    if (results) {
+        for (const auto& [name, ms] : pcs->gpuTimingsMs) results->gpuTimingsMs[name] += ms;
+    }
+    return results;
+}
+
+Result<LdiPointResults> LdiDetector::classifyPoints(const Scene& scene, uint32_t object,
+                                                    std::span<const glm::vec3> worldPoints) {
+    VulkanContext& c = *impl_->ctx;
+    if (object >= scene.objectCount())
+        return makeError(ErrorCode::InvalidArgument, "ldi: classifyPoints names unknown object " + std::to_string(object));
+    // The object's world box from its CPU positions, rounded outward to float.
+    const MeshData& mesh = scene.mesh(scene.objectMesh(object));
+    const glm::dmat4 transform(scene.transform(object));
+    glm::dvec3 lo(INFINITY), hi(-INFINITY);
+    for (const glm::vec3& p : mesh.positions) {
+        glm::dvec3 w(transform * glm::dvec4(glm::dvec3(p), 1.0));
+        lo = glm::min(lo, w);
+        hi = glm::max(hi, w);
+    }
+    Aabb box;
+    for (int k = 0; k < 3; ++k) {
+        box.min[k] = std::nextafter(float(lo[k]), -INFINITY);
+        box.max[k] = std::nextafter(float(hi[k]), INFINITY);
+    }
+    auto buffer = createBuffer(c, {std::max<VkDeviceSize>(16, worldPoints.size_bytes()),
+                                   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::Upload, "ldi query points"});
+    if (!buffer) return buffer.status();
+    Buffer points = buffer.value();
+    if (!worldPoints.empty()) std::memcpy(points.data, worldPoints.data(), worldPoints.size_bytes());
+    Status status = flushBuffer(c, points);
+    const uint64_t frame = impl_->nextRunFrame++;
+    Status recorded = Status::success();
+    if (status.ok())
+        status = submitAndWait(
+            c,
+            [&](VkCommandBuffer cmd) {
+                recorded = recordPointQuery(cmd, scene, object, box, points.buffer, 0, sizeof(glm::vec3),
+                                            uint32_t(worldPoints.size()), frame);
+            },
+            "ldi classify points");
+    destroyBuffer(c, points);
+    VKC_TRY(status);
+    VKC_TRY(recorded);
+    VKC_TRY(signalRingFromHost(c, impl_->ring, frame));
+    LdiPointResults out;
+    VKC_TRY(pointResults(frame, out));
+    return out;
+}
+
+}  // namespace vkc

@@ -1,0 +1,281 @@
+// vkc::LdiDetector, recording: the pairs' VoIs (§3.1) and their two LDI tiles, or a point query's
+// one tile; the per-slot tiles and index buffers; the pass graph (passes/ldi_passes.h).
+#include "collision/ldi_detector_impl.h"
+
+#include "collision/graph_execution.h"
+#include "collision/ldi_error_bound.h"
+#include "collision/scene_impl.h"
+#include "vk/descriptors.h"
+
+#include <algorithm>
+#include <cstring>
+#include <unordered_map>
+
+namespace vkc {
+
+namespace {
+
+// Vertex buffers (the scene's, a caller's points) as slots of the descriptor arrays.
+struct VertexBufferSlots {
+    std::vector<VkBuffer> buffers;
+    std::unordered_map<VkBuffer, uint32_t> slots;
+
+    Result<uint32_t> slot(VkBuffer buffer, const std::string& user) {
+        auto [it, inserted] = slots.try_emplace(buffer, uint32_t(buffers.size()));
+        if (inserted) buffers.push_back(buffer);
+        if (buffers.size() > gpu::kLdiMaxMeshSlots)
+            return makeError(ErrorCode::Unsupported, "ldi: the frame reads more than " +
+                                                         std::to_string(gpu::kLdiMaxMeshSlots) +
+                                                         " distinct vertex buffers (" + user + ")");
+        return it->second;
+    }
+};
+
+std::string objectLabel(const SceneImpl& scene, uint32_t object) {
+    const SceneObject& o = scene.objects[object];
+    std::string label = "object " + std::to_string(object);
+    if (!o.name.empty()) label += " \"" + o.name + "\"";
+    return label + " (mesh \"" + scene.meshes[o.mesh].data.name + "\")";
+}
+
+Status requireSolid(const SceneImpl& scene, uint32_t object) {
+    const SceneMesh& mesh = scene.meshes[scene.objects[object].mesh];
+    Status solid = requireVolumeMethods(mesh.report, mesh.data.name);
+    if (solid.ok()) return solid;
+    return makeError(ErrorCode::InvalidArgument,
+                     objectLabel(scene, object) + ": ldi needs closed meshes (" + solid.message + ")");
+}
+
+glm::mat4 toFloat(const glm::dmat4& m) { return glm::mat4(m); }
+
+}  // namespace
+
+Status LdiDetectorImpl::ensureIndices(LdiSlot& slot, const SceneImpl& scene) {
+    // Keyed on the indices themselves (FNV-1a, a pass over them per frame): a scene rebuilt at the
+    // same address with other meshes of the same sizes must not reuse a stale index buffer.
+    std::vector<uint64_t> key;
+    for (const SceneMesh& mesh : scene.meshes) {
+        uint64_t hash = 14695981039346656037ull;
+        for (uint32_t index : mesh.data.indices) hash = (hash ^ index) * 1099511628211ull;
+        key.push_back(uint64_t(mesh.data.positions.size()) << 32 | uint64_t(mesh.data.indices.size()));
+        key.push_back(hash);
+    }
+    if (slot.indexScene == &scene && slot.indexKey == key) return Status::success();
+    std::vector<uint32_t> indices;
+    slot.meshFirstIndex.clear();
+    for (const SceneMesh& mesh : scene.meshes) {
+        slot.meshFirstIndex.push_back(uint32_t(indices.size()));
+        indices.insert(indices.end(), mesh.data.indices.begin(), mesh.data.indices.end());
+    }
+    // The slot's previous frame has completed (ringSlotAvailable), so its buffer may go now.
+    destroyBuffer(*ctx, slot.indices);
+    auto buffer = createBuffer(*ctx, {std::max<VkDeviceSize>(16, indices.size() * 4), VK_BUFFER_USAGE_INDEX_BUFFER_BIT,
+                                      MemoryUsage::Upload, "ldi triangle indices"});
+    if (!buffer) return buffer.status();
+    slot.indices = buffer.value();
+    if (!indices.empty()) std::memcpy(slot.indices.data, indices.data(), indices.size() * 4);
+    VKC_TRY(flushBuffer(*ctx, slot.indices));
+    slot.indexScene = &scene;
+    slot.indexKey = std::move(key);
+    return Status::success();
+}
+
+Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene, LdiSlot& slot, uint64_t frame,
+                                    std::span<const TileRequest> tiles, uint32_t pairCount,
+                                    std::span<const PointRequest> points) {
+    VulkanContext& c = *ctx;
+    const LdiSettings& s = settings;
+    VKC_TRY(ensureIndices(slot, scene));
+    VertexBufferSlots vertexSlots;
+    std::vector<LdiPointTest> pointTests;
+    for (const PointRequest& request : points) {
+        auto used = vertexSlots.slot(request.buffer, "points");
+        if (!used) return used.status();
+        pointTests.push_back(request.test);
+        pointTests.back().meshSlot = used.value();
+    }
+    auto* gpuTiles = static_cast<gpu::LdiTileGpu*>(slot.tiles.data);
+    DepthPeelInputs peel;
+    slot.tileObjects.clear();
+    slot.tileViews.clear();
+    for (uint32_t t = 0; t < tiles.size(); ++t) {
+        const SceneObject& o = scene.objects[tiles[t].object];
+        const SceneMesh& mesh = scene.meshes[o.mesh];
+        auto meshSlot = vertexSlots.slot(mesh.vertexBuffer, objectLabel(scene, tiles[t].object));
+        if (!meshSlot) return meshSlot.status();
+        const LdiView& view = tiles[t].view;
+        gpu::LdiTileGpu& tile = gpuTiles[t];
+        tile = {};
+        tile.objectToClip = toFloat(view.worldToClip * glm::dmat4(o.objectToWorld));
+        tile.meshSlot = meshSlot.value();
+        tile.vertexStride = mesh.vertexStrideFloats;
+        tile.vertexOffset = mesh.vertexOffsetFloats;
+        tile.entryIsFront = view.entryIsFront ? 1u : 0u;
+        tile.originX = (t % atlasColumns) * s.resolution;
+        tile.originY = (t / atlasColumns) * s.resolution;
+        tile.indexCount = uint32_t(mesh.data.indices.size() / 3 * 3);
+        tile.firstIndex = slot.meshFirstIndex[o.mesh];
+        tile.nearWorld = view.nearWorld;
+        tile.farWorld = view.farWorld;
+        peel.tiles.push_back({tile.indexCount, tile.firstIndex});
+        slot.tileObjects.push_back(tiles[t].object);
+        slot.tileViews.push_back(view);
+    }
+    VKC_TRY(flushBuffer(c, slot.tiles));
+    writeStorageBufferArray(c, slot.drawSet, gpu::kLdiBindingMeshVertices, gpu::kLdiMaxMeshSlots,
+                            vertexSlots.buffers, dummyVertices.buffer);
+    writeStorageBufferArray(c, slot.computeSet, gpu::kLdiBindingMeshVertices, gpu::kLdiMaxMeshSlots,
+                            vertexSlots.buffers, dummyVertices.buffer);
+    slot.tileCount = uint32_t(tiles.size());
+
+    slot.graph = std::make_unique<Graph>();
+    Graph& graph = *slot.graph;
+    peel.drawSet = slot.drawSet;
+    peel.computeSet = slot.computeSet;
+    peel.storeOpNone = c.apiVersion >= VK_API_VERSION_1_3;
+    peel.resolution = s.resolution;
+    peel.layerCap = s.layerCap;
+    peel.atlasColumns = atlasColumns;
+    // Persistent per-slot resources: state what the slot's previous frame last did with each, so the
+    // graph orders this frame after it even though the host already saw that frame complete.
+    peel.tileBuffer = importPersistentBuffer(graph, "ldi tiles", slot.tiles, syncStateOf(Access::ComputeRead));
+    peel.indices = importPersistentBuffer(graph, "ldi triangle indices", slot.indices, syncStateOf(Access::VertexRead));
+    peel.meshVertices = importVertexBuffers(graph, vertexSlots.buffers);
+    peel.layers = importPersistentBuffer(graph, "ldi layers", slot.layers, syncStateOf(Access::ComputeRead));
+    peel.stencilCounts = importPersistentBuffer(graph, "ldi stencil counts", slot.stencilCounts,
+                                                syncStateOf(Access::ComputeRead));
+    peel.stats = importPersistentBuffer(graph, "ldi tile stats", slot.stats, syncStateOf(Access::TransferSrc));
+    peel.commands = importPersistentBuffer(graph, "ldi layer draws", slot.commands, syncStateOf(Access::IndirectRead));
+    peel.depthStencil = importPersistentImage(graph, "ldi atlas", slot.atlas,
+                                              s.layerCap > 1 ? Access::DepthStencilAttachment : Access::TransferSrc);
+    LdiPassInputs in;
+    in.peel = std::move(peel);
+    in.pipelines.peel = {&this->peel, &layerCount, &indirect, &sort};
+    in.pipelines.volume = &volume;
+    in.pipelines.volumeSum = &volumeSum;
+    in.pipelines.points = &this->points;
+    in.pairCount = pairCount;
+    in.insideCapacity = s.insideCapacity;
+    in.pointTests = std::move(pointTests);
+    in.pairResults = importPersistentBuffer(graph, "ldi pair results", slot.pairResults, syncStateOf(Access::TransferSrc));
+    in.depthImage = importPersistentBuffer(graph, "ldi intersection depth", slot.depthImage,
+                                           syncStateOf(Access::TransferSrc));
+    in.volumePartials = importPersistentBuffer(graph, "ldi volume partial sums", slot.volumePartials,
+                                               syncStateOf(Access::ComputeRead));
+    in.inside = importPersistentBuffer(graph, "ldi inside vertices", slot.inside, syncStateOf(Access::TransferSrc));
+    in.readback = importReadbackSlot(graph, "ldi readback slot", ring, frame);
+    in.readbackPairsOffset = readbackPairsOffset;
+    in.readbackStatsOffset = readbackStatsOffset;
+    in.readbackImagesOffset = readbackImagesOffset;
+    addLdiPasses(graph, in);
+    VKC_TRY(graph.compile());
+    return graph.execute(cmd, graphExecuteContext(c, slot.timestamps));
+}
+
+Status LdiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, std::span<const ObjectPair> candidates,
+                                    std::span<const Aabb> worldBounds, uint64_t frame) {
+    const uint32_t objectCount = uint32_t(scene.objects.size());
+    if (worldBounds.size() < objectCount)
+        return makeError(ErrorCode::InvalidArgument, "ldi: " + std::to_string(worldBounds.size()) +
+                                                         " world bounds for " + std::to_string(objectCount) + " objects");
+    std::vector<ObjectPair> pairs;
+    for (ObjectPair pair : candidates) {
+        if (pair.a == pair.b) continue;
+        if (pair.b < pair.a) std::swap(pair.a, pair.b);
+        if (pair.b >= objectCount)
+            return makeError(ErrorCode::InvalidArgument, "ldi: candidate pair (" + std::to_string(pair.a) + ", " +
+                                                             std::to_string(pair.b) + ") names an unknown object");
+        pairs.push_back(pair);
+    }
+    std::sort(pairs.begin(), pairs.end());
+    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+    std::vector<LdiRecordedPair> recorded;
+    std::vector<TileRequest> tiles;
+    std::vector<PointRequest> points;
+    for (const ObjectPair& pair : pairs) {
+        VKC_TRY(requireSolid(scene, pair.a));
+        VKC_TRY(requireSolid(scene, pair.b));
+        // Boxes that only touch hold no intersection volume: not tested (§3.1).
+        std::optional<LdiVoi> voi = computeLdiVoi(worldBounds[pair.a], worldBounds[pair.b]);
+        if (!voi) continue;
+        LdiRecordedPair r;
+        r.a = pair.a;
+        r.b = pair.b;
+        r.voi = *voi;
+        recorded.push_back(r);
+    }
+    if (recorded.size() > settings.maxPairs)
+        return makeError(ErrorCode::InvalidArgument, "ldi: " + std::to_string(recorded.size()) +
+                                                         " pairs with a volume of interest, more than "
+                                                         "LdiSettings::maxPairs (" +
+                                                         std::to_string(settings.maxPairs) + ")");
+    // The slot is free once the frame that last used it has completed on the GPU (never waits).
+    VKC_TRY(ringSlotAvailable(*ctx, ring, frame));
+    for (uint32_t p = 0; p < recorded.size(); ++p) {
+        LdiRecordedPair& r = recorded[p];
+        const SceneObject& a = scene.objects[r.a];
+        const SceneObject& b = scene.objects[r.b];
+        const SceneMesh& meshA = scene.meshes[a.mesh];
+        const SceneMesh& meshB = scene.meshes[b.mesh];
+        const LdiView viewA = ldiView(r.voi, true, settings.resolution);
+        const LdiView viewB = ldiView(r.voi, false, settings.resolution);
+        r.boundWithoutDepth = ldiVolumeErrorBound(meshA.data, a.objectToWorld, meshB.data, b.objectToWorld, r.voi,
+                                                  settings.resolution);
+        r.pixelArea = viewA.pixelU * viewA.pixelV;
+        tiles.push_back({r.a, viewA});
+        tiles.push_back({r.b, viewB});
+        // §3.3b: each object's vertices against the other's LDI.
+        for (uint32_t side = 0; side < 2; ++side) {
+            const SceneObject& o = side == 0 ? a : b;
+            const SceneMesh& mesh = side == 0 ? meshA : meshB;
+            const LdiView& other = side == 0 ? viewB : viewA;
+            LdiPointTest test;
+            test.pointToTexel = toFloat(other.worldToTexel * glm::dmat4(o.objectToWorld));
+            test.tile = 2 * p + (side == 0 ? 1 : 0);
+            test.tag = p << 1 | side;
+            test.pointCount = uint32_t(mesh.data.positions.size());
+            test.vertexStride = mesh.vertexStrideFloats;
+            test.vertexOffset = mesh.vertexOffsetFloats;
+            points.push_back({mesh.vertexBuffer, test});
+        }
+    }
+    LdiSlot& slot = slots[frame % slots.size()];
+    VKC_TRY(recordTiles(cmd, scene, slot, frame, tiles, uint32_t(recorded.size()), points));
+    slot.pointQuery = false;
+    slot.pairs = std::move(recorded);
+    return Status::success();
+}
+
+Status LdiDetectorImpl::recordPoints(VkCommandBuffer cmd, const SceneImpl& scene, uint32_t object, const Aabb& bounds,
+                                     VkBuffer pointBuffer, VkDeviceSize offset, uint32_t stride, uint32_t count,
+                                     uint64_t frame) {
+    if (object >= scene.objects.size())
+        return makeError(ErrorCode::InvalidArgument, "ldi: point query names unknown object " + std::to_string(object));
+    if (offset % 4 != 0 || stride % 4 != 0 || stride < 12)
+        return makeError(ErrorCode::InvalidArgument, "ldi: point offset and stride must be multiples of 4 bytes, stride >= 12");
+    VKC_TRY(requireSolid(scene, object));
+    // The object's own box is the VoI: every face lies on the box, so rays along z from below work.
+    std::optional<LdiVoi> voi = computeLdiVoi(bounds, bounds);
+    if (!voi)
+        return makeError(ErrorCode::InvalidArgument, objectLabel(scene, object) + ": its world box has no volume");
+    voi->axis = 2;
+    voi->aFromMin = true;
+    VKC_TRY(ringSlotAvailable(*ctx, ring, frame));
+    const LdiView view = ldiView(*voi, true, settings.resolution);
+    TileRequest tile = {object, view};
+    LdiPointTest test;
+    test.pointToTexel = toFloat(view.worldToTexel);
+    test.tile = 0;
+    test.tag = 0;
+    test.pointCount = count;
+    test.vertexStride = stride / 4;
+    test.vertexOffset = uint32_t(offset / 4);
+    PointRequest request = {pointBuffer, test};
+    LdiSlot& slot = slots[frame % slots.size()];
+    VKC_TRY(recordTiles(cmd, scene, slot, frame, {&tile, 1}, 0, {&request, 1}));
+    slot.pointQuery = true;
+    slot.pairs.clear();
+    return Status::success();
+}
+
+}  // namespace vkc

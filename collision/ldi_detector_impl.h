@@ -1,0 +1,104 @@
+// The state behind vkc::LdiDetector: pipelines, one set of buffers / atlas / queries per frame in
+// flight, and the read-back ring. ldi_detector.cpp creates it; ldi_detector_frame.cpp records pair
+// frames and point queries, ldi_detector_results.cpp decodes them.
+#pragma once
+
+#include "collision/ldi_views.h"
+#include "collision/ldi_voi.h"
+#include "passes/graph.h"
+#include "passes/ldi_passes.h"
+#include "vk/buffer.h"
+#include "vk/image.h"
+#include "vk/pipeline.h"
+#include "vk/query_pool.h"
+#include "vk/readback_ring.h"
+#include "vkcollide/ldi.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace vkc {
+
+struct SceneImpl;
+
+// A pair as recorded: what results() needs besides the GPU's numbers.
+struct LdiRecordedPair {
+    uint32_t a = 0, b = 0;
+    LdiVoi voi;
+    double boundWithoutDepth = 0.0;  // ldiVolumeErrorBound; the float-depth term needs n_max
+    double pixelArea = 0.0;
+};
+
+// Everything one frame in flight uses; reused once that frame has been read back.
+struct LdiSlot {
+    Buffer tiles;          // host-visible LdiTileGpu per tile (written at record time)
+    Buffer indices;        // host-visible: the triangle indices of every scene mesh
+    Buffer layers;         // tiles x res^2 x cap floats
+    Buffer stencilCounts;  // the atlas's stencil, one byte per pixel
+    Buffer stats;          // LdiTileStatsGpu per tile
+    Buffer commands;       // (cap - 1) x tiles indirect draws
+    Buffer pairResults;    // LdiPairResultGpu per pair
+    Buffer depthImage;     // res^2 floats per pair
+    Buffer volumePartials; // one double per ldi_volume workgroup per pair
+    Buffer inside;         // inside list
+    Image atlas;           // depth-stencil, columns x rows tiles
+    VkDescriptorSet drawSet = VK_NULL_HANDLE;
+    VkDescriptorSet computeSet = VK_NULL_HANDLE;
+    QueryPool timestamps;
+    std::unique_ptr<Graph> graph;  // kept for pass names when reading timings
+
+    // Index cache: which scene (mesh sizes and index hashes) `indices` holds, and where each mesh starts.
+    const SceneImpl* indexScene = nullptr;
+    std::vector<uint64_t> indexKey;
+    std::vector<uint32_t> meshFirstIndex;
+
+    // What the frame recorded, for results().
+    bool pointQuery = false;
+    std::vector<LdiRecordedPair> pairs;
+    uint32_t tileCount = 0;
+    std::vector<uint32_t> tileObjects;  // object drawn in each tile
+    std::vector<LdiView> tileViews;
+};
+
+struct LdiDetectorImpl {
+    VulkanContext* ctx = nullptr;
+    Context* context = nullptr;  // for the broadphase of run(scene)
+    LdiSettings settings;
+    uint32_t maxTiles = 0;
+    uint32_t atlasColumns = 0;
+    VkFormat depthStencilFormat = VK_FORMAT_UNDEFINED;
+    Pipeline peel, layerCount, indirect, sort, volume, volumeSum, points;
+    VkDescriptorPool descriptorPool = VK_NULL_HANDLE;
+    Buffer dummyVertices;  // fills the unused mesh slots of the descriptor arrays
+    std::vector<LdiSlot> slots;
+    ReadbackRing ring;
+    VkDeviceSize readbackPairsOffset = 0, readbackStatsOffset = 0, readbackImagesOffset = 0;
+    uint64_t nextRunFrame = 0;
+    std::unique_ptr<Broadphase> broadphase;  // for run(scene) only, created on first use
+
+    ~LdiDetectorImpl();
+    Status createPipelines();
+    Status createResources();
+    Status ensureIndices(LdiSlot& slot, const SceneImpl& scene);
+    // One LDI per entry of `tiles` (object, view), then the pair volumes and point tests.
+    struct TileRequest {
+        uint32_t object;
+        LdiView view;
+    };
+    // Points read from `buffer` (its descriptor slot is filled in here).
+    struct PointRequest {
+        VkBuffer buffer;
+        LdiPointTest test;
+    };
+    Status recordTiles(VkCommandBuffer cmd, const SceneImpl& scene, LdiSlot& slot, uint64_t frame,
+                       std::span<const TileRequest> tiles, uint32_t pairCount, std::span<const PointRequest> points);
+    Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, std::span<const ObjectPair> candidates,
+                       std::span<const Aabb> worldBounds, uint64_t frame);
+    Status recordPoints(VkCommandBuffer cmd, const SceneImpl& scene, uint32_t object, const Aabb& bounds,
+                        VkBuffer points, VkDeviceSize offset, uint32_t stride, uint32_t count, uint64_t frame);
+    Status readResults(uint64_t frame, FrameResults& out, LdiFrameDetails* details);
+    Status readPointResults(uint64_t frame, LdiPointResults& out);
+};
+
+}  // namespace vkc

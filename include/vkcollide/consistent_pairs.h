@@ -1,0 +1,121 @@
+// Method `consistent-pairs` (paper 3, Jang, Jeong & Han): collision detection among closed objects
+// of a whole scene at once, in image space. Along every ray of one orthographic view over the
+// potentially colliding set, front and back faces of non-colliding closed objects alternate per
+// object: the front face immediately in front of a back face belongs to the same object. Front
+// faces are depth-peeled with object ids, a few layers per iteration (section 4.1); each back-face
+// fragment is compared with the nearest front face in front of it, and a different id is a
+// colliding pair (4.2). A determination pass over all faces writes collision points where two
+// surfaces of different objects lie within a threshold on one ray (4.3), with the world normals of
+// both triangles hit, computed on the GPU from the triangles' planes. Iterations continue from the previous one's last layer while
+// the last peel's occlusion query counts fragments (5); the decision is taken on the GPU, so the
+// CPU never waits. Rendering is O(N) in the objects drawn, not per pair. Precision is one pixel of
+// the view. Results come back frames later through a mapped read-back ring, like the broadphase.
+#pragma once
+
+#include "vkcollide/broadphase.h"
+#include "vkcollide/context.h"
+#include "vkcollide/results.h"
+#include "vkcollide/scene.h"
+#include "vkcollide/status.h"
+
+#include <glm/vec3.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace vkc {
+
+// Zero-initialised means defaults. GPU memory per frame in flight, R = resolution, L = layers per
+// iteration: R^2 * (20 + 28 L) bytes of images (R = 1024, L = 3: 104 MiB), 64 B per point of
+// capacity (4 MiB at the default), maxObjects^2 / 8 bytes of pair flags (2 MiB), and
+// 20 B * maxObjects * maxIterations of indirect draws (640 KiB).
+struct ConsistentPairsSettings {
+    uint32_t resolution = 0;          // 0: 1024. Pixels per side of the square view (the paper's default)
+    uint32_t layersPerIteration = 0;  // 0: 3 (the paper's three textures). Front layers an iteration
+                                      // keeps, 2..8; the next iteration starts from the last of them
+    uint32_t maxIterations = 0;       // 0: 8. Iterations recorded per frame, 1..64; the GPU skips those
+                                      // not needed. Together: 1 + (L - 1) * maxIterations front layers
+    float distanceThresholdPixels = 0;  // 0: 1.5. Collision points join two surfaces of different objects
+                                        // closer than this along a ray (paper 4.3, test 3), in pixels
+    float regionPaddingPixels = 0;    // 0: 2. The view grows by this many pixels on each side
+    uint32_t pointCapacity = 0;       // 0: 65536. Collision points kept (64 B each); the count stays exact
+    uint32_t maxObjects = 0;          // 0: 4096. Objects in the scene, at most (pair-flag matrix is n^2 bits)
+    uint32_t maxCandidatePairs = 0;   // 0: 16384. Potentially colliding pairs one frame may test
+    uint32_t framesInFlight = 0;      // 0: 2. Frames recorded but not yet read back, at most
+    BroadphaseSettings broadphase;    // for run(scene), which runs its own broadphase first
+};
+
+// One collision point as the determination pass wrote it (paper 4.3, Fig. 6): two surface samples
+// of different objects on one ray, t not deeper than p (along the view's +z), closer than the
+// threshold. The four cases are the front/back flags: front/front, back/front (p back, t front),
+// front/back (p front, t back) and back/back.
+struct ConsistentPairsPoint {
+    uint32_t objectP = 0;  // the deeper sample's object
+    uint32_t objectT = 0;  // the nearer (or equally deep) sample's object
+    bool frontP = false;   // p lies on a front face (else a back face)
+    bool frontT = false;
+    glm::vec3 p{0.0f}, t{0.0f};              // world positions on each object's surface
+    glm::vec3 normalP{0.0f}, normalT{0.0f};  // world normals of the triangles hit (unit length)
+};
+
+// What the paper reads with occlusion queries and counters, per frame.
+struct ConsistentPairsFrameDetails {
+    uint32_t iterationsRun = 0;               // iterations the GPU ran (the first always runs when drawing)
+    bool iterationsTruncated = false;         // maxIterations ran and front faces remained: a warning
+    std::vector<uint64_t> fragmentsPerPeel;   // occlusion query per front-layer peel, in layer order
+    uint32_t inconsistentPixels = 0;          // back-face fragments with another object in front (4.2)
+    uint32_t drawnObjects = 0;                // objects of the candidate pairs, drawn in every pass
+    uint32_t pointCount = 0;                  // collision points, exact even past pointCapacity
+    bool pointsTruncated = false;
+    std::vector<ConsistentPairsPoint> points;  // the stored points (at most pointCapacity)
+    float pixelSize = 0.0f;                   // world units: the larger pixel side of the view
+    float distanceThreshold = 0.0f;           // world units (distanceThresholdPixels * pixelSize)
+};
+
+struct ConsistentPairsDetectorImpl;
+
+// Lifetime: a ConsistentPairsDetector must not outlive its Context (run(scene) creates a broadphase on it).
+class ConsistentPairsDetector {
+public:
+    // Errors: InvalidArgument for an invalid context or settings; OutOfDeviceMemory naming the
+    // buffer or image.
+    static Result<ConsistentPairsDetector> create(Context& context, const ConsistentPairsSettings& settings = {});
+    ConsistentPairsDetector(ConsistentPairsDetector&&) noexcept;
+    ConsistentPairsDetector& operator=(ConsistentPairsDetector&&) noexcept;
+    ~ConsistentPairsDetector();
+
+    // Records the method for `frame` (frames increase by one per call) into the host's command
+    // buffer (outside a render pass), over `candidates`: usually the broadphase's PCS with its world
+    // bounds (the view covers the overlaps of the candidates' boxes, depth all drawn objects). A pair
+    // with a == b is ignored, b < a is swapped. Uploads every mesh's triangle indices when it first
+    // sees the scene (or a mesh's shape changes). Errors: NotReady when the frame's slot is still in
+    // flight; InvalidMesh naming the object and mesh when a drawn mesh is not a closed, oriented
+    // solid (the method needs closed solids); InvalidArgument for an unknown object, bounds missing
+    // for an object, or more pairs / objects than the settings allow; Unsupported for more than 64
+    // distinct vertex buffers.
+    Status record(VkCommandBuffer cmd, const Scene& scene, std::span<const ObjectPair> candidates,
+                  std::span<const Aabb> worldBounds, uint64_t frame);
+    // Add this to the vkQueueSubmit2 that carries the frame's command buffer.
+    VkSemaphoreSubmitInfo completionSignal(uint64_t frame);
+    // NotReady until the GPU finished `frame`; never blocks. Pairs carry their collision points
+    // (two per determination point: the sample on each surface) with the triangles' normals,
+    // `truncated` when the point list was full (a warning says so). Iterations exhausted while
+    // front faces remained is a warning too.
+    Status results(uint64_t frame, FrameResults& out, ConsistentPairsFrameDetails* details = nullptr);
+
+    // Blocking convenience for tools and tests: record over `pcs`, submit, wait, read.
+    Result<FrameResults> run(const Scene& scene, const BroadphaseResults& pcs,
+                             ConsistentPairsFrameDetails* details = nullptr);
+    // Same, running its own broadphase (settings.broadphase) first.
+    Result<FrameResults> run(const Scene& scene, ConsistentPairsFrameDetails* details = nullptr);
+
+    const ConsistentPairsSettings& settings() const;  // with defaults filled in
+
+private:
+    explicit ConsistentPairsDetector(std::unique_ptr<ConsistentPairsDetectorImpl> impl);
+    std::unique_ptr<ConsistentPairsDetectorImpl> impl_;
+};
+
+}  // namespace vkc

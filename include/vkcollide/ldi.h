@@ -1,0 +1,142 @@
+// Method `ldi` (paper 2, Heidelberger, Teschner & Gross): volumetric collision detection with
+// layered depth images. Per potentially colliding pair, the volume of interest (the overlap of the
+// two world boxes, §3.1) is rendered from opposite outside faces into one LDI per object by
+// stencil-routed depth peeling (§3.2, §4: the GPU decides n_max and issues the layer passes itself);
+// the sorted layers classify each pixel's ray into inside intervals. Stage 3 intersects them into an
+// intersection volume (§3.3a) and tests each object's vertices against the other's LDI (§3.3b);
+// the order of front and back faces along the rays flags self-intersections (§7). Results come back
+// frames later through a mapped read-back ring, like the broadphase's.
+#pragma once
+
+#include "vkcollide/broadphase.h"
+#include "vkcollide/context.h"
+#include "vkcollide/results.h"
+#include "vkcollide/scene.h"
+#include "vkcollide/status.h"
+
+#include <glm/vec3.hpp>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace vkc {
+
+// Zero-initialised means defaults. Memory per frame in flight: layers res^2 x layerCap x 4 B per
+// LDI (2 per pair: 8 MiB per pair at the defaults), an atlas of 2 x maxPairs tiles (5 B per pixel),
+// res^2 x 4 B per pair for the intersection-depth images: about 36 MiB per frame in flight at
+// the defaults.
+struct LdiSettings {
+    uint32_t resolution = 0;      // 0: 256. Pixels per side of each LDI (the paper used 128)
+    uint32_t layerCap = 0;        // 0: 16, at most 254. Layers peeled per pixel, at most; an LDI with
+                                  // more (n_max > cap) is `truncated` and gives no volume
+    uint32_t maxPairs = 0;        // 0: 4. Pairs one frame may test (the atlas holds 2 LDIs per pair)
+    uint32_t insideCapacity = 0;  // 0: 65536. Inside vertices / points listed per frame; counts stay exact
+    uint32_t framesInFlight = 0;  // 0: 2. Frames recorded but not yet read back, at most
+    bool keepImages = false;      // read back each pair's per-pixel intersection depth (LdiPairDetails)
+    BroadphaseSettings broadphase;  // for run(scene), which runs its own broadphase first
+};
+
+// Inside-vertex encoding in PairResult::insideVertices: a vertex index of object a (inside b's LDI)
+// as is; a vertex index of object b (inside a's LDI) with this bit set.
+inline constexpr uint32_t kLdiInsideVertexOfB = 0x80000000u;
+
+// Per tested pair (every candidate pair whose VoI is not empty), in candidate order.
+struct LdiPairDetails {
+    uint32_t a = 0, b = 0;
+    uint32_t layersA = 0, layersB = 0;  // n_max of each LDI inside the VoI (stencil counts, clamped at 255)
+    bool truncated = false;             // an LDI needed more layers than the cap: no volume
+    uint32_t neededLayers = 0;          // max(layersA, layersB); 255 means "at least 255"
+    uint32_t invalidOrderPixelsA = 0;   // pixels whose front/back order is broken (§7)
+    uint32_t invalidOrderPixelsB = 0;
+    uint32_t resolution = 0;
+    uint32_t axis = 2;                  // rays run along this world axis
+    bool aFromMin = true;               // a's outside face is box.min[axis], b's box.max[axis]
+    bool extended = false;              // the VoI was extended (Fig. 2b: one box inside the other)
+    Aabb box;                           // the VoI rendered
+    double volume = 0.0;                // as in PairResult (0 when truncated)
+    double volumeErrorBound = 0.0;
+    std::vector<float> intersectionDepth;  // res^2, row j (axis (axis+2)%3) major: overlap length of
+                                           // the inside intervals, world units; only with keepImages
+};
+
+// A self-intersection (§7): pixels of an object's LDI whose sorted layers do not alternate entry,
+// leave, entry, ... and the world box they span (pixel footprints x the layers' depth range).
+struct LdiSelfIntersection {
+    uint32_t object = 0;
+    uint32_t pixels = 0;
+    Aabb region;
+};
+
+struct LdiFrameDetails {
+    std::vector<LdiPairDetails> pairs;
+    std::vector<LdiSelfIntersection> selfIntersections;  // one per object, over the LDIs it was drawn in
+    uint32_t renderPasses = 0;  // draw passes recorded (1 count pass + layerCap - 1 peeling passes)
+};
+
+// Vertex-in-volume for arbitrary points against one object's LDI (paper 2, Table 2 / Fig. 10).
+struct LdiPointResults {
+    uint64_t insideCount = 0;        // exact
+    std::vector<uint32_t> inside;    // point indices, sorted; at most insideCapacity
+    bool truncated = false;          // insideCount > insideCapacity
+    uint32_t layers = 0;             // n_max of the object's LDI
+    bool layersTruncated = false;    // n_max > layerCap: no point was tested
+    std::map<std::string, double> gpuTimingsMs;
+};
+
+struct LdiDetectorImpl;
+
+// Lifetime: an LdiDetector must not outlive its Context (run(scene) creates a broadphase on it).
+class LdiDetector {
+public:
+    // Errors: InvalidArgument for an invalid context or settings; MissingFeature when no
+    // depth-stencil format with 8 stencil bits can be rendered; OutOfDeviceMemory naming the buffer.
+    static Result<LdiDetector> create(Context& context, const LdiSettings& settings = {});
+    LdiDetector(LdiDetector&&) noexcept;
+    LdiDetector& operator=(LdiDetector&&) noexcept;
+    ~LdiDetector();
+
+    // Records the method for `frame` (frames increase by one per call) into the host's command
+    // buffer (outside a render pass), over `candidates` with their world bounds (usually the
+    // broadphase's). A pair with a == b is ignored, b < a is swapped; a pair whose boxes overlap
+    // with no volume is not tested. Errors: NotReady when the frame's slot is still in flight;
+    // InvalidArgument for an unknown object, missing bounds, more pairs than maxPairs, or a mesh
+    // that is not a closed, consistently oriented solid ("object 3 (mesh "x"): ldi needs closed
+    // meshes: ..."); Unsupported for more than 64 distinct vertex buffers.
+    Status record(VkCommandBuffer cmd, const Scene& scene, std::span<const ObjectPair> candidates,
+                  std::span<const Aabb> worldBounds, uint64_t frame);
+    // Add this to the vkQueueSubmit2 that carries the frame's command buffer.
+    VkSemaphoreSubmitInfo completionSignal(uint64_t frame);
+    // NotReady until the GPU finished `frame`; never blocks. Pairs: every pair with a volume > 0 or
+    // inside vertices, plus every truncated pair (undecided: `truncated`, no volume, a warning with
+    // the needed layers); `colliding` counts decided pairs only. Warnings also name self-intersections.
+    Status results(uint64_t frame, FrameResults& out, LdiFrameDetails* details = nullptr);
+
+    // Records a vertex-in-volume query for `frame` instead of pairs: `count` points (three floats
+    // each, `stride` bytes apart from `offset`; world space) in the host's storage buffer, against
+    // an LDI of `object` over `objectBounds` (its world box, e.g. the broadphase's) with rays along z.
+    Status recordPointQuery(VkCommandBuffer cmd, const Scene& scene, uint32_t object, const Aabb& objectBounds,
+                            VkBuffer points, VkDeviceSize offset, uint32_t stride, uint32_t count, uint64_t frame);
+    Status pointResults(uint64_t frame, LdiPointResults& out);
+
+    // Blocking conveniences for tools and tests: record, submit, wait, read.
+    Result<FrameResults> run(const Scene& scene, const BroadphaseResults& pcs, LdiFrameDetails* details = nullptr);
+    // Same, running its own broadphase (settings.broadphase) first.
+    Result<FrameResults> run(const Scene& scene, LdiFrameDetails* details = nullptr);
+    // Uploads the points, builds the object's LDI over its own world box (from the mesh's CPU
+    // positions: for a mesh the host deforms on the GPU, use recordPointQuery with its bounds) and
+    // tests them.
+    Result<LdiPointResults> classifyPoints(const Scene& scene, uint32_t object, std::span<const glm::vec3> worldPoints);
+
+    const LdiSettings& settings() const;  // with defaults filled in
+    LdiDetectorImpl& impl() const { return *impl_; }  // internals, for tests (collision/ldi_detector_impl.h)
+
+private:
+    explicit LdiDetector(std::unique_ptr<LdiDetectorImpl> impl);
+    std::unique_ptr<LdiDetectorImpl> impl_;
+};
+
+}  // namespace vkc

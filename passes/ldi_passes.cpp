@@ -1,0 +1,119 @@
+// Method `ldi` (paper 2), stage 3 and the frame around the peeling: see ldi_passes.h.
+#include "passes/ldi_passes.h"
+
+#include <volk.h>
+
+namespace vkc {
+
+namespace {
+
+void bindCompute(VkCommandBuffer cmd, const PassResources& r, const LdiPassInputs& in, const Pipeline& pipeline,
+                 const gpu::LdiComputePush& push) {
+    r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
+    r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1,
+                                       &in.peel.computeSet, 0, nullptr);
+    r.device().vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+}
+
+}  // namespace
+
+void addLdiPasses(Graph& graph, const LdiPassInputs& in) {
+    const uint32_t tileCount = uint32_t(in.peel.tiles.size());
+    const uint32_t perTile = in.peel.resolution * in.peel.resolution;
+    BufferHandle pairResults = in.pairResults, inside = in.inside, depthImage = in.depthImage,
+                 partials = in.volumePartials;
+
+    PassBuilder setup = graph.addPass("ldi-setup");
+    pairResults = setup.write(pairResults, Access::TransferDst);
+    inside = setup.write(inside, Access::TransferDst);
+    const BufferHandle resultsTarget = pairResults, insideTarget = inside;
+    setup.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+        const VkDeviceSize pairBytes = std::max<VkDeviceSize>(1, in.pairCount) * sizeof(gpu::LdiPairResultGpu);
+        r.device().vkCmdFillBuffer(cmd, r.buffer(resultsTarget), r.bufferOffset(resultsTarget), pairBytes, 0u);
+        gpu::LdiListHeader header = {0u, in.insideCapacity, 0u, 0u};
+        r.device().vkCmdUpdateBuffer(cmd, r.buffer(insideTarget), r.bufferOffset(insideTarget), sizeof(header), &header);
+    });
+
+    DepthPeelInputs peelInputs = in.peel;
+    peelInputs.pipelines = in.pipelines.peel;
+    DepthPeelState state = {in.peel.layers, in.peel.stencilCounts, in.peel.stats, in.peel.commands,
+                            in.peel.depthStencil};
+    addDepthPeelPasses(graph, peelInputs, state);
+    const gpu::LdiComputePush base = ldiComputePush(in.peel.resolution, in.peel.layerCap, tileCount, in.peel.atlasColumns);
+
+    if (in.pairCount != 0) {
+        PassBuilder volume = graph.addPass("ldi-volume");
+        volume.read(in.peel.tileBuffer, Access::ComputeRead);
+        volume.read(state.layers, Access::ComputeRead);
+        volume.read(state.stencilCounts, Access::ComputeRead);
+        volume.read(state.stats, Access::ComputeRead);
+        depthImage = volume.write(depthImage, Access::ComputeWrite);
+        partials = volume.write(partials, Access::ComputeWrite);
+        volume.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+            gpu::LdiComputePush push = base;
+            push.pairCount = in.pairCount;
+            bindCompute(cmd, r, in, *in.pipelines.volume, push);
+            r.device().vkCmdDispatch(cmd, ldiVolumeGroups(in.peel.resolution), in.pairCount, 1);
+        });
+
+        PassBuilder sum = graph.addPass("ldi-volume-sum");
+        sum.read(partials, Access::ComputeRead);
+        pairResults = sum.write(pairResults, Access::ComputeReadWrite);
+        sum.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+            gpu::LdiComputePush push = base;
+            push.pairCount = in.pairCount;
+            bindCompute(cmd, r, in, *in.pipelines.volumeSum, push);
+            r.device().vkCmdDispatch(cmd, in.pairCount, 1, 1);
+        });
+    }
+
+    if (!in.pointTests.empty()) {
+        PassBuilder points = graph.addPass("ldi-points");
+        for (BufferHandle vertices : in.peel.meshVertices) points.read(vertices, Access::ComputeRead);
+        points.read(state.layers, Access::ComputeRead);
+        points.read(state.stencilCounts, Access::ComputeRead);
+        points.read(state.stats, Access::ComputeRead);
+        pairResults = points.write(pairResults, Access::ComputeReadWrite);
+        inside = points.write(inside, Access::ComputeReadWrite);
+        points.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+            // Tests of different tiles and sides only add to counters: no barrier between dispatches.
+            for (const LdiPointTest& test : in.pointTests) {
+                gpu::LdiComputePush push = base;
+                push.pointToTexel = test.pointToTexel;
+                push.tile = test.tile;
+                push.tag = test.tag;
+                push.pointCount = test.pointCount;
+                push.meshSlot = test.meshSlot;
+                push.vertexStride = test.vertexStride;
+                push.vertexOffset = test.vertexOffset;
+                bindCompute(cmd, r, in, *in.pipelines.points, push);
+                if (test.pointCount != 0)
+                    r.device().vkCmdDispatch(cmd, (test.pointCount + gpu::kLdiGroupSize - 1) / gpu::kLdiGroupSize, 1, 1);
+            }
+        });
+    }
+
+    PassBuilder readback = graph.addPass("ldi-readback");
+    readback.read(inside, Access::TransferSrc);
+    readback.read(pairResults, Access::TransferSrc);
+    readback.read(state.stats, Access::TransferSrc);
+    if (in.readbackImagesOffset != 0 && in.pairCount != 0) readback.read(depthImage, Access::TransferSrc);
+    readback.write(in.readback, Access::TransferDst);
+    const BufferHandle statsSource = state.stats, imageSource = depthImage, insideSource = inside,
+                       resultsSource = pairResults;
+    readback.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+        const VkDeviceSize slot = r.bufferOffset(in.readback);
+        auto copy = [&](BufferHandle source, VkDeviceSize to, VkDeviceSize bytes) {
+            if (bytes == 0) return;
+            VkBufferCopy region = {r.bufferOffset(source), slot + to, bytes};
+            r.device().vkCmdCopyBuffer(cmd, r.buffer(source), r.buffer(in.readback), 1, &region);
+        };
+        copy(insideSource, 0, ldiInsideBytes(in.insideCapacity));
+        copy(resultsSource, in.readbackPairsOffset, VkDeviceSize(in.pairCount) * sizeof(gpu::LdiPairResultGpu));
+        copy(statsSource, in.readbackStatsOffset, VkDeviceSize(tileCount) * sizeof(gpu::LdiTileStatsGpu));
+        if (in.readbackImagesOffset != 0)
+            copy(imageSource, in.readbackImagesOffset, VkDeviceSize(in.pairCount) * perTile * sizeof(float));
+    });
+}
+
+}  // namespace vkc

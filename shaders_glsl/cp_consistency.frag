@@ -1,0 +1,31 @@
+// Consistency test (paper 3, section 4.2), drawn over back faces: each back-face fragment is
+// compared with the front face immediately in front of it (the deepest front layer strictly in
+// front). A different object id is an inconsistent pair, i.e. a collision of the two objects:
+// bit (front, back) of the pair-flag matrix. Nested and hollow objects stay consistent, since a
+// cavity's inner surface is a face of the hollow object itself. Also records, per window slot, the
+// nearest back face (atomicMin of its depth bits) for the back/back collision points (4.3).
+#version 460
+#extension GL_GOOGLE_include_directive : require
+
+#include "shared/consistent_pairs_sets.h"
+
+layout(set = 1, binding = kCpBindingBackDepth, r32ui) uniform uimage2DArray backDepth;
+layout(set = 1, binding = kCpBindingPairFlags, std430) buffer PairFlags { uint pairFlags[]; };
+layout(set = 1, binding = kCpBindingStats, std430) buffer Stats { CpStatsGpu stats; };
+
+#include "shared/consistent_pairs_fragment.h"
+
+void main() {
+    ivec2 pixel = ivec2(gl_FragCoord.xy);
+    float z = gl_FragCoord.z;
+    uvec4 front;
+    int k = nearestFront(pixel, z, front);
+    if (!ownedSlot(k)) return;
+    // Depths lie in [0, 1], where float bits order like the floats.
+    imageAtomicMin(backDepth, ivec3(pixel, k), floatBitsToUint(z));
+    uint frontObject = front.y - 1u;
+    if (frontObject == push.object) return;
+    uint bit = frontObject * frame.objectCount + push.object;
+    atomicOr(pairFlags[bit >> 5u], 1u << (bit & 31u));
+    atomicAdd(stats.inconsistentPixels, 1u);
+}

@@ -1,0 +1,22 @@
+// Vertices of one object's triangles for every consistent-pairs draw (paper 3), read from the mesh's
+// vertex buffer in place through the index buffer (gl_VertexIndex is the mesh-local vertex),
+// transformed by the object and projected by the frame's view. The world position goes to the
+// fragment stages, whose derivatives give the normal of the triangle hit. `invariant` because the
+// passes compare depths of the same triangle drawn by different pipelines for equality.
+#version 460
+#extension GL_GOOGLE_include_directive : require
+
+#include "shared/consistent_pairs_sets.h"
+
+layout(location = 0) out vec3 outWorld;
+
+invariant gl_Position;
+
+void main() {
+    CpObjectGpu object = objects[push.object];
+    uint base = object.vertexOffset + uint(gl_VertexIndex) * object.vertexStride;
+    vec3 local = vec3(meshVertices[object.meshSlot].data[base], meshVertices[object.meshSlot].data[base + 1u],
+                      meshVertices[object.meshSlot].data[base + 2u]);
+    outWorld = (object.objectToWorld * vec4(local, 1.0)).xyz;
+    gl_Position = frame.worldToClip * vec4(outWorld, 1.0);
+}

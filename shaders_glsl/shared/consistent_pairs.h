@@ -1,0 +1,116 @@
+// Method `consistent-pairs` (paper 3, Jang, Jeong & Han): layouts, bindings and limits shared by
+// shaders_glsl/cp_* and passes/consistent_pairs_*.cpp, collision/consistent_pairs_detector*.cpp.
+#ifndef VKC_SHARED_CONSISTENT_PAIRS_H
+#define VKC_SHARED_CONSISTENT_PAIRS_H
+
+#include "glsl_cpp.h"
+
+VKC_NAMESPACE_BEGIN
+
+// Front layers one iteration keeps (the paper's 3 textures, section 5): a descriptor array, so a
+// compile-time bound; layersPerIteration picks how many of them a frame uses.
+VKC_CONSTANT(uint, kCpMaxLayers, 8u)
+// Iterations one frame may record (all are recorded up front; the GPU skips the unneeded ones).
+VKC_CONSTANT(uint, kCpMaxIterations, 64u)
+// Distinct vertex buffers one scene can bind (same limit as the stencil method and the broadphase).
+VKC_CONSTANT(uint, kCpMaxMeshSlots, 64u)
+// One thread per drawn object when the decision pass rewrites the next iteration's draws.
+VKC_CONSTANT(uint, kCpDecideGroupSize, 64u)
+// An empty layer texel: no front face (object field 0; objects are stored as index + 1).
+VKC_CONSTANT(uint, kCpNoObject, 0u)
+// "No back face" in the per-slot nearest-back-face image (atomicMin of the depth bits).
+VKC_CONSTANT(uint, kCpNoDepth, 0xffffffffu)
+
+// Point flags: which of the two surfaces is a front face (paper 4.3, Fig. 7).
+VKC_CONSTANT(uint, kCpPointFrontP, 1u)
+VKC_CONSTANT(uint, kCpPointFrontT, 2u)
+
+// Set 0 (every draw): objects, the frame's view, mesh vertex buffers.
+VKC_CONSTANT(uint, kCpBindingObjects, 0u)
+VKC_CONSTANT(uint, kCpBindingFrame, 1u)
+VKC_CONSTANT(uint, kCpBindingMeshVertices, 2u)
+// Set 1 of every draw: the front layers (the peel reads the previous one), then what the window
+// passes (consistency, back ids, determination) read and write.
+VKC_CONSTANT(uint, kCpBindingLayers, 0u)
+VKC_CONSTANT(uint, kCpBindingBackDepth, 1u)
+VKC_CONSTANT(uint, kCpBindingBackId, 2u)
+VKC_CONSTANT(uint, kCpBindingPairFlags, 3u)
+VKC_CONSTANT(uint, kCpBindingStats, 4u)
+VKC_CONSTANT(uint, kCpBindingPoints, 5u)
+// Decision set (compute): the stats and the indirect draws.
+VKC_CONSTANT(uint, kCpBindingDecideStats, 0u)
+VKC_CONSTANT(uint, kCpBindingDraws, 1u)
+
+// One scene object as the shaders see it (std430, 80 bytes).
+struct CpObjectGpu {
+    mat4 objectToWorld;   // rigid + uniform scale: triangle normals keep their direction
+    uint meshSlot;        // index into the mesh vertex buffer array
+    uint vertexStride;    // floats; positions are the first three floats of each vertex
+    uint vertexOffset;    // floats, where vertex 0 starts in its buffer
+    uint pad;
+};
+
+// The frame's single orthographic view and limits (std430, 160 bytes).
+struct CpFrameGpu {
+    mat4 worldToClip;     // the view over the potentially colliding set (paper section 4)
+    mat4 clipToWorld;     // its inverse: unprojects a pixel and a depth to world space
+    float thresholdDepth; // the collision-point distance threshold in depth units (4.3, test 3)
+    uint resolution;      // pixels per side
+    uint layerCount;      // front layers per iteration (<= kCpMaxLayers)
+    uint objectCount;     // row length of the pair-flag matrix
+    uint pointCapacity;
+    uint pad0;
+    uint pad1;
+    uint pad2;
+};
+
+// Push constants of every draw (16 bytes).
+struct CpDrawPush {
+    uint object;          // index into objects; stored as object + 1
+    uint windowBase;      // global index of the window's first front layer (slot = index % layerCount)
+    uint firstLayer;      // peel: 1 when there is no previous layer (the frame's first peel)
+    uint pad;
+};
+
+struct CpDecidePush {
+    uint iteration;       // the iteration whose last peel decides the next one
+    uint drawCount;       // draws (objects) per iteration
+    uint pad0;
+    uint pad1;
+};
+
+// Per-frame counters. peelSamples[i] is the occlusion query of iteration i's last peel, copied
+// on the GPU (vkCmdCopyQueryPoolResults) for the decision pass.
+struct CpStatsGpu {
+    uint iterations;          // iterations that ran (1 + those the decision pass enabled)
+    uint inconsistentPixels;  // back-face fragments whose nearest front face has another id (4.2)
+    uint pad0;
+    uint pad1;
+    uint peelSamples[kCpMaxIterations];
+};
+
+// A collision point (paper 4.3, Fig. 7): two surface samples on one pixel's ray, of different
+// objects, t not deeper than p, within the threshold in depth. Normals are the world normals of
+// the triangles hit, computed on the GPU.
+struct CpPointGpu {
+    float px;
+    float py;
+    float pz;
+    uint objectP;
+    float tx;
+    float ty;
+    float tz;
+    uint objectT;
+    float pnx;
+    float pny;
+    float pnz;
+    uint flags;           // kCpPointFrontP | kCpPointFrontT
+    float tnx;
+    float tny;
+    float tnz;
+    uint pad;
+};
+
+VKC_NAMESPACE_END
+
+#endif

@@ -1,0 +1,115 @@
+// Method `ldi` (paper 2, layered depth images by depth peeling): layouts, bindings and limits
+// shared by shaders_glsl/ldi_* and passes/depth_peel_passes.cpp, passes/ldi_passes.cpp,
+// collision/ldi_detector*.cpp.
+#ifndef VKC_SHARED_LDI_H
+#define VKC_SHARED_LDI_H
+
+#include "glsl_cpp.h"
+
+VKC_NAMESPACE_BEGIN
+
+// Distinct vertex buffers one frame can bind (descriptor array, unused slots hold a dummy); the
+// same limit as the broadphase's and the stencil method's.
+VKC_CONSTANT(uint, kLdiMaxMeshSlots, 64u)
+// The 8-bit stencil counts fragments with INCREMENT_AND_CLAMP: 255 means "255 or more", so at most
+// 254 layers can be peeled with a count that is known to be exact.
+VKC_CONSTANT(uint, kLdiMaxLayerCap, 254u)
+// Sub-pixel steps per pixel the peeling draws snap vertices to (8 bits, as rasterizers and the CPU
+// reference's kLdiSubpixelSteps do).
+VKC_CONSTANT(uint, kLdiSubpixelSteps, 256u)
+// One thread per atlas pixel, per LDI pixel, per indirect command or per point: 64 is a whole
+// subgroup or two on every device.
+VKC_CONSTANT(uint, kLdiGroupSize, 64u)
+// The volume sums in fixed-order trees of 256: per workgroup of pixels in shared memory, then the
+// workgroups' partial sums of one pair by one workgroup.
+VKC_CONSTANT(uint, kLdiVolumeGroupSize, 256u)
+// Inside-vertex tags: pair index << 1 | side, side 0 = a vertex of a inside b's LDI, 1 = of b in a's.
+VKC_CONSTANT(uint, kLdiSideB, 1u)
+
+// Draw set (graphics): tiles, mesh vertex buffers, and one tile's layers (a dynamic storage buffer
+// whose offset selects the tile, so the draws of one pass write disjoint, declared ranges).
+VKC_CONSTANT(uint, kLdiBindingTiles, 0u)
+VKC_CONSTANT(uint, kLdiBindingMeshVertices, 1u)
+VKC_CONSTANT(uint, kLdiBindingTileLayers, 2u)
+// Compute set: tiles, mesh vertices, then every per-frame buffer.
+VKC_CONSTANT(uint, kLdiBindingLayers, 3u)
+VKC_CONSTANT(uint, kLdiBindingStencilCounts, 4u)
+VKC_CONSTANT(uint, kLdiBindingTileStats, 5u)
+VKC_CONSTANT(uint, kLdiBindingCommands, 6u)
+VKC_CONSTANT(uint, kLdiBindingPairResults, 7u)
+VKC_CONSTANT(uint, kLdiBindingDepthImage, 8u)
+VKC_CONSTANT(uint, kLdiBindingInsideList, 9u)
+VKC_CONSTANT(uint, kLdiBindingVolumePartials, 10u)
+
+// One LDI: an object rendered into one res x res tile of the atlas (std430, 112 bytes).
+struct LdiTileGpu {
+    mat4 objectToClip;    // object space -> the VoI's orthographic clip space (x, y in [-1, 1], z in [0, 1])
+    uint meshSlot;        // index into the mesh vertex buffer array
+    uint vertexStride;    // floats; positions are the first three floats of each vertex
+    uint vertexOffset;    // floats, where vertex 0 starts in its buffer
+    uint entryIsFront;    // 1: a front-facing fragment (gl_FrontFacing) enters the object
+    uint originX;         // atlas pixel of the tile's corner
+    uint originY;
+    uint indexCount;      // the object's triangle indices (3 per triangle)
+    uint firstIndex;      // in the frame's index buffer
+    float nearWorld;      // world coordinate along the ray axis of depth 0 (the outside face)
+    float farWorld;       // ... of depth 1
+    uint pad0;
+    uint pad1;
+};
+
+// What the peeling measured per tile (std430, 32 bytes). Reset each frame.
+struct LdiTileStatsGpu {
+    uint layers;          // n_max: the largest stencil count (clamped at 255)
+    uint invalidPixels;   // pixels whose sorted layers do not alternate entry, leave, ... (paper §7)
+    uint minX;            // bounds of the invalid pixels (tile pixels) ...
+    uint minY;
+    uint maxX;
+    uint maxY;
+    uint minDepthBits;    // ... and of their layers' depths (floatBitsToUint of depths in [0, 1])
+    uint maxDepthBits;
+};
+
+// Per pair (std430, 16 bytes): the interval-length sum (world units) and inside-vertex counts.
+struct LdiPairResultGpu {
+    double lengthSum;     // sum over pixels of the overlap length of the inside intervals
+    uint insideA;         // vertices of a inside b's LDI (exact)
+    uint insideB;         // vertices of b inside a's LDI (exact)
+};
+
+// Inside-vertex list header (16 bytes), then uvec2 entries (tag, vertex index); count is exact.
+struct LdiListHeader {
+    uint count;
+    uint capacity;
+    uint pad0;
+    uint pad1;
+};
+
+// Push constants of the peeling draws (vertex and fragment stages).
+struct LdiDrawPush {
+    uint tile;
+    uint layer;           // 0-based: the fragment routed by stencil == layer stores layer `layer`
+    uint resolution;
+    uint layerCap;
+};
+
+// Push constants of every LDI compute shader (one layout for all of them, 112 bytes).
+struct LdiComputePush {
+    mat4 pointToTexel;    // points: source space -> LDI tile texels (x, y in pixels, z depth in [0, 1])
+    uint resolution;
+    uint layerCap;
+    uint tileCount;
+    uint atlasColumns;    // tiles per atlas row
+    uint atlasWidth;      // pixels: the stencil copy's row length
+    uint tile;            // points: the LDI they are tested against
+    uint pointCount;
+    uint meshSlot;        // points: their buffer in the mesh vertex array
+    uint vertexStride;    // floats
+    uint vertexOffset;    // floats
+    uint tag;             // points: pair << 1 | side, written with each inside point
+    uint pairCount;
+};
+
+VKC_NAMESPACE_END
+
+#endif

@@ -1,0 +1,194 @@
+// Tier B: ConsistentPairsDetector (paper 3) on a device under the validation layer, on small
+// hand-placed cases against the exact oracle: overlapping and separated boxes (also over later
+// frames reusing the slots), non-blocking frames in flight, an open mesh refused naming the
+// object, the point list's capacity (exact count, truncated), and the harness entry.
+#include "tests/consistent_pairs/cp_test_support.h"
+#include "tools/cli/consistent_pairs_method.h"
+#include "tools/cli/report_json.h"
+#include "vk/commands.h"
+
+namespace vkc::cptest {
+namespace {
+
+class CpDetectorTest : public CpTest {};
+
+TEST_F(CpDetectorTest, OverlappingBoxesFoundSeparatedNot) {
+    auto scene = Scene::create(context_, kVolumeMethodRequirements);
+    ASSERT_TRUE(scene);
+    MeshId box = addMesh(scene.value(), solids::box({1.0f, 1.0f, 1.0f}));
+    addObject(scene.value(), box, glm::mat4(1.0f));
+    addObject(scene.value(), box, glm::translate(glm::mat4(1.0f), {0.7f, 0.2f, 0.1f}) *
+                                      glm::rotate(glm::mat4(1.0f), 0.5f, glm::vec3(0.3f, 1.0f, 0.2f)));
+    // Boxes whose AABBs overlap (so they are drawn) but separated by a rotated gap.
+    addObject(scene.value(), box, glm::translate(glm::mat4(1.0f), {-1.15f, -1.15f, 0.0f}) *
+                                      glm::rotate(glm::mat4(1.0f), glm::radians(45.0f), glm::vec3(0, 0, 1)));
+    auto detector = ConsistentPairsDetector::create(context_, testSettings());
+    ASSERT_TRUE(detector) << detector.status().describe();
+    ConsistentPairsFrameDetails details;
+    auto results = detector->run(scene.value(), &details);
+    ASSERT_TRUE(results) << results.status().describe();
+    EXPECT_EQ(details.drawnObjects, 3u) << "the broadphase should pass both pairs";
+    ASSERT_EQ(results->pairs.size(), 1u);
+    EXPECT_EQ(results->pairs[0].a, 0u);
+    EXPECT_EQ(results->pairs[0].b, 1u);
+    EXPECT_FALSE(results->pairs[0].points.empty());
+    EXPECT_EQ(results->pairs[0].points.size(), results->pairs[0].normals.size());
+    EXPECT_TRUE(results->warnings.empty()) << results->warnings.front();
+    EXPECT_EQ(details.iterationsRun, 1u) << "convex boxes need one window of three layers";
+    for (const char* pass : {"cp-peel", "cp-consistency", "cp-determination"})
+        EXPECT_TRUE(results->gpuTimingsMs.count(pass)) << pass;
+    expectAgreesWithOracle(results.value(), details);
+
+    // Later frames reuse the frame slots (persistent images and buffers synchronised against the
+    // slot's previous frame) and give the same answer.
+    for (int frame = 1; frame < 4; ++frame) {
+        ConsistentPairsFrameDetails again;
+        auto next = detector->run(scene.value(), &again);
+        ASSERT_TRUE(next) << next.status().describe();
+        ASSERT_EQ(next->pairs.size(), 1u);
+        EXPECT_EQ(again.pointCount, details.pointCount);
+        EXPECT_EQ(again.inconsistentPixels, details.inconsistentPixels);
+    }
+}
+
+TEST_F(CpDetectorTest, FramesInFlightNeverBlock) {
+    auto scene = Scene::create(context_, kVolumeMethodRequirements);
+    ASSERT_TRUE(scene);
+    MeshId box = addMesh(scene.value(), solids::box({1.0f, 1.0f, 1.0f}));
+    addObject(scene.value(), box, glm::mat4(1.0f));
+    addObject(scene.value(), box, glm::translate(glm::mat4(1.0f), {0.5f, 0.1f, 0.0f}));
+    auto detector = ConsistentPairsDetector::create(context_, testSettings(128));
+    ASSERT_TRUE(detector);
+    std::vector<ObjectPair> pairs = {{0, 1}};
+    std::vector<Aabb> bounds = {{{-0.5f, -0.5f, -0.5f}, {0.5f, 0.5f, 0.5f}}, {{0.0f, -0.4f, -0.5f}, {1.0f, 0.6f, 0.5f}}};
+    Status recorded = Status::success();
+    ASSERT_TRUE(submitAndWait(vk(), [&](VkCommandBuffer cmd) {
+        recorded = detector->record(cmd, scene.value(), pairs, bounds, 0);
+    }).ok());
+    ASSERT_TRUE(recorded.ok()) << recorded.describe();
+    // The host adds the signal to its submit; until the GPU signals it, results() says NotReady.
+    VkSemaphoreSubmitInfo signal = detector->completionSignal(0);
+    FrameResults out;
+    Status early = detector->results(0, out);
+    EXPECT_EQ(early.code, ErrorCode::NotReady) << early.describe();
+    VkSemaphoreSignalInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
+    info.semaphore = signal.semaphore;
+    info.value = signal.value;
+    ASSERT_EQ(vk().vkd.vkSignalSemaphore(vk().device, &info), VK_SUCCESS);
+    Status read = detector->results(0, out);
+    ASSERT_TRUE(read.ok()) << read.describe();
+    EXPECT_TRUE(out.colliding);
+    EXPECT_EQ(out.pairs.size(), 1u);
+}
+
+TEST_F(CpDetectorTest, OpenMeshRefusedNamingTheObject) {
+    auto scene = Scene::create(context_, kObjectSpaceMethodRequirements);
+    ASSERT_TRUE(scene);
+    MeshData open = solids::box({1.0f, 1.0f, 1.0f});
+    open.name = "open-box";
+    open.indices.resize(open.indices.size() - 3);  // one triangle missing: a hole
+    MeshId openId = addMesh(scene.value(), open);
+    MeshId closed = addMesh(scene.value(), solids::box({1.0f, 1.0f, 1.0f}));
+    addObject(scene.value(), closed, glm::mat4(1.0f));
+    ASSERT_TRUE(scene->addObject(openId, glm::translate(glm::mat4(1.0f), {0.5f, 0.3f, 0.2f}), "lid-less crate"));
+    auto detector = ConsistentPairsDetector::create(context_, testSettings(128));
+    ASSERT_TRUE(detector) << detector.status().describe();
+    auto results = detector->run(scene.value());
+    ASSERT_FALSE(results);
+    EXPECT_EQ(results.status().code, ErrorCode::InvalidMesh);
+    EXPECT_NE(results.status().message.find("lid-less crate"), std::string::npos) << results.status().message;
+    EXPECT_NE(results.status().message.find("open-box"), std::string::npos) << results.status().message;
+}
+
+TEST_F(CpDetectorTest, PointCapacityKeepsExactCountAndSaysTruncated) {
+    auto scene = Scene::create(context_, kVolumeMethodRequirements);
+    ASSERT_TRUE(scene);
+    MeshId ball = addMesh(scene.value(), solids::sphere(0.5f, 2));
+    addObject(scene.value(), ball, glm::mat4(1.0f));
+    addObject(scene.value(), ball, glm::translate(glm::mat4(1.0f), {0.6f, 0.2f, 0.1f}));
+    ConsistentPairsSettings large = testSettings(128);
+    auto full = ConsistentPairsDetector::create(context_, large);
+    ASSERT_TRUE(full);
+    ConsistentPairsFrameDetails all;
+    auto reference = full->run(scene.value(), &all);
+    ASSERT_TRUE(reference) << reference.status().describe();
+    ASSERT_GT(all.pointCount, 16u);
+    EXPECT_FALSE(all.pointsTruncated);
+    EXPECT_EQ(all.points.size(), all.pointCount);
+
+    ConsistentPairsSettings small = large;
+    small.pointCapacity = 16;
+    auto bounded = ConsistentPairsDetector::create(context_, small);
+    ASSERT_TRUE(bounded);
+    ConsistentPairsFrameDetails some;
+    auto results = bounded->run(scene.value(), &some);
+    ASSERT_TRUE(results) << results.status().describe();
+    EXPECT_EQ(some.pointCount, all.pointCount) << "the count stays exact past the capacity";
+    EXPECT_TRUE(some.pointsTruncated);
+    EXPECT_EQ(some.points.size(), 16u);
+    ASSERT_EQ(results->pairs.size(), 1u);
+    EXPECT_TRUE(results->pairs[0].truncated);
+    ASSERT_FALSE(results->warnings.empty());
+    EXPECT_NE(results->warnings.front().find("pointCapacity"), std::string::npos) << results->warnings.front();
+}
+
+TEST_F(CpDetectorTest, HarnessEntryAndReportFields) {
+    auto scene = Scene::create(context_, kVolumeMethodRequirements);
+    ASSERT_TRUE(scene);
+    MeshId ball = addMesh(scene.value(), solids::sphere(0.5f, 2));
+    addObject(scene.value(), ball, glm::mat4(1.0f));
+    addObject(scene.value(), ball, glm::translate(glm::mat4(1.0f), {0.6f, 0.3f, 0.0f}));
+    auto detector = ConsistentPairsDetector::create(context_, testSettings(128));
+    ASSERT_TRUE(detector) << detector.status().describe();
+    auto broadphase = Broadphase::create(context_);
+    ASSERT_TRUE(broadphase);
+    auto pcs = broadphase->run(scene.value());
+    ASSERT_TRUE(pcs);
+    ConsistentPairsFrameDetails details;
+    auto results = tools::runConsistentPairsFrame(detector.value(), scene.value(), pcs.value(), &details);
+    ASSERT_TRUE(results) << results.status().describe();
+    ASSERT_EQ(results->pairs.size(), 1u);
+    nlohmann::json json = tools::toJson(details);
+    EXPECT_EQ(json["iterations"], details.iterationsRun);
+    EXPECT_EQ(json["fragments_per_peel"].size(), details.fragmentsPerPeel.size());
+    EXPECT_GT(json["inconsistent_pixels"].get<uint32_t>(), 0u);
+    EXPECT_EQ(detector->settings().layersPerIteration, 3u);
+    EXPECT_EQ(detector->settings().maxIterations, 8u);
+}
+
+TEST_F(CpDetectorTest, NoCandidatesAndBadInputs) {
+    auto scene = Scene::create(context_, kVolumeMethodRequirements);
+    ASSERT_TRUE(scene);
+    MeshId box = addMesh(scene.value(), solids::box({1.0f, 1.0f, 1.0f}));
+    addObject(scene.value(), box, glm::mat4(1.0f));
+    addObject(scene.value(), box, glm::translate(glm::mat4(1.0f), {5.0f, 0.0f, 0.0f}));
+    auto detector = ConsistentPairsDetector::create(context_, testSettings(128));
+    ASSERT_TRUE(detector) << detector.status().describe();
+    ConsistentPairsFrameDetails details;
+    auto results = detector->run(scene.value(), &details);
+    ASSERT_TRUE(results) << results.status().describe();
+    EXPECT_FALSE(results->colliding);
+    EXPECT_EQ(details.drawnObjects, 0u);
+    EXPECT_EQ(details.iterationsRun, 0u);
+
+    BroadphaseResults bad;
+    bad.worldBounds.resize(2);
+    bad.pairs = {{0, 7}};
+    auto unknown = detector->run(scene.value(), bad);
+    ASSERT_FALSE(unknown);
+    EXPECT_EQ(unknown.status().code, ErrorCode::InvalidArgument);
+    bad.pairs = {{0, 1}};
+    bad.worldBounds.resize(1);
+    auto missing = detector->run(scene.value(), bad);
+    ASSERT_FALSE(missing);
+    EXPECT_EQ(missing.status().code, ErrorCode::InvalidArgument);
+
+    ConsistentPairsSettings layers;
+    layers.layersPerIteration = 1;
+    auto invalid = ConsistentPairsDetector::create(context_, layers);
+    ASSERT_FALSE(invalid);
+    EXPECT_EQ(invalid.status().code, ErrorCode::InvalidArgument);
+}
+
+}  // namespace
+}  // namespace vkc::cptest

@@ -1,0 +1,113 @@
+// Tier B: the paper's hard cases (paper 3, sections 4.2 and 5), each checked against the exact
+// oracle too: a nested configuration whose colliding pair lies behind three front layers (Figs 8
+// and 9: found only by a second iteration, reported as truncated when one iteration is allowed), a
+// hollow object with another object in its cavity (consistent: no collision), and one object fully
+// inside another (collision, though no surfaces cross).
+#include "tests/consistent_pairs/cp_test_support.h"
+
+namespace vkc::cptest {
+namespace {
+
+class CpHardCasesTest : public CpTest {
+protected:
+    // A hollow box (outer 4, cavity 3) holding two overlapping unit boxes in its cavity, one behind
+    // the other along the view (z): along rays through their overlap the front faces are the
+    // shell's outside (layer 1), the first box (2), the second (3), so the first box's back face,
+    // whose nearest front face is layer 3, belongs to the second window.
+    void buildNestedScene(Scene& scene) {
+        MeshId shell = addMesh(scene, hollowBox({4.0f, 4.0f, 4.0f}, {3.0f, 3.0f, 3.0f}));
+        MeshId box = addMesh(scene, solids::box({1.0f, 1.0f, 1.0f}));
+        addObject(scene, shell, glm::mat4(1.0f));
+        addObject(scene, box, glm::translate(glm::mat4(1.0f), {0.1f, 0.0f, -0.4f}));
+        addObject(scene, box, glm::translate(glm::mat4(1.0f), {0.3f, 0.2f, 0.2f}) *
+                                  glm::rotate(glm::mat4(1.0f), 0.4f, glm::vec3(0.0f, 0.0f, 1.0f)));
+    }
+};
+
+TEST_F(CpHardCasesTest, NestedPairNeedsSecondIteration) {
+    auto scene = Scene::create(context_, kVolumeMethodRequirements);
+    ASSERT_TRUE(scene);
+    buildNestedScene(scene.value());
+    auto oracle = reference::interferes(objectMesh(1), objectTransform(1), objectMesh(2), objectTransform(2));
+    ASSERT_TRUE(oracle && oracle.value());
+    auto detector = ConsistentPairsDetector::create(context_, testSettings());
+    ASSERT_TRUE(detector) << detector.status().describe();
+    ConsistentPairsFrameDetails details;
+    auto results = detector->run(scene.value(), &details);
+    ASSERT_TRUE(results) << results.status().describe();
+    ASSERT_EQ(results->pairs.size(), 1u);
+    EXPECT_EQ(results->pairs[0].a, 1u);
+    EXPECT_EQ(results->pairs[0].b, 2u);
+    // Front layers: shell outside, box 1, box 2, the shell's far inner wall; the second window
+    // (layers 3-5) peels that wall and then nothing, so the GPU stops after two of eight iterations.
+    EXPECT_EQ(details.iterationsRun, 2u);
+    ASSERT_EQ(details.fragmentsPerPeel.size(), 5u);
+    EXPECT_GT(details.fragmentsPerPeel[3], 0u);
+    EXPECT_EQ(details.fragmentsPerPeel[4], 0u);
+    EXPECT_TRUE(results->warnings.empty()) << results->warnings.front();
+    expectAgreesWithOracle(results.value(), details);
+
+    // One iteration only: the pair is not seen, and the result says why instead of staying silent.
+    ConsistentPairsSettings one = testSettings();
+    one.maxIterations = 1;
+    auto limited = ConsistentPairsDetector::create(context_, one);
+    ASSERT_TRUE(limited) << limited.status().describe();
+    ConsistentPairsFrameDetails truncated;
+    auto partial = limited->run(scene.value(), &truncated);
+    ASSERT_TRUE(partial) << partial.status().describe();
+    EXPECT_TRUE(partial->pairs.empty());
+    EXPECT_EQ(truncated.iterationsRun, 1u);
+    EXPECT_TRUE(truncated.iterationsTruncated);
+    ASSERT_FALSE(partial->warnings.empty());
+    EXPECT_NE(partial->warnings.front().find("maxIterations"), std::string::npos) << partial->warnings.front();
+}
+
+TEST_F(CpHardCasesTest, ObjectInsideHollowCavityDoesNotCollide) {
+    auto scene = Scene::create(context_, kVolumeMethodRequirements);
+    ASSERT_TRUE(scene);
+    MeshId shell = addMesh(scene.value(), hollowBox({4.0f, 4.0f, 4.0f}, {3.0f, 3.0f, 3.0f}));
+    MeshId ball = addMesh(scene.value(), solids::sphere(1.0f, 3));
+    addObject(scene.value(), shell, glm::rotate(glm::mat4(1.0f), 0.3f, glm::vec3(1.0f, 0.5f, 0.0f)));
+    addObject(scene.value(), ball, glm::translate(glm::mat4(1.0f), {0.2f, -0.1f, 0.15f}));
+    auto oracle = reference::interferes(objectMesh(0), objectTransform(0), objectMesh(1), objectTransform(1));
+    ASSERT_TRUE(oracle);
+    ASSERT_FALSE(oracle.value()) << "the ball sits in the cavity, touching nothing";
+    auto detector = ConsistentPairsDetector::create(context_, testSettings());
+    ASSERT_TRUE(detector) << detector.status().describe();
+    ConsistentPairsFrameDetails details;
+    auto results = detector->run(scene.value(), &details);
+    ASSERT_TRUE(results) << results.status().describe();
+    EXPECT_EQ(details.drawnObjects, 2u);
+    EXPECT_FALSE(results->colliding);
+    EXPECT_TRUE(results->pairs.empty());
+    EXPECT_EQ(details.inconsistentPixels, 0u) << "every back face has its own object's front face in front";
+    EXPECT_GE(details.iterationsRun, 2u) << "outer wall, ball, far inner wall: three front layers and more";
+    expectAgreesWithOracle(results.value(), details);
+}
+
+TEST_F(CpHardCasesTest, ObjectFullyInsideAnotherCollides) {
+    auto scene = Scene::create(context_, kVolumeMethodRequirements);
+    ASSERT_TRUE(scene);
+    MeshId big = addMesh(scene.value(), solids::box({4.0f, 4.0f, 4.0f}));
+    MeshId small = addMesh(scene.value(), solids::sphere(0.4f, 2));
+    addObject(scene.value(), big, glm::rotate(glm::mat4(1.0f), 0.3f, glm::vec3(1, 1, 0)));
+    addObject(scene.value(), small, glm::translate(glm::mat4(1.0f), {0.3f, -0.2f, 0.5f}));
+    auto pair = reference::exactPair(objectMesh(0), objectTransform(0), objectMesh(1), objectTransform(1),
+                                     {false, false, {}});
+    ASSERT_TRUE(pair);
+    ASSERT_TRUE(pair->bInsideA) << "no surfaces cross: containment only";
+    auto detector = ConsistentPairsDetector::create(context_, testSettings());
+    ASSERT_TRUE(detector) << detector.status().describe();
+    ConsistentPairsFrameDetails details;
+    auto results = detector->run(scene.value(), &details);
+    ASSERT_TRUE(results) << results.status().describe();
+    ASSERT_EQ(results->pairs.size(), 1u);
+    EXPECT_EQ(results->pairs[0].a, 0u);
+    EXPECT_EQ(results->pairs[0].b, 1u);
+    // No surfaces within the threshold: no collision points, the pair stands on consistency alone.
+    EXPECT_TRUE(results->pairs[0].points.empty());
+    expectAgreesWithOracle(results.value(), details);
+}
+
+}  // namespace
+}  // namespace vkc::cptest

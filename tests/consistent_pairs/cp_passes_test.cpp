@@ -1,0 +1,140 @@
+// Tier A (no device): the consistent-pairs passes compile into a graph (no stale handles) in the
+// frame order of passes/consistent_pairs_passes.h: every iteration recorded up front, later ones
+// peeling one layer fewer (they start from the previous last layer), a decision between
+// iterations whose indirect draws the next iteration reads; and every pipeline layout against its
+// shader's SPIR-V.
+#include "passes/consistent_pairs_passes.h"
+#include "passes/stencil_passes.h"
+#include "tests/support/reflection_check.h"
+
+#include "spirv/cp_back_id.frag.h"
+#include "spirv/cp_consistency.frag.h"
+#include "spirv/cp_decide.comp.h"
+#include "spirv/cp_determination.frag.h"
+#include "spirv/cp_geometry.vert.h"
+#include "spirv/cp_peel.frag.h"
+#include "spirv/stencil_compact.comp.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace vkc {
+namespace {
+
+ConsistentPairsPassInputs fakeInputs(Graph& graph, uint32_t layers, uint32_t iterations) {
+    ConsistentPairsPassInputs in;
+    in.resolution = 64;
+    in.layersPerIteration = layers;
+    in.iterations = iterations;
+    in.drawObjects = {0, 1, 2};
+    in.objectCount = 3;
+    in.candidateCount = 2;
+    in.pairCapacity = 16;
+    in.pointCapacity = 16;
+    uintptr_t next = 0x1000;
+    auto buffer = [&](const char* name) {
+        ImportedBuffer imported;
+        imported.buffer = reinterpret_cast<VkBuffer>(next++);
+        return graph.importBuffer(name, imported);
+    };
+    auto image = [&](const char* name, VkFormat format, uint32_t arrayLayers) {
+        ImportedImage imported;
+        imported.desc.width = imported.desc.height = 64;
+        imported.desc.format = format;
+        imported.desc.layers = arrayLayers;
+        imported.image = reinterpret_cast<VkImage>(next++);
+        return graph.importImage(name, imported);
+    };
+    in.objects = buffer("objects");
+    in.frame = buffer("frame");
+    in.indices = buffer("indices");
+    in.meshVertices = {buffer("mesh vertices")};
+    in.draws = buffer("draws");
+    in.candidates = buffer("candidates");
+    in.pairFlags = buffer("pair flags");
+    in.stats = buffer("stats");
+    in.pairs = buffer("pairs");
+    in.points = buffer("points");
+    ImportedBuffer readback;
+    readback.buffer = reinterpret_cast<VkBuffer>(next++);
+    readback.final = syncStateOf(Access::HostRead);
+    in.readback = graph.importBuffer("readback", readback);
+    in.depth = image("depth", kConsistentPairsDepthFormat, 1);
+    in.peelTarget = image("peel target", kConsistentPairsLayerFormat, 1);
+    in.layers = image("layers", kConsistentPairsLayerFormat, layers);
+    in.backDepth = image("back depth", kConsistentPairsBackDepthFormat, layers);
+    in.backId = image("back id", kConsistentPairsBackIdFormat, layers);
+    return in;
+}
+
+TEST(ConsistentPairsPasses, CompileInFrameOrderWithEveryIterationRecorded) {
+    const uint32_t layers = 3, iterations = 3;
+    Graph graph;
+    addConsistentPairsPasses(graph, fakeInputs(graph, layers, iterations));
+    Status compiled = graph.compile();
+    ASSERT_TRUE(compiled.ok()) << compiled.describe();
+    std::vector<std::string> expected = {"cp-setup"};
+    for (uint32_t iteration = 0; iteration < iterations; ++iteration) {
+        // The first iteration peels all its layers; later ones start from the previous last layer.
+        for (uint32_t k = iteration == 0 ? 0 : 1; k < layers; ++k) {
+            expected.push_back("cp-peel");
+            expected.push_back("cp-peel-copy");
+        }
+        for (const char* pass : {"cp-clear-back", "cp-consistency", "cp-back-id", "cp-determination"})
+            expected.push_back(pass);
+        if (iteration + 1 < iterations) {
+            expected.push_back("cp-query-copy");
+            expected.push_back("cp-decide");
+        }
+    }
+    expected.push_back("cp-compact");
+    expected.push_back("cp-readback");
+    ASSERT_EQ(graph.passCount(), expected.size());
+    for (uint32_t i = 0; i < graph.passCount(); ++i) EXPECT_EQ(graph.passName(i), expected[i]) << "pass " << i;
+    EXPECT_LE(graph.passCount(), consistentPairsPassCount(layers, iterations));
+    EXPECT_EQ(consistentPairsPeelCount(layers, iterations), 7u);
+
+    // The peel after a decision waits for the decision's writes to the indirect draws.
+    bool indirectAfterDecide = false;
+    for (uint32_t pass = 1; pass < graph.passCount(); ++pass) {
+        if (graph.passName(pass - 1) != "cp-decide") continue;
+        for (const GraphBarrier& barrier : graph.passBarriers(pass))
+            indirectAfterDecide = indirectAfterDecide || (!barrier.isImage &&
+                                                          (barrier.srcStages & VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT) &&
+                                                          (barrier.dstAccess & VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT));
+    }
+    EXPECT_TRUE(indirectAfterDecide) << graph.dump();
+}
+
+TEST(ConsistentPairsPasses, NothingDrawnStillClearsAndReadsBack) {
+    Graph graph;
+    ConsistentPairsPassInputs in = fakeInputs(graph, 3, 4);
+    in.drawObjects.clear();
+    addConsistentPairsPasses(graph, in);
+    Status compiled = graph.compile();
+    ASSERT_TRUE(compiled.ok()) << compiled.describe();
+    ASSERT_EQ(graph.passCount(), 3u);
+    EXPECT_EQ(graph.passName(0), "cp-setup");
+    EXPECT_EQ(graph.passName(2), "cp-readback");
+}
+
+TEST(ConsistentPairsLayouts, MatchShaders) {
+    for (auto [spirv, layout, name] :
+         {std::tuple{std::span<const uint32_t>(kSpirv_cp_geometry_vert), &kConsistentPairsDrawLayout, "geometry"},
+          std::tuple{std::span<const uint32_t>(kSpirv_cp_peel_frag), &kConsistentPairsDrawLayout, "peel"},
+          std::tuple{std::span<const uint32_t>(kSpirv_cp_consistency_frag), &kConsistentPairsDrawLayout, "consistency"},
+          std::tuple{std::span<const uint32_t>(kSpirv_cp_back_id_frag), &kConsistentPairsDrawLayout, "back id"},
+          std::tuple{std::span<const uint32_t>(kSpirv_cp_determination_frag), &kConsistentPairsDrawLayout,
+                     "determination"},
+          std::tuple{std::span<const uint32_t>(kSpirv_cp_decide_comp), &kConsistentPairsDecideLayout, "decide"},
+          std::tuple{std::span<const uint32_t>(kSpirv_stencil_compact_comp), &kStencilCompactLayout, "compact"}}) {
+        Status status = test::checkPipelineLayout(spirv, *layout, name);
+        EXPECT_TRUE(status.ok()) << status.describe();
+    }
+}
+
+}  // namespace
+}  // namespace vkc

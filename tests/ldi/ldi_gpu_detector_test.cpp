@@ -1,0 +1,209 @@
+// Tier B: LdiDetector's contract on a device. Self-collision (paper 2, §7): a closed mesh that
+// intersects itself breaks the front/back order at as many pixels as the CPU reference LDI says, a
+// clean one at none; open meshes refused with a message naming the object; frames in flight (results
+// NotReady until the host's submit signals, slots reused); the per-pair intersection-depth image
+// against the CPU reference's per-pixel overlap; bad settings and candidates.
+#include "collision/generated_solids.h"
+#include "tests/ldi/ldi_gpu_support.h"
+#include "vk/commands.h"
+
+#include <cstdio>
+
+namespace vkc {
+namespace {
+
+class LdiGpuDetector : public test::VulkanTest {};
+
+// A pair whose second object is the first one's own box, so the first object's LDI spans all of it.
+struct SelfCase {
+    uint32_t gpuInvalid = 0;
+    uint32_t cpuInvalid = 0;
+    std::vector<LdiSelfIntersection> regions;
+};
+
+SelfCase selfCase(Context& context, LdiDetector& detector, const MeshData& mesh, const glm::mat4& transform) {
+    const Aabb box = ldi_test::worldBox(mesh, transform);
+    MeshData cage = solids::box(box.max - box.min);
+    const glm::mat4 cageAt = glm::translate(glm::mat4(1.0f), (box.min + box.max) * 0.5f);
+    auto gpu = ldi_test::runPair(context, detector, mesh, transform, cage, cageAt);
+    SelfCase out;
+    EXPECT_TRUE(gpu && gpu->details.pairs.size() == 1);
+    if (!gpu || gpu->details.pairs.size() != 1) return out;
+    out.gpuInvalid = gpu->details.pairs[0].invalidOrderPixelsA;
+    EXPECT_EQ(gpu->details.pairs[0].invalidOrderPixelsB, 0u) << "the box is clean";
+    auto voi = computeLdiVoi(box, ldi_test::worldBox(cage, cageAt));
+    EXPECT_TRUE(voi);
+    if (voi) out.cpuInvalid = buildCpuLdi(mesh, transform, *voi, true, detector.settings().resolution).invalidOrderPixels();
+    out.regions = gpu->details.selfIntersections;
+    bool warned = false;
+    for (const std::string& w : gpu->results.warnings) warned = warned || w.find("self-intersects") != std::string::npos;
+    EXPECT_EQ(warned, out.gpuInvalid != 0);
+    return out;
+}
+
+TEST_F(LdiGpuDetector, SelfIntersectionsMatchTheCpuReferenceOrder) {
+    auto broken = ldi_test::sharedMesh("open-or-broken/self_intersectA.obj");
+    auto clean = ldi_test::sharedMesh("torus.stl");
+    if (!broken || !clean) GTEST_SKIP() << "shared meshes not found (VKC_SHARED_DIR)";
+    auto detector = LdiDetector::create(context_, ldi_test::settingsAt(128));
+    ASSERT_TRUE(detector) << detector.status().describe();
+    SelfCase b = selfCase(context_, detector.value(), *broken, glm::mat4(1.0f));
+    std::printf("self_intersectA 128^2: %u invalid-order pixels on the GPU, %u in the CPU reference\n", b.gpuInvalid,
+                b.cpuInvalid);
+    EXPECT_GT(b.cpuInvalid, 0u);
+    // Equal up to the few pixels where float and double vertex snapping differ.
+    EXPECT_LE(std::abs(int(b.gpuInvalid) - int(b.cpuInvalid)), int(b.cpuInvalid / 50 + 2));
+    ASSERT_EQ(b.regions.size(), 1u);
+    EXPECT_EQ(b.regions[0].object, 0u);
+    const Aabb box = ldi_test::worldBox(*broken, glm::mat4(1.0f));
+    for (int k = 0; k < 3; ++k) {  // a region inside the mesh's box, and not a point
+        EXPECT_GE(b.regions[0].region.min[k], box.min[k] - 1e-4f);
+        EXPECT_LE(b.regions[0].region.max[k], box.max[k] + 1e-4f);
+    }
+    EXPECT_GT(b.regions[0].region.max.x - b.regions[0].region.min.x, 0.0f);
+
+    SelfCase c = selfCase(context_, detector.value(), *clean, glm::rotate(glm::mat4(1.0f), 0.9f, glm::vec3(1, 2, 0.5f)));
+    EXPECT_EQ(c.cpuInvalid, 0u);
+    EXPECT_EQ(c.gpuInvalid, 0u);
+    EXPECT_TRUE(c.regions.empty());
+}
+
+TEST_F(LdiGpuDetector, OpenMeshRefusedNamingTheObject) {
+    MeshData open = solids::box({1, 1, 1});
+    open.name = "lidless";
+    open.indices.resize(open.indices.size() - 3);
+    MeshData closed = solids::box({1, 1, 1});
+    closed.name = "crate";
+    const ldi_test::Placed placed[3] = {{&closed, glm::mat4(1.0f)},
+                                        {&closed, glm::translate(glm::mat4(1.0f), {0.5f, 0, 0})},
+                                        {&open, glm::translate(glm::mat4(1.0f), {0, 0.5f, 0})}};
+    auto scene = ldi_test::makeScene(context_, placed);
+    ASSERT_TRUE(scene) << scene.status().describe();
+    auto detector = LdiDetector::create(context_, ldi_test::settingsAt(64));
+    ASSERT_TRUE(detector);
+    auto results = detector->run(scene.value(), ldi_test::allPairs(placed));
+    ASSERT_FALSE(results);
+    EXPECT_EQ(results.status().code, ErrorCode::InvalidArgument);
+    EXPECT_NE(results.status().message.find("object 2"), std::string::npos) << results.status().message;
+    EXPECT_NE(results.status().message.find("lidless"), std::string::npos) << results.status().message;
+    EXPECT_NE(results.status().message.find("ldi needs closed meshes"), std::string::npos) << results.status().message;
+}
+
+TEST_F(LdiGpuDetector, FramesInFlightNeverBlockAndSlotsAreReused) {
+    MeshData box = solids::box({1, 1, 1});
+    const ldi_test::Placed placed[2] = {{&box, glm::mat4(1.0f)}, {&box, glm::translate(glm::mat4(1.0f), {0.5f, 0, 0})}};
+    auto scene = ldi_test::makeScene(context_, placed);
+    ASSERT_TRUE(scene);
+    LdiSettings settings = ldi_test::settingsAt(64);
+    settings.framesInFlight = 2;
+    auto detector = LdiDetector::create(context_, settings);
+    ASSERT_TRUE(detector);
+    BroadphaseResults pcs = ldi_test::allPairs(placed);
+    // Frames 0 and 1 recorded and submitted; neither signalled yet: both NotReady, and frame 2
+    // (slot of frame 0) cannot be recorded.
+    for (uint64_t frame = 0; frame < 2; ++frame) {
+        Status recorded = Status::success();
+        ASSERT_TRUE(submitAndWait(vk(), [&](VkCommandBuffer cmd) {
+            recorded = detector->record(cmd, scene.value(), pcs.pairs, pcs.worldBounds, frame);
+        }).ok());
+        ASSERT_TRUE(recorded.ok()) << recorded.describe();
+    }
+    VkSemaphoreSubmitInfo signals[2] = {detector->completionSignal(0), detector->completionSignal(1)};
+    FrameResults out;
+    EXPECT_EQ(detector->results(0, out).code, ErrorCode::NotReady);
+    Status full = Status::success();
+    ASSERT_TRUE(submitAndWait(vk(), [&](VkCommandBuffer cmd) {
+        full = detector->record(cmd, scene.value(), pcs.pairs, pcs.worldBounds, 2);
+    }).ok());
+    EXPECT_EQ(full.code, ErrorCode::NotReady);
+    for (const VkSemaphoreSubmitInfo& signal : signals) {
+        VkSemaphoreSignalInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
+        info.semaphore = signal.semaphore;
+        info.value = signal.value;
+        ASSERT_EQ(vk().vkd.vkSignalSemaphore(vk().device, &info), VK_SUCCESS);
+    }
+    for (uint64_t frame = 0; frame < 2; ++frame) {
+        Status read = detector->results(frame, out);
+        ASSERT_TRUE(read.ok()) << read.describe();
+        ASSERT_EQ(out.pairs.size(), 1u);
+        ASSERT_TRUE(out.pairs[0].volume);
+        EXPECT_NEAR(*out.pairs[0].volume, 0.5, 1e-5);  // box-aligned: exact up to float depth
+        EXPECT_TRUE(out.gpuTimingsMs.count("ldi-count"));
+    }
+    // Later frames reuse both slots (persistent atlas and buffers) and agree.
+    for (uint64_t frame = 2; frame < 5; ++frame) {
+        Status recorded = Status::success();
+        ASSERT_TRUE(submitAndWait(vk(), [&](VkCommandBuffer cmd) {
+            recorded = detector->record(cmd, scene.value(), pcs.pairs, pcs.worldBounds, frame);
+        }).ok());
+        ASSERT_TRUE(recorded.ok()) << recorded.describe();
+        VkSemaphoreSubmitInfo signal = detector->completionSignal(frame);
+        VkSemaphoreSignalInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
+        info.semaphore = signal.semaphore;
+        info.value = signal.value;
+        ASSERT_EQ(vk().vkd.vkSignalSemaphore(vk().device, &info), VK_SUCCESS);
+        ASSERT_TRUE(detector->results(frame, out).ok());
+        ASSERT_EQ(out.pairs.size(), 1u);
+        EXPECT_NEAR(*out.pairs[0].volume, 0.5, 1e-5);
+    }
+}
+
+TEST_F(LdiGpuDetector, IntersectionDepthImageMatchesTheCpuReference) {
+    MeshData ball = solids::sphere(0.6f, 3), torus = solids::torus(0.6f, 0.25f, 24);
+    const glm::mat4 ta = glm::rotate(glm::mat4(1.0f), 0.5f, glm::vec3(1, 0, 0));
+    const glm::mat4 tb = glm::translate(glm::mat4(1.0f), {0.4f, 0.2f, 0.1f});
+    LdiSettings settings = ldi_test::settingsAt(64);
+    settings.keepImages = true;
+    auto detector = LdiDetector::create(context_, settings);
+    ASSERT_TRUE(detector);
+    auto gpu = ldi_test::runPair(context_, detector.value(), ball, ta, torus, tb);
+    ASSERT_TRUE(gpu && gpu->details.pairs.size() == 1);
+    const std::vector<float>& image = gpu->details.pairs[0].intersectionDepth;
+    ASSERT_EQ(image.size(), 64u * 64u);
+    auto voi = computeLdiVoi(ldi_test::worldBox(ball, ta), ldi_test::worldBox(torus, tb));
+    ASSERT_TRUE(voi);
+    CpuLdi a = buildCpuLdi(ball, ta, *voi, true, 64), b = buildCpuLdi(torus, tb, *voi, false, 64);
+    std::vector<std::pair<double, double>> ia, ib;
+    uint32_t differing = 0, nonZero = 0;
+    for (uint32_t p = 0; p < image.size(); ++p) {
+        a.insideIntervals(p, ia);
+        b.insideIntervals(p, ib);
+        double length = 0.0;
+        for (auto [alo, ahi] : ia)
+            for (auto [blo, bhi] : ib) length += std::max(0.0, std::min(ahi, bhi) - std::max(alo, blo));
+        nonZero += length > 0.0;
+        differing += std::abs(image[p] - length) > 1e-4 * voi->depthExtent();
+    }
+    EXPECT_GT(nonZero, 100u);
+    EXPECT_LE(differing, nonZero / 100 + 1);
+}
+
+TEST_F(LdiGpuDetector, BadSettingsAndCandidates) {
+    LdiSettings cap;
+    cap.layerCap = 255;
+    auto invalid = LdiDetector::create(context_, cap);
+    ASSERT_FALSE(invalid);
+    EXPECT_EQ(invalid.status().code, ErrorCode::InvalidArgument);
+
+    MeshData box = solids::box({1, 1, 1});
+    const ldi_test::Placed placed[3] = {{&box, glm::mat4(1.0f)},
+                                        {&box, glm::translate(glm::mat4(1.0f), {0.5f, 0, 0})},
+                                        {&box, glm::translate(glm::mat4(1.0f), {0, 0.5f, 0})}};
+    auto scene = ldi_test::makeScene(context_, placed);
+    ASSERT_TRUE(scene);
+    LdiSettings one = ldi_test::settingsAt(32);
+    one.maxPairs = 1;
+    auto detector = LdiDetector::create(context_, one);
+    ASSERT_TRUE(detector) << detector.status().describe();
+    auto tooMany = detector->run(scene.value(), ldi_test::allPairs(placed));
+    ASSERT_FALSE(tooMany);
+    EXPECT_NE(tooMany.status().message.find("maxPairs"), std::string::npos);
+    BroadphaseResults unknown = ldi_test::allPairs(placed);
+    unknown.pairs = {{0, 7}};
+    auto bad = detector->run(scene.value(), unknown);
+    ASSERT_FALSE(bad);
+    EXPECT_EQ(bad.status().code, ErrorCode::InvalidArgument);
+}
+
+}  // namespace
+}  // namespace vkc

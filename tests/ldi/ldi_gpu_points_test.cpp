@@ -1,0 +1,123 @@
+// Tier B: vertex-in-volume (paper 2, §3.3b) on a device. classifyPoints on 100k random points in
+// an object's box against the exact point-in-mesh oracle: a point the LDI classifies differently
+// must lie within the LDI's tolerance of the surface (half a pixel diagonal widened by the vertex
+// snapping, plus float depth); and the embeddable recordPointQuery reading a host's interleaved
+// particle buffer, with results NotReady until the frame's signal.
+#include "collision/generated_solids.h"
+#include "collision/reference/point_classifier.h"
+#include "tests/ldi/ldi_gpu_support.h"
+#include "vk/buffer.h"
+#include "vk/commands.h"
+
+#include <chrono>
+#include <cstdio>
+
+namespace vkc {
+namespace {
+
+class LdiGpuPoints : public test::VulkanTest {};
+
+void checkPoints(Context& context, const MeshData& mesh, const glm::mat4& transform, uint32_t seed) {
+    const ldi_test::Placed placed[1] = {{&mesh, transform}};
+    auto scene = ldi_test::makeScene(context, placed, kVolumeMethodRequirements);
+    ASSERT_TRUE(scene) << scene.status().describe();
+    auto detector = LdiDetector::create(context, ldi_test::settingsAt(256));
+    ASSERT_TRUE(detector) << detector.status().describe();
+    const Aabb box = ldi_test::worldBox(mesh, transform);
+    std::mt19937 rng(seed);
+    std::vector<glm::vec3> points(100000);
+    for (glm::vec3& p : points)
+        for (int k = 0; k < 3; ++k) p[k] = std::uniform_real_distribution<float>(box.min[k], box.max[k])(rng);
+    auto start = std::chrono::steady_clock::now();
+    auto gpu = detector->classifyPoints(scene.value(), 0, points);
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    ASSERT_TRUE(gpu) << gpu.status().describe();
+    EXPECT_FALSE(gpu->truncated);
+    EXPECT_FALSE(gpu->layersTruncated);
+    EXPECT_EQ(gpu->insideCount, gpu->inside.size());
+
+    std::vector<glm::dvec3> worldPoints(points.begin(), points.end());
+    auto exact = reference::pointsInside(mesh, transform, worldPoints);
+    ASSERT_TRUE(exact) << exact.status().describe();
+    std::vector<uint8_t> ldiInside(points.size(), 0);
+    for (uint32_t i : gpu->inside) ldiInside[i] = 1;
+    // Lateral: half the pixel diagonal (snapping-widened) of the z view over the box; depth: float.
+    const double pixelU = (double(box.max.x) - box.min.x) / 256, pixelV = (double(box.max.y) - box.min.y) / 256;
+    const double tolerance = (0.5 + 2.0 / 256) * std::hypot(pixelU, pixelV) + 1e-5 * (double(box.max.z) - box.min.z);
+    size_t inside = 0, wrong = 0;
+    for (size_t i = 0; i < points.size(); ++i) {
+        inside += exact.value()[i];
+        if (ldiInside[i] == exact.value()[i]) continue;
+        ++wrong;
+        double distance = ldi_test::distanceToSurface(mesh, transform, worldPoints[i]);
+        EXPECT_LE(distance, tolerance) << mesh.name << ": point " << i << " misclassified " << distance / tolerance
+                                       << " tolerances from the surface";
+    }
+    std::printf("%-16s GPU 256^2: %zu of 100000 inside (gpu %llu), %zu within %.3g of the surface classified "
+                "differently, n_max %u, classifyPoints %.0f ms\n",
+                mesh.name.c_str(), inside, (unsigned long long)gpu->insideCount, wrong, tolerance, gpu->layers, ms);
+    EXPECT_GT(inside, 1000u);
+    EXPECT_LT(wrong, points.size() / 50);
+}
+
+TEST_F(LdiGpuPoints, SphereAgreesWithTheOracleAwayFromTheSurface) {
+    auto sphere = ldi_test::sharedMesh("sphere_ico4.stl");
+    if (!sphere) GTEST_SKIP() << "shared meshes not found (VKC_SHARED_DIR)";
+    checkPoints(context_, *sphere, glm::rotate(glm::mat4(1.0f), 0.4f, glm::vec3(1, 1, 0)), 7);
+}
+
+TEST_F(LdiGpuPoints, KnotAgreesWithTheOracleAwayFromTheSurface) {
+    auto knot = ldi_test::sharedMesh("knot.off");
+    if (!knot) GTEST_SKIP() << "shared meshes not found (VKC_SHARED_DIR)";
+    checkPoints(context_, *knot, glm::rotate(glm::mat4(1.0f), 1.1f, glm::vec3(0, 1, 0.3f)), 11);
+}
+
+TEST_F(LdiGpuPoints, HostParticleBufferRecordedInTheHostsFrame) {
+    MeshData ball = solids::sphere(0.5f, 3);
+    const ldi_test::Placed placed[1] = {{&ball, glm::mat4(1.0f)}};
+    auto scene = ldi_test::makeScene(context_, placed, kVolumeMethodRequirements);
+    ASSERT_TRUE(scene) << scene.status().describe();
+    LdiSettings settings = ldi_test::settingsAt(128);
+    settings.insideCapacity = 10;
+    auto detector = LdiDetector::create(context_, settings);
+    ASSERT_TRUE(detector) << detector.status().describe();
+    // 40 particles on a line through the ball, interleaved with other data (stride 6 floats, header 2).
+    std::vector<glm::vec3> particles;
+    for (int i = 0; i < 40; ++i) particles.push_back({-0.975f + 0.05f * i, 0.01f, 0.02f});
+    std::vector<float> data = test::interleavePositions(particles, 6, 2);
+    auto buffer = createBuffer(vk(), {data.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal,
+                                      "test particles"});
+    ASSERT_TRUE(buffer);
+    ASSERT_TRUE(uploadBuffer(vk(), buffer.value(), data.data(), data.size() * 4).ok());
+    const Aabb bounds = ldi_test::worldBox(ball, glm::mat4(1.0f));
+    Status recorded = Status::success();
+    ASSERT_TRUE(submitAndWait(vk(), [&](VkCommandBuffer cmd) {
+        recorded = detector->recordPointQuery(cmd, scene.value(), 0, bounds, buffer->buffer, 8, 24,
+                                              uint32_t(particles.size()), 0);
+    }).ok());
+    ASSERT_TRUE(recorded.ok()) << recorded.describe();
+    // Until the signal the host added to its submit arrives, results are NotReady.
+    VkSemaphoreSubmitInfo signal = detector->completionSignal(0);
+    LdiPointResults out;
+    EXPECT_EQ(detector->pointResults(0, out).code, ErrorCode::NotReady);
+    VkSemaphoreSignalInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
+    info.semaphore = signal.semaphore;
+    info.value = signal.value;
+    ASSERT_EQ(vk().vkd.vkSignalSemaphore(vk().device, &info), VK_SUCCESS);
+    Status read = detector->pointResults(0, out);
+    ASSERT_TRUE(read.ok()) << read.describe();
+    // The exact oracle: the ball is a polyhedron inscribed in the sphere of radius 0.5.
+    std::vector<glm::dvec3> world(particles.begin(), particles.end());
+    auto exact = reference::pointsInside(ball, glm::mat4(1.0f), world);
+    ASSERT_TRUE(exact);
+    uint64_t expected = 0;
+    for (uint8_t inside : exact.value()) expected += inside;
+    EXPECT_EQ(out.insideCount, expected);
+    EXPECT_TRUE(out.truncated);  // 18 inside, capacity 10: the count stays exact
+    EXPECT_EQ(out.inside.size(), 10u);
+    for (uint32_t i : out.inside) EXPECT_TRUE(exact.value()[i]) << "particle " << i;
+    destroyBuffer(vk(), buffer.value());
+}
+
+}  // namespace
+}  // namespace vkc

@@ -1,0 +1,88 @@
+// Tier A (no device): the ldi passes' declarations compile into a graph (no stale handles), in the
+// frame order of passes/ldi_passes.h and depth_peel_passes.h, and the number of passes depends on
+// the layer cap only, never on the number of LDIs (the atlas keeps them in one set of passes).
+#include "passes/ldi_passes.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace vkc {
+namespace {
+
+LdiPassInputs fakeInputs(Graph& graph, uint32_t tiles, uint32_t layerCap) {
+    LdiPassInputs in;
+    in.peel.resolution = 32;
+    in.peel.layerCap = layerCap;
+    in.peel.atlasColumns = 4;
+    in.peel.tiles.resize(tiles, {36, 0});
+    in.pairCount = tiles / 2;
+    in.insideCapacity = 16;
+    in.pointTests.resize(tiles);
+    uintptr_t next = 0x1000;
+    auto buffer = [&](const char* name) {
+        ImportedBuffer imported;
+        imported.buffer = reinterpret_cast<VkBuffer>(next++);
+        return graph.importBuffer(name, imported);
+    };
+    in.peel.tileBuffer = buffer("tiles");
+    in.peel.indices = buffer("indices");
+    in.peel.meshVertices = {buffer("mesh vertices")};
+    in.peel.layers = buffer("layers");
+    in.peel.stencilCounts = buffer("stencil counts");
+    in.peel.stats = buffer("stats");
+    in.peel.commands = buffer("commands");
+    in.pairResults = buffer("pair results");
+    in.depthImage = buffer("depth image");
+    in.volumePartials = buffer("volume partials");
+    in.inside = buffer("inside");
+    ImportedBuffer readback;
+    readback.buffer = reinterpret_cast<VkBuffer>(uintptr_t(0x2000));
+    readback.final = syncStateOf(Access::HostRead);
+    in.readback = graph.importBuffer("readback", readback);
+    ImportedImage atlas;
+    atlas.desc.width = 128;
+    atlas.desc.height = 64;
+    atlas.desc.format = VK_FORMAT_D32_SFLOAT_S8_UINT;
+    atlas.image = reinterpret_cast<VkImage>(uintptr_t(0x3000));
+    in.peel.depthStencil = graph.importImage("atlas", atlas);
+    return in;
+}
+
+std::vector<std::string> passNames(uint32_t tiles, uint32_t layerCap) {
+    Graph graph;
+    addLdiPasses(graph, fakeInputs(graph, tiles, layerCap));
+    Status compiled = graph.compile();
+    EXPECT_TRUE(compiled.ok()) << compiled.describe();
+    std::vector<std::string> names;
+    for (uint32_t i = 0; i < graph.passCount(); ++i) names.push_back(graph.passName(i));
+    return names;
+}
+
+TEST(LdiPasses, CompileInFrameOrderWithOnePassPerLayer) {
+    std::vector<std::string> expected = {"ldi-setup", "ldi-peel-setup", "ldi-count", "ldi-stencil-copy",
+                                         "ldi-layer-count", "ldi-indirect"};
+    for (int layer = 1; layer < 4; ++layer) expected.push_back("ldi-layer");
+    for (const char* pass : {"ldi-sort", "ldi-volume", "ldi-volume-sum", "ldi-points", "ldi-readback"}) expected.push_back(pass);
+    EXPECT_EQ(passNames(2, 4), expected);
+}
+
+TEST(LdiPasses, PassCountGrowsWithTheCapNotWithTheLdis) {
+    EXPECT_EQ(passNames(2, 8).size(), passNames(16, 8).size());
+    EXPECT_EQ(passNames(2, 9).size(), passNames(2, 8).size() + 1);
+}
+
+TEST(LdiPasses, StencilCopyReadsTheCountedAtlasAsATransferSource) {
+    Graph graph;
+    addLdiPasses(graph, fakeInputs(graph, 2, 4));
+    ASSERT_TRUE(graph.compile().ok());
+    bool transition = false;
+    for (const GraphBarrier& barrier : graph.passBarriers(3))
+        transition = transition || (barrier.isImage && barrier.newLayout == VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL &&
+                                    (barrier.srcAccess & VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT));
+    EXPECT_TRUE(transition) << graph.dump();
+}
+
+}  // namespace
+}  // namespace vkc

@@ -1,0 +1,34 @@
+// `--method ldi` for the harness: one blocking frame of LdiDetector (paper 2, layered depth images)
+// over the broadphase's potentially colliding set, as FrameResults for the report, and the
+// per-pair intersection-depth images of `--images`.
+#pragma once
+
+#include "vkcollide/broadphase.h"
+#include "vkcollide/ldi.h"
+#include "vkcollide/results.h"
+#include "vkcollide/scene.h"
+
+#include <filesystem>
+#include <optional>
+
+namespace vkc::tools {
+
+// The detector grows with the scene: created on the first frame, re-created with room for more
+// pairs when a frame has more potentially colliding pairs than LdiSettings::maxPairs.
+struct LdiRunner {
+    LdiSettings settings;
+    std::optional<LdiDetector> detector;
+};
+
+// Pairs with their intersection volume, error bound and inside vertices; truncation (needed layers)
+// and self-intersections are warnings. `details` (optional) receives layer counts per pair.
+Result<FrameResults> runLdiFrame(Context& context, LdiRunner& runner, const Scene& scene, const BroadphaseResults& pcs,
+                                 LdiFrameDetails* details = nullptr);
+
+// One 8-bit grey PNG per tested pair in `dir`: frame<F>_pair<a>-<b>_intersection_depth.png, the
+// overlap length of the inside intervals per pixel, black = 0, white = the pair's largest.
+// Needs LdiSettings::keepImages. Returns the files written.
+Result<std::vector<std::filesystem::path>> writeLdiImages(const LdiFrameDetails& details, const std::filesystem::path& dir,
+                                                          size_t frame);
+
+}  // namespace vkc::tools

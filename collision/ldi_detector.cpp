@@ -307,20 +307,7 @@ Result<LdiPointResults> LdiDetector::classifyPoints(const Scene& scene, uint32_t
     VulkanContext& c = *impl_->ctx;
     if (object >= scene.objectCount())
         return makeError(ErrorCode::InvalidArgument, "ldi: classifyPoints names unknown object " + std::to_string(object));
-    // The object's world box from its CPU positions, rounded outward to float.
-    const MeshData& mesh = scene.mesh(scene.objectMesh(object));
-    const glm::dmat4 transform(scene.transform(object));
-    glm::dvec3 lo(INFINITY), hi(-INFINITY);
-    for (const glm::vec3& p : mesh.positions) {
-        glm::dvec3 w(transform * glm::dvec4(glm::dvec3(p), 1.0));
-        lo = glm::min(lo, w);
-        hi = glm::max(hi, w);
-    }
-    Aabb box;
-    for (int k = 0; k < 3; ++k) {
-        box.min[k] = std::nextafter(float(lo[k]), -INFINITY);
-        box.max[k] = std::nextafter(float(hi[k]), INFINITY);
-    }
+    const Aabb box = placedMeshBounds(scene.mesh(scene.objectMesh(object)), scene.transform(object));
     auto buffer = createBuffer(c, {std::max<VkDeviceSize>(16, worldPoints.size_bytes()),
                                    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::Upload, "ldi query points"});
     if (!buffer) return buffer.status();

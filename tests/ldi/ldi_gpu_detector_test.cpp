@@ -22,7 +22,7 @@ struct SelfCase {
 };
 
 SelfCase selfCase(Context& context, LdiDetector& detector, const MeshData& mesh, const glm::mat4& transform) {
-    const Aabb box = ldi_test::worldBox(mesh, transform);
+    const Aabb box = placedMeshBounds(mesh, transform);
     MeshData cage = solids::box(box.max - box.min);
     const glm::mat4 cageAt = glm::translate(glm::mat4(1.0f), (box.min + box.max) * 0.5f);
     auto gpu = ldi_test::runPair(context, detector, mesh, transform, cage, cageAt);
@@ -31,7 +31,7 @@ SelfCase selfCase(Context& context, LdiDetector& detector, const MeshData& mesh,
     if (!gpu || gpu->details.pairs.size() != 1) return out;
     out.gpuInvalid = gpu->details.pairs[0].invalidOrderPixelsA;
     EXPECT_EQ(gpu->details.pairs[0].invalidOrderPixelsB, 0u) << "the box is clean";
-    auto voi = computeLdiVoi(box, ldi_test::worldBox(cage, cageAt));
+    auto voi = computeLdiVoi(box, placedMeshBounds(cage, cageAt));
     EXPECT_TRUE(voi);
     if (voi) out.cpuInvalid = buildCpuLdi(mesh, transform, *voi, true, detector.settings().resolution).invalidOrderPixels();
     out.regions = gpu->details.selfIntersections;
@@ -55,7 +55,7 @@ TEST_F(LdiGpuDetector, SelfIntersectionsMatchTheCpuReferenceOrder) {
     EXPECT_LE(std::abs(int(b.gpuInvalid) - int(b.cpuInvalid)), int(b.cpuInvalid / 50 + 2));
     ASSERT_EQ(b.regions.size(), 1u);
     EXPECT_EQ(b.regions[0].object, 0u);
-    const Aabb box = ldi_test::worldBox(*broken, glm::mat4(1.0f));
+    const Aabb box = placedMeshBounds(*broken, glm::mat4(1.0f));
     for (int k = 0; k < 3; ++k) {  // a region inside the mesh's box, and not a point
         EXPECT_GE(b.regions[0].region.min[k], box.min[k] - 1e-4f);
         EXPECT_LE(b.regions[0].region.max[k], box.max[k] + 1e-4f);
@@ -160,7 +160,7 @@ TEST_F(LdiGpuDetector, IntersectionDepthImageMatchesTheCpuReference) {
     ASSERT_TRUE(gpu && gpu->details.pairs.size() == 1);
     const std::vector<float>& image = gpu->details.pairs[0].intersectionDepth;
     ASSERT_EQ(image.size(), 64u * 64u);
-    auto voi = computeLdiVoi(ldi_test::worldBox(ball, ta), ldi_test::worldBox(torus, tb));
+    auto voi = computeLdiVoi(placedMeshBounds(ball, ta), placedMeshBounds(torus, tb));
     ASSERT_TRUE(voi);
     CpuLdi a = buildCpuLdi(ball, ta, *voi, true, 64), b = buildCpuLdi(torus, tb, *voi, false, 64);
     std::vector<std::pair<double, double>> ia, ib;

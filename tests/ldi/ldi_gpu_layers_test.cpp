@@ -107,7 +107,7 @@ TEST_F(LdiGpuLayers, SortedLayersMatchTheCpuReference) {
     for (const Case& c : cases) {
         auto gpu = ldi_test::runPair(context_, detector.value(), *c.a, c.ta, *c.b, c.tb);
         ASSERT_TRUE(gpu);
-        auto voi = computeLdiVoi(ldi_test::worldBox(*c.a, c.ta), ldi_test::worldBox(*c.b, c.tb));
+        auto voi = computeLdiVoi(placedMeshBounds(*c.a, c.ta), placedMeshBounds(*c.b, c.tb));
         ASSERT_TRUE(voi);
         for (uint32_t tile = 0; tile < 2; ++tile) {
             CpuLdi cpu = tile == 0 ? buildCpuLdi(*c.a, c.ta, *voi, true, 128) : buildCpuLdi(*c.b, c.tb, *voi, false, 128);

@@ -23,7 +23,7 @@ void checkPoints(Context& context, const MeshData& mesh, const glm::mat4& transf
     ASSERT_TRUE(scene) << scene.status().describe();
     auto detector = LdiDetector::create(context, ldi_test::settingsAt(256));
     ASSERT_TRUE(detector) << detector.status().describe();
-    const Aabb box = ldi_test::worldBox(mesh, transform);
+    const Aabb box = placedMeshBounds(mesh, transform);
     std::mt19937 rng(seed);
     std::vector<glm::vec3> points(100000);
     for (glm::vec3& p : points)
@@ -89,7 +89,7 @@ TEST_F(LdiGpuPoints, HostParticleBufferRecordedInTheHostsFrame) {
                                       "test particles"});
     ASSERT_TRUE(buffer);
     ASSERT_TRUE(uploadBuffer(vk(), buffer.value(), data.data(), data.size() * 4).ok());
-    const Aabb bounds = ldi_test::worldBox(ball, glm::mat4(1.0f));
+    const Aabb bounds = placedMeshBounds(ball, glm::mat4(1.0f));
     Status recorded = Status::success();
     ASSERT_TRUE(submitAndWait(vk(), [&](VkCommandBuffer cmd) {
         recorded = detector->recordPointQuery(cmd, scene.value(), 0, bounds, buffer->buffer, 8, 24,

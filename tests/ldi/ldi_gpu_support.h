@@ -1,5 +1,5 @@
 // Helpers of the GPU ldi tests: a scene of two placed meshes run through LdiDetector with the
-// tests' own world boxes (ldi_test::worldBox, the boxes the CPU reference uses, so both build the
+// tests' own world boxes (placedMeshBounds, the boxes the CPU reference uses, so both build the
 // same VoI), and the CPU reference volume of the same pair.
 #pragma once
 
@@ -35,7 +35,7 @@ inline Result<Scene> makeScene(Context& context, std::span<const Placed> objects
 // Every pair of `objects` as candidates, with the tests' world boxes.
 inline BroadphaseResults allPairs(std::span<const Placed> objects) {
     BroadphaseResults pcs;
-    for (const Placed& p : objects) pcs.worldBounds.push_back(worldBox(*p.mesh, p.transform));
+    for (const Placed& p : objects) pcs.worldBounds.push_back(placedMeshBounds(*p.mesh, p.transform));
     for (uint32_t a = 0; a < objects.size(); ++a)
         for (uint32_t b = a + 1; b < objects.size(); ++b) pcs.pairs.push_back({a, b});
     pcs.pairCount = uint32_t(pcs.pairs.size());

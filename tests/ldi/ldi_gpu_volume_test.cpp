@@ -48,7 +48,7 @@ TEST_F(LdiGpuVolume, ReferenceVolumesWithinTheReportedBound) {
             ASSERT_TRUE(pair.volume && pair.volumeErrorBound) << r.a;
             EXPECT_FALSE(pair.truncated);
             EXPECT_TRUE(gpu->results.colliding);
-            auto voi = computeLdiVoi(ldi_test::worldBox(*a, glm::mat4(1.0f)), ldi_test::worldBox(*b, tb));
+            auto voi = computeLdiVoi(placedMeshBounds(*a, glm::mat4(1.0f)), placedMeshBounds(*b, tb));
             ASSERT_TRUE(voi);
             double cpu = cpuLdiIntersectionVolume(buildCpuLdi(*a, glm::mat4(1.0f), *voi, true, resolution),
                                                   buildCpuLdi(*b, tb, *voi, false, resolution));
@@ -124,8 +124,8 @@ TEST_F(LdiGpuVolume, BoxInsideBoxThroughTheVoiExtension) {
             innerCorners += outerFirst ? (v & kLdiInsideVertexOfB) != 0 : (v & kLdiInsideVertexOfB) == 0;
         EXPECT_EQ(innerCorners, inner.positions.size());
         // The same vertices the CPU reference LDIs contain, for both objects.
-        auto voi = computeLdiVoi(ldi_test::worldBox(outerFirst ? outer : inner, outerFirst ? to : ti),
-                                 ldi_test::worldBox(outerFirst ? inner : outer, outerFirst ? ti : to));
+        auto voi = computeLdiVoi(placedMeshBounds(outerFirst ? outer : inner, outerFirst ? to : ti),
+                                 placedMeshBounds(outerFirst ? inner : outer, outerFirst ? ti : to));
         ASSERT_TRUE(voi);
         const MeshData& a = outerFirst ? outer : inner;
         const MeshData& b = outerFirst ? inner : outer;
@@ -173,7 +173,7 @@ TEST_F(LdiGpuVolume, DepthComplexityAboveTheCapIsTruncatedWithoutVolume) {
     }
     MeshData rod = solids::box({1.4f, 1.4f, 1.7f});
     const glm::mat4 tr = shift(0.1f, 0.05f, 0.65f);
-    auto voi = computeLdiVoi(ldi_test::worldBox(stack, glm::mat4(1.0f)), ldi_test::worldBox(rod, tr));
+    auto voi = computeLdiVoi(placedMeshBounds(stack, glm::mat4(1.0f)), placedMeshBounds(rod, tr));
     ASSERT_TRUE(voi);
     ASSERT_EQ(voi->axis, 2u);
     const uint32_t needed = std::max(buildCpuLdi(stack, glm::mat4(1.0f), *voi, true, 64).maxDepthComplexity,

@@ -15,7 +15,7 @@ namespace vkc {
 namespace {
 
 void checkPoints(const MeshData& mesh, const glm::mat4& transform, uint32_t resolution, uint32_t seed) {
-    Aabb box = ldi_test::worldBox(mesh, transform);
+    Aabb box = placedMeshBounds(mesh, transform);
     auto voi = computeLdiVoi(box, box);  // the object's own box: an LDI of the whole object
     ASSERT_TRUE(voi);
     auto start = std::chrono::steady_clock::now();

@@ -12,7 +12,7 @@ namespace vkc {
 namespace {
 
 uint32_t invalidPixels(const MeshData& mesh, const glm::mat4& transform, uint32_t axis, uint32_t resolution) {
-    Aabb box = ldi_test::worldBox(mesh, transform);
+    Aabb box = placedMeshBounds(mesh, transform);
     auto voi = computeLdiVoi(box, box);
     EXPECT_TRUE(voi);
     if (!voi) return 0;

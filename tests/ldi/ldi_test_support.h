@@ -1,5 +1,4 @@
-// Helpers of the ldi-method tests: world boxes of placed meshes (rounded outward to float, as a
-// broadphase must pad them), shared meshes, seeded random rigid motions and point-to-surface
+// Helpers of the ldi-method tests: shared meshes, seeded random rigid motions and point-to-surface
 // distances for judging the points the LDI classifies differently from the exact oracle.
 #pragma once
 
@@ -25,21 +24,6 @@ using test::randomRigid;
 
 inline glm::dvec3 world(const glm::mat4& m, const glm::vec3& p) {
     return glm::dvec3(glm::dmat4(m) * glm::dvec4(glm::dvec3(p), 1.0));
-}
-
-inline Aabb worldBox(const MeshData& mesh, const glm::mat4& transform) {
-    glm::dvec3 lo(INFINITY), hi(-INFINITY);
-    for (const glm::vec3& p : mesh.positions) {
-        glm::dvec3 w = world(transform, p);
-        lo = glm::min(lo, w);
-        hi = glm::max(hi, w);
-    }
-    Aabb box;
-    for (int k = 0; k < 3; ++k) {
-        box.min[k] = std::nextafter(float(lo[k]), -INFINITY);
-        box.max[k] = std::nextafter(float(hi[k]), INFINITY);
-    }
-    return box;
 }
 
 // A shared mesh as stored (no rescaling: the reference volumes are in the file's units).

@@ -22,7 +22,7 @@ struct LdiVolume {
 };
 
 LdiVolume ldiVolume(const MeshData& a, const glm::mat4& ta, const MeshData& b, const glm::mat4& tb, uint32_t resolution) {
-    auto voi = computeLdiVoi(ldi_test::worldBox(a, ta), ldi_test::worldBox(b, tb));
+    auto voi = computeLdiVoi(placedMeshBounds(a, ta), placedMeshBounds(b, tb));
     if (!voi) return {};
     CpuLdi la = buildCpuLdi(a, ta, *voi, true, resolution);
     CpuLdi lb = buildCpuLdi(b, tb, *voi, false, resolution);
@@ -83,7 +83,7 @@ TEST(LdiVolume, BoxInsideBoxThroughTheVoiExtension) {
     // extended opposite face on the outer box. Boxes align with the pixel grid: the volume is exact.
     MeshData outer = solids::box({4, 3, 5}), inner = solids::box({1, 1.5f, 2});
     glm::mat4 to = shift(0.25f, 0, 0), ti = shift(0.5f, 0.25f, -0.5f);
-    auto voi = computeLdiVoi(ldi_test::worldBox(outer, to), ldi_test::worldBox(inner, ti));
+    auto voi = computeLdiVoi(placedMeshBounds(outer, to), placedMeshBounds(inner, ti));
     ASSERT_TRUE(voi);
     EXPECT_TRUE(voi->extended);
     for (bool outerFirst : {true, false}) {
@@ -110,7 +110,7 @@ TEST(LdiVolume, RandomRigidMotionsAgainstTheOracle) {
                                  {"box", solids::box({1.2f, 0.5f, 0.8f})}};
     if (auto bunny = ldi_test::sharedMesh("bunny_npm.obj")) {
         // Scaled to about one unit, like the generated solids.
-        Aabb box = ldi_test::worldBox(*bunny, glm::mat4(1.0f));
+        Aabb box = placedMeshBounds(*bunny, glm::mat4(1.0f));
         float scale = 1.2f / std::max({box.max.x - box.min.x, box.max.y - box.min.y, box.max.z - box.min.z});
         glm::vec3 centre = (box.min + box.max) * 0.5f;
         for (glm::vec3& p : bunny->positions) p = (p - centre) * scale;

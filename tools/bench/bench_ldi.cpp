@@ -26,21 +26,6 @@ void logToStderr(void*, LogLevel level, const char* message) {
     if (level >= LogLevel::Warning) std::fprintf(stderr, "%s\n", message);
 }
 
-Aabb worldBox(const MeshData& mesh, const glm::mat4& transform) {
-    glm::dvec3 lo(INFINITY), hi(-INFINITY);
-    for (const glm::vec3& p : mesh.positions) {
-        glm::dvec3 w(glm::dmat4(transform) * glm::dvec4(glm::dvec3(p), 1.0));
-        lo = glm::min(lo, w);
-        hi = glm::max(hi, w);
-    }
-    Aabb box;
-    for (int k = 0; k < 3; ++k) {
-        box.min[k] = std::nextafter(float(lo[k]), -INFINITY);
-        box.max[k] = std::nextafter(float(hi[k]), INFINITY);
-    }
-    return box;
-}
-
 // Stage 1+2: every pass of the frame up to and including the sort (the VoI is computed on the CPU
 // at record time, the broadphase is not timed).
 bool isVolume(const std::string& pass) { return pass == "ldi-volume" || pass == "ldi-volume-sum"; }
@@ -145,7 +130,7 @@ PairCase* pairCase(const SharedMeshPair& pair, std::string& error) {
             error = object.status().describe();
             return nullptr;
         }
-        created->pcs.worldBounds.push_back(worldBox(*data[i], transforms[i]));
+        created->pcs.worldBounds.push_back(placedMeshBounds(*data[i], transforms[i]));
     }
     created->pcs.pairs = {{0, 1}};
     created->pcs.pairCount = 1;

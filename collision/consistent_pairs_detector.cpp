@@ -2,9 +2,12 @@
 // the public entry points. Frames are recorded and decoded in consistent_pairs_detector_frame.cpp.
 #include "collision/consistent_pairs_detector_impl.h"
 
+#include "collision/detector_settings.h"
+#include "collision/frame_slot_resources.h"
 #include "collision/scene_impl.h"
+#include "passes/pair_compact_pass.h"
 #include "passes/stencil_passes.h"
-#include "vk/commands.h"
+#include "vk/assign_result.h"
 #include "vk/descriptors.h"
 
 #include "spirv/cp_back_id.frag.h"
@@ -16,7 +19,6 @@
 #include "spirv/stencil_compact.comp.h"
 
 #include <algorithm>
-#include <cmath>
 
 namespace vkc {
 
@@ -42,32 +44,25 @@ constexpr uint32_t kDefaultFramesInFlight = 2;
 ConsistentPairsDetectorImpl::~ConsistentPairsDetectorImpl() {
     if (!ctx) return;
     for (ConsistentPairsSlot& slot : slots) {
-        for (Buffer* buffer : {&slot.objects, &slot.frame, &slot.draws, &slot.candidates, &slot.indices, &slot.pairFlags,
-                               &slot.stats, &slot.pairs, &slot.points})
+        for (Buffer* buffer : {&slot.objects, &slot.frame, &slot.draws, &slot.candidates, &slot.indices.buffer,
+                               &slot.pairFlags, &slot.stats, &slot.pairs, &slot.points})
             destroyBuffer(*ctx, *buffer);
         for (Image* image : {&slot.depth, &slot.peelTarget, &slot.layers, &slot.backDepth, &slot.backId})
             destroyImage(*ctx, *image);
         destroyQueryPool(*ctx, slot.occlusion);
         destroyQueryPool(*ctx, slot.timestamps);
     }
-    destroyReadbackRing(*ctx, ring);
-    destroyBuffer(*ctx, dummyVertices);
-    destroyDescriptorPool(*ctx, descriptorPool);
+    destroyDetectorFrames(*ctx, frames);
     for (Pipeline* p : {&peel, &consistency, &backId, &determination, &decide, &compact}) destroyPipeline(*ctx, *p);
 }
 
 Status ConsistentPairsDetectorImpl::createPipelines() {
     VulkanContext& c = *ctx;
-    auto compute = [&](Pipeline& out, std::span<const uint32_t> spirv, const PipelineLayoutDesc& layout,
-                       const char* name) -> Status {
-        auto created = createComputePipeline(c, spirv, layout, {}, name);
-        if (!created) return created.status();
-        out = created.value();
-        return Status::success();
-    };
-    VKC_TRY(compute(decide, kSpirv_cp_decide_comp, kConsistentPairsDecideLayout, "cp-decide"));
+    VKC_TRY(assignResult(decide, createComputePipeline(c, kSpirv_cp_decide_comp, kConsistentPairsDecideLayout, {},
+                                                       "cp-decide")));
     // The flag-matrix compaction is the stencil method's, unchanged.
-    VKC_TRY(compute(compact, kSpirv_stencil_compact_comp, kStencilCompactLayout, "cp-compact"));
+    VKC_TRY(assignResult(compact, createComputePipeline(c, kSpirv_stencil_compact_comp, kStencilCompactLayout, {},
+                                                        "cp-compact")));
 
     auto graphics = [&](Pipeline& out, GraphicsPipelineDesc desc) -> Status {
         desc.vertexSpirv = kSpirv_cp_geometry_vert;
@@ -75,10 +70,7 @@ Status ConsistentPairsDetectorImpl::createPipelines() {
         desc.depthFormat = kConsistentPairsDepthFormat;
         // fitStencilViews keeps the orientation: outward counter-clockwise triangles face the eye.
         desc.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
-        auto created = createGraphicsPipeline(c, desc);
-        if (!created) return created.status();
-        out = created.value();
-        return Status::success();
+        return assignResult(out, createGraphicsPipeline(c, desc));
     };
     GraphicsPipelineDesc peeling;
     peeling.fragmentSpirv = kSpirv_cp_peel_frag;
@@ -90,86 +82,71 @@ Status ConsistentPairsDetectorImpl::createPipelines() {
     peeling.name = "cp-peel";
     VKC_TRY(graphics(peel, peeling));
 
-    GraphicsPipelineDesc backFaces;
-    backFaces.fragmentSpirv = kSpirv_cp_consistency_frag;
-    backFaces.cullMode = VK_CULL_MODE_FRONT_BIT;
-    backFaces.name = "cp-consistency";
-    VKC_TRY(graphics(consistency, backFaces));
-    backFaces.fragmentSpirv = kSpirv_cp_back_id_frag;
-    backFaces.name = "cp-back-id";
-    VKC_TRY(graphics(backId, backFaces));
-
-    GraphicsPipelineDesc allFaces;
-    allFaces.fragmentSpirv = kSpirv_cp_determination_frag;
-    allFaces.cullMode = VK_CULL_MODE_NONE;
-    allFaces.name = "cp-determination";
-    return graphics(determination, allFaces);
+    // The other draws differ only in their fragment shader and the faces they cull.
+    struct WindowDraw {
+        Pipeline* out;
+        std::span<const uint32_t> fragmentSpirv;
+        VkCullModeFlags cullMode;
+        const char* name;
+    };
+    const WindowDraw windowDraws[] = {
+        {&consistency, kSpirv_cp_consistency_frag, VK_CULL_MODE_FRONT_BIT, "cp-consistency"},
+        {&backId, kSpirv_cp_back_id_frag, VK_CULL_MODE_FRONT_BIT, "cp-back-id"},
+        {&determination, kSpirv_cp_determination_frag, VK_CULL_MODE_NONE, "cp-determination"}};
+    for (const WindowDraw& draw : windowDraws) {
+        GraphicsPipelineDesc desc;
+        desc.fragmentSpirv = draw.fragmentSpirv;
+        desc.cullMode = draw.cullMode;
+        desc.name = draw.name;
+        VKC_TRY(graphics(*draw.out, desc));
+    }
+    return Status::success();
 }
 
 Status ConsistentPairsDetectorImpl::createSlot(ConsistentPairsSlot& slot, uint32_t index) {
     VulkanContext& c = *ctx;
     const ConsistentPairsSettings& s = settings;
-    const std::string suffix = " [frame slot " + std::to_string(index) + "]";
-    auto buffer = [&](Buffer& out, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUsage memory,
-                      const char* name) -> Status {
-        auto created = createBuffer(c, {size, usage, memory, (std::string(name) + suffix).c_str()});
-        if (!created) return created.status();
-        out = created.value();
-        return Status::success();
-    };
+    const FrameSlotResources make(c, index);
     const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-    VKC_TRY(buffer(slot.objects, sizeof(gpu::CpObjectGpu) * s.maxObjects, storage, MemoryUsage::Upload, "cp objects"));
-    VKC_TRY(buffer(slot.frame, sizeof(gpu::CpFrameGpu), storage, MemoryUsage::Upload, "cp frame view"));
-    VKC_TRY(buffer(slot.draws, sizeof(VkDrawIndexedIndirectCommand) * VkDeviceSize(s.maxObjects) * s.maxIterations,
-                   storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, MemoryUsage::Upload, "cp indirect draws"));
-    VKC_TRY(buffer(slot.candidates, 8 * VkDeviceSize(s.maxCandidatePairs), storage, MemoryUsage::Upload,
-                   "cp candidate pairs"));
-    VKC_TRY(buffer(slot.pairFlags, std::max<VkDeviceSize>(16, stencilPairFlagsBytes(s.maxObjects)), storage,
-                   MemoryUsage::DeviceLocal, "cp pair flags"));
-    VKC_TRY(buffer(slot.stats, sizeof(gpu::CpStatsGpu), storage, MemoryUsage::DeviceLocal, "cp stats"));
-    VKC_TRY(buffer(slot.pairs, stencilPairsBytes(s.maxCandidatePairs), storage, MemoryUsage::DeviceLocal, "cp pairs"));
-    VKC_TRY(buffer(slot.points, consistentPairsPointsBytes(s.pointCapacity), storage, MemoryUsage::DeviceLocal,
-                   "cp collision points"));
+    VKC_TRY(make.buffer(slot.objects, sizeof(gpu::CpObjectGpu) * s.maxObjects, storage, MemoryUsage::Upload,
+                        "cp objects"));
+    VKC_TRY(make.buffer(slot.frame, sizeof(gpu::CpFrameGpu), storage, MemoryUsage::Upload, "cp frame view"));
+    VKC_TRY(make.buffer(slot.draws, sizeof(VkDrawIndexedIndirectCommand) * VkDeviceSize(s.maxObjects) * s.maxIterations,
+                        storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, MemoryUsage::Upload, "cp indirect draws"));
+    VKC_TRY(make.buffer(slot.candidates, 8 * VkDeviceSize(s.maxCandidatePairs), storage, MemoryUsage::Upload,
+                        "cp candidate pairs"));
+    VKC_TRY(make.buffer(slot.pairFlags, std::max<VkDeviceSize>(16, stencilPairFlagsBytes(s.maxObjects)), storage,
+                        MemoryUsage::DeviceLocal, "cp pair flags"));
+    VKC_TRY(make.buffer(slot.stats, sizeof(gpu::CpStatsGpu), storage, MemoryUsage::DeviceLocal, "cp stats"));
+    VKC_TRY(make.buffer(slot.pairs, stencilPairsBytes(s.maxCandidatePairs), storage, MemoryUsage::DeviceLocal,
+                        "cp pairs"));
+    VKC_TRY(make.buffer(slot.points, consistentPairsPointsBytes(s.pointCapacity), storage, MemoryUsage::DeviceLocal,
+                        "cp collision points"));
 
-    auto image = [&](Image& out, VkFormat format, VkImageUsageFlags usage, uint32_t layers, const char* name) -> Status {
-        auto created = createImage(c, {s.resolution, s.resolution, format, usage, layers,
-                                       (std::string(name) + suffix).c_str()});
-        if (!created) return created.status();
-        out = created.value();
-        return Status::success();
-    };
+    const uint32_t res = s.resolution, layers = s.layersPerIteration;
     const VkImageUsageFlags storageImage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-    VKC_TRY(image(slot.depth, kConsistentPairsDepthFormat, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, 1, "cp depth"));
-    VKC_TRY(image(slot.peelTarget, kConsistentPairsLayerFormat,
-                  VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, 1, "cp peel target"));
+    VKC_TRY(make.image(slot.depth, {res, res, kConsistentPairsDepthFormat, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, 1,
+                                    "cp depth"}));
+    VKC_TRY(make.image(slot.peelTarget, {res, res, kConsistentPairsLayerFormat,
+                                         VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, 1,
+                                         "cp peel target"}));
     // Two layers at least, so that every view of an array image is an array view.
-    VKC_TRY(image(slot.layers, kConsistentPairsLayerFormat, storageImage, s.layersPerIteration, "cp front layers"));
-    VKC_TRY(image(slot.backDepth, kConsistentPairsBackDepthFormat, storageImage, s.layersPerIteration,
-                  "cp nearest back depth per slot"));
-    VKC_TRY(image(slot.backId, kConsistentPairsBackIdFormat, storageImage, s.layersPerIteration,
-                  "cp nearest back id per slot"));
+    VKC_TRY(make.image(slot.layers, {res, res, kConsistentPairsLayerFormat, storageImage, layers, "cp front layers"}));
+    VKC_TRY(make.image(slot.backDepth, {res, res, kConsistentPairsBackDepthFormat, storageImage, layers,
+                                        "cp nearest back depth per slot"}));
+    VKC_TRY(make.image(slot.backId, {res, res, kConsistentPairsBackIdFormat, storageImage, layers,
+                                     "cp nearest back id per slot"}));
 
-    auto set = [&](VkDescriptorSet& out, VkDescriptorSetLayout layout, const char* name) -> Status {
-        auto created = allocateDescriptorSet(c, descriptorPool, layout, (std::string(name) + suffix).c_str());
-        if (!created) return created.status();
-        out = created.value();
-        return Status::success();
-    };
-    VKC_TRY(set(slot.geometrySet, peel.setLayouts[0], "cp geometry set"));
-    VKC_TRY(set(slot.windowSet, peel.setLayouts[1], "cp window set"));
-    VKC_TRY(set(slot.decideSet, decide.setLayouts[0], "cp decide set"));
-    VKC_TRY(set(slot.compactSet, compact.setLayouts[0], "cp compact set"));
+    const VkDescriptorPool pool = frames.descriptorPool;
+    VKC_TRY(make.descriptorSet(slot.geometrySet, pool, peel.setLayouts[0], "cp geometry set"));
+    VKC_TRY(make.descriptorSet(slot.windowSet, pool, peel.setLayouts[1], "cp window set"));
+    VKC_TRY(make.descriptorSet(slot.decideSet, pool, decide.setLayouts[0], "cp decide set"));
+    VKC_TRY(make.descriptorSet(slot.compactSet, pool, compact.setLayouts[0], "cp compact set"));
 
-    auto occlusion = createQueryPool(c, VK_QUERY_TYPE_OCCLUSION,
-                                     consistentPairsPeelCount(s.layersPerIteration, s.maxIterations),
-                                     ("cp peel occlusion" + suffix).c_str());
-    if (!occlusion) return occlusion.status();
-    slot.occlusion = occlusion.value();
-    auto timestamps = createQueryPool(c, VK_QUERY_TYPE_TIMESTAMP,
-                                      2 * consistentPairsPassCount(s.layersPerIteration, s.maxIterations),
-                                      ("cp timestamps" + suffix).c_str());
-    if (!timestamps) return timestamps.status();
-    slot.timestamps = timestamps.value();
+    VKC_TRY(make.queryPool(slot.occlusion, VK_QUERY_TYPE_OCCLUSION, consistentPairsPeelCount(layers, s.maxIterations),
+                           "cp peel occlusion"));
+    VKC_TRY(make.queryPool(slot.timestamps, VK_QUERY_TYPE_TIMESTAMP,
+                           2 * consistentPairsPassCount(layers, s.maxIterations), "cp timestamps"));
 
     const VkDescriptorType sb = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     writeBufferDescriptor(c, slot.geometrySet, gpu::kCpBindingObjects, sb, slot.objects);
@@ -179,52 +156,27 @@ Status ConsistentPairsDetectorImpl::createSlot(ConsistentPairsSlot& slot, uint32
     writeBufferDescriptor(c, slot.windowSet, gpu::kCpBindingPoints, sb, slot.points);
     writeBufferDescriptor(c, slot.decideSet, gpu::kCpBindingDecideStats, sb, slot.stats);
     writeBufferDescriptor(c, slot.decideSet, gpu::kCpBindingDraws, sb, slot.draws);
-    writeBufferDescriptor(c, slot.compactSet, gpu::kStencilBindingCandidates, sb, slot.candidates);
-    writeBufferDescriptor(c, slot.compactSet, gpu::kStencilBindingPairFlags, sb, slot.pairFlags);
-    writeBufferDescriptor(c, slot.compactSet, gpu::kStencilBindingPairs, sb, slot.pairs);
-    const Image* images[3] = {&slot.layers, &slot.backDepth, &slot.backId};
-    const uint32_t bindings[3] = {gpu::kCpBindingLayers, gpu::kCpBindingBackDepth, gpu::kCpBindingBackId};
-    VkDescriptorImageInfo infos[3];
-    VkWriteDescriptorSet writes[3];
-    for (uint32_t k = 0; k < 3; ++k) {
-        infos[k] = {VK_NULL_HANDLE, images[k]->view, VK_IMAGE_LAYOUT_GENERAL};
-        writes[k] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        writes[k].dstSet = slot.windowSet;
-        writes[k].dstBinding = bindings[k];
-        writes[k].descriptorCount = 1;
-        writes[k].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-        writes[k].pImageInfo = &infos[k];
-    }
-    c.vkd.vkUpdateDescriptorSets(c.device, 3, writes, 0, nullptr);
+    writePairCompactDescriptors(c, slot.compactSet, slot.candidates, slot.pairFlags, slot.pairs);
+    writeStorageImageDescriptor(c, slot.windowSet, gpu::kCpBindingLayers, slot.layers.view);
+    writeStorageImageDescriptor(c, slot.windowSet, gpu::kCpBindingBackDepth, slot.backDepth.view);
+    writeStorageImageDescriptor(c, slot.windowSet, gpu::kCpBindingBackId, slot.backId.view);
     return Status::success();
 }
 
 Status ConsistentPairsDetectorImpl::createResources() {
-    VulkanContext& c = *ctx;
-    const uint32_t frames = settings.framesInFlight;
+    const uint32_t slotCount = settings.framesInFlight;
     VkDescriptorPoolSize sizes[2] = {
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, frames * (2 + gpu::kCpMaxMeshSlots + 3 + 2 + 3)},
-        {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, frames * 3}};
-    auto pool = createDescriptorPool(c, frames * 4, sizes, "cp descriptors");
-    if (!pool) return pool.status();
-    descriptorPool = pool.value();
-
-    auto dummy = createBuffer(c, {16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal,
-                                  "cp unused mesh slot"});
-    if (!dummy) return dummy.status();
-    dummyVertices = dummy.value();
-
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (2 + gpu::kCpMaxMeshSlots + 3 + 2 + 3)},
+        {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, slotCount * 3}};
     const VkDeviceSize pairsBytes = stencilPairsBytes(settings.maxCandidatePairs);
     const VkDeviceSize pointsBytes = consistentPairsPointsBytes(settings.pointCapacity);
     readbackPointsOffset = pairsBytes;
     readbackStatsOffset = pairsBytes + pointsBytes;
-    auto createdRing = createReadbackRing(c, readbackStatsOffset + sizeof(gpu::CpStatsGpu), frames,
-                                          "cp readback ring");
-    if (!createdRing) return createdRing.status();
-    ring = createdRing.value();
+    VKC_TRY(createDetectorFrames(
+        *ctx, {"cp", slotCount, slotCount * 4, sizes, readbackStatsOffset + sizeof(gpu::CpStatsGpu)}, frames));
 
-    slots.resize(frames);
-    for (uint32_t i = 0; i < frames; ++i) VKC_TRY(createSlot(slots[i], i));
+    slots.resize(slotCount);
+    for (uint32_t i = 0; i < slotCount; ++i) VKC_TRY(createSlot(slots[i], i));
     return Status::success();
 }
 
@@ -259,13 +211,8 @@ Result<ConsistentPairsDetector> ConsistentPairsDetector::create(Context& context
         return makeError(ErrorCode::InvalidArgument, "ConsistentPairsSettings::maxIterations " +
                                                          std::to_string(s.maxIterations) + " exceeds " +
                                                          std::to_string(gpu::kCpMaxIterations));
-    const VkPhysicalDeviceLimits& limits = impl->ctx->properties.limits;
-    if (s.resolution > std::min(limits.maxFramebufferWidth, limits.maxFramebufferHeight))
-        return makeError(ErrorCode::InvalidArgument, "ConsistentPairsSettings::resolution " +
-                                                         std::to_string(s.resolution) +
-                                                         " exceeds the device's framebuffer size");
-    if (!std::isfinite(s.distanceThresholdPixels) || s.distanceThresholdPixels < 0.0f ||
-        !std::isfinite(s.regionPaddingPixels) || s.regionPaddingPixels < 0.0f)
+    VKC_TRY(checkFramebufferResolution(*impl->ctx, s.resolution, "ConsistentPairsSettings"));
+    if (!validPixelDistance(s.distanceThresholdPixels) || !validPixelDistance(s.regionPaddingPixels))
         return makeError(ErrorCode::InvalidArgument,
                          "ConsistentPairsSettings: distanceThresholdPixels and regionPaddingPixels must be finite and >= 0");
     VKC_TRY(impl->createPipelines());
@@ -278,7 +225,9 @@ Status ConsistentPairsDetector::record(VkCommandBuffer cmd, const Scene& scene, 
     return impl_->recordFrame(cmd, scene.impl(), candidates, worldBounds, frame);
 }
 
-VkSemaphoreSubmitInfo ConsistentPairsDetector::completionSignal(uint64_t frame) { return ringSignal(impl_->ring, frame); }
+VkSemaphoreSubmitInfo ConsistentPairsDetector::completionSignal(uint64_t frame) {
+    return ringSignal(impl_->frames.ring, frame);
+}
 
 Status ConsistentPairsDetector::results(uint64_t frame, FrameResults& out, ConsistentPairsFrameDetails* details) {
     return impl_->readResults(frame, out, details);
@@ -288,36 +237,15 @@ const ConsistentPairsSettings& ConsistentPairsDetector::settings() const { retur
 
 Result<FrameResults> ConsistentPairsDetector::run(const Scene& scene, const BroadphaseResults& pcs,
                                                   ConsistentPairsFrameDetails* details) {
-    VulkanContext& c = *impl_->ctx;
-    const uint64_t frame = impl_->nextRunFrame++;
-    Status recorded = Status::success();
-    VKC_TRY(submitAndWait(
-        c, [&](VkCommandBuffer cmd) { recorded = record(cmd, scene, pcs.pairs, pcs.worldBounds, frame); },
-        "consistent-pairs run"));
-    VKC_TRY(recorded);
-    // The submit has completed, so the host signals the frame's completion itself.
-    VKC_TRY(signalRingFromHost(c, impl_->ring, frame));
-    FrameResults out;
-    VKC_TRY(results(frame, out, details));
-    if (pcs.truncated)
-        out.warnings.push_back("consistent-pairs: the potentially colliding set was truncated (" +
-                               std::to_string(pcs.pairCount) + " pairs); pairs beyond its capacity were not tested");
-    return out;
+    return runFrameAndWait(
+        *impl_->ctx, impl_->frames, "consistent-pairs", pcs,
+        [&](VkCommandBuffer cmd, uint64_t frame) { return record(cmd, scene, pcs.pairs, pcs.worldBounds, frame); },
+        [&](uint64_t frame, FrameResults& out) { return results(frame, out, details); });
 }
 
 Result<FrameResults> ConsistentPairsDetector::run(const Scene& scene, ConsistentPairsFrameDetails* details) {
-    if (!impl_->broadphase) {
-        auto broadphase = Broadphase::create(*impl_->context, impl_->settings.broadphase);
-        if (!broadphase) return broadphase.status();
-        impl_->broadphase = std::make_unique<Broadphase>(std::move(broadphase.value()));
-    }
-    auto pcs = impl_->broadphase->run(scene);
-    if (!pcs) return pcs.status();
-    auto results = run(scene, pcs.value(), details);
-    if (results) {
-        for (const auto& [name, ms] : pcs->gpuTimingsMs) results->gpuTimingsMs[name] += ms;
-    }
-    return results;
+    return runAfterOwnBroadphase(*impl_->context, impl_->settings.broadphase, impl_->frames, scene,
+                                 [&](const BroadphaseResults& pcs) { return run(scene, pcs, details); });
 }
 
 }  // namespace vkc

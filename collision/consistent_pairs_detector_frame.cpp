@@ -4,45 +4,17 @@
 // (passes/consistent_pairs_passes.h) and later decodes the ring slot and the occlusion queries.
 #include "collision/consistent_pairs_detector_impl.h"
 
+#include "collision/candidate_pairs.h"
+#include "collision/found_pairs.h"
 #include "collision/graph_execution.h"
 #include "collision/scene_impl.h"
 #include "collision/stencil_detector_internal.h"
+#include "collision/vertex_buffer_slots.h"
 #include "vk/descriptors.h"
 
-#include <algorithm>
 #include <cstring>
-#include <map>
-#include <unordered_map>
 
 namespace vkc {
-
-Status ConsistentPairsDetectorImpl::ensureIndices(ConsistentPairsSlot& slot, const SceneImpl& scene) {
-    std::vector<uint64_t> key;
-    for (const SceneMesh& mesh : scene.meshes)
-        key.push_back(uint64_t(mesh.data.positions.size()) << 32 | uint64_t(mesh.data.indices.size()));
-    if (slot.indexScene == &scene && slot.indexKey == key) return Status::success();
-
-    std::vector<uint32_t> firstIndex;
-    size_t total = 0;
-    for (const SceneMesh& mesh : scene.meshes) {
-        firstIndex.push_back(uint32_t(total));
-        total += mesh.data.indices.size();
-    }
-    // The slot's previous frame has completed (ringSlotAvailable), so its buffer may go now.
-    destroyBuffer(*ctx, slot.indices);
-    auto buffer = createBuffer(*ctx, {std::max<VkDeviceSize>(16, total * 4), VK_BUFFER_USAGE_INDEX_BUFFER_BIT,
-                                      MemoryUsage::Upload, "cp triangle indices"});
-    if (!buffer) return buffer.status();
-    slot.indices = buffer.value();
-    auto* data = static_cast<uint32_t*>(slot.indices.data);
-    for (size_t m = 0; m < scene.meshes.size(); ++m)
-        std::copy(scene.meshes[m].data.indices.begin(), scene.meshes[m].data.indices.end(), data + firstIndex[m]);
-    VKC_TRY(flushBuffer(*ctx, slot.indices));
-    slot.firstIndex = std::move(firstIndex);
-    slot.indexScene = &scene;
-    slot.indexKey = std::move(key);
-    return Status::success();
-}
 
 Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene,
                                                 std::span<const ObjectPair> candidates,
@@ -50,36 +22,12 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     VulkanContext& c = *ctx;
     const ConsistentPairsSettings& s = settings;
     const uint32_t objectCount = uint32_t(scene.objects.size());
-    if (objectCount > s.maxObjects)
-        return makeError(ErrorCode::InvalidArgument, "consistent-pairs: the scene has " + std::to_string(objectCount) +
-                                                         " objects, more than ConsistentPairsSettings::maxObjects (" +
-                                                         std::to_string(s.maxObjects) + ")");
-    if (worldBounds.size() < objectCount)
-        return makeError(ErrorCode::InvalidArgument, "consistent-pairs: " + std::to_string(worldBounds.size()) +
-                                                         " world bounds for " + std::to_string(objectCount) + " objects");
-    std::vector<ObjectPair> pairs;
-    for (ObjectPair pair : candidates) {
-        if (pair.a == pair.b) continue;
-        if (pair.b < pair.a) std::swap(pair.a, pair.b);
-        if (pair.b >= objectCount)
-            return makeError(ErrorCode::InvalidArgument, "consistent-pairs: candidate pair (" + std::to_string(pair.a) +
-                                                             ", " + std::to_string(pair.b) + ") names an unknown object");
-        pairs.push_back(pair);
-    }
-    std::sort(pairs.begin(), pairs.end());
-    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
-    if (pairs.size() > s.maxCandidatePairs)
-        return makeError(ErrorCode::InvalidArgument,
-                         "consistent-pairs: " + std::to_string(pairs.size()) +
-                             " candidate pairs, more than ConsistentPairsSettings::maxCandidatePairs (" +
-                             std::to_string(s.maxCandidatePairs) + ")");
-    std::vector<uint32_t> draw;
-    for (const ObjectPair& pair : pairs) {
-        draw.push_back(pair.a);
-        draw.push_back(pair.b);
-    }
-    std::sort(draw.begin(), draw.end());
-    draw.erase(std::unique(draw.begin(), draw.end()), draw.end());
+    auto candidatePairs = frameCandidatePairs({"consistent-pairs", "ConsistentPairsSettings", s.maxObjects,
+                                               s.maxCandidatePairs},
+                                              objectCount, candidates, worldBounds);
+    if (!candidatePairs) return candidatePairs.status();
+    const std::vector<ObjectPair>& pairs = candidatePairs.value();
+    const std::vector<uint32_t> draw = objectsOfPairs(pairs);
     // Front and back faces alternate only along rays through closed, outward-oriented solids.
     for (uint32_t object : draw) {
         const SceneObject& o = scene.objects[object];
@@ -90,40 +38,31 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
                                                          "\", which is not a closed, manifold, outward-oriented solid");
     }
     // The slot is free once the frame that last used it has completed on the GPU (never waits).
-    VKC_TRY(ringSlotAvailable(c, ring, frame));
+    VKC_TRY(ringSlotAvailable(c, frames.ring, frame));
     ConsistentPairsSlot& slot = slots[frame % slots.size()];
-    VKC_TRY(ensureIndices(slot, scene));
+    VKC_TRY(ensureSceneIndices(c, slot.indices, scene, meshShapeKey(scene), "cp triangle indices"));
 
     // Objects and vertex buffers of the drawn objects; draws per iteration, instanceCount 1 (the GPU
     // turns those of iterations after the first off when nothing remains to peel).
-    std::vector<VkBuffer> meshBuffers;
-    std::unordered_map<VkBuffer, uint32_t> bufferSlot;
+    VertexBufferSlots vertexSlots(gpu::kCpMaxMeshSlots, "consistent-pairs: the candidate objects read");
     auto* objects = static_cast<gpu::CpObjectGpu*>(slot.objects.data);
     auto* draws = static_cast<VkDrawIndexedIndirectCommand*>(slot.draws.data);
     const uint32_t drawn = uint32_t(draw.size());
     for (uint32_t i = 0; i < drawn; ++i) {
         const SceneObject& o = scene.objects[draw[i]];
         const SceneMesh& mesh = scene.meshes[o.mesh];
-        auto [it, inserted] = bufferSlot.try_emplace(mesh.vertexBuffer, uint32_t(meshBuffers.size()));
-        if (inserted) meshBuffers.push_back(mesh.vertexBuffer);
-        if (meshBuffers.size() > gpu::kCpMaxMeshSlots)
-            return makeError(ErrorCode::Unsupported, "consistent-pairs: the candidate objects read more than " +
-                                                         std::to_string(gpu::kCpMaxMeshSlots) +
-                                                         " distinct vertex buffers (object \"" + o.name + "\")");
-        objects[draw[i]] = {o.objectToWorld, it->second, mesh.vertexStrideFloats, mesh.vertexOffsetFloats, 0u};
+        auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, "object \"" + o.name + "\"");
+        if (!vertexSlot) return vertexSlot.status();
+        objects[draw[i]] = {o.objectToWorld, vertexSlot.value(), mesh.vertexStrideFloats, mesh.vertexOffsetFloats, 0u};
         for (uint32_t iteration = 0; iteration < s.maxIterations; ++iteration)
-            draws[iteration * drawn + i] = {uint32_t(mesh.data.indices.size()), 1u, slot.firstIndex[o.mesh], 0, 0u};
+            draws[iteration * drawn + i] = {uint32_t(mesh.data.indices.size()), 1u, slot.indices.firstIndex[o.mesh], 0,
+                                            0u};
     }
     VKC_TRY(flushBuffer(c, slot.objects));
     VKC_TRY(flushBuffer(c, slot.draws));
-    auto* candidateData = static_cast<uint32_t*>(slot.candidates.data);
-    for (size_t i = 0; i < pairs.size(); ++i) {
-        candidateData[i * 2] = pairs[i].a;
-        candidateData[i * 2 + 1] = pairs[i].b;
-    }
-    VKC_TRY(flushBuffer(c, slot.candidates));
-    writeStorageBufferArray(c, slot.geometrySet, gpu::kCpBindingMeshVertices, gpu::kCpMaxMeshSlots, meshBuffers,
-                            dummyVertices.buffer);
+    VKC_TRY(uploadCandidatePairs(c, slot.candidates, pairs));
+    writeStorageBufferArray(c, slot.geometrySet, gpu::kCpBindingMeshVertices, gpu::kCpMaxMeshSlots,
+                            vertexSlots.buffers(), frames.dummyVertices.buffer);
 
     // One view along z over the candidates' box overlaps, depth over every drawn object whole.
     gpu::CpFrameGpu view = {};
@@ -157,26 +96,24 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     in.layersPerIteration = s.layersPerIteration;
     in.iterations = s.maxIterations;
     in.drawObjects = draw;
-    in.objectCount = objectCount;
-    in.candidateCount = uint32_t(pairs.size());
-    in.pairCapacity = s.maxCandidatePairs;
-    in.pointCapacity = s.pointCapacity;
+    PairListSizes& lists = in;
+    lists = {objectCount, uint32_t(pairs.size()), s.maxCandidatePairs, s.pointCapacity};
 
     slot.graph = std::make_unique<Graph>();
     Graph& graph = *slot.graph;
-    // Persistent per-slot buffers: state what the slot's previous frame last did with each, so the
-    // graph orders this frame after it even though the host already saw that frame complete.
+    // Each import states what the slot's previous frame last did with the resource (see graph_execution.h).
     in.objects = importPersistentBuffer(graph, "cp objects", slot.objects, syncStateOf(Access::FragmentRead));
     in.frame = importPersistentBuffer(graph, "cp frame view", slot.frame, syncStateOf(Access::FragmentRead));
-    in.indices = importPersistentBuffer(graph, "cp triangle indices", slot.indices, syncStateOf(Access::VertexRead));
+    in.indices = importPersistentBuffer(graph, "cp triangle indices", slot.indices.buffer,
+                                        syncStateOf(Access::VertexRead));
     in.draws = importPersistentBuffer(graph, "cp indirect draws", slot.draws, syncStateOf(Access::IndirectRead));
     in.candidates = importPersistentBuffer(graph, "cp candidate pairs", slot.candidates, syncStateOf(Access::ComputeRead));
     in.pairFlags = importPersistentBuffer(graph, "cp pair flags", slot.pairFlags, syncStateOf(Access::ComputeRead));
     in.stats = importPersistentBuffer(graph, "cp stats", slot.stats, syncStateOf(Access::TransferSrc));
     in.pairs = importPersistentBuffer(graph, "cp pairs", slot.pairs, syncStateOf(Access::TransferSrc));
     in.points = importPersistentBuffer(graph, "cp collision points", slot.points, syncStateOf(Access::TransferSrc));
-    in.meshVertices = importVertexBuffers(graph, meshBuffers);
-    in.readback = importReadbackSlot(graph, "cp readback slot", ring, frame);
+    in.meshVertices = importVertexBuffers(graph, vertexSlots.buffers());
+    in.readback = importReadbackSlot(graph, "cp readback slot", frames.ring, frame);
     // Per-slot images: every frame clears or rewrites what it reads later.
     in.depth = importPersistentImage(graph, "cp depth", slot.depth, Access::DepthStencilReadOnly);
     in.peelTarget = importPersistentImage(graph, "cp peel target", slot.peelTarget, Access::TransferSrc);
@@ -193,7 +130,7 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
 
 Status ConsistentPairsDetectorImpl::readResults(uint64_t frame, FrameResults& out, ConsistentPairsFrameDetails* details) {
     VulkanContext& c = *ctx;
-    auto bytes = readRingSlot(c, ring, frame);
+    auto bytes = readRingSlot(c, frames.ring, frame);
     if (!bytes) return bytes.status();
     const ConsistentPairsSlot& slot = slots[frame % slots.size()];
     const char* base = static_cast<const char*>(bytes.value());
@@ -215,34 +152,17 @@ Status ConsistentPairsDetectorImpl::readResults(uint64_t frame, FrameResults& ou
                                 d.fragmentsPerPeel.back() != 0;
     }
 
-    gpu::StencilListHeader pairHeader, pointHeader;
-    std::memcpy(&pairHeader, base, sizeof(pairHeader));
-    std::memcpy(&pointHeader, base + readbackPointsOffset, sizeof(pointHeader));
-    const uint32_t pairCount = std::min(pairHeader.count, settings.maxCandidatePairs);
-    const uint32_t pointCount = std::min(pointHeader.count, settings.pointCapacity);
-    d.pointCount = pointHeader.count;
-    d.pointsTruncated = pointHeader.count > settings.pointCapacity;
+    const ReadbackList pairList = readbackList(base, settings.maxCandidatePairs);
+    const ReadbackList pointList = readbackList(base + readbackPointsOffset, settings.pointCapacity);
+    d.pointCount = pointList.count;
+    d.pointsTruncated = pointList.truncated;
 
     out = FrameResults{};
-    std::map<std::pair<uint32_t, uint32_t>, size_t> pairIndex;
-    const auto* gpuPairs = reinterpret_cast<const gpu::StencilPairGpu*>(base + sizeof(gpu::StencilListHeader));
-    std::vector<gpu::StencilPairGpu> sorted(gpuPairs, gpuPairs + pairCount);
-    std::sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) {
-        return x.a != y.a ? x.a < y.a : x.b < y.b;
-    });
-    for (const gpu::StencilPairGpu& p : sorted) {
-        PairResult pair;
-        pair.a = p.a;
-        pair.b = p.b;
-        pair.truncated = d.pointsTruncated;
-        pairIndex[{p.a, p.b}] = out.pairs.size();
-        out.pairs.push_back(std::move(pair));
-    }
+    const FoundPairs found = addFoundPairs(pairList, d.pointsTruncated, out.pairs);
     out.colliding = !out.pairs.empty();
-    const auto* points = reinterpret_cast<const gpu::CpPointGpu*>(base + readbackPointsOffset +
-                                                                  sizeof(gpu::StencilListHeader));
-    d.points.reserve(pointCount);
-    for (uint32_t i = 0; i < pointCount; ++i) {
+    const auto* points = reinterpret_cast<const gpu::CpPointGpu*>(pointList.entries);
+    d.points.reserve(pointList.stored);
+    for (uint32_t i = 0; i < pointList.stored; ++i) {
         const gpu::CpPointGpu& g = points[i];
         ConsistentPairsPoint point;
         point.objectP = g.objectP;
@@ -254,19 +174,17 @@ Status ConsistentPairsDetectorImpl::readResults(uint64_t frame, FrameResults& ou
         point.normalP = {g.pnx, g.pny, g.pnz};
         point.normalT = {g.tnx, g.tny, g.tnz};
         // Points of objects that are close but consistent (touching within the threshold) name no pair.
-        auto it = pairIndex.find({std::min(g.objectP, g.objectT), std::max(g.objectP, g.objectT)});
-        if (it != pairIndex.end()) {
-            PairResult& pair = out.pairs[it->second];
-            pair.points.push_back(point.p);
-            pair.normals.push_back(point.normalP);
-            pair.points.push_back(point.t);
-            pair.normals.push_back(point.normalT);
+        if (PairResult* pair = found.find(out.pairs, g.objectP, g.objectT)) {
+            pair->points.push_back(point.p);
+            pair->normals.push_back(point.normalP);
+            pair->points.push_back(point.t);
+            pair->normals.push_back(point.normalT);
         }
         d.points.push_back(point);
     }
 
     if (d.pointsTruncated)
-        out.warnings.push_back("consistent-pairs: " + std::to_string(pointHeader.count) + " collision points, " +
+        out.warnings.push_back("consistent-pairs: " + std::to_string(pointList.count) + " collision points, " +
                                "more than ConsistentPairsSettings::pointCapacity (" +
                                std::to_string(settings.pointCapacity) + "); points are truncated");
     if (d.iterationsTruncated)

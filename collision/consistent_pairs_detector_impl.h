@@ -3,13 +3,14 @@
 // consistent_pairs_detector_frame.cpp records frames and decodes results.
 #pragma once
 
+#include "collision/detector_frames.h"
+#include "collision/scene_index_cache.h"
 #include "passes/consistent_pairs_passes.h"
 #include "passes/graph.h"
 #include "vk/buffer.h"
 #include "vk/image.h"
 #include "vk/pipeline.h"
 #include "vk/query_pool.h"
-#include "vk/readback_ring.h"
 #include "vkcollide/consistent_pairs.h"
 
 #include <memory>
@@ -27,7 +28,6 @@ struct ConsistentPairsSlot {
     Buffer draws;       // host-visible VkDrawIndexedIndirectCommand per iteration per drawn object; the GPU
                         // rewrites instanceCount of iterations after the first
     Buffer candidates;  // host-visible uvec2 per candidate pair
-    Buffer indices;     // host-visible index buffer: every mesh's triangles (rebuilt per scene)
     Buffer pairFlags;   // maxObjects^2 bits
     Buffer stats;
     Buffer pairs;
@@ -45,10 +45,7 @@ struct ConsistentPairsSlot {
     QueryPool timestamps;
     std::unique_ptr<Graph> graph;  // kept for pass names when reading timings
 
-    // Index cache: which scene (and mesh shapes) `indices` was built for, and where each mesh starts.
-    const SceneImpl* indexScene = nullptr;
-    std::vector<uint64_t> indexKey;     // vertex and index count per mesh
-    std::vector<uint32_t> firstIndex;   // per mesh
+    SceneIndexCache indices;  // every mesh's triangles, rebuilt when the scene's mesh shapes change
 
     // What the frame recorded, for results().
     uint32_t drawnObjects = 0;
@@ -61,20 +58,15 @@ struct ConsistentPairsDetectorImpl {
     Context* context = nullptr;  // for the broadphase of run(scene)
     ConsistentPairsSettings settings;
     Pipeline peel, consistency, backId, determination, decide, compact;
-    VkDescriptorPool descriptorPool = VK_NULL_HANDLE;
-    Buffer dummyVertices;  // fills the unused mesh slots of the descriptor array
+    DetectorFrames frames;
     std::vector<ConsistentPairsSlot> slots;
-    ReadbackRing ring;
     VkDeviceSize readbackPointsOffset = 0;
     VkDeviceSize readbackStatsOffset = 0;
-    uint64_t nextRunFrame = 0;
-    std::unique_ptr<Broadphase> broadphase;  // for run(scene) only, created on first use
 
     ~ConsistentPairsDetectorImpl();
     Status createPipelines();
     Status createResources();
     Status createSlot(ConsistentPairsSlot& slot, uint32_t index);
-    Status ensureIndices(ConsistentPairsSlot& slot, const SceneImpl& scene);
     Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, std::span<const ObjectPair> candidates,
                        std::span<const Aabb> worldBounds, uint64_t frame);
     Status readResults(uint64_t frame, FrameResults& out, ConsistentPairsFrameDetails* details);

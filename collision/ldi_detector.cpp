@@ -2,8 +2,10 @@
 // entry points. Frames are recorded in ldi_detector_frame.cpp and decoded in ldi_detector_results.cpp.
 #include "collision/ldi_detector_impl.h"
 
+#include "collision/detector_settings.h"
+#include "collision/frame_slot_resources.h"
 #include "collision/scene_impl.h"
-#include "vk/commands.h"
+#include "vk/assign_result.h"
 #include "vk/descriptors.h"
 
 #include "spirv/ldi_indirect.comp.h"
@@ -41,26 +43,21 @@ constexpr uint32_t kMaxPairsLimit = 1024;
 LdiDetectorImpl::~LdiDetectorImpl() {
     if (!ctx) return;
     for (LdiSlot& slot : slots) {
-        for (Buffer* buffer : {&slot.tiles, &slot.indices, &slot.layers, &slot.stencilCounts, &slot.stats,
+        for (Buffer* buffer : {&slot.tiles, &slot.indices.buffer, &slot.layers, &slot.stencilCounts, &slot.stats,
                                &slot.commands, &slot.pairResults, &slot.depthImage, &slot.volumePartials,
                                &slot.inside})
             destroyBuffer(*ctx, *buffer);
         destroyImage(*ctx, slot.atlas);
         destroyQueryPool(*ctx, slot.timestamps);
     }
-    destroyReadbackRing(*ctx, ring);
-    destroyBuffer(*ctx, dummyVertices);
-    destroyDescriptorPool(*ctx, descriptorPool);
+    destroyDetectorFrames(*ctx, frames);
     for (Pipeline* p : {&peel, &layerCount, &indirect, &sort, &volume, &volumeSum, &points}) destroyPipeline(*ctx, *p);
 }
 
 Status LdiDetectorImpl::createPipelines() {
     VulkanContext& c = *ctx;
     auto compute = [&](Pipeline& out, std::span<const uint32_t> spirv, const char* name) -> Status {
-        auto created = createComputePipeline(c, spirv, kLdiComputeLayout, {}, name);
-        if (!created) return created.status();
-        out = created.value();
-        return Status::success();
+        return assignResult(out, createComputePipeline(c, spirv, kLdiComputeLayout, {}, name));
     };
     VKC_TRY(compute(layerCount, kSpirv_ldi_layer_count_comp, "ldi-layer-count"));
     VKC_TRY(compute(indirect, kSpirv_ldi_indirect_comp, "ldi-indirect"));
@@ -84,28 +81,16 @@ Status LdiDetectorImpl::createPipelines() {
     desc.depthFormat = depthStencilFormat;
     desc.stencilFormat = depthStencilFormat;
     desc.name = "ldi-peel";
-    auto created = createGraphicsPipeline(c, desc);
-    if (!created) return created.status();
-    peel = created.value();
-    return Status::success();
+    return assignResult(peel, createGraphicsPipeline(c, desc));
 }
 
 Status LdiDetectorImpl::createResources() {
     VulkanContext& c = *ctx;
     const LdiSettings& s = settings;
-    const uint32_t frames = s.framesInFlight;
+    const uint32_t slotCount = s.framesInFlight;
     VkDescriptorPoolSize sizes[2] = {
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, frames * (2 * (1 + gpu::kLdiMaxMeshSlots) + 8)},
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, frames}};
-    auto pool = createDescriptorPool(c, frames * 2, sizes, "ldi descriptors");
-    if (!pool) return pool.status();
-    descriptorPool = pool.value();
-
-    auto dummy = createBuffer(c, {16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal,
-                                  "ldi unused mesh slot"});
-    if (!dummy) return dummy.status();
-    dummyVertices = dummy.value();
-
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (2 * (1 + gpu::kLdiMaxMeshSlots) + 8)},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, slotCount}};
     const uint32_t perTile = s.resolution * s.resolution;
     readbackPairsOffset = ldiInsideBytes(s.insideCapacity);
     readbackStatsOffset = readbackPairsOffset + VkDeviceSize(s.maxPairs) * sizeof(gpu::LdiPairResultGpu);
@@ -114,63 +99,43 @@ Status LdiDetectorImpl::createResources() {
         readbackImagesOffset = ringBytes;
         ringBytes += VkDeviceSize(s.maxPairs) * perTile * sizeof(float);
     }
-    auto createdRing = createReadbackRing(c, ringBytes, frames, "ldi readback ring");
-    if (!createdRing) return createdRing.status();
-    ring = createdRing.value();
+    VKC_TRY(createDetectorFrames(c, {"ldi", slotCount, slotCount * 2, sizes, ringBytes}, frames));
 
     const uint32_t atlasRows = (maxTiles + atlasColumns - 1) / atlasColumns;
-    slots.resize(frames);
-    for (uint32_t i = 0; i < frames; ++i) {
+    slots.resize(slotCount);
+    for (uint32_t i = 0; i < slotCount; ++i) {
         LdiSlot& slot = slots[i];
-        const std::string suffix = " [frame slot " + std::to_string(i) + "]";
-        auto buffer = [&](Buffer& out, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUsage memory,
-                          const char* name) -> Status {
-            auto created = createBuffer(c, {size, usage, memory, (std::string(name) + suffix).c_str()});
-            if (!created) return created.status();
-            out = created.value();
-            return Status::success();
-        };
+        const FrameSlotResources make(c, i);
         const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-        VKC_TRY(buffer(slot.tiles, sizeof(gpu::LdiTileGpu) * maxTiles, storage, MemoryUsage::Upload, "ldi tiles"));
-        VKC_TRY(buffer(slot.layers, VkDeviceSize(maxTiles) * ldiTileLayerBytes(s.resolution, s.layerCap), storage,
-                       MemoryUsage::DeviceLocal, "ldi layers"));
-        VKC_TRY(buffer(slot.stencilCounts, (VkDeviceSize(maxTiles) * perTile + 3) / 4 * 4, storage,
-                       MemoryUsage::DeviceLocal, "ldi stencil counts"));
-        VKC_TRY(buffer(slot.stats, sizeof(gpu::LdiTileStatsGpu) * maxTiles, storage, MemoryUsage::DeviceLocal,
-                       "ldi tile stats"));
-        VKC_TRY(buffer(slot.commands,
-                       std::max<VkDeviceSize>(16, VkDeviceSize(s.layerCap - 1) * maxTiles *
-                                                      sizeof(VkDrawIndexedIndirectCommand)),
-                       storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, MemoryUsage::DeviceLocal, "ldi layer draws"));
-        VKC_TRY(buffer(slot.pairResults, sizeof(gpu::LdiPairResultGpu) * s.maxPairs, storage, MemoryUsage::DeviceLocal,
-                       "ldi pair results"));
-        VKC_TRY(buffer(slot.depthImage, VkDeviceSize(s.maxPairs) * perTile * sizeof(float), storage,
-                       MemoryUsage::DeviceLocal, "ldi intersection depth"));
-        VKC_TRY(buffer(slot.volumePartials, VkDeviceSize(s.maxPairs) * ldiVolumeGroups(s.resolution) * sizeof(double),
-                       storage, MemoryUsage::DeviceLocal, "ldi volume partial sums"));
-        VKC_TRY(buffer(slot.inside, ldiInsideBytes(s.insideCapacity), storage, MemoryUsage::DeviceLocal,
-                       "ldi inside vertices"));
-        auto atlas = createImage(c, {atlasColumns * s.resolution, atlasRows * s.resolution, depthStencilFormat,
-                                     VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, 1,
-                                     ("ldi atlas" + suffix).c_str()});
-        if (!atlas) return atlas.status();
-        slot.atlas = atlas.value();
+        VKC_TRY(make.buffer(slot.tiles, sizeof(gpu::LdiTileGpu) * maxTiles, storage, MemoryUsage::Upload, "ldi tiles"));
+        VKC_TRY(make.buffer(slot.layers, VkDeviceSize(maxTiles) * ldiTileLayerBytes(s.resolution, s.layerCap), storage,
+                            MemoryUsage::DeviceLocal, "ldi layers"));
+        VKC_TRY(make.buffer(slot.stencilCounts, (VkDeviceSize(maxTiles) * perTile + 3) / 4 * 4, storage,
+                            MemoryUsage::DeviceLocal, "ldi stencil counts"));
+        VKC_TRY(make.buffer(slot.stats, sizeof(gpu::LdiTileStatsGpu) * maxTiles, storage, MemoryUsage::DeviceLocal,
+                            "ldi tile stats"));
+        VKC_TRY(make.buffer(slot.commands,
+                            std::max<VkDeviceSize>(16, VkDeviceSize(s.layerCap - 1) * maxTiles *
+                                                           sizeof(VkDrawIndexedIndirectCommand)),
+                            storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, MemoryUsage::DeviceLocal, "ldi layer draws"));
+        VKC_TRY(make.buffer(slot.pairResults, sizeof(gpu::LdiPairResultGpu) * s.maxPairs, storage,
+                            MemoryUsage::DeviceLocal, "ldi pair results"));
+        VKC_TRY(make.buffer(slot.depthImage, VkDeviceSize(s.maxPairs) * perTile * sizeof(float), storage,
+                            MemoryUsage::DeviceLocal, "ldi intersection depth"));
+        VKC_TRY(make.buffer(slot.volumePartials,
+                            VkDeviceSize(s.maxPairs) * ldiVolumeGroups(s.resolution) * sizeof(double), storage,
+                            MemoryUsage::DeviceLocal, "ldi volume partial sums"));
+        VKC_TRY(make.buffer(slot.inside, ldiInsideBytes(s.insideCapacity), storage, MemoryUsage::DeviceLocal,
+                            "ldi inside vertices"));
+        VKC_TRY(make.image(slot.atlas, {atlasColumns * s.resolution, atlasRows * s.resolution, depthStencilFormat,
+                                        VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, 1,
+                                        "ldi atlas"}));
 
-        auto set = [&](VkDescriptorSet& out, const Pipeline& pipeline, const char* name) -> Status {
-            auto created = allocateDescriptorSet(c, descriptorPool, pipeline.setLayouts[0],
-                                                 (std::string(name) + suffix).c_str());
-            if (!created) return created.status();
-            out = created.value();
-            return Status::success();
-        };
-        VKC_TRY(set(slot.drawSet, peel, "ldi draw set"));
-        VKC_TRY(set(slot.computeSet, sort, "ldi compute set"));
+        VKC_TRY(make.descriptorSet(slot.drawSet, frames.descriptorPool, peel.setLayouts[0], "ldi draw set"));
+        VKC_TRY(make.descriptorSet(slot.computeSet, frames.descriptorPool, sort.setLayouts[0], "ldi compute set"));
         // Passes (2 each): setups, count, copy, layer count, indirect, cap - 1 layers, sort, volume,
         // volume sum, points, readback.
-        auto timestamps = createQueryPool(c, VK_QUERY_TYPE_TIMESTAMP, 2 * (s.layerCap + 11),
-                                          ("ldi timestamps" + suffix).c_str());
-        if (!timestamps) return timestamps.status();
-        slot.timestamps = timestamps.value();
+        VKC_TRY(make.queryPool(slot.timestamps, VK_QUERY_TYPE_TIMESTAMP, 2 * (s.layerCap + 11), "ldi timestamps"));
 
         const VkDescriptorType type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
         writeBufferDescriptor(c, slot.drawSet, gpu::kLdiBindingTiles, type, slot.tiles);
@@ -213,11 +178,9 @@ Result<LdiDetector> LdiDetector::create(Context& context, const LdiSettings& set
     if (s.maxPairs > kMaxPairsLimit)
         return makeError(ErrorCode::InvalidArgument, "LdiSettings::maxPairs " + std::to_string(s.maxPairs) +
                                                          " exceeds " + std::to_string(kMaxPairsLimit));
+    VKC_TRY(checkFramebufferResolution(*impl->ctx, s.resolution, "LdiSettings"));
     const VkPhysicalDeviceLimits& limits = impl->ctx->properties.limits;
     const uint32_t maxDim = std::min(limits.maxFramebufferWidth, limits.maxFramebufferHeight);
-    if (s.resolution > maxDim)
-        return makeError(ErrorCode::InvalidArgument, "LdiSettings::resolution " + std::to_string(s.resolution) +
-                                                         " exceeds the device's framebuffer size");
     // Each tile's layers are bound at a dynamic offset of one tile's size.
     if (ldiTileLayerBytes(s.resolution, s.layerCap) % limits.minStorageBufferOffsetAlignment != 0)
         return makeError(ErrorCode::InvalidArgument, "LdiSettings::resolution " + std::to_string(s.resolution) +
@@ -231,16 +194,8 @@ Result<LdiDetector> LdiDetector::create(Context& context, const LdiSettings& set
                                                          std::to_string(s.resolution) +
                                                          "^2 do not fit the device's framebuffer");
     // 8 stencil bits count the depth complexity; prefer the exact float depth (as the stencil method).
-    for (VkFormat format : {VK_FORMAT_D32_SFLOAT_S8_UINT, VK_FORMAT_D24_UNORM_S8_UINT}) {
-        VkFormatProperties props = {};
-        impl->ctx->vki.vkGetPhysicalDeviceFormatProperties(impl->ctx->physicalDevice, format, &props);
-        const VkFormatFeatureFlags needed =
-            VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_FORMAT_FEATURE_TRANSFER_SRC_BIT;
-        if ((props.optimalTilingFeatures & needed) == needed) {
-            impl->depthStencilFormat = format;
-            break;
-        }
-    }
+    impl->depthStencilFormat = pickDepthStencilFormat(
+        *impl->ctx, VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_FORMAT_FEATURE_TRANSFER_SRC_BIT);
     if (impl->depthStencilFormat == VK_FORMAT_UNDEFINED)
         return makeError(ErrorCode::MissingFeature,
                          "ldi: the device renders and copies neither D32_SFLOAT_S8_UINT nor D24_UNORM_S8_UINT");
@@ -254,7 +209,7 @@ Status LdiDetector::record(VkCommandBuffer cmd, const Scene& scene, std::span<co
     return impl_->recordFrame(cmd, scene.impl(), candidates, worldBounds, frame);
 }
 
-VkSemaphoreSubmitInfo LdiDetector::completionSignal(uint64_t frame) { return ringSignal(impl_->ring, frame); }
+VkSemaphoreSubmitInfo LdiDetector::completionSignal(uint64_t frame) { return ringSignal(impl_->frames.ring, frame); }
 
 Status LdiDetector::results(uint64_t frame, FrameResults& out, LdiFrameDetails* details) {
     return impl_->readResults(frame, out, details);
@@ -271,35 +226,15 @@ Status LdiDetector::pointResults(uint64_t frame, LdiPointResults& out) { return 
 const LdiSettings& LdiDetector::settings() const { return impl_->settings; }
 
 Result<FrameResults> LdiDetector::run(const Scene& scene, const BroadphaseResults& pcs, LdiFrameDetails* details) {
-    VulkanContext& c = *impl_->ctx;
-    const uint64_t frame = impl_->nextRunFrame++;
-    Status recorded = Status::success();
-    VKC_TRY(submitAndWait(
-        c, [&](VkCommandBuffer cmd) { recorded = record(cmd, scene, pcs.pairs, pcs.worldBounds, frame); }, "ldi run"));
-    VKC_TRY(recorded);
-    // The submit has completed, so the host signals the frame's completion itself.
-    VKC_TRY(signalRingFromHost(c, impl_->ring, frame));
-    FrameResults out;
-    VKC_TRY(results(frame, out, details));
-    if (pcs.truncated)
-        out.warnings.push_back("ldi: the potentially colliding set was truncated (" + std::to_string(pcs.pairCount) +
-                               " pairs); pairs beyond its capacity were not tested");
-    return out;
+    return runFrameAndWait(
+        *impl_->ctx, impl_->frames, "ldi", pcs,
+        [&](VkCommandBuffer cmd, uint64_t frame) { return record(cmd, scene, pcs.pairs, pcs.worldBounds, frame); },
+        [&](uint64_t frame, FrameResults& out) { return results(frame, out, details); });
 }
 
 Result<FrameResults> LdiDetector::run(const Scene& scene, LdiFrameDetails* details) {
-    if (!impl_->broadphase) {
-        auto broadphase = Broadphase::create(*impl_->context, impl_->settings.broadphase);
-        if (!broadphase) return broadphase.status();
-        impl_->broadphase = std::make_unique<Broadphase>(std::move(broadphase.value()));
-    }
-    auto pcs = impl_->broadphase->run(scene);
-    if (!pcs) return pcs.status();
-    auto results = run(scene, pcs.value(), details);
-    if (results) {
-        for (const auto& [name, ms] : pcs->gpuTimingsMs) results->gpuTimingsMs[name] += ms;
-    }
-    return results;
+    return runAfterOwnBroadphase(*impl_->context, impl_->settings.broadphase, impl_->frames, scene,
+                                 [&](const BroadphaseResults& pcs) { return run(scene, pcs, details); });
 }
 
 Result<LdiPointResults> LdiDetector::classifyPoints(const Scene& scene, uint32_t object,
@@ -313,23 +248,18 @@ Result<LdiPointResults> LdiDetector::classifyPoints(const Scene& scene, uint32_t
     if (!buffer) return buffer.status();
     Buffer points = buffer.value();
     if (!worldPoints.empty()) std::memcpy(points.data, worldPoints.data(), worldPoints.size_bytes());
-    Status status = flushBuffer(c, points);
-    const uint64_t frame = impl_->nextRunFrame++;
-    Status recorded = Status::success();
-    if (status.ok())
-        status = submitAndWait(
-            c,
-            [&](VkCommandBuffer cmd) {
-                recorded = recordPointQuery(cmd, scene, object, box, points.buffer, 0, sizeof(glm::vec3),
-                                            uint32_t(worldPoints.size()), frame);
-            },
-            "ldi classify points");
+    auto query = [&]() -> Result<uint64_t> {
+        VKC_TRY(flushBuffer(c, points));
+        return recordAndWait(c, impl_->frames, "ldi classify points", [&](VkCommandBuffer cmd, uint64_t frame) {
+            return recordPointQuery(cmd, scene, object, box, points.buffer, 0, sizeof(glm::vec3),
+                                    uint32_t(worldPoints.size()), frame);
+        });
+    };
+    Result<uint64_t> frame = query();
     destroyBuffer(c, points);
-    VKC_TRY(status);
-    VKC_TRY(recorded);
-    VKC_TRY(signalRingFromHost(c, impl_->ring, frame));
+    if (!frame) return frame.status();
     LdiPointResults out;
-    VKC_TRY(pointResults(frame, out));
+    VKC_TRY(pointResults(frame.value(), out));
     return out;
 }
 

@@ -2,34 +2,16 @@
 // one tile; the per-slot tiles and index buffers; the pass graph (passes/ldi_passes.h).
 #include "collision/ldi_detector_impl.h"
 
+#include "collision/candidate_pairs.h"
 #include "collision/graph_execution.h"
 #include "collision/ldi_error_bound.h"
 #include "collision/scene_impl.h"
+#include "collision/vertex_buffer_slots.h"
 #include "vk/descriptors.h"
-
-#include <algorithm>
-#include <cstring>
-#include <unordered_map>
 
 namespace vkc {
 
 namespace {
-
-// Vertex buffers (the scene's, a caller's points) as slots of the descriptor arrays.
-struct VertexBufferSlots {
-    std::vector<VkBuffer> buffers;
-    std::unordered_map<VkBuffer, uint32_t> slots;
-
-    Result<uint32_t> slot(VkBuffer buffer, const std::string& user) {
-        auto [it, inserted] = slots.try_emplace(buffer, uint32_t(buffers.size()));
-        if (inserted) buffers.push_back(buffer);
-        if (buffers.size() > gpu::kLdiMaxMeshSlots)
-            return makeError(ErrorCode::Unsupported, "ldi: the frame reads more than " +
-                                                         std::to_string(gpu::kLdiMaxMeshSlots) +
-                                                         " distinct vertex buffers (" + user + ")");
-        return it->second;
-    }
-};
 
 std::string objectLabel(const SceneImpl& scene, uint32_t object) {
     const SceneObject& o = scene.objects[object];
@@ -50,43 +32,15 @@ glm::mat4 toFloat(const glm::dmat4& m) { return glm::mat4(m); }
 
 }  // namespace
 
-Status LdiDetectorImpl::ensureIndices(LdiSlot& slot, const SceneImpl& scene) {
-    // Keyed on the indices themselves (FNV-1a, a pass over them per frame): a scene rebuilt at the
-    // same address with other meshes of the same sizes must not reuse a stale index buffer.
-    std::vector<uint64_t> key;
-    for (const SceneMesh& mesh : scene.meshes) {
-        uint64_t hash = 14695981039346656037ull;
-        for (uint32_t index : mesh.data.indices) hash = (hash ^ index) * 1099511628211ull;
-        key.push_back(uint64_t(mesh.data.positions.size()) << 32 | uint64_t(mesh.data.indices.size()));
-        key.push_back(hash);
-    }
-    if (slot.indexScene == &scene && slot.indexKey == key) return Status::success();
-    std::vector<uint32_t> indices;
-    slot.meshFirstIndex.clear();
-    for (const SceneMesh& mesh : scene.meshes) {
-        slot.meshFirstIndex.push_back(uint32_t(indices.size()));
-        indices.insert(indices.end(), mesh.data.indices.begin(), mesh.data.indices.end());
-    }
-    // The slot's previous frame has completed (ringSlotAvailable), so its buffer may go now.
-    destroyBuffer(*ctx, slot.indices);
-    auto buffer = createBuffer(*ctx, {std::max<VkDeviceSize>(16, indices.size() * 4), VK_BUFFER_USAGE_INDEX_BUFFER_BIT,
-                                      MemoryUsage::Upload, "ldi triangle indices"});
-    if (!buffer) return buffer.status();
-    slot.indices = buffer.value();
-    if (!indices.empty()) std::memcpy(slot.indices.data, indices.data(), indices.size() * 4);
-    VKC_TRY(flushBuffer(*ctx, slot.indices));
-    slot.indexScene = &scene;
-    slot.indexKey = std::move(key);
-    return Status::success();
-}
-
 Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene, LdiSlot& slot, uint64_t frame,
                                     std::span<const TileRequest> tiles, uint32_t pairCount,
                                     std::span<const PointRequest> points) {
     VulkanContext& c = *ctx;
     const LdiSettings& s = settings;
-    VKC_TRY(ensureIndices(slot, scene));
-    VertexBufferSlots vertexSlots;
+    // Keyed on the indices themselves: a scene rebuilt at the same address with other meshes of the
+    // same sizes must not reuse a stale index buffer.
+    VKC_TRY(ensureSceneIndices(c, slot.indices, scene, meshContentKey(scene), "ldi triangle indices"));
+    VertexBufferSlots vertexSlots(gpu::kLdiMaxMeshSlots, "ldi: the frame reads");
     std::vector<LdiPointTest> pointTests;
     for (const PointRequest& request : points) {
         auto used = vertexSlots.slot(request.buffer, "points");
@@ -114,7 +68,7 @@ Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene,
         tile.originX = (t % atlasColumns) * s.resolution;
         tile.originY = (t / atlasColumns) * s.resolution;
         tile.indexCount = uint32_t(mesh.data.indices.size() / 3 * 3);
-        tile.firstIndex = slot.meshFirstIndex[o.mesh];
+        tile.firstIndex = slot.indices.firstIndex[o.mesh];
         tile.nearWorld = view.nearWorld;
         tile.farWorld = view.farWorld;
         peel.tiles.push_back({tile.indexCount, tile.firstIndex});
@@ -122,10 +76,9 @@ Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene,
         slot.tileViews.push_back(view);
     }
     VKC_TRY(flushBuffer(c, slot.tiles));
-    writeStorageBufferArray(c, slot.drawSet, gpu::kLdiBindingMeshVertices, gpu::kLdiMaxMeshSlots,
-                            vertexSlots.buffers, dummyVertices.buffer);
-    writeStorageBufferArray(c, slot.computeSet, gpu::kLdiBindingMeshVertices, gpu::kLdiMaxMeshSlots,
-                            vertexSlots.buffers, dummyVertices.buffer);
+    for (VkDescriptorSet set : {slot.drawSet, slot.computeSet})
+        writeStorageBufferArray(c, set, gpu::kLdiBindingMeshVertices, gpu::kLdiMaxMeshSlots, vertexSlots.buffers(),
+                                frames.dummyVertices.buffer);
     slot.tileCount = uint32_t(tiles.size());
 
     slot.graph = std::make_unique<Graph>();
@@ -136,11 +89,11 @@ Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene,
     peel.resolution = s.resolution;
     peel.layerCap = s.layerCap;
     peel.atlasColumns = atlasColumns;
-    // Persistent per-slot resources: state what the slot's previous frame last did with each, so the
-    // graph orders this frame after it even though the host already saw that frame complete.
+    // Each import states what the slot's previous frame last did with the resource (see graph_execution.h).
     peel.tileBuffer = importPersistentBuffer(graph, "ldi tiles", slot.tiles, syncStateOf(Access::ComputeRead));
-    peel.indices = importPersistentBuffer(graph, "ldi triangle indices", slot.indices, syncStateOf(Access::VertexRead));
-    peel.meshVertices = importVertexBuffers(graph, vertexSlots.buffers);
+    peel.indices = importPersistentBuffer(graph, "ldi triangle indices", slot.indices.buffer,
+                                          syncStateOf(Access::VertexRead));
+    peel.meshVertices = importVertexBuffers(graph, vertexSlots.buffers());
     peel.layers = importPersistentBuffer(graph, "ldi layers", slot.layers, syncStateOf(Access::ComputeRead));
     peel.stencilCounts = importPersistentBuffer(graph, "ldi stencil counts", slot.stencilCounts,
                                                 syncStateOf(Access::ComputeRead));
@@ -163,7 +116,7 @@ Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene,
     in.volumePartials = importPersistentBuffer(graph, "ldi volume partial sums", slot.volumePartials,
                                                syncStateOf(Access::ComputeRead));
     in.inside = importPersistentBuffer(graph, "ldi inside vertices", slot.inside, syncStateOf(Access::TransferSrc));
-    in.readback = importReadbackSlot(graph, "ldi readback slot", ring, frame);
+    in.readback = importReadbackSlot(graph, "ldi readback slot", frames.ring, frame);
     in.readbackPairsOffset = readbackPairsOffset;
     in.readbackStatsOffset = readbackStatsOffset;
     in.readbackImagesOffset = readbackImagesOffset;
@@ -174,25 +127,13 @@ Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene,
 
 Status LdiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, std::span<const ObjectPair> candidates,
                                     std::span<const Aabb> worldBounds, uint64_t frame) {
-    const uint32_t objectCount = uint32_t(scene.objects.size());
-    if (worldBounds.size() < objectCount)
-        return makeError(ErrorCode::InvalidArgument, "ldi: " + std::to_string(worldBounds.size()) +
-                                                         " world bounds for " + std::to_string(objectCount) + " objects");
-    std::vector<ObjectPair> pairs;
-    for (ObjectPair pair : candidates) {
-        if (pair.a == pair.b) continue;
-        if (pair.b < pair.a) std::swap(pair.a, pair.b);
-        if (pair.b >= objectCount)
-            return makeError(ErrorCode::InvalidArgument, "ldi: candidate pair (" + std::to_string(pair.a) + ", " +
-                                                             std::to_string(pair.b) + ") names an unknown object");
-        pairs.push_back(pair);
-    }
-    std::sort(pairs.begin(), pairs.end());
-    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+    // Capacity counts pairs with a volume of interest (below), not candidates.
+    auto pairs = frameCandidatePairs({"ldi", "LdiSettings"}, uint32_t(scene.objects.size()), candidates, worldBounds);
+    if (!pairs) return pairs.status();
     std::vector<LdiRecordedPair> recorded;
     std::vector<TileRequest> tiles;
     std::vector<PointRequest> points;
-    for (const ObjectPair& pair : pairs) {
+    for (const ObjectPair& pair : pairs.value()) {
         VKC_TRY(requireSolid(scene, pair.a));
         VKC_TRY(requireSolid(scene, pair.b));
         // Boxes that only touch hold no intersection volume: not tested (§3.1).
@@ -210,7 +151,7 @@ Status LdiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene,
                                                          "LdiSettings::maxPairs (" +
                                                          std::to_string(settings.maxPairs) + ")");
     // The slot is free once the frame that last used it has completed on the GPU (never waits).
-    VKC_TRY(ringSlotAvailable(*ctx, ring, frame));
+    VKC_TRY(ringSlotAvailable(*ctx, frames.ring, frame));
     for (uint32_t p = 0; p < recorded.size(); ++p) {
         LdiRecordedPair& r = recorded[p];
         const SceneObject& a = scene.objects[r.a];
@@ -260,7 +201,7 @@ Status LdiDetectorImpl::recordPoints(VkCommandBuffer cmd, const SceneImpl& scene
         return makeError(ErrorCode::InvalidArgument, objectLabel(scene, object) + ": its world box has no volume");
     voi->axis = 2;
     voi->aFromMin = true;
-    VKC_TRY(ringSlotAvailable(*ctx, ring, frame));
+    VKC_TRY(ringSlotAvailable(*ctx, frames.ring, frame));
     const LdiView view = ldiView(*voi, true, settings.resolution);
     TileRequest tile = {object, view};
     LdiPointTest test;

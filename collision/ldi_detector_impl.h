@@ -3,15 +3,16 @@
 // frames and point queries, ldi_detector_results.cpp decodes them.
 #pragma once
 
+#include "collision/detector_frames.h"
 #include "collision/ldi_views.h"
 #include "collision/ldi_voi.h"
+#include "collision/scene_index_cache.h"
 #include "passes/graph.h"
 #include "passes/ldi_passes.h"
 #include "vk/buffer.h"
 #include "vk/image.h"
 #include "vk/pipeline.h"
 #include "vk/query_pool.h"
-#include "vk/readback_ring.h"
 #include "vkcollide/ldi.h"
 
 #include <memory>
@@ -33,7 +34,6 @@ struct LdiRecordedPair {
 // Everything one frame in flight uses; reused once that frame has been read back.
 struct LdiSlot {
     Buffer tiles;          // host-visible LdiTileGpu per tile (written at record time)
-    Buffer indices;        // host-visible: the triangle indices of every scene mesh
     Buffer layers;         // tiles x res^2 x cap floats
     Buffer stencilCounts;  // the atlas's stencil, one byte per pixel
     Buffer stats;          // LdiTileStatsGpu per tile
@@ -48,10 +48,7 @@ struct LdiSlot {
     QueryPool timestamps;
     std::unique_ptr<Graph> graph;  // kept for pass names when reading timings
 
-    // Index cache: which scene (mesh sizes and index hashes) `indices` holds, and where each mesh starts.
-    const SceneImpl* indexScene = nullptr;
-    std::vector<uint64_t> indexKey;
-    std::vector<uint32_t> meshFirstIndex;
+    SceneIndexCache indices;  // every mesh's triangles, rebuilt when the scene's meshes change
 
     // What the frame recorded, for results().
     bool pointQuery = false;
@@ -69,18 +66,13 @@ struct LdiDetectorImpl {
     uint32_t atlasColumns = 0;
     VkFormat depthStencilFormat = VK_FORMAT_UNDEFINED;
     Pipeline peel, layerCount, indirect, sort, volume, volumeSum, points;
-    VkDescriptorPool descriptorPool = VK_NULL_HANDLE;
-    Buffer dummyVertices;  // fills the unused mesh slots of the descriptor arrays
+    DetectorFrames frames;
     std::vector<LdiSlot> slots;
-    ReadbackRing ring;
     VkDeviceSize readbackPairsOffset = 0, readbackStatsOffset = 0, readbackImagesOffset = 0;
-    uint64_t nextRunFrame = 0;
-    std::unique_ptr<Broadphase> broadphase;  // for run(scene) only, created on first use
 
     ~LdiDetectorImpl();
     Status createPipelines();
     Status createResources();
-    Status ensureIndices(LdiSlot& slot, const SceneImpl& scene);
     // One LDI per entry of `tiles` (object, view), then the pair volumes and point tests.
     struct TileRequest {
         uint32_t object;

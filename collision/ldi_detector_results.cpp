@@ -61,7 +61,7 @@ std::string describeBox(const Aabb& box) {
 
 Status LdiDetectorImpl::readResults(uint64_t frame, FrameResults& out, LdiFrameDetails* details) {
     VulkanContext& c = *ctx;
-    auto bytes = readRingSlot(c, ring, frame);
+    auto bytes = readRingSlot(c, frames.ring, frame);
     if (!bytes) return bytes.status();
     const LdiSlot& slot = slots[frame % slots.size()];
     if (slot.pointQuery)
@@ -157,7 +157,7 @@ Status LdiDetectorImpl::readResults(uint64_t frame, FrameResults& out, LdiFrameD
 
 Status LdiDetectorImpl::readPointResults(uint64_t frame, LdiPointResults& out) {
     VulkanContext& c = *ctx;
-    auto bytes = readRingSlot(c, ring, frame);
+    auto bytes = readRingSlot(c, frames.ring, frame);
     if (!bytes) return bytes.status();
     const LdiSlot& slot = slots[frame % slots.size()];
     if (!slot.pointQuery)

@@ -2,8 +2,11 @@
 // entry points. Frames are recorded and decoded in stencil_detector_frame.cpp.
 #include "collision/stencil_detector_impl.h"
 
+#include "collision/detector_settings.h"
+#include "collision/frame_slot_resources.h"
 #include "collision/scene_impl.h"
-#include "vk/commands.h"
+#include "passes/pair_compact_pass.h"
+#include "vk/assign_result.h"
 #include "vk/descriptors.h"
 
 #include "spirv/stencil_compact.comp.h"
@@ -16,7 +19,6 @@
 #include "spirv/stencil_scan.comp.h"
 
 #include <algorithm>
-#include <cmath>
 
 namespace vkc {
 
@@ -60,9 +62,7 @@ StencilDetectorImpl::~StencilDetectorImpl() {
         destroyQueryPool(*ctx, slot.occlusion);
         destroyQueryPool(*ctx, slot.timestamps);
     }
-    destroyReadbackRing(*ctx, ring);
-    destroyBuffer(*ctx, dummyVertices);
-    destroyDescriptorPool(*ctx, descriptorPool);
+    destroyDetectorFrames(*ctx, frames);
     for (Pipeline* p : {&normals, &edgeDepth, &count, &positive, &negative, &penetrating, &recount, &penetratedId,
                         &scan, &compact})
         destroyPipeline(*ctx, *p);
@@ -70,24 +70,15 @@ StencilDetectorImpl::~StencilDetectorImpl() {
 
 Status StencilDetectorImpl::createPipelines() {
     VulkanContext& c = *ctx;
-    auto compute = [&](Pipeline& out, std::span<const uint32_t> spirv, const PipelineLayoutDesc& layout,
-                       const char* name) -> Status {
-        auto created = createComputePipeline(c, spirv, layout, {}, name);
-        if (!created) return created.status();
-        out = created.value();
-        return Status::success();
-    };
-    VKC_TRY(compute(normals, kSpirv_stencil_normals_comp, kStencilNormalsLayout, "stencil-normals"));
-    VKC_TRY(compute(scan, kSpirv_stencil_scan_comp, kStencilScanLayout, "stencil-scan"));
-    VKC_TRY(compute(compact, kSpirv_stencil_compact_comp, kStencilCompactLayout, "stencil-compact"));
+    VKC_TRY(assignResult(normals, createComputePipeline(c, kSpirv_stencil_normals_comp, kStencilNormalsLayout, {},
+                                                        "stencil-normals")));
+    VKC_TRY(assignResult(scan, createComputePipeline(c, kSpirv_stencil_scan_comp, kStencilScanLayout, {}, "stencil-scan")));
+    VKC_TRY(assignResult(compact, createComputePipeline(c, kSpirv_stencil_compact_comp, kStencilCompactLayout, {},
+                                                        "stencil-compact")));
 
     auto graphics = [&](Pipeline& out, GraphicsPipelineDesc desc) -> Status {
-        desc.depthFormat = depthStencilFormat;
-        desc.stencilFormat = depthStencilFormat;
-        auto created = createGraphicsPipeline(c, desc);
-        if (!created) return created.status();
-        out = created.value();
-        return Status::success();
+        desc.depthFormat = desc.stencilFormat = depthStencilFormat;
+        return assignResult(out, createGraphicsPipeline(c, desc));
     };
     // Every draw pipeline has a fragment stage so that all share one set layout (vertex | fragment).
     GraphicsPipelineDesc edges;
@@ -162,105 +153,54 @@ Status StencilDetectorImpl::createPipelines() {
 Status StencilDetectorImpl::createResources() {
     VulkanContext& c = *ctx;
     const StencilSettings& s = settings;
-    const uint32_t frames = s.framesInFlight;
+    const uint32_t slotCount = s.framesInFlight;
     VkDescriptorPoolSize sizes[2] = {
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, frames * (2 * (2 + gpu::kStencilMaxMeshSlots) + 2 + 3)},
-        {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, frames * 2}};
-    auto pool = createDescriptorPool(c, frames * 4, sizes, "stencil descriptors");
-    if (!pool) return pool.status();
-    descriptorPool = pool.value();
-
-    auto dummy = createBuffer(c, {16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal,
-                                  "stencil unused mesh slot"});
-    if (!dummy) return dummy.status();
-    dummyVertices = dummy.value();
-
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (2 * (2 + gpu::kStencilMaxMeshSlots) + 2 + 3)},
+        {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, slotCount * 2}};
     const VkDeviceSize pairsBytes = stencilPairsBytes(s.maxCandidatePairs);
     const VkDeviceSize pointsBytes = stencilPointsBytes(s.pointCapacity);
     readbackPointsOffset = pairsBytes;
-    auto createdRing = createReadbackRing(c, pairsBytes + pointsBytes, frames, "stencil readback ring");
-    if (!createdRing) return createdRing.status();
-    ring = createdRing.value();
+    VKC_TRY(createDetectorFrames(c, {"stencil", slotCount, slotCount * 4, sizes, pairsBytes + pointsBytes}, frames));
 
-    slots.resize(frames);
-    for (uint32_t i = 0; i < frames; ++i) {
+    slots.resize(slotCount);
+    for (uint32_t i = 0; i < slotCount; ++i) {
         StencilSlot& slot = slots[i];
-        const std::string suffix = " [frame slot " + std::to_string(i) + "]";
-        auto buffer = [&](Buffer& out, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUsage memory,
-                          const char* name) -> Status {
-            auto created = createBuffer(c, {size, usage, memory, (std::string(name) + suffix).c_str()});
-            if (!created) return created.status();
-            out = created.value();
-            return Status::success();
-        };
+        const FrameSlotResources make(c, i);
         const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-        VKC_TRY(buffer(slot.objects, sizeof(gpu::StencilObjectGpu) * s.maxObjects, storage, MemoryUsage::Upload,
-                       "stencil objects"));
-        VKC_TRY(buffer(slot.candidates, 8 * VkDeviceSize(s.maxCandidatePairs), storage, MemoryUsage::Upload,
-                       "stencil candidate pairs"));
-        VKC_TRY(buffer(slot.pairFlags, std::max<VkDeviceSize>(16, stencilPairFlagsBytes(s.maxObjects)), storage,
-                       MemoryUsage::DeviceLocal, "stencil pair flags"));
-        VKC_TRY(buffer(slot.pairs, pairsBytes, storage, MemoryUsage::DeviceLocal, "stencil pairs"));
-        VKC_TRY(buffer(slot.points, pointsBytes, storage, MemoryUsage::DeviceLocal, "stencil points"));
+        VKC_TRY(make.buffer(slot.objects, sizeof(gpu::StencilObjectGpu) * s.maxObjects, storage, MemoryUsage::Upload,
+                            "stencil objects"));
+        VKC_TRY(make.buffer(slot.candidates, 8 * VkDeviceSize(s.maxCandidatePairs), storage, MemoryUsage::Upload,
+                            "stencil candidate pairs"));
+        VKC_TRY(make.buffer(slot.pairFlags, std::max<VkDeviceSize>(16, stencilPairFlagsBytes(s.maxObjects)), storage,
+                            MemoryUsage::DeviceLocal, "stencil pair flags"));
+        VKC_TRY(make.buffer(slot.pairs, pairsBytes, storage, MemoryUsage::DeviceLocal, "stencil pairs"));
+        VKC_TRY(make.buffer(slot.points, pointsBytes, storage, MemoryUsage::DeviceLocal, "stencil points"));
 
-        auto image = [&](Image& out, VkFormat format, VkImageUsageFlags usage, const char* name) -> Status {
-            auto created = createImage(c, {s.resolution, s.resolution, format, usage, 1,
-                                           (std::string(name) + suffix).c_str()});
-            if (!created) return created.status();
-            out = created.value();
-            return Status::success();
-        };
-        VKC_TRY(image(slot.depthStencil, depthStencilFormat, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
-                      "stencil depth-stencil"));
         const VkImageUsageFlags idUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_STORAGE_BIT;
-        VKC_TRY(image(slot.penetrating, kStencilPenetratingFormat, idUsage, "stencil penetrating ids"));
-        VKC_TRY(image(slot.penetrated, kStencilPenetratedFormat, idUsage, "stencil penetrated ids"));
+        VKC_TRY(make.image(slot.depthStencil, {s.resolution, s.resolution, depthStencilFormat,
+                                               VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, 1, "stencil depth-stencil"}));
+        VKC_TRY(make.image(slot.penetrating, {s.resolution, s.resolution, kStencilPenetratingFormat, idUsage, 1,
+                                              "stencil penetrating ids"}));
+        VKC_TRY(make.image(slot.penetrated, {s.resolution, s.resolution, kStencilPenetratedFormat, idUsage, 1,
+                                             "stencil penetrated ids"}));
 
-        auto set = [&](VkDescriptorSet& out, const Pipeline& pipeline, const char* name) -> Status {
-            auto created = allocateDescriptorSet(c, descriptorPool, pipeline.setLayouts[0],
-                                                 (std::string(name) + suffix).c_str());
-            if (!created) return created.status();
-            out = created.value();
-            return Status::success();
-        };
-        VKC_TRY(set(slot.drawSet, edgeDepth, "stencil draw set"));
-        VKC_TRY(set(slot.normalsSet, normals, "stencil normals set"));
-        VKC_TRY(set(slot.scanSet, scan, "stencil scan set"));
-        VKC_TRY(set(slot.compactSet, compact, "stencil compact set"));
+        const VkDescriptorPool pool = frames.descriptorPool;
+        VKC_TRY(make.descriptorSet(slot.drawSet, pool, edgeDepth.setLayouts[0], "stencil draw set"));
+        VKC_TRY(make.descriptorSet(slot.normalsSet, pool, normals.setLayouts[0], "stencil normals set"));
+        VKC_TRY(make.descriptorSet(slot.scanSet, pool, scan.setLayouts[0], "stencil scan set"));
+        VKC_TRY(make.descriptorSet(slot.compactSet, pool, compact.setLayouts[0], "stencil compact set"));
 
-        const uint32_t queries = s.views * (2 + 2 * s.maxObjects);
-        auto occlusion = createQueryPool(c, VK_QUERY_TYPE_OCCLUSION, queries, ("stencil occlusion" + suffix).c_str());
-        if (!occlusion) return occlusion.status();
-        slot.occlusion = occlusion.value();
-        auto timestamps = createQueryPool(c, VK_QUERY_TYPE_TIMESTAMP, kTimestampQueries,
-                                          ("stencil timestamps" + suffix).c_str());
-        if (!timestamps) return timestamps.status();
-        slot.timestamps = timestamps.value();
+        VKC_TRY(make.queryPool(slot.occlusion, VK_QUERY_TYPE_OCCLUSION, s.views * (2 + 2 * s.maxObjects),
+                               "stencil occlusion"));
+        VKC_TRY(make.queryPool(slot.timestamps, VK_QUERY_TYPE_TIMESTAMP, kTimestampQueries, "stencil timestamps"));
 
-        writeBufferDescriptor(c, slot.drawSet, gpu::kStencilBindingObjects, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                              slot.objects);
-        writeBufferDescriptor(c, slot.scanSet, gpu::kStencilBindingPairFlags, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                              slot.pairFlags);
-        writeBufferDescriptor(c, slot.scanSet, gpu::kStencilBindingPoints, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                              slot.points);
-        writeBufferDescriptor(c, slot.compactSet, gpu::kStencilBindingCandidates, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                              slot.candidates);
-        writeBufferDescriptor(c, slot.compactSet, gpu::kStencilBindingPairFlags, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                              slot.pairFlags);
-        writeBufferDescriptor(c, slot.compactSet, gpu::kStencilBindingPairs, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                              slot.pairs);
-        VkDescriptorImageInfo images[2] = {{VK_NULL_HANDLE, slot.penetrating.view, VK_IMAGE_LAYOUT_GENERAL},
-                                           {VK_NULL_HANDLE, slot.penetrated.view, VK_IMAGE_LAYOUT_GENERAL}};
-        VkWriteDescriptorSet writes[2] = {};
-        for (uint32_t k = 0; k < 2; ++k) {
-            writes[k] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-            writes[k].dstSet = slot.scanSet;
-            writes[k].dstBinding = k == 0 ? gpu::kStencilBindingPenetratingImage : gpu::kStencilBindingPenetratedImage;
-            writes[k].descriptorCount = 1;
-            writes[k].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-            writes[k].pImageInfo = &images[k];
-        }
-        c.vkd.vkUpdateDescriptorSets(c.device, 2, writes, 0, nullptr);
+        const VkDescriptorType sb = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        writeBufferDescriptor(c, slot.drawSet, gpu::kStencilBindingObjects, sb, slot.objects);
+        writeBufferDescriptor(c, slot.scanSet, gpu::kStencilBindingPairFlags, sb, slot.pairFlags);
+        writeBufferDescriptor(c, slot.scanSet, gpu::kStencilBindingPoints, sb, slot.points);
+        writePairCompactDescriptors(c, slot.compactSet, slot.candidates, slot.pairFlags, slot.pairs);
+        writeStorageImageDescriptor(c, slot.scanSet, gpu::kStencilBindingPenetratingImage, slot.penetrating.view);
+        writeStorageImageDescriptor(c, slot.scanSet, gpu::kStencilBindingPenetratedImage, slot.penetrated.view);
     }
     return Status::success();
 }
@@ -287,26 +227,15 @@ Result<StencilDetector> StencilDetector::create(Context& context, const StencilS
     if (s.framesInFlight == 0) s.framesInFlight = kDefaultFramesInFlight;
     if (s.views != 1 && s.views != 3)
         return makeError(ErrorCode::InvalidArgument, "StencilSettings::views must be 1 or 3, not " + std::to_string(s.views));
-    const uint32_t maxDim = impl->ctx->properties.limits.maxFramebufferWidth;
-    if (s.resolution > std::min(maxDim, impl->ctx->properties.limits.maxFramebufferHeight))
-        return makeError(ErrorCode::InvalidArgument, "StencilSettings::resolution " + std::to_string(s.resolution) +
-                                                         " exceeds the device's framebuffer size");
-    if (!std::isfinite(s.edgeOffsetPixels) || s.edgeOffsetPixels < 0.0f || !std::isfinite(s.regionPaddingPixels) ||
-        s.regionPaddingPixels < 0.0f)
+    VKC_TRY(checkFramebufferResolution(*impl->ctx, s.resolution, "StencilSettings"));
+    if (!validPixelDistance(s.edgeOffsetPixels) || !validPixelDistance(s.regionPaddingPixels))
         return makeError(ErrorCode::InvalidArgument, "StencilSettings: edgeOffsetPixels and regionPaddingPixels must be finite and >= 0");
     // Ids are packed as 16 bits in the point list.
     if (s.maxObjects > 65535)
         return makeError(ErrorCode::InvalidArgument, "StencilSettings::maxObjects " + std::to_string(s.maxObjects) +
                                                          " exceeds 65535");
     // 8 stencil bits hold the signed count (mod 256); prefer the exact float depth.
-    for (VkFormat format : {VK_FORMAT_D32_SFLOAT_S8_UINT, VK_FORMAT_D24_UNORM_S8_UINT}) {
-        VkFormatProperties props = {};
-        impl->ctx->vki.vkGetPhysicalDeviceFormatProperties(impl->ctx->physicalDevice, format, &props);
-        if (props.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) {
-            impl->depthStencilFormat = format;
-            break;
-        }
-    }
+    impl->depthStencilFormat = pickDepthStencilFormat(*impl->ctx, VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT);
     if (impl->depthStencilFormat == VK_FORMAT_UNDEFINED)
         return makeError(ErrorCode::MissingFeature,
                          "stencil: the device renders neither D32_SFLOAT_S8_UINT nor D24_UNORM_S8_UINT");
@@ -320,7 +249,9 @@ Status StencilDetector::record(VkCommandBuffer cmd, const Scene& scene, std::spa
     return impl_->recordFrame(cmd, scene.impl(), candidates, worldBounds, frame);
 }
 
-VkSemaphoreSubmitInfo StencilDetector::completionSignal(uint64_t frame) { return ringSignal(impl_->ring, frame); }
+VkSemaphoreSubmitInfo StencilDetector::completionSignal(uint64_t frame) {
+    return ringSignal(impl_->frames.ring, frame);
+}
 
 Status StencilDetector::results(uint64_t frame, FrameResults& out, StencilFrameDetails* details) {
     return impl_->readResults(frame, out, details);
@@ -329,36 +260,15 @@ Status StencilDetector::results(uint64_t frame, FrameResults& out, StencilFrameD
 const StencilSettings& StencilDetector::settings() const { return impl_->settings; }
 
 Result<FrameResults> StencilDetector::run(const Scene& scene, const BroadphaseResults& pcs, StencilFrameDetails* details) {
-    VulkanContext& c = *impl_->ctx;
-    const uint64_t frame = impl_->nextRunFrame++;
-    Status recorded = Status::success();
-    VKC_TRY(submitAndWait(
-        c, [&](VkCommandBuffer cmd) { recorded = record(cmd, scene, pcs.pairs, pcs.worldBounds, frame); },
-        "stencil run"));
-    VKC_TRY(recorded);
-    // The submit has completed, so the host signals the frame's completion itself.
-    VKC_TRY(signalRingFromHost(c, impl_->ring, frame));
-    FrameResults out;
-    VKC_TRY(results(frame, out, details));
-    if (pcs.truncated)
-        out.warnings.push_back("stencil: the potentially colliding set was truncated (" + std::to_string(pcs.pairCount) +
-                               " pairs); pairs beyond its capacity were not tested");
-    return out;
+    return runFrameAndWait(
+        *impl_->ctx, impl_->frames, "stencil", pcs,
+        [&](VkCommandBuffer cmd, uint64_t frame) { return record(cmd, scene, pcs.pairs, pcs.worldBounds, frame); },
+        [&](uint64_t frame, FrameResults& out) { return results(frame, out, details); });
 }
 
 Result<FrameResults> StencilDetector::run(const Scene& scene, StencilFrameDetails* details) {
-    if (!impl_->broadphase) {
-        auto broadphase = Broadphase::create(*impl_->context, impl_->settings.broadphase);
-        if (!broadphase) return broadphase.status();
-        impl_->broadphase = std::make_unique<Broadphase>(std::move(broadphase.value()));
-    }
-    auto pcs = impl_->broadphase->run(scene);
-    if (!pcs) return pcs.status();
-    auto results = run(scene, pcs.value(), details);
-    if (results) {
-        for (const auto& [name, ms] : pcs->gpuTimingsMs) results->gpuTimingsMs[name] += ms;
-    }
-    return results;
+    return runAfterOwnBroadphase(*impl_->context, impl_->settings.broadphase, impl_->frames, scene,
+                                 [&](const BroadphaseResults& pcs) { return run(scene, pcs, details); });
 }
 
 }  // namespace vkc

@@ -3,21 +3,22 @@
 // (passes/stencil_passes.h) and later decodes the ring slot and the occlusion queries.
 #include "collision/stencil_detector_impl.h"
 
+#include "collision/candidate_pairs.h"
+#include "collision/found_pairs.h"
 #include "collision/graph_execution.h"
 #include "collision/scene_impl.h"
+#include "collision/scene_index_cache.h"
+#include "collision/vertex_buffer_slots.h"
 #include "vk/descriptors.h"
 
 #include <algorithm>
 #include <cstring>
 #include <map>
-#include <unordered_map>
 
 namespace vkc {
 
 Status StencilDetectorImpl::ensureTopology(StencilSlot& slot, const SceneImpl& scene) {
-    std::vector<uint64_t> key;
-    for (const SceneMesh& mesh : scene.meshes)
-        key.push_back(uint64_t(mesh.data.positions.size()) << 32 | uint64_t(mesh.data.indices.size()));
+    std::vector<uint64_t> key = meshShapeKey(scene);
     if (slot.topologyScene == &scene && slot.topologyKey == key) return Status::success();
 
     std::vector<const MeshData*> meshes;
@@ -63,44 +64,19 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     VulkanContext& c = *ctx;
     const StencilSettings& s = settings;
     const uint32_t objectCount = uint32_t(scene.objects.size());
-    if (objectCount > s.maxObjects)
-        return makeError(ErrorCode::InvalidArgument, "stencil: the scene has " + std::to_string(objectCount) +
-                                                         " objects, more than StencilSettings::maxObjects (" +
-                                                         std::to_string(s.maxObjects) + ")");
-    if (worldBounds.size() < objectCount)
-        return makeError(ErrorCode::InvalidArgument, "stencil: " + std::to_string(worldBounds.size()) +
-                                                         " world bounds for " + std::to_string(objectCount) + " objects");
-    std::vector<ObjectPair> pairs;
-    for (ObjectPair pair : candidates) {
-        if (pair.a == pair.b) continue;
-        if (pair.b < pair.a) std::swap(pair.a, pair.b);
-        if (pair.b >= objectCount)
-            return makeError(ErrorCode::InvalidArgument, "stencil: candidate pair (" + std::to_string(pair.a) + ", " +
-                                                             std::to_string(pair.b) + ") names an unknown object");
-        pairs.push_back(pair);
-    }
-    std::sort(pairs.begin(), pairs.end());
-    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
-    if (pairs.size() > s.maxCandidatePairs)
-        return makeError(ErrorCode::InvalidArgument, "stencil: " + std::to_string(pairs.size()) +
-                                                         " candidate pairs, more than StencilSettings::maxCandidatePairs (" +
-                                                         std::to_string(s.maxCandidatePairs) + ")");
+    auto candidatePairs = frameCandidatePairs({"stencil", "StencilSettings", s.maxObjects, s.maxCandidatePairs},
+                                              objectCount, candidates, worldBounds);
+    if (!candidatePairs) return candidatePairs.status();
+    const std::vector<ObjectPair>& pairs = candidatePairs.value();
     // The slot is free once the frame that last used it has completed on the GPU (never waits).
-    VKC_TRY(ringSlotAvailable(c, ring, frame));
+    VKC_TRY(ringSlotAvailable(c, frames.ring, frame));
     StencilSlot& slot = slots[frame % slots.size()];
     VKC_TRY(ensureTopology(slot, scene));
 
-    std::vector<uint32_t> draw;
-    for (const ObjectPair& pair : pairs) {
-        draw.push_back(pair.a);
-        draw.push_back(pair.b);
-    }
-    std::sort(draw.begin(), draw.end());
-    draw.erase(std::unique(draw.begin(), draw.end()), draw.end());
+    std::vector<uint32_t> draw = objectsOfPairs(pairs);
 
     // Objects, vertex buffers and normal dispatches of the drawn objects.
-    std::vector<VkBuffer> meshBuffers;
-    std::unordered_map<VkBuffer, uint32_t> bufferSlot;
+    VertexBufferSlots vertexSlots(gpu::kStencilMaxMeshSlots, "stencil: the candidate objects read");
     std::map<MeshId, uint32_t> drawnMeshes;  // mesh -> vertex-buffer slot
     auto* objects = static_cast<gpu::StencilObjectGpu*>(slot.objects.data);
     std::vector<StencilMeshRange> ranges;
@@ -108,29 +84,20 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     for (uint32_t object : draw) {
         const SceneObject& o = scene.objects[object];
         const SceneMesh& mesh = scene.meshes[o.mesh];
-        auto [it, inserted] = bufferSlot.try_emplace(mesh.vertexBuffer, uint32_t(meshBuffers.size()));
-        if (inserted) meshBuffers.push_back(mesh.vertexBuffer);
-        if (meshBuffers.size() > gpu::kStencilMaxMeshSlots)
-            return makeError(ErrorCode::Unsupported, "stencil: the candidate objects read more than " +
-                                                         std::to_string(gpu::kStencilMaxMeshSlots) +
-                                                         " distinct vertex buffers (object \"" + o.name + "\")");
-        if (drawnMeshes.emplace(o.mesh, it->second).second && !mesh.report.validForVolumeMethods())
+        auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, "object \"" + o.name + "\"");
+        if (!vertexSlot) return vertexSlot.status();
+        if (drawnMeshes.emplace(o.mesh, vertexSlot.value()).second && !mesh.report.validForVolumeMethods())
             slot.openMeshes.push_back(mesh.data.name);
-        objects[object] = {o.objectToWorld, it->second, mesh.vertexStrideFloats, mesh.vertexOffsetFloats,
+        objects[object] = {o.objectToWorld, vertexSlot.value(), mesh.vertexStrideFloats, mesh.vertexOffsetFloats,
                            slot.topologyLayout.normals[o.mesh].normalBase};
         ranges.push_back(slot.topologyLayout.ranges[o.mesh]);
     }
     VKC_TRY(flushBuffer(c, slot.objects));
-    auto* candidateData = static_cast<uint32_t*>(slot.candidates.data);
-    for (size_t i = 0; i < pairs.size(); ++i) {
-        candidateData[i * 2] = pairs[i].a;
-        candidateData[i * 2 + 1] = pairs[i].b;
-    }
-    VKC_TRY(flushBuffer(c, slot.candidates));
-    writeStorageBufferArray(c, slot.drawSet, gpu::kStencilBindingMeshVertices, gpu::kStencilMaxMeshSlots, meshBuffers,
-                            dummyVertices.buffer);
-    writeStorageBufferArray(c, slot.normalsSet, gpu::kStencilBindingMeshVertices, gpu::kStencilMaxMeshSlots, meshBuffers,
-                            dummyVertices.buffer);
+    VKC_TRY(uploadCandidatePairs(c, slot.candidates, pairs));
+    const std::vector<VkBuffer>& meshBuffers = vertexSlots.buffers();
+    for (VkDescriptorSet set : {slot.drawSet, slot.normalsSet})
+        writeStorageBufferArray(c, set, gpu::kStencilBindingMeshVertices, gpu::kStencilMaxMeshSlots, meshBuffers,
+                                frames.dummyVertices.buffer);
 
     StencilPassInputs in;
     in.pipelines = {&normals, &edgeDepth, &count, &positive, &negative, &penetrating, &recount, &penetratedId,
@@ -159,15 +126,12 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
         slot.pixelSize = fit.pixelSize;
     }
     in.edgeOffset = s.edgeOffsetPixels * slot.pixelSize;
-    in.objectCount = objectCount;
-    in.candidateCount = uint32_t(pairs.size());
-    in.pairCapacity = s.maxCandidatePairs;
-    in.pointCapacity = s.pointCapacity;
+    PairListSizes& lists = in;
+    lists = {objectCount, uint32_t(pairs.size()), s.maxCandidatePairs, s.pointCapacity};
 
     slot.graph = std::make_unique<Graph>();
     Graph& graph = *slot.graph;
-    // Persistent per-slot buffers: state what the slot's previous frame last did with each, so the
-    // graph orders this frame after it even though the host already saw that frame complete.
+    // Each import states what the slot's previous frame last did with the resource (see graph_execution.h).
     in.topology = importPersistentBuffer(graph, "stencil topology", slot.topology, syncStateOf(Access::VertexRead));
     in.objects = importPersistentBuffer(graph, "stencil objects", slot.objects, syncStateOf(Access::VertexShaderRead));
     in.normals = importPersistentBuffer(graph, "stencil vertex normals", slot.normals, syncStateOf(Access::VertexShaderRead));
@@ -176,7 +140,7 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     in.pairs = importPersistentBuffer(graph, "stencil pairs", slot.pairs, syncStateOf(Access::TransferSrc));
     in.points = importPersistentBuffer(graph, "stencil points", slot.points, syncStateOf(Access::TransferSrc));
     in.meshVertices = importVertexBuffers(graph, meshBuffers);
-    in.readback = importReadbackSlot(graph, "stencil readback slot", ring, frame);
+    in.readback = importReadbackSlot(graph, "stencil readback slot", frames.ring, frame);
     in.readbackPointsOffset = readbackPointsOffset;
     in.depthStencil = importPersistentImage(graph, "stencil depth-stencil", slot.depthStencil,
                                             Access::DepthStencilAttachment);
@@ -198,7 +162,7 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
 
 Status StencilDetectorImpl::readResults(uint64_t frame, FrameResults& out, StencilFrameDetails* details) {
     VulkanContext& c = *ctx;
-    auto bytes = readRingSlot(c, ring, frame);
+    auto bytes = readRingSlot(c, frames.ring, frame);
     if (!bytes) return bytes.status();
     const StencilSlot& slot = slots[frame % slots.size()];
     const char* base = static_cast<const char*>(bytes.value());
@@ -228,26 +192,17 @@ Status StencilDetectorImpl::readResults(uint64_t frame, FrameResults& out, Stenc
         if (penetratedObject[i]) d.penetratedObjects.push_back(slot.drawObjects[i]);
     }
 
-    gpu::StencilListHeader pairHeader, pointHeader;
-    std::memcpy(&pairHeader, base, sizeof(pairHeader));
-    std::memcpy(&pointHeader, base + readbackPointsOffset, sizeof(pointHeader));
-    const uint32_t pairCount = std::min(pairHeader.count, settings.maxCandidatePairs);
-    const uint32_t pointCount = std::min(pointHeader.count, settings.pointCapacity);
-    d.pointCount = pointHeader.count;
-    d.pointsTruncated = pointHeader.count > settings.pointCapacity;
+    const ReadbackList pairList = readbackList(base, settings.maxCandidatePairs);
+    const ReadbackList pointList = readbackList(base + readbackPointsOffset, settings.pointCapacity);
+    d.pointCount = pointList.count;
+    d.pointsTruncated = pointList.truncated;
 
     out = FrameResults{};
     out.colliding = d.interference;
-    std::map<std::pair<uint32_t, uint32_t>, size_t> pairIndex;
-    const auto* gpuPairs = reinterpret_cast<const gpu::StencilPairGpu*>(base + sizeof(gpu::StencilListHeader));
-    std::vector<gpu::StencilPairGpu> sorted(gpuPairs, gpuPairs + pairCount);
-    std::sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) {
-        return x.a != y.a ? x.a < y.a : x.b < y.b;
-    });
-    for (const gpu::StencilPairGpu& p : sorted) {
-        PairResult pair;
-        pair.a = p.a;
-        pair.b = p.b;
+    const FoundPairs found = addFoundPairs(pairList, d.pointsTruncated, out.pairs);
+    for (size_t i = 0; i < found.sorted.size(); ++i) {
+        const gpu::StencilPairGpu& p = found.sorted[i];
+        PairResult& pair = out.pairs[i];
         if (p.flags & 1u) {
             pair.penetrating.push_back(p.a);
             pair.penetrated.push_back(p.b);
@@ -258,21 +213,16 @@ Status StencilDetectorImpl::readResults(uint64_t frame, FrameResults& out, Stenc
         }
         std::sort(pair.penetrating.begin(), pair.penetrating.end());
         std::sort(pair.penetrated.begin(), pair.penetrated.end());
-        pair.truncated = d.pointsTruncated;
-        pairIndex[{p.a, p.b}] = out.pairs.size();
-        out.pairs.push_back(std::move(pair));
     }
-    const auto* points = reinterpret_cast<const gpu::StencilPointGpu*>(base + readbackPointsOffset +
-                                                                        sizeof(gpu::StencilListHeader));
-    for (uint32_t i = 0; i < pointCount; ++i) {
-        uint32_t a = points[i].objects >> 16, b = points[i].objects & 0xffffu;
-        auto it = pairIndex.find({std::min(a, b), std::max(a, b)});
-        if (it != pairIndex.end()) out.pairs[it->second].points.push_back({points[i].x, points[i].y, points[i].z});
+    const auto* points = reinterpret_cast<const gpu::StencilPointGpu*>(pointList.entries);
+    for (uint32_t i = 0; i < pointList.stored; ++i) {
+        PairResult* pair = found.find(out.pairs, points[i].objects >> 16, points[i].objects & 0xffffu);
+        if (pair) pair->points.push_back({points[i].x, points[i].y, points[i].z});
     }
 
     out.warnings = slot.warnings;
     if (d.pointsTruncated)
-        out.warnings.push_back("stencil: " + std::to_string(pointHeader.count) + " interfering edge points, " +
+        out.warnings.push_back("stencil: " + std::to_string(pointList.count) + " interfering edge points, " +
                                "more than StencilSettings::pointCapacity (" + std::to_string(settings.pointCapacity) +
                                "); points are truncated");
     if (d.interference && out.pairs.empty())

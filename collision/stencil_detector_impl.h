@@ -3,13 +3,13 @@
 // records frames and decodes results.
 #pragma once
 
+#include "collision/detector_frames.h"
 #include "collision/stencil_detector_internal.h"
 #include "passes/graph.h"
 #include "vk/buffer.h"
 #include "vk/image.h"
 #include "vk/pipeline.h"
 #include "vk/query_pool.h"
-#include "vk/readback_ring.h"
 #include "vkcollide/stencil.h"
 
 #include <memory>
@@ -60,13 +60,9 @@ struct StencilDetectorImpl {
     StencilSettings settings;
     VkFormat depthStencilFormat = VK_FORMAT_UNDEFINED;
     Pipeline normals, edgeDepth, count, positive, negative, penetrating, recount, penetratedId, scan, compact;
-    VkDescriptorPool descriptorPool = VK_NULL_HANDLE;
-    Buffer dummyVertices;  // fills the unused mesh slots of the descriptor arrays
+    DetectorFrames frames;
     std::vector<StencilSlot> slots;
-    ReadbackRing ring;
     VkDeviceSize readbackPointsOffset = 0;
-    uint64_t nextRunFrame = 0;
-    std::unique_ptr<Broadphase> broadphase;  // for run(scene) only, created on first use
 
     ~StencilDetectorImpl();
     Status createPipelines();

@@ -6,6 +6,7 @@
 // Invariant: list counts are exact; at most `capacity` entries are stored.
 #include "passes/consistent_pairs_passes.h"
 
+
 #include <volk.h>
 
 namespace vkc {
@@ -77,21 +78,10 @@ void addConsistentPairsDecidePasses(Graph& graph, const ConsistentPairsPassInput
 }
 
 static void addCompactPasses(Graph& graph, const ConsistentPairsPassInputs& in, ConsistentPairsGraphState& state) {
-    PassBuilder compact = graph.addPass("cp-compact");
-    compact.read(in.candidates, Access::ComputeRead);
-    compact.read(state.pairFlags, Access::ComputeRead);
-    state.pairs = compact.write(state.pairs, Access::ComputeReadWrite);
-    compact.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
-        if (in.candidateCount == 0 || in.drawObjects.empty()) return;
-        const Pipeline& pipeline = *in.pipelines.compact;
-        gpu::StencilCompactPush push = {in.candidateCount, in.objectCount, in.pairCapacity, 0u};
-        r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
-        r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &in.compactSet,
-                                           0, nullptr);
-        r.device().vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
-        r.device().vkCmdDispatch(
-            cmd, (in.candidateCount + gpu::kStencilCompactGroupSize - 1) / gpu::kStencilCompactGroupSize, 1, 1);
-    });
+    const uint32_t candidates = in.drawObjects.empty() ? 0u : in.candidateCount;
+    state.pairs = addPairCompactPass(graph, {"cp-compact", in.pipelines.compact, in.compactSet, in.candidates, candidates,
+                                             in.objectCount, in.pairCapacity},
+                                     state.pairFlags, state.pairs);
 
     PassBuilder readback = graph.addPass("cp-readback");
     readback.read(state.pairs, Access::TransferSrc);

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "passes/graph.h"
+#include "passes/pair_compact_pass.h"
 #include "shaders_glsl/shared/consistent_pairs.h"
 #include "shaders_glsl/shared/stencil.h"
 #include "vk/pipeline.h"
@@ -28,7 +29,7 @@ struct ConsistentPairsPipelines {
     const Pipeline* compact = nullptr;        // stencil_compact.comp: the same flag-matrix compaction
 };
 
-struct ConsistentPairsPassInputs {
+struct ConsistentPairsPassInputs : PairListSizes {
     ConsistentPairsPipelines pipelines;
     VkDescriptorSet geometrySet = VK_NULL_HANDLE;  // set 0 of every draw
     VkDescriptorSet windowSet = VK_NULL_HANDLE;    // set 1 of every draw
@@ -41,10 +42,6 @@ struct ConsistentPairsPassInputs {
     uint32_t iterations = 0;                       // recorded (settings.maxIterations)
 
     std::vector<uint32_t> drawObjects;             // objects of the candidate pairs, increasing
-    uint32_t objectCount = 0;                      // scene objects: row length of the flag matrix
-    uint32_t candidateCount = 0;
-    uint32_t pairCapacity = 0;
-    uint32_t pointCapacity = 0;
 
     BufferHandle objects;                   // gpu::CpObjectGpu per scene object
     BufferHandle frame;                     // gpu::CpFrameGpu

@@ -15,6 +15,13 @@ void bindCompute(VkCommandBuffer cmd, const PassResources& r, const LdiPassInput
     r.device().vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
 }
 
+// A pass that samples the peeled LDIs: their layers, per-pixel counts and per-tile stats.
+void readPeeledLdis(PassBuilder& pass, const DepthPeelState& state) {
+    pass.read(state.layers, Access::ComputeRead);
+    pass.read(state.stencilCounts, Access::ComputeRead);
+    pass.read(state.stats, Access::ComputeRead);
+}
+
 }  // namespace
 
 void addLdiPasses(Graph& graph, const LdiPassInputs& in) {
@@ -44,9 +51,7 @@ void addLdiPasses(Graph& graph, const LdiPassInputs& in) {
     if (in.pairCount != 0) {
         PassBuilder volume = graph.addPass("ldi-volume");
         volume.read(in.peel.tileBuffer, Access::ComputeRead);
-        volume.read(state.layers, Access::ComputeRead);
-        volume.read(state.stencilCounts, Access::ComputeRead);
-        volume.read(state.stats, Access::ComputeRead);
+        readPeeledLdis(volume, state);
         depthImage = volume.write(depthImage, Access::ComputeWrite);
         partials = volume.write(partials, Access::ComputeWrite);
         volume.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
@@ -70,9 +75,7 @@ void addLdiPasses(Graph& graph, const LdiPassInputs& in) {
     if (!in.pointTests.empty()) {
         PassBuilder points = graph.addPass("ldi-points");
         for (BufferHandle vertices : in.peel.meshVertices) points.read(vertices, Access::ComputeRead);
-        points.read(state.layers, Access::ComputeRead);
-        points.read(state.stencilCounts, Access::ComputeRead);
-        points.read(state.stats, Access::ComputeRead);
+        readPeeledLdis(points, state);
         pairResults = points.write(pairResults, Access::ComputeReadWrite);
         inside = points.write(inside, Access::ComputeReadWrite);
         points.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {

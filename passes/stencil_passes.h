@@ -9,6 +9,7 @@
 #pragma once
 
 #include "passes/graph.h"
+#include "passes/pair_compact_pass.h"
 #include "shaders_glsl/shared/stencil.h"
 #include "vk/pipeline.h"
 
@@ -46,7 +47,7 @@ struct StencilView {
     glm::mat4 clipToWorld{1.0f};
 };
 
-struct StencilPassInputs {
+struct StencilPassInputs : PairListSizes {
     StencilPipelines pipelines;
     VkDescriptorSet drawSet = VK_NULL_HANDLE;     // objects, normals, mesh vertices
     VkDescriptorSet normalsSet = VK_NULL_HANDLE;  // topology, normals, mesh vertices
@@ -64,10 +65,6 @@ struct StencilPassInputs {
     std::vector<uint32_t> drawObjects;            // objects of the candidate pairs
     std::vector<StencilMeshRange> drawRanges;     // parallel to drawObjects
     std::vector<StencilView> views;
-    uint32_t objectCount = 0;                     // scene objects: row length of the flag matrix
-    uint32_t candidateCount = 0;
-    uint32_t pairCapacity = 0;
-    uint32_t pointCapacity = 0;
 
     BufferHandle topology;                  // indices + adjacency (index and storage buffer)
     BufferHandle objects;                   // gpu::StencilObjectGpu per scene object

@@ -39,29 +39,39 @@ Result<VkDescriptorSet> allocateDescriptorSet(VulkanContext& ctx, VkDescriptorPo
     return set;
 }
 
-void writeBufferDescriptor(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
-                           const Buffer& buffer, VkDeviceSize offset, VkDeviceSize range) {
-    VkDescriptorBufferInfo bufferInfo = {buffer.buffer, offset, range};
+namespace {
+
+// `count` descriptors from `binding` on, from `buffers` or `images`.
+void writeDescriptors(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
+                      uint32_t count, const VkDescriptorBufferInfo* buffers, const VkDescriptorImageInfo* images) {
     VkWriteDescriptorSet write = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
     write.dstSet = set;
     write.dstBinding = binding;
-    write.descriptorCount = 1;
+    write.descriptorCount = count;
     write.descriptorType = type;
-    write.pBufferInfo = &bufferInfo;
+    write.pBufferInfo = buffers;
+    write.pImageInfo = images;
     ctx.vkd.vkUpdateDescriptorSets(ctx.device, 1, &write, 0, nullptr);
+}
+
+}  // namespace
+
+void writeBufferDescriptor(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
+                           const Buffer& buffer, VkDeviceSize offset, VkDeviceSize range) {
+    VkDescriptorBufferInfo bufferInfo = {buffer.buffer, offset, range};
+    writeDescriptors(ctx, set, binding, type, 1, &bufferInfo, nullptr);
+}
+
+void writeStorageImageDescriptor(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding, VkImageView view) {
+    VkDescriptorImageInfo imageInfo = {VK_NULL_HANDLE, view, VK_IMAGE_LAYOUT_GENERAL};
+    writeDescriptors(ctx, set, binding, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, nullptr, &imageInfo);
 }
 
 void writeStorageBufferArray(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding, uint32_t arraySize,
                              std::span<const VkBuffer> buffers, VkBuffer fill) {
     std::vector<VkDescriptorBufferInfo> infos(arraySize, {fill, 0, VK_WHOLE_SIZE});
     for (size_t i = 0; i < buffers.size() && i < arraySize; ++i) infos[i].buffer = buffers[i];
-    VkWriteDescriptorSet write = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    write.dstSet = set;
-    write.dstBinding = binding;
-    write.descriptorCount = arraySize;
-    write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    write.pBufferInfo = infos.data();
-    ctx.vkd.vkUpdateDescriptorSets(ctx.device, 1, &write, 0, nullptr);
+    writeDescriptors(ctx, set, binding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, arraySize, infos.data(), nullptr);
 }
 
 }  // namespace vkc

@@ -15,6 +15,8 @@ Result<VkDescriptorSet> allocateDescriptorSet(VulkanContext& ctx, VkDescriptorPo
 // Points `binding` of `set` at [offset, offset + range) of `buffer` (storage or uniform `type`).
 void writeBufferDescriptor(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
                            const Buffer& buffer, VkDeviceSize offset = 0, VkDeviceSize range = VK_WHOLE_SIZE);
+// Points the storage-image `binding` of `set` at `view`, used in the GENERAL layout.
+void writeStorageImageDescriptor(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding, VkImageView view);
 
 // Points the storage-buffer array at `binding` (of `arraySize` descriptors) at `buffers`, whole,
 // and every slot past them at `fill` (a descriptor array must be fully written to be used).

@@ -34,6 +34,15 @@ Result<VkImageView> createImageView(VulkanContext& ctx, VkImage image, VkFormat 
     return view;
 }
 
+VkFormat pickDepthStencilFormat(const VulkanContext& ctx, VkFormatFeatureFlags features) {
+    for (VkFormat format : {VK_FORMAT_D32_SFLOAT_S8_UINT, VK_FORMAT_D24_UNORM_S8_UINT}) {
+        VkFormatProperties props = {};
+        ctx.vki.vkGetPhysicalDeviceFormatProperties(ctx.physicalDevice, format, &props);
+        if ((props.optimalTilingFeatures & features) == features) return format;
+    }
+    return VK_FORMAT_UNDEFINED;
+}
+
 Result<Image> createImage(VulkanContext& ctx, const ImageDesc& desc) {
     const char* name = desc.name ? desc.name : "unnamed image";
     if (!desc.width || !desc.height || desc.format == VK_FORMAT_UNDEFINED)

@@ -26,6 +26,10 @@ struct Image {
 // Depth and/or stencil aspects for depth formats, color otherwise.
 VkImageAspectFlags formatAspect(VkFormat format);
 
+// The first of D32_SFLOAT_S8_UINT and D24_UNORM_S8_UINT (exact float depth preferred) whose optimal
+// tiling has every one of `features`; VK_FORMAT_UNDEFINED when neither has.
+VkFormat pickDepthStencilFormat(const VulkanContext& ctx, VkFormatFeatureFlags features);
+
 Result<Image> createImage(VulkanContext& ctx, const ImageDesc& desc);
 void destroyImage(VulkanContext& ctx, Image& image);
 

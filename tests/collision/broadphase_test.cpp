@@ -4,6 +4,7 @@
 #include "collision/broadphase_reference.h"
 #include "collision/generated_solids.h"
 #include "passes/broadphase_passes.h"
+#include "tests/support/host_vertex_buffer.h"
 #include "tests/support/reflection_check.h"
 #include "tests/support/test_geometry.h"
 #include "tests/support/vulkan_test.h"
@@ -116,11 +117,9 @@ TEST_F(BroadphaseTest, ReadsHostVertexBufferInPlaceWithStride) {
     MeshData sphere = solids::sphere(1.0f, 1);
     // Interleaved host layout: 8 floats per vertex (position, normal, uv) after a 16-byte header.
     const uint32_t strideFloats = 8, headerFloats = 4;
-    std::vector<float> interleaved = test::interleavePositions(sphere.positions, strideFloats, headerFloats);
-    auto hostBuffer = createBuffer(vk(), {interleaved.size() * sizeof(float), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                          MemoryUsage::DeviceLocal, "host interleaved vertices"});
-    ASSERT_TRUE(hostBuffer);
-    ASSERT_TRUE(uploadBuffer(vk(), hostBuffer.value(), interleaved.data(), interleaved.size() * sizeof(float)));
+    auto hostBuffer = test::createInterleavedVertexBuffer(vk(), sphere.positions, strideFloats, headerFloats,
+                                                          "host interleaved vertices");
+    ASSERT_TRUE(hostBuffer) << hostBuffer.status().describe();
     {
         auto scene = Scene::create(context_);
         ASSERT_TRUE(scene);

@@ -5,7 +5,6 @@
 #include "tests/consistent_pairs/cp_test_support.h"
 #include "tools/cli/consistent_pairs_method.h"
 #include "tools/cli/report_json.h"
-#include "vk/commands.h"
 
 namespace vkc::cptest {
 namespace {
@@ -15,10 +14,7 @@ class CpDetectorTest : public CpTest {};
 TEST_F(CpDetectorTest, OverlappingBoxesFoundSeparatedNot) {
     auto scene = Scene::create(context_, kVolumeMethodRequirements);
     ASSERT_TRUE(scene);
-    MeshId box = addMesh(scene.value(), solids::box({1.0f, 1.0f, 1.0f}));
-    addObject(scene.value(), box, glm::mat4(1.0f));
-    addObject(scene.value(), box, glm::translate(glm::mat4(1.0f), {0.7f, 0.2f, 0.1f}) *
-                                      glm::rotate(glm::mat4(1.0f), 0.5f, glm::vec3(0.3f, 1.0f, 0.2f)));
+    MeshId box = addOverlappingBoxes(scene.value());
     // Boxes whose AABBs overlap (so they are drawn) but separated by a rotated gap.
     addObject(scene.value(), box, glm::translate(glm::mat4(1.0f), {-1.15f, -1.15f, 0.0f}) *
                                       glm::rotate(glm::mat4(1.0f), glm::radians(45.0f), glm::vec3(0, 0, 1)));
@@ -28,9 +24,7 @@ TEST_F(CpDetectorTest, OverlappingBoxesFoundSeparatedNot) {
     auto results = detector->run(scene.value(), &details);
     ASSERT_TRUE(results) << results.status().describe();
     EXPECT_EQ(details.drawnObjects, 3u) << "the broadphase should pass both pairs";
-    ASSERT_EQ(results->pairs.size(), 1u);
-    EXPECT_EQ(results->pairs[0].a, 0u);
-    EXPECT_EQ(results->pairs[0].b, 1u);
+    ASSERT_TRUE(test::onlyPair(results.value(), 0, 1));
     EXPECT_FALSE(results->pairs[0].points.empty());
     EXPECT_EQ(results->pairs[0].points.size(), results->pairs[0].normals.size());
     EXPECT_TRUE(results->warnings.empty()) << results->warnings.front();
@@ -54,31 +48,10 @@ TEST_F(CpDetectorTest, OverlappingBoxesFoundSeparatedNot) {
 TEST_F(CpDetectorTest, FramesInFlightNeverBlock) {
     auto scene = Scene::create(context_, kVolumeMethodRequirements);
     ASSERT_TRUE(scene);
-    MeshId box = addMesh(scene.value(), solids::box({1.0f, 1.0f, 1.0f}));
-    addObject(scene.value(), box, glm::mat4(1.0f));
-    addObject(scene.value(), box, glm::translate(glm::mat4(1.0f), {0.5f, 0.1f, 0.0f}));
+    addOverlappingBoxes(scene.value());
     auto detector = ConsistentPairsDetector::create(context_, testSettings(128));
     ASSERT_TRUE(detector);
-    std::vector<ObjectPair> pairs = {{0, 1}};
-    std::vector<Aabb> bounds = {{{-0.5f, -0.5f, -0.5f}, {0.5f, 0.5f, 0.5f}}, {{0.0f, -0.4f, -0.5f}, {1.0f, 0.6f, 0.5f}}};
-    Status recorded = Status::success();
-    ASSERT_TRUE(submitAndWait(vk(), [&](VkCommandBuffer cmd) {
-        recorded = detector->record(cmd, scene.value(), pairs, bounds, 0);
-    }).ok());
-    ASSERT_TRUE(recorded.ok()) << recorded.describe();
-    // The host adds the signal to its submit; until the GPU signals it, results() says NotReady.
-    VkSemaphoreSubmitInfo signal = detector->completionSignal(0);
-    FrameResults out;
-    Status early = detector->results(0, out);
-    EXPECT_EQ(early.code, ErrorCode::NotReady) << early.describe();
-    VkSemaphoreSignalInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
-    info.semaphore = signal.semaphore;
-    info.value = signal.value;
-    ASSERT_EQ(vk().vkd.vkSignalSemaphore(vk().device, &info), VK_SUCCESS);
-    Status read = detector->results(0, out);
-    ASSERT_TRUE(read.ok()) << read.describe();
-    EXPECT_TRUE(out.colliding);
-    EXPECT_EQ(out.pairs.size(), 1u);
+    test::expectResultsWaitForHostSignal(vk(), detector.value(), scene.value(), allPairs(), 1);
 }
 
 TEST_F(CpDetectorTest, OpenMeshRefusedNamingTheObject) {
@@ -107,10 +80,8 @@ TEST_F(CpDetectorTest, PointCapacityKeepsExactCountAndSaysTruncated) {
     addObject(scene.value(), ball, glm::mat4(1.0f));
     addObject(scene.value(), ball, glm::translate(glm::mat4(1.0f), {0.6f, 0.2f, 0.1f}));
     ConsistentPairsSettings large = testSettings(128);
-    auto full = ConsistentPairsDetector::create(context_, large);
-    ASSERT_TRUE(full);
     ConsistentPairsFrameDetails all;
-    auto reference = full->run(scene.value(), &all);
+    auto reference = detect(scene.value(), all, large);
     ASSERT_TRUE(reference) << reference.status().describe();
     ASSERT_GT(all.pointCount, 16u);
     EXPECT_FALSE(all.pointsTruncated);
@@ -118,10 +89,8 @@ TEST_F(CpDetectorTest, PointCapacityKeepsExactCountAndSaysTruncated) {
 
     ConsistentPairsSettings small = large;
     small.pointCapacity = 16;
-    auto bounded = ConsistentPairsDetector::create(context_, small);
-    ASSERT_TRUE(bounded);
     ConsistentPairsFrameDetails some;
-    auto results = bounded->run(scene.value(), &some);
+    auto results = detect(scene.value(), some, small);
     ASSERT_TRUE(results) << results.status().describe();
     EXPECT_EQ(some.pointCount, all.pointCount) << "the count stays exact past the capacity";
     EXPECT_TRUE(some.pointsTruncated);
@@ -135,15 +104,11 @@ TEST_F(CpDetectorTest, PointCapacityKeepsExactCountAndSaysTruncated) {
 TEST_F(CpDetectorTest, HarnessEntryAndReportFields) {
     auto scene = Scene::create(context_, kVolumeMethodRequirements);
     ASSERT_TRUE(scene);
-    MeshId ball = addMesh(scene.value(), solids::sphere(0.5f, 2));
-    addObject(scene.value(), ball, glm::mat4(1.0f));
-    addObject(scene.value(), ball, glm::translate(glm::mat4(1.0f), {0.6f, 0.3f, 0.0f}));
+    addOverlappingBalls(scene.value());
     auto detector = ConsistentPairsDetector::create(context_, testSettings(128));
     ASSERT_TRUE(detector) << detector.status().describe();
-    auto broadphase = Broadphase::create(context_);
-    ASSERT_TRUE(broadphase);
-    auto pcs = broadphase->run(scene.value());
-    ASSERT_TRUE(pcs);
+    auto pcs = runBroadphase(scene.value());
+    ASSERT_TRUE(pcs) << pcs.status().describe();
     ConsistentPairsFrameDetails details;
     auto results = tools::runConsistentPairsFrame(detector.value(), scene.value(), pcs.value(), &details);
     ASSERT_TRUE(results) << results.status().describe();
@@ -159,9 +124,7 @@ TEST_F(CpDetectorTest, HarnessEntryAndReportFields) {
 TEST_F(CpDetectorTest, NoCandidatesAndBadInputs) {
     auto scene = Scene::create(context_, kVolumeMethodRequirements);
     ASSERT_TRUE(scene);
-    MeshId box = addMesh(scene.value(), solids::box({1.0f, 1.0f, 1.0f}));
-    addObject(scene.value(), box, glm::mat4(1.0f));
-    addObject(scene.value(), box, glm::translate(glm::mat4(1.0f), {5.0f, 0.0f, 0.0f}));
+    addBoxesApart(scene.value());
     auto detector = ConsistentPairsDetector::create(context_, testSettings(128));
     ASSERT_TRUE(detector) << detector.status().describe();
     ConsistentPairsFrameDetails details;
@@ -171,23 +134,11 @@ TEST_F(CpDetectorTest, NoCandidatesAndBadInputs) {
     EXPECT_EQ(details.drawnObjects, 0u);
     EXPECT_EQ(details.iterationsRun, 0u);
 
-    BroadphaseResults bad;
-    bad.worldBounds.resize(2);
-    bad.pairs = {{0, 7}};
-    auto unknown = detector->run(scene.value(), bad);
-    ASSERT_FALSE(unknown);
-    EXPECT_EQ(unknown.status().code, ErrorCode::InvalidArgument);
-    bad.pairs = {{0, 1}};
-    bad.worldBounds.resize(1);
-    auto missing = detector->run(scene.value(), bad);
-    ASSERT_FALSE(missing);
-    EXPECT_EQ(missing.status().code, ErrorCode::InvalidArgument);
+    test::expectBadCandidatesRefused(detector.value(), scene.value());
 
     ConsistentPairsSettings layers;
     layers.layersPerIteration = 1;
-    auto invalid = ConsistentPairsDetector::create(context_, layers);
-    ASSERT_FALSE(invalid);
-    EXPECT_EQ(invalid.status().code, ErrorCode::InvalidArgument);
+    test::expectSettingsRefused<ConsistentPairsDetector>(context_, layers);
 }
 
 }  // namespace

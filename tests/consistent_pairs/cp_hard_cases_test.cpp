@@ -30,14 +30,10 @@ TEST_F(CpHardCasesTest, NestedPairNeedsSecondIteration) {
     buildNestedScene(scene.value());
     auto oracle = reference::interferes(objectMesh(1), objectTransform(1), objectMesh(2), objectTransform(2));
     ASSERT_TRUE(oracle && oracle.value());
-    auto detector = ConsistentPairsDetector::create(context_, testSettings());
-    ASSERT_TRUE(detector) << detector.status().describe();
     ConsistentPairsFrameDetails details;
-    auto results = detector->run(scene.value(), &details);
+    auto results = detect(scene.value(), details);
     ASSERT_TRUE(results) << results.status().describe();
-    ASSERT_EQ(results->pairs.size(), 1u);
-    EXPECT_EQ(results->pairs[0].a, 1u);
-    EXPECT_EQ(results->pairs[0].b, 2u);
+    ASSERT_TRUE(test::onlyPair(results.value(), 1, 2));
     // Front layers: shell outside, box 1, box 2, the shell's far inner wall; the second window
     // (layers 3-5) peels that wall and then nothing, so the GPU stops after two of eight iterations.
     EXPECT_EQ(details.iterationsRun, 2u);
@@ -50,10 +46,8 @@ TEST_F(CpHardCasesTest, NestedPairNeedsSecondIteration) {
     // One iteration only: the pair is not seen, and the result says why instead of staying silent.
     ConsistentPairsSettings one = testSettings();
     one.maxIterations = 1;
-    auto limited = ConsistentPairsDetector::create(context_, one);
-    ASSERT_TRUE(limited) << limited.status().describe();
     ConsistentPairsFrameDetails truncated;
-    auto partial = limited->run(scene.value(), &truncated);
+    auto partial = detect(scene.value(), truncated, one);
     ASSERT_TRUE(partial) << partial.status().describe();
     EXPECT_TRUE(partial->pairs.empty());
     EXPECT_EQ(truncated.iterationsRun, 1u);
@@ -72,10 +66,8 @@ TEST_F(CpHardCasesTest, ObjectInsideHollowCavityDoesNotCollide) {
     auto oracle = reference::interferes(objectMesh(0), objectTransform(0), objectMesh(1), objectTransform(1));
     ASSERT_TRUE(oracle);
     ASSERT_FALSE(oracle.value()) << "the ball sits in the cavity, touching nothing";
-    auto detector = ConsistentPairsDetector::create(context_, testSettings());
-    ASSERT_TRUE(detector) << detector.status().describe();
     ConsistentPairsFrameDetails details;
-    auto results = detector->run(scene.value(), &details);
+    auto results = detect(scene.value(), details);
     ASSERT_TRUE(results) << results.status().describe();
     EXPECT_EQ(details.drawnObjects, 2u);
     EXPECT_FALSE(results->colliding);
@@ -88,22 +80,15 @@ TEST_F(CpHardCasesTest, ObjectInsideHollowCavityDoesNotCollide) {
 TEST_F(CpHardCasesTest, ObjectFullyInsideAnotherCollides) {
     auto scene = Scene::create(context_, kVolumeMethodRequirements);
     ASSERT_TRUE(scene);
-    MeshId big = addMesh(scene.value(), solids::box({4.0f, 4.0f, 4.0f}));
-    MeshId small = addMesh(scene.value(), solids::sphere(0.4f, 2));
-    addObject(scene.value(), big, glm::rotate(glm::mat4(1.0f), 0.3f, glm::vec3(1, 1, 0)));
-    addObject(scene.value(), small, glm::translate(glm::mat4(1.0f), {0.3f, -0.2f, 0.5f}));
+    addSphereInsideBox(scene.value());
     auto pair = reference::exactPair(objectMesh(0), objectTransform(0), objectMesh(1), objectTransform(1),
                                      {false, false, {}});
     ASSERT_TRUE(pair);
     ASSERT_TRUE(pair->bInsideA) << "no surfaces cross: containment only";
-    auto detector = ConsistentPairsDetector::create(context_, testSettings());
-    ASSERT_TRUE(detector) << detector.status().describe();
     ConsistentPairsFrameDetails details;
-    auto results = detector->run(scene.value(), &details);
+    auto results = detect(scene.value(), details);
     ASSERT_TRUE(results) << results.status().describe();
-    ASSERT_EQ(results->pairs.size(), 1u);
-    EXPECT_EQ(results->pairs[0].a, 0u);
-    EXPECT_EQ(results->pairs[0].b, 1u);
+    ASSERT_TRUE(test::onlyPair(results.value(), 0, 1));
     // No surfaces within the threshold: no collision points, the pair stands on consistency alone.
     EXPECT_TRUE(results->pairs[0].points.empty());
     expectAgreesWithOracle(results.value(), details);

@@ -4,7 +4,6 @@
 // nearest triangle of its object, and the four front/back cases all occur where two solids
 // interpenetrate. Also a host's interleaved vertex buffer, read in place with stride and offset.
 #include "tests/consistent_pairs/cp_test_support.h"
-#include "vk/buffer.h"
 
 namespace vkc::cptest {
 namespace {
@@ -18,10 +17,8 @@ TEST_F(CpPointsTest, PointsOnBothSurfacesWithTriangleNormals) {
     MeshId ball = addMesh(scene.value(), solids::sphere(0.6f, 2));
     addObject(scene.value(), box, glm::rotate(glm::mat4(1.0f), 0.4f, glm::vec3(0.2f, 1.0f, 0.3f)));
     addObject(scene.value(), ball, glm::translate(glm::mat4(1.0f), {0.55f, 0.25f, 0.1f}));
-    auto detector = ConsistentPairsDetector::create(context_, testSettings());
-    ASSERT_TRUE(detector) << detector.status().describe();
     ConsistentPairsFrameDetails details;
-    auto results = detector->run(scene.value(), &details);
+    auto results = detect(scene.value(), details);
     ASSERT_TRUE(results) << results.status().describe();
     ASSERT_EQ(results->pairs.size(), 1u);
     EXPECT_FALSE(details.pointsTruncated);
@@ -46,37 +43,15 @@ TEST_F(CpPointsTest, PointsOnBothSurfacesWithTriangleNormals) {
 }
 
 TEST_F(CpPointsTest, ReadsHostVertexBufferInPlaceWithStride) {
-    MeshData sphere = solids::sphere(0.8f, 2);
-    sphere.name = "host sphere";
-    // Interleaved host layout: 8 floats per vertex (position, normal, uv) after a 16-byte header.
-    const uint32_t strideFloats = 8, headerFloats = 4;
-    std::vector<float> interleaved = test::interleavePositions(sphere.positions, strideFloats, headerFloats);
-    auto hostBuffer = createBuffer(vk(), {interleaved.size() * sizeof(float), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                          MemoryUsage::DeviceLocal, "host interleaved vertices"});
-    ASSERT_TRUE(hostBuffer);
-    ASSERT_TRUE(uploadBuffer(vk(), hostBuffer.value(), interleaved.data(), interleaved.size() * sizeof(float)));
-    {
-        auto scene = Scene::create(context_, kVolumeMethodRequirements);
-        ASSERT_TRUE(scene);
-        meshes_.push_back(std::make_unique<MeshData>(sphere));
-        auto mesh = scene->addMesh({"host sphere", meshes_.back().get(), hostBuffer->buffer, headerFloats * 4,
-                                    strideFloats * 4});
-        ASSERT_TRUE(mesh) << mesh.status().describe();
-        meshOf_.push_back(meshes_.back().get());
-        MeshId box = addMesh(scene.value(), solids::box({1.0f, 1.0f, 1.0f}));
-        addObject(scene.value(), mesh.value(), glm::mat4(1.0f));
-        addObject(scene.value(), box, glm::translate(glm::mat4(1.0f), {0.9f, 0.3f, -0.2f}));
-        addObject(scene.value(), mesh.value(), glm::translate(glm::mat4(1.0f), {-1.2f, 0.2f, 0.1f}));
-        auto detector = ConsistentPairsDetector::create(context_, testSettings(192));
-        ASSERT_TRUE(detector) << detector.status().describe();
-        ConsistentPairsFrameDetails details;
-        auto results = detector->run(scene.value(), &details);
-        ASSERT_TRUE(results) << results.status().describe();
-        EXPECT_EQ(results->pairs.size(), 2u);
-        expectAgreesWithOracle(results.value(), details);
-        expectPointsOnBothSurfaces(details, 32);
-    }
-    destroyBuffer(vk(), hostBuffer.value());
+    auto scene = Scene::create(context_, kVolumeMethodRequirements);
+    ASSERT_TRUE(scene);
+    ASSERT_NO_FATAL_FAILURE(addHostBufferSpheresAndBox(scene.value()));
+    ConsistentPairsFrameDetails details;
+    auto results = detect(scene.value(), details, testSettings(192));
+    ASSERT_TRUE(results) << results.status().describe();
+    EXPECT_EQ(results->pairs.size(), 2u);
+    expectAgreesWithOracle(results.value(), details);
+    expectPointsOnBothSurfaces(details, 32);
 }
 
 }  // namespace

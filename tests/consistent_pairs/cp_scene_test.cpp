@@ -14,17 +14,10 @@ protected:
     void expectRandomSceneMatchesOracle(const std::vector<MeshData>& shapes, uint32_t seed, uint32_t objects,
                                         float spread, uint32_t resolution) {
         SCOPED_TRACE("seed " + std::to_string(seed));
-        clearObjects();
-        auto scene = Scene::create(context_, kVolumeMethodRequirements);
-        ASSERT_TRUE(scene);
-        std::vector<MeshId> ids;
-        for (const MeshData& mesh : shapes) ids.push_back(addMesh(scene.value(), mesh));
-        std::mt19937 rng(seed);
-        for (uint32_t i = 0; i < objects; ++i) addObject(scene.value(), ids[i % ids.size()], randomRigid(rng, spread));
-        auto detector = ConsistentPairsDetector::create(context_, testSettings(resolution));
-        ASSERT_TRUE(detector) << detector.status().describe();
+        auto scene = randomScene(shapes, seed, objects, spread);
+        ASSERT_TRUE(scene) << scene.status().describe();
         ConsistentPairsFrameDetails details;
-        auto results = detector->run(scene.value(), &details);
+        auto results = detect(scene.value(), details, testSettings(resolution));
         ASSERT_TRUE(results) << results.status().describe();
         EXPECT_TRUE(results->warnings.empty()) << results->warnings.front();
         EXPECT_GT(results->pairs.size(), 2u) << "the scene should collide somewhere";

@@ -1,11 +1,12 @@
-// Helpers of the consistent-pairs tests: the oracle-scene fixture (tests/support/oracle_scene.h)
-// with a detector at a test resolution, the pair check against the exact oracle, the collision
-// point checks (both surfaces within the threshold, normals of the nearest triangles), and the
-// hollow solid of the paper's hard cases.
+// Helpers of the consistent-pairs tests: the method-scene fixture (tests/support/method_scenes.h)
+// with a detector at a test resolution run once, the pair check against the exact oracle, the
+// collision point checks (both surfaces within the threshold, normals of the nearest triangles),
+// and the hollow solid of the paper's hard cases.
 #pragma once
 
 #include "collision/generated_solids.h"
-#include "tests/support/oracle_scene.h"
+#include "tests/support/detector_contract.h"
+#include "tests/support/method_scenes.h"
 #include "vkcollide/consistent_pairs.h"
 
 #include <glm/geometric.hpp>
@@ -13,13 +14,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <random>
 #include <tuple>
 #include <vector>
 
 namespace vkc::cptest {
 
-using test::randomRigid;
 using test::sharedMesh;
 
 // A box of outer size `outer` with a box-shaped cavity of size `inner` (both centred): two closed
@@ -46,8 +45,16 @@ inline ConsistentPairsSettings testSettings(uint32_t resolution = 256) {
     return settings;
 }
 
-class CpTest : public test::OracleSceneTest {
+class CpTest : public test::MethodSceneTest {
 protected:
+    // One frame of a fresh detector with `settings` on `scene`.
+    Result<FrameResults> detect(const Scene& scene, ConsistentPairsFrameDetails& details,
+                                const ConsistentPairsSettings& settings = testSettings()) {
+        auto detector = ConsistentPairsDetector::create(context_, settings);
+        if (!detector) return detector.status();
+        return detector->run(scene, &details);
+    }
+
     // Pairs that overlap by more than 3 pixels (they still interfere after a 3-pixel shift of one
     // object along any axis) must be found; pairs still apart after any 2-pixel shift must not be.
     void expectAgreesWithOracle(const FrameResults& results, const ConsistentPairsFrameDetails& details) {

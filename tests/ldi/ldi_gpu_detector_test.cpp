@@ -5,7 +5,7 @@
 // against the CPU reference's per-pixel overlap; bad settings and candidates.
 #include "collision/generated_solids.h"
 #include "tests/ldi/ldi_gpu_support.h"
-#include "vk/commands.h"
+#include "tests/support/detector_contract.h"
 
 #include <cstdio>
 
@@ -99,29 +99,22 @@ TEST_F(LdiGpuDetector, FramesInFlightNeverBlockAndSlotsAreReused) {
     auto detector = LdiDetector::create(context_, settings);
     ASSERT_TRUE(detector);
     BroadphaseResults pcs = ldi_test::allPairs(placed);
+    auto recordFrame = [&](uint64_t frame) {
+        return test::recordInHostSubmit(vk(), [&](VkCommandBuffer cmd) {
+            return detector->record(cmd, scene.value(), pcs.pairs, pcs.worldBounds, frame);
+        });
+    };
     // Frames 0 and 1 recorded and submitted; neither signalled yet: both NotReady, and frame 2
     // (slot of frame 0) cannot be recorded.
     for (uint64_t frame = 0; frame < 2; ++frame) {
-        Status recorded = Status::success();
-        ASSERT_TRUE(submitAndWait(vk(), [&](VkCommandBuffer cmd) {
-            recorded = detector->record(cmd, scene.value(), pcs.pairs, pcs.worldBounds, frame);
-        }).ok());
+        Status recorded = recordFrame(frame);
         ASSERT_TRUE(recorded.ok()) << recorded.describe();
     }
     VkSemaphoreSubmitInfo signals[2] = {detector->completionSignal(0), detector->completionSignal(1)};
     FrameResults out;
     EXPECT_EQ(detector->results(0, out).code, ErrorCode::NotReady);
-    Status full = Status::success();
-    ASSERT_TRUE(submitAndWait(vk(), [&](VkCommandBuffer cmd) {
-        full = detector->record(cmd, scene.value(), pcs.pairs, pcs.worldBounds, 2);
-    }).ok());
-    EXPECT_EQ(full.code, ErrorCode::NotReady);
-    for (const VkSemaphoreSubmitInfo& signal : signals) {
-        VkSemaphoreSignalInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
-        info.semaphore = signal.semaphore;
-        info.value = signal.value;
-        ASSERT_EQ(vk().vkd.vkSignalSemaphore(vk().device, &info), VK_SUCCESS);
-    }
+    EXPECT_EQ(recordFrame(2).code, ErrorCode::NotReady);
+    for (const VkSemaphoreSubmitInfo& signal : signals) ASSERT_EQ(test::signalFromHost(vk(), signal), VK_SUCCESS);
     for (uint64_t frame = 0; frame < 2; ++frame) {
         Status read = detector->results(frame, out);
         ASSERT_TRUE(read.ok()) << read.describe();
@@ -132,16 +125,9 @@ TEST_F(LdiGpuDetector, FramesInFlightNeverBlockAndSlotsAreReused) {
     }
     // Later frames reuse both slots (persistent atlas and buffers) and agree.
     for (uint64_t frame = 2; frame < 5; ++frame) {
-        Status recorded = Status::success();
-        ASSERT_TRUE(submitAndWait(vk(), [&](VkCommandBuffer cmd) {
-            recorded = detector->record(cmd, scene.value(), pcs.pairs, pcs.worldBounds, frame);
-        }).ok());
+        Status recorded = recordFrame(frame);
         ASSERT_TRUE(recorded.ok()) << recorded.describe();
-        VkSemaphoreSubmitInfo signal = detector->completionSignal(frame);
-        VkSemaphoreSignalInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
-        info.semaphore = signal.semaphore;
-        info.value = signal.value;
-        ASSERT_EQ(vk().vkd.vkSignalSemaphore(vk().device, &info), VK_SUCCESS);
+        ASSERT_EQ(test::signalFromHost(vk(), detector->completionSignal(frame)), VK_SUCCESS);
         ASSERT_TRUE(detector->results(frame, out).ok());
         ASSERT_EQ(out.pairs.size(), 1u);
         EXPECT_NEAR(*out.pairs[0].volume, 0.5, 1e-5);
@@ -181,9 +167,7 @@ TEST_F(LdiGpuDetector, IntersectionDepthImageMatchesTheCpuReference) {
 TEST_F(LdiGpuDetector, BadSettingsAndCandidates) {
     LdiSettings cap;
     cap.layerCap = 255;
-    auto invalid = LdiDetector::create(context_, cap);
-    ASSERT_FALSE(invalid);
-    EXPECT_EQ(invalid.status().code, ErrorCode::InvalidArgument);
+    test::expectSettingsRefused<LdiDetector>(context_, cap);
 
     MeshData box = solids::box({1, 1, 1});
     const ldi_test::Placed placed[3] = {{&box, glm::mat4(1.0f)},
@@ -198,11 +182,7 @@ TEST_F(LdiGpuDetector, BadSettingsAndCandidates) {
     auto tooMany = detector->run(scene.value(), ldi_test::allPairs(placed));
     ASSERT_FALSE(tooMany);
     EXPECT_NE(tooMany.status().message.find("maxPairs"), std::string::npos);
-    BroadphaseResults unknown = ldi_test::allPairs(placed);
-    unknown.pairs = {{0, 7}};
-    auto bad = detector->run(scene.value(), unknown);
-    ASSERT_FALSE(bad);
-    EXPECT_EQ(bad.status().code, ErrorCode::InvalidArgument);
+    test::expectBadCandidatesRefused(detector.value(), scene.value());
 }
 
 }  // namespace

@@ -6,8 +6,8 @@
 #include "collision/generated_solids.h"
 #include "collision/reference/point_classifier.h"
 #include "tests/ldi/ldi_gpu_support.h"
-#include "vk/buffer.h"
-#include "vk/commands.h"
+#include "tests/support/detector_contract.h"
+#include "tests/support/host_vertex_buffer.h"
 
 #include <chrono>
 #include <cstdio>
@@ -84,26 +84,19 @@ TEST_F(LdiGpuPoints, HostParticleBufferRecordedInTheHostsFrame) {
     // 40 particles on a line through the ball, interleaved with other data (stride 6 floats, header 2).
     std::vector<glm::vec3> particles;
     for (int i = 0; i < 40; ++i) particles.push_back({-0.975f + 0.05f * i, 0.01f, 0.02f});
-    std::vector<float> data = test::interleavePositions(particles, 6, 2);
-    auto buffer = createBuffer(vk(), {data.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal,
-                                      "test particles"});
-    ASSERT_TRUE(buffer);
-    ASSERT_TRUE(uploadBuffer(vk(), buffer.value(), data.data(), data.size() * 4).ok());
+    auto buffer = test::createInterleavedVertexBuffer(vk(), particles, 6, 2, "test particles");
+    ASSERT_TRUE(buffer) << buffer.status().describe();
     const Aabb bounds = placedMeshBounds(ball, glm::mat4(1.0f));
-    Status recorded = Status::success();
-    ASSERT_TRUE(submitAndWait(vk(), [&](VkCommandBuffer cmd) {
-        recorded = detector->recordPointQuery(cmd, scene.value(), 0, bounds, buffer->buffer, 8, 24,
-                                              uint32_t(particles.size()), 0);
-    }).ok());
+    Status recorded = test::recordInHostSubmit(vk(), [&](VkCommandBuffer cmd) {
+        return detector->recordPointQuery(cmd, scene.value(), 0, bounds, buffer->buffer, 8, 24,
+                                          uint32_t(particles.size()), 0);
+    });
     ASSERT_TRUE(recorded.ok()) << recorded.describe();
     // Until the signal the host added to its submit arrives, results are NotReady.
     VkSemaphoreSubmitInfo signal = detector->completionSignal(0);
     LdiPointResults out;
     EXPECT_EQ(detector->pointResults(0, out).code, ErrorCode::NotReady);
-    VkSemaphoreSignalInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
-    info.semaphore = signal.semaphore;
-    info.value = signal.value;
-    ASSERT_EQ(vk().vkd.vkSignalSemaphore(vk().device, &info), VK_SUCCESS);
+    ASSERT_EQ(test::signalFromHost(vk(), signal), VK_SUCCESS);
     Status read = detector->pointResults(0, out);
     ASSERT_TRUE(read.ok()) << read.describe();
     // The exact oracle: the ball is a polyhedron inscribed in the sphere of radius 0.5.

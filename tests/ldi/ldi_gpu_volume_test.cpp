@@ -12,35 +12,21 @@
 namespace vkc {
 namespace {
 
-glm::mat4 shift(float x, float y, float z) { return glm::translate(glm::mat4(1.0f), {x, y, z}); }
+using ldi_test::kReferenceVolumes;
+using ldi_test::ReferenceVolume;
+using ldi_test::shift;
 
 class LdiGpuVolume : public test::VulkanTest {};
-
-struct Reference {
-    const char* a;
-    const char* b;  // nullptr: a itself
-    glm::vec3 offset;
-    double volume;  // ../shared/meshes/README.md (tests/tools/scenes/reference_volumes.json)
-};
-
-const Reference kReferences[] = {
-    {"cube.stl", nullptr, {0.5f, 0.5f, 0.5f}, 0.125},
-    {"sphere_ico4.stl", nullptr, {1, 0, 0}, 1.29100111077},
-    {"torus.stl", nullptr, {1.5f, 0, 0}, 1.38331932222},
-    {"knot.off", nullptr, {0.1f, 0, 0}, 0.0349967844596},
-    {"ballA.off", "ballB.off", {0, 0, 0}, 324.549994167},
-    {"pinion_gear.off", nullptr, {0, 0, 0.4f}, 0.213922950923},
-};
 
 TEST_F(LdiGpuVolume, ReferenceVolumesWithinTheReportedBound) {
     for (uint32_t resolution : {256u, 512u}) {
         auto detector = LdiDetector::create(context_, ldi_test::settingsAt(resolution));
         ASSERT_TRUE(detector) << detector.status().describe();
-        for (const Reference& r : kReferences) {
+        for (const ReferenceVolume& r : kReferenceVolumes) {
             auto a = ldi_test::sharedMesh(r.a);
             auto b = ldi_test::sharedMesh(r.b ? r.b : r.a);
             if (!a || !b) GTEST_SKIP() << "shared meshes not found (VKC_SHARED_DIR): " << r.a;
-            const glm::mat4 tb = shift(r.offset.x, r.offset.y, r.offset.z);
+            const glm::mat4 tb = shift(r.offset);
             auto gpu = ldi_test::runPair(context_, detector.value(), *a, glm::mat4(1.0f), *b, tb);
             ASSERT_TRUE(gpu);
             ASSERT_EQ(gpu->results.pairs.size(), 1u) << r.a;
@@ -66,7 +52,7 @@ TEST_F(LdiGpuVolume, ReferenceVolumesWithinTheReportedBound) {
 TEST_F(LdiGpuVolume, ErrorShrinksWithResolution) {
     auto sphere = ldi_test::sharedMesh("sphere_ico4.stl");
     if (!sphere) GTEST_SKIP() << "shared meshes not found (VKC_SHARED_DIR)";
-    const double exact = kReferences[1].volume;
+    const double exact = kReferenceVolumes[1].volume;
     double errors[2];
     for (int i = 0; i < 2; ++i) {
         auto detector = LdiDetector::create(context_, ldi_test::settingsAt(i == 0 ? 128 : 512));

@@ -30,33 +30,18 @@ LdiVolume ldiVolume(const MeshData& a, const glm::mat4& ta, const MeshData& b, c
             std::max(la.maxDepthComplexity, lb.maxDepthComplexity)};
 }
 
-glm::mat4 shift(float x, float y, float z) { return glm::translate(glm::mat4(1.0f), {x, y, z}); }
-
-struct Reference {
-    const char* a;
-    const char* b;  // nullptr: a itself
-    glm::vec3 offset;
-    double volume;  // ../shared/meshes/README.md
-};
-
-// The README's volumes are of the double meshes; float MeshData moves them by up to 2e-8 relative.
-const Reference kReferences[] = {
-    {"cube.stl", nullptr, {0.5f, 0.5f, 0.5f}, 0.125},
-    {"sphere_ico4.stl", nullptr, {1, 0, 0}, 1.29100111077},
-    {"torus.stl", nullptr, {1.5f, 0, 0}, 1.38331932222},
-    {"knot.off", nullptr, {0.1f, 0, 0}, 0.0349967844596},
-    {"ballA.off", "ballB.off", {0, 0, 0}, 324.549994167},
-    {"pinion_gear.off", nullptr, {0, 0, 0.4f}, 0.213922950923},
-};
+using ldi_test::kReferenceVolumes;
+using ldi_test::ReferenceVolume;
+using ldi_test::shift;
 
 TEST(LdiVolume, ReferenceVolumesWithinTheStatedBound) {
-    for (const Reference& r : kReferences) {
+    for (const ReferenceVolume& r : kReferenceVolumes) {
         auto a = ldi_test::sharedMesh(r.a);
         auto b = ldi_test::sharedMesh(r.b ? r.b : r.a);
         if (!a || !b) GTEST_SKIP() << "shared meshes not found (VKC_SHARED_DIR): " << r.a;
         for (uint32_t resolution : {256u, 512u}) {
             auto start = std::chrono::steady_clock::now();
-            LdiVolume v = ldiVolume(*a, glm::mat4(1.0f), *b, shift(r.offset.x, r.offset.y, r.offset.z), resolution);
+            LdiVolume v = ldiVolume(*a, glm::mat4(1.0f), *b, shift(r.offset), resolution);
             double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
             double error = std::abs(v.volume - r.volume);
             std::printf("%-16s %3u^2: volume %.9g exact %.9g error %.3g (%.3g%%) bound %.3g, n_max %u, %.0f ms\n", r.a,
@@ -67,10 +52,10 @@ TEST(LdiVolume, ReferenceVolumesWithinTheStatedBound) {
 }
 
 TEST(LdiVolume, ErrorShrinksWithResolution) {
-    for (const Reference& r : {kReferences[1], kReferences[2]}) {
+    for (const ReferenceVolume& r : {kReferenceVolumes[1], kReferenceVolumes[2]}) {
         auto a = ldi_test::sharedMesh(r.a);
         if (!a) GTEST_SKIP() << "shared meshes not found (VKC_SHARED_DIR): " << r.a;
-        glm::mat4 tb = shift(r.offset.x, r.offset.y, r.offset.z);
+        glm::mat4 tb = shift(r.offset);
         LdiVolume coarse = ldiVolume(*a, glm::mat4(1.0f), *a, tb, 128);
         LdiVolume fine = ldiVolume(*a, glm::mat4(1.0f), *a, tb, 512);
         EXPECT_LT(std::abs(fine.volume - r.volume), std::abs(coarse.volume - r.volume)) << r.a;

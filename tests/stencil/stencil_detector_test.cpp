@@ -6,7 +6,6 @@
 #include "tests/stencil/stencil_test_support.h"
 #include "tests/support/reflection_check.h"
 #include "tools/cli/stencil_method.h"
-#include "vk/commands.h"
 
 #include "spirv/stencil_compact.comp.h"
 #include "spirv/stencil_empty.frag.h"
@@ -50,10 +49,7 @@ class StencilDetectorTest : public StencilTest {};
 TEST_F(StencilDetectorTest, OverlappingBoxesFoundWithPointsAndIds) {
     auto scene = Scene::create(context_, kVolumeMethodRequirements);
     ASSERT_TRUE(scene);
-    MeshId box = addMesh(scene.value(), solids::box({1.0f, 1.0f, 1.0f}));
-    addObject(scene.value(), box, glm::mat4(1.0f));
-    addObject(scene.value(), box, glm::translate(glm::mat4(1.0f), {0.7f, 0.2f, 0.1f}) *
-                                      glm::rotate(glm::mat4(1.0f), 0.5f, glm::vec3(0.3f, 1.0f, 0.2f)));
+    addOverlappingBoxes(scene.value());
     auto detector = StencilDetector::create(context_, testSettings());
     ASSERT_TRUE(detector) << detector.status().describe();
     StencilFrameDetails details;
@@ -61,9 +57,7 @@ TEST_F(StencilDetectorTest, OverlappingBoxesFoundWithPointsAndIds) {
     ASSERT_TRUE(results) << results.status().describe();
     EXPECT_TRUE(results->colliding);
     EXPECT_TRUE(details.interference);
-    ASSERT_EQ(results->pairs.size(), 1u);
-    EXPECT_EQ(results->pairs[0].a, 0u);
-    EXPECT_EQ(results->pairs[0].b, 1u);
+    ASSERT_TRUE(test::onlyPair(results.value(), 0, 1));
     EXPECT_FALSE(results->pairs[0].penetrating.empty());
     EXPECT_FALSE(results->pairs[0].penetrated.empty());
     EXPECT_TRUE(results->warnings.empty()) << results->warnings.front();
@@ -94,10 +88,8 @@ TEST_F(StencilDetectorTest, SeparatedBoxesNotReported) {
     // Boxes that overlap as AABBs (so they are drawn) but are separated by a rotated gap.
     addObject(scene.value(), box, glm::translate(glm::mat4(1.0f), {1.15f, 1.15f, 0.0f}) *
                                       glm::rotate(glm::mat4(1.0f), glm::radians(45.0f), glm::vec3(0, 0, 1)));
-    auto detector = StencilDetector::create(context_, testSettings());
-    ASSERT_TRUE(detector) << detector.status().describe();
     StencilFrameDetails details;
-    auto results = detector->run(scene.value(), &details);
+    auto results = detect(scene.value(), details, testSettings());
     ASSERT_TRUE(results) << results.status().describe();
     EXPECT_EQ(details.drawnObjects, 2u) << "the broadphase should pass the pair";
     EXPECT_FALSE(results->colliding);
@@ -108,17 +100,12 @@ TEST_F(StencilDetectorTest, SeparatedBoxesNotReported) {
 TEST_F(StencilDetectorTest, SmallObjectInsideLargeOneFound) {
     auto scene = Scene::create(context_, kVolumeMethodRequirements);
     ASSERT_TRUE(scene);
-    MeshId big = addMesh(scene.value(), solids::box({4.0f, 4.0f, 4.0f}));
-    MeshId small = addMesh(scene.value(), solids::sphere(0.4f, 2));
-    addObject(scene.value(), big, glm::rotate(glm::mat4(1.0f), 0.3f, glm::vec3(1, 1, 0)));
-    addObject(scene.value(), small, glm::translate(glm::mat4(1.0f), {0.3f, -0.2f, 0.5f}));
-    auto detector = StencilDetector::create(context_, testSettings());
-    ASSERT_TRUE(detector) << detector.status().describe();
+    addSphereInsideBox(scene.value());
     StencilFrameDetails details;
-    auto results = detector->run(scene.value(), &details);
+    auto results = detect(scene.value(), details, testSettings());
     ASSERT_TRUE(results) << results.status().describe();
     EXPECT_TRUE(results->colliding);
-    ASSERT_EQ(results->pairs.size(), 1u);
+    ASSERT_TRUE(test::onlyPair(results.value(), 0, 1));
     // Only the small object's edges are inside: it penetrates, the big one is penetrated.
     EXPECT_EQ(results->pairs[0].penetrating, std::vector<uint32_t>{1});
     EXPECT_EQ(results->pairs[0].penetrated, std::vector<uint32_t>{0});
@@ -128,15 +115,11 @@ TEST_F(StencilDetectorTest, SmallObjectInsideLargeOneFound) {
 TEST_F(StencilDetectorTest, OneViewOptionAndHarnessEntry) {
     auto scene = Scene::create(context_, kVolumeMethodRequirements);
     ASSERT_TRUE(scene);
-    MeshId ball = addMesh(scene.value(), solids::sphere(0.5f, 2));
-    addObject(scene.value(), ball, glm::mat4(1.0f));
-    addObject(scene.value(), ball, glm::translate(glm::mat4(1.0f), {0.6f, 0.3f, 0.0f}));
+    addOverlappingBalls(scene.value());
     auto detector = StencilDetector::create(context_, testSettings(1));
     ASSERT_TRUE(detector) << detector.status().describe();
-    auto broadphase = Broadphase::create(context_);
-    ASSERT_TRUE(broadphase);
-    auto pcs = broadphase->run(scene.value());
-    ASSERT_TRUE(pcs);
+    auto pcs = runBroadphase(scene.value());
+    ASSERT_TRUE(pcs) << pcs.status().describe();
     auto results = tools::runStencilFrame(detector.value(), scene.value(), pcs.value());
     ASSERT_TRUE(results) << results.status().describe();
     ASSERT_EQ(results->pairs.size(), 1u);
@@ -164,10 +147,8 @@ TEST_F(StencilDetectorTest, OpenMeshGivesWarningNotCrash) {
     MeshId closed = addMesh(scene.value(), solids::box({1.0f, 1.0f, 1.0f}));
     addObject(scene.value(), openId, glm::mat4(1.0f));
     addObject(scene.value(), closed, glm::translate(glm::mat4(1.0f), {0.5f, 0.3f, 0.2f}));
-    auto detector = StencilDetector::create(context_, testSettings());
-    ASSERT_TRUE(detector) << detector.status().describe();
     StencilFrameDetails details;
-    auto results = detector->run(scene.value(), &details);
+    auto results = detect(scene.value(), details, testSettings());
     ASSERT_TRUE(results) << results.status().describe();
     ASSERT_FALSE(results->warnings.empty());
     // Rays through the hole meet a back face without its front face: signed stencil < 0 (paper 4.1).
@@ -186,33 +167,10 @@ TEST_F(StencilDetectorTest, OpenMeshGivesWarningNotCrash) {
 TEST_F(StencilDetectorTest, FramesInFlightNeverBlock) {
     auto scene = Scene::create(context_, kVolumeMethodRequirements);
     ASSERT_TRUE(scene);
-    MeshId box = addMesh(scene.value(), solids::box({1.0f, 1.0f, 1.0f}));
-    addObject(scene.value(), box, glm::mat4(1.0f));
-    addObject(scene.value(), box, glm::translate(glm::mat4(1.0f), {0.5f, 0.0f, 0.0f}));
+    addOverlappingBoxes(scene.value());
     auto detector = StencilDetector::create(context_, testSettings());
     ASSERT_TRUE(detector);
-    std::vector<ObjectPair> pairs = {{0, 1}};
-    std::vector<Aabb> bounds = {{{-0.5f, -0.5f, -0.5f}, {0.5f, 0.5f, 0.5f}}, {{0.0f, -0.5f, -0.5f}, {1.0f, 0.5f, 0.5f}}};
-    // Frame 0 recorded and submitted but not yet signalled: results are NotReady.
-    FrameResults out;
-    Status recorded = Status::success();
-    Status early = Status::success();
-    ASSERT_TRUE(submitAndWait(vk(), [&](VkCommandBuffer cmd) {
-        recorded = detector->record(cmd, scene.value(), pairs, bounds, 0);
-    }).ok());
-    ASSERT_TRUE(recorded.ok()) << recorded.describe();
-    // The host adds the signal to its submit; until the GPU signals it, results() says NotReady.
-    VkSemaphoreSubmitInfo signal = detector->completionSignal(0);
-    early = detector->results(0, out);
-    EXPECT_EQ(early.code, ErrorCode::NotReady) << early.describe();
-    VkSemaphoreSignalInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
-    info.semaphore = signal.semaphore;
-    info.value = signal.value;
-    ASSERT_EQ(vk().vkd.vkSignalSemaphore(vk().device, &info), VK_SUCCESS);
-    Status read = detector->results(0, out);
-    ASSERT_TRUE(read.ok()) << read.describe();
-    EXPECT_TRUE(out.colliding);
-    EXPECT_EQ(out.pairs.size(), 1u);
+    test::expectResultsWaitForHostSignal(vk(), detector.value(), scene.value(), allPairs(), 1);
 }
 
 }  // namespace
@@ -224,9 +182,7 @@ namespace {
 TEST_F(StencilDetectorTest, NoCandidatesAndBadInputs) {
     auto scene = Scene::create(context_, kVolumeMethodRequirements);
     ASSERT_TRUE(scene);
-    MeshId box = addMesh(scene.value(), solids::box({1.0f, 1.0f, 1.0f}));
-    addObject(scene.value(), box, glm::mat4(1.0f));
-    addObject(scene.value(), box, glm::translate(glm::mat4(1.0f), {5.0f, 0.0f, 0.0f}));
+    addBoxesApart(scene.value());
     auto detector = StencilDetector::create(context_, testSettings());
     ASSERT_TRUE(detector) << detector.status().describe();
     StencilFrameDetails details;
@@ -236,24 +192,11 @@ TEST_F(StencilDetectorTest, NoCandidatesAndBadInputs) {
     EXPECT_TRUE(results->pairs.empty());
     EXPECT_EQ(details.drawnObjects, 0u);
 
-    // A pair naming an unknown object, and too few bounds, are the caller's errors.
-    BroadphaseResults bad;
-    bad.worldBounds.resize(2);
-    bad.pairs = {{0, 7}};
-    auto unknown = detector->run(scene.value(), bad);
-    ASSERT_FALSE(unknown);
-    EXPECT_EQ(unknown.status().code, ErrorCode::InvalidArgument);
-    bad.pairs = {{0, 1}};
-    bad.worldBounds.resize(1);
-    auto missing = detector->run(scene.value(), bad);
-    ASSERT_FALSE(missing);
-    EXPECT_EQ(missing.status().code, ErrorCode::InvalidArgument);
+    test::expectBadCandidatesRefused(detector.value(), scene.value());
 
     StencilSettings views;
     views.views = 2;
-    auto invalid = StencilDetector::create(context_, views);
-    ASSERT_FALSE(invalid);
-    EXPECT_EQ(invalid.status().code, ErrorCode::InvalidArgument);
+    test::expectSettingsRefused<StencilDetector>(context_, views);
 }
 
 }  // namespace

@@ -15,20 +15,12 @@ protected:
     void expectRandomSceneMatchesOracle(const std::vector<MeshData>& shapes, uint32_t seed, uint32_t objects,
                                         float spread, size_t pointsPerPair, bool expectNoWarnings) {
         SCOPED_TRACE("seed " + std::to_string(seed));
-        clearObjects();
-        auto scene = Scene::create(context_, kVolumeMethodRequirements);
-        ASSERT_TRUE(scene);
-        std::vector<MeshId> ids;
-        for (const MeshData& mesh : shapes) ids.push_back(addMesh(scene.value(), mesh));
-        std::mt19937 rng(seed);
-        for (uint32_t i = 0; i < objects; ++i) addObject(scene.value(), ids[i % ids.size()], randomRigid(rng, spread));
-        StencilSettings settings;
-        settings.resolution = 256;
+        auto scene = randomScene(shapes, seed, objects, spread);
+        ASSERT_TRUE(scene) << scene.status().describe();
+        StencilSettings settings = settingsAt(256);
         settings.pointCapacity = 1u << 17;
-        auto detector = StencilDetector::create(context_, settings);
-        ASSERT_TRUE(detector) << detector.status().describe();
         StencilFrameDetails details;
-        auto results = detector->run(scene.value(), &details);
+        auto results = detect(scene.value(), details, settings);
         ASSERT_TRUE(results) << results.status().describe();
         if (expectNoWarnings) EXPECT_TRUE(results->warnings.empty()) << results->warnings.front();
         expectAgreesWithOracle(results.value(), details);
@@ -45,18 +37,11 @@ TEST_F(StencilSceneTest, RandomSolidsAndSharedMeshesMatchOracle) {
 }
 
 TEST_F(StencilSceneTest, HundredsOfBoxesMatchOracle) {
-    auto scene = Scene::create(context_, kVolumeMethodRequirements);
-    ASSERT_TRUE(scene);
-    MeshId box = addMesh(scene.value(), solids::box({1.0f, 0.6f, 0.8f}));
-    std::mt19937 rng(7);
     const uint32_t count = 301;  // not a multiple of any group size
-    for (uint32_t i = 0; i < count; ++i) addObject(scene.value(), box, randomRigid(rng, 12.0f));
-    StencilSettings settings;
-    settings.resolution = 256;
-    auto detector = StencilDetector::create(context_, settings);
-    ASSERT_TRUE(detector) << detector.status().describe();
+    auto scene = randomScene({solids::box({1.0f, 0.6f, 0.8f})}, 7, count, 12.0f);
+    ASSERT_TRUE(scene) << scene.status().describe();
     StencilFrameDetails details;
-    auto results = detector->run(scene.value(), &details);
+    auto results = detect(scene.value(), details, settingsAt(256));
     ASSERT_TRUE(results) << results.status().describe();
     EXPECT_GT(results->pairs.size(), 10u);
     std::printf("[ stencil  ] %u boxes: %zu pairs, %u points, pixel %.4f\n", count, results->pairs.size(),

@@ -1,15 +1,16 @@
-// Helpers of the stencil-method tests: the oracle-scene fixture (tests/support/oracle_scene.h) with
-// the stencil method's checks against the exact oracle (pairs, occlusion-query objects, points).
+// Helpers of the stencil-method tests: the method-scene fixture (tests/support/method_scenes.h) with
+// a detector run once, and the stencil method's checks against the exact oracle (pairs,
+// occlusion-query objects, points).
 #pragma once
 
 #include "collision/generated_solids.h"
-#include "tests/support/oracle_scene.h"
+#include "tests/support/detector_contract.h"
+#include "tests/support/method_scenes.h"
 #include "vkcollide/stencil.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <random>
 #include <utility>
 #include <vector>
 
@@ -17,12 +18,25 @@ namespace vkc::stenciltest {
 
 using test::classifyPair;
 using test::distanceToVolume;
-using test::randomRigid;
 using test::sharedMesh;
 using test::Verdict;
 
-class StencilTest : public test::OracleSceneTest {
+// Default settings but for the resolution (pixels per side).
+inline StencilSettings settingsAt(uint32_t resolution) {
+    StencilSettings settings;
+    settings.resolution = resolution;
+    return settings;
+}
+
+class StencilTest : public test::MethodSceneTest {
 protected:
+    // One frame of a fresh detector with `settings` on `scene`.
+    Result<FrameResults> detect(const Scene& scene, StencilFrameDetails& details, const StencilSettings& settings) {
+        auto detector = StencilDetector::create(context_, settings);
+        if (!detector) return detector.status();
+        return detector->run(scene, &details);
+    }
+
     // Pairs the detector must find / must not report, over all object pairs whose boxes are near.
     void expectAgreesWithOracle(const FrameResults& results, const StencilFrameDetails& details,
                                 float overlapPixels = 3.0f, float separationPixels = 2.0f) {

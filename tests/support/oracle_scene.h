@@ -83,13 +83,26 @@ inline std::optional<MeshData> sharedMesh(const char* file, float size) {
     return data;
 }
 
+// Success when `results` holds exactly the pair (a, b).
+inline ::testing::AssertionResult onlyPair(const FrameResults& results, uint32_t a, uint32_t b) {
+    if (results.pairs.size() != 1)
+        return ::testing::AssertionFailure() << results.pairs.size() << " pairs, expected only (" << a << ", " << b
+                                             << ")";
+    if (results.pairs[0].a != a || results.pairs[0].b != b)
+        return ::testing::AssertionFailure() << "pair (" << results.pairs[0].a << ", " << results.pairs[0].b
+                                             << "), expected (" << a << ", " << b << ")";
+    return ::testing::AssertionSuccess();
+}
+
 class OracleSceneTest : public VulkanTest {
 protected:
-    // Meshes are kept here so the oracle can see them; objects reference them by index.
-    MeshId addMesh(Scene& scene, MeshData mesh) {
+    // Meshes are kept here so the oracle can see them; objects reference them by index. With
+    // `hostVertices`, the scene reads the positions in place from that buffer.
+    MeshId addMesh(Scene& scene, MeshData mesh, VkBuffer hostVertices = VK_NULL_HANDLE, VkDeviceSize offset = 0,
+                   uint32_t stride = 0) {
         meshes_.push_back(std::make_unique<MeshData>(std::move(mesh)));
         auto id = scene.addMesh({meshes_.back()->name.empty() ? "mesh" : meshes_.back()->name.c_str(),
-                                 meshes_.back().get()});
+                                 meshes_.back().get(), hostVertices, offset, stride});
         EXPECT_TRUE(id) << id.status().describe();
         meshOf_.push_back(meshes_.back().get());
         return id ? id.value() : 0;
@@ -109,6 +122,7 @@ protected:
         objectMesh_.clear();
         transforms_.clear();
     }
+
     // World boxes of every object, from its transformed vertices.
     std::vector<std::pair<glm::vec3, glm::vec3>> worldBoxes() const {
         std::vector<std::pair<glm::vec3, glm::vec3>> boxes;

@@ -11,6 +11,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <unistd.h>
+
 namespace vkc {
 namespace {
 
@@ -22,10 +24,12 @@ nlohmann::json readJson(const std::filesystem::path& path) {
     return nlohmann::json::parse(file);
 }
 
+// Unique per test and process: ctest runs tests in parallel, and several checkouts may share /tmp.
 std::filesystem::path scratch(const std::string& name) {
     std::filesystem::path dir = std::filesystem::temp_directory_path() / "vkc_cli_tests";
     std::filesystem::create_directories(dir);
-    return dir / name;
+    const char* test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    return dir / (std::string(test) + "." + std::to_string(getpid()) + "." + name);
 }
 
 TEST(CliDetect, ExactMethodMatchesOracleAndReferenceVolumes) {

@@ -5,9 +5,11 @@
 #include "collision/aabb_traversal_cpu.h"
 #include "collision/aabb_tree.h"
 #include "collision/reference/triangle_pairs.h"
+#include "tools/bench/bench_context.h"
+#include "tools/bench/gpu_timings.h"
 #include "tools/bench/shared_mesh_pairs.h"
+#include "tools/bench/skip_on_error.h"
 #include "vkcollide/aabb_tree.h"
-#include "vkcollide/context.h"
 #include "vkcollide/scene.h"
 
 #include <benchmark/benchmark.h>
@@ -41,10 +43,6 @@ const SharedMeshPair kDragonPair = {"dragon", "dragon_vrip_welded.ply", "dragon_
 bool envIsOne(const char* name) {
     const char* value = std::getenv(name);
     return value != nullptr && std::string(value) == "1";
-}
-
-void logToStderr(void*, LogLevel level, const char* message) {
-    if (level >= LogLevel::Warning) std::fprintf(stderr, "%s\n", message);
 }
 
 // ---- The pair's meshes and our CPU trees (shared by every benchmark of the pair) ----
@@ -117,7 +115,7 @@ void setCounters(benchmark::State& state, const PreparedPair& pair, double trian
     state.counters["triangles_a"] = double(pair.meshes.a.triangleCount());
     state.counters["triangles_b"] = double(pair.meshes.b.triangleCount());
     state.counters["triangle_pairs"] = trianglePairs;
-    state.counters["gpu_ms"] = benchmark::Counter(gpuMsTotal, benchmark::Counter::kAvgIterations);
+    state.counters["gpu_ms"] = perIteration(gpuMsTotal);
     state.counters["box_tests"] = boxTests;
     state.counters["node_pair_capacity"] = kNotMeasured;  // the GPU runs set theirs
 }
@@ -209,9 +207,7 @@ struct GpuSetup {
 GpuSetup& gpuSetup() {
     static GpuSetup setup = [] {
         GpuSetup created;
-        HeadlessDesc desc{};
-        desc.log = logToStderr;
-        auto context = createHeadlessContext(desc);
+        auto context = createBenchContext();
         if (!context) created.error = "no Vulkan device: " + context.status().describe();
         else created.context = std::move(context.value());
         return created;
@@ -317,21 +313,18 @@ void BM_AabbTreeGpu(benchmark::State& state, const SharedMeshPair& pair, bool te
         state.SkipWithError(error.c_str());
         return;
     }
-    double gpuMsTotal = 0.0;
+    GpuTimings timings;
     AabbTreeFrameStats stats;
     for (auto _ : state) {
         auto results = gpu->detector->run(*gpu->scene, gpu->objectPairs, &stats);
-        if (!results) {
-            state.SkipWithError(results.status().describe().c_str());
-            return;
-        }
-        for (const auto& [pass, ms] : results->gpuTimingsMs) gpuMsTotal += ms;
+        if (skippedOnError(state, results)) return;
+        timings.add(results->gpuTimingsMs);
     }
     if (stats.nodePairOverflow) {
         state.SkipWithError("node-pair list overflowed: the count is too low");
         return;
     }
-    setCounters(state, *prepared, double(stats.trianglePairCount), gpuMsTotal, sumOf(stats.levelTested));
+    setCounters(state, *prepared, double(stats.trianglePairCount), timings.totalMs(), sumOf(stats.levelTested));
     state.counters["node_pair_capacity"] = double(gpu->nodePairCapacity);
 }
 

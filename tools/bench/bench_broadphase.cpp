@@ -3,13 +3,14 @@
 // density and on one sphere pair at subdivisions 3..7 (vertex scaling). Every benchmark reports the
 // same counters, so --benchmark_out_format=csv gets one column set (its reporter requires that).
 #include "collision/broadphase_reference.h"
+#include "tools/bench/broadphase_setup.h"
+#include "tools/bench/gpu_timings.h"
 #include "tools/bench/random_solid_scene.h"
+#include "tools/bench/skip_on_error.h"
 #include "vkcollide/broadphase.h"
-#include "vkcollide/context.h"
 
 #include <benchmark/benchmark.h>
 
-#include <cstdio>
 #include <limits>
 #include <map>
 #include <memory>
@@ -35,12 +36,8 @@ void setCounters(benchmark::State& state, const SolidScene& solids, uint32_t pai
     state.counters["triangles"] = double(solids.triangleCount());
     state.counters["vertices"] = double(solids.vertexCount());
     state.counters["pairs"] = double(pairCount);
-    state.counters["gpu_ms"] = benchmark::Counter(gpuMsTotal, benchmark::Counter::kAvgIterations);
+    state.counters["gpu_ms"] = perIteration(gpuMsTotal);
     state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(solids.objectCount()));
-}
-
-void logToStderr(void*, LogLevel level, const char* message) {
-    if (level >= LogLevel::Warning) std::fprintf(stderr, "%s\n", message);
 }
 
 // A scene uploaded and run once (warm-up), kept across the repeated calls Google Benchmark makes
@@ -51,33 +48,15 @@ struct GpuCase {
     uint32_t pairCount = 0;
 };
 
-// One headless context and one Broadphase for the whole process: lavapipe compiles pipelines at
-// first use, which must not land in any timed loop. Null (with `error` set) when there is no device.
-struct GpuSetup {
-    Context context;
-    std::unique_ptr<Broadphase> broadphase;
-    // Declared after the context so the scenes are destroyed before it.
+// The setup's broadphase is null (with `error` set) when there is no device.
+struct GpuSetup : BroadphaseSetup {
     std::map<std::pair<SceneKind, int64_t>, std::unique_ptr<GpuCase>> cases;
-    std::string error;
 };
 
 GpuSetup& gpuSetup() {
     static GpuSetup setup = [] {
         GpuSetup created;
-        HeadlessDesc desc{};
-        desc.log = logToStderr;
-        auto context = createHeadlessContext(desc);
-        if (!context) {
-            created.error = context.status().describe();
-            return created;
-        }
-        created.context = std::move(context.value());
-        auto broadphase = Broadphase::create(created.context);
-        if (!broadphase) {
-            created.error = broadphase.status().describe();
-            return created;
-        }
-        created.broadphase = std::make_unique<Broadphase>(std::move(broadphase.value()));
+        createContextAndBroadphase(created);
         return created;
     }();
     return setup;
@@ -128,16 +107,13 @@ void BM_BroadphaseGpu(benchmark::State& state, SceneKind kind) {
     }
     GpuCase& gpu = *prepared;
     Broadphase& broadphase = *gpuSetup().broadphase;
-    double gpuMsTotal = 0.0;
+    GpuTimings timings;
     for (auto _ : state) {
         auto results = broadphase.run(*gpu.scene);
-        if (!results) {
-            state.SkipWithError(results.status().describe().c_str());
-            break;
-        }
-        for (const auto& [pass, ms] : results->gpuTimingsMs) gpuMsTotal += ms;
+        if (skippedOnError(state, results)) break;
+        timings.add(results->gpuTimingsMs);
     }
-    setCounters(state, gpu.solids, gpu.pairCount, gpuMsTotal);
+    setCounters(state, gpu.solids, gpu.pairCount, timings.totalMs());
 }
 
 void BM_BroadphaseCpu(benchmark::State& state, SceneKind kind) {

@@ -6,23 +6,19 @@
 // (record, submit, wait, read back), timed in wall-clock time (the CPU mostly waits). Counters:
 // objects, triangles, pairs, iterations (that the GPU ran), points, gpu_ms (sum of the method's
 // pass timestamps) and gpu_<pass>_ms per pass label.
-#include "tools/bench/random_solid_scene.h"
+#include "tools/bench/broadphase_setup.h"
+#include "tools/bench/candidate_scene.h"
+#include "tools/bench/detector_cache.h"
 #include "tools/bench/shared_mesh_pairs.h"
 #include "tools/io/mesh_loader.h"
-#include "vkcollide/broadphase.h"
 #include "vkcollide/consistent_pairs.h"
-#include "vkcollide/context.h"
 
 #include <benchmark/benchmark.h>
-#include <glm/gtc/matrix_transform.hpp>
-#include <glm/gtc/quaternion.hpp>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <memory>
-#include <random>
 #include <string>
 #include <utility>
 
@@ -51,77 +47,33 @@ Result<SolidScene> sharedMeshScene(uint32_t count, uint32_t seed) {
         for (glm::vec3& p : data.positions) p = (p - (lo + hi) * 0.5f) * scale;
         scene.meshes.push_back(std::move(data));
     }
-    const float side = std::cbrt(kVolumePerObject * float(count));
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> position(-side / 2, side / 2), unit(-1.0f, 1.0f);
-    for (uint32_t i = 0; i < count; ++i) {
-        glm::quat rotation = glm::normalize(glm::quat(unit(rng), unit(rng), unit(rng), unit(rng)));
-        scene.objectMesh.push_back(i % uint32_t(scene.meshes.size()));
-        scene.objectToWorld.push_back(glm::translate(glm::mat4(1.0f), {position(rng), position(rng), position(rng)}) *
-                                      glm::mat4_cast(rotation));
-    }
+    placeAtRandom(scene, count, seed);
     return scene;
 }
 
-void logToStderr(void*, LogLevel level, const char* message) {
-    if (level >= LogLevel::Warning) std::fprintf(stderr, "%s\n", message);
-}
-
-struct Case {
-    SolidScene solids;
-    std::unique_ptr<Scene> scene;
-    BroadphaseResults pcs;
-};
-
-// One context and broadphase for the process, one detector per resolution: lavapipe compiles
-// pipelines at first draw, which must not land in a timed loop (each case is warmed up once).
-struct Setup {
-    Context context;
-    std::unique_ptr<Broadphase> broadphase;
+// One detector per resolution (detector_cache.h) beside the context; each case is warmed up once.
+struct Setup : BroadphaseSetup {
     std::map<uint32_t, std::unique_ptr<ConsistentPairsDetector>> detectors;  // by resolution
-    std::map<uint32_t, std::unique_ptr<Case>> cases;                         // by object count
-    std::string error;
+    std::map<uint32_t, std::unique_ptr<CandidateScene>> cases;              // by object count
 };
 
 Setup& setup() {
     static Setup created = [] {
         Setup s;
-        HeadlessDesc desc{};
-        desc.log = logToStderr;
-        auto context = createHeadlessContext(desc);
-        if (!context) {
-            s.error = context.status().describe();
-            return s;
-        }
-        s.context = std::move(context.value());
-        auto broadphase = Broadphase::create(s.context);
-        if (!broadphase) {
-            s.error = broadphase.status().describe();
-            return s;
-        }
-        s.broadphase = std::make_unique<Broadphase>(std::move(broadphase.value()));
+        createContextAndBroadphase(s);
         return s;
     }();
     return created;
 }
 
 ConsistentPairsDetector* detectorAt(uint32_t resolution, std::string& error) {
-    Setup& s = setup();
-    auto& detector = s.detectors[resolution];
-    if (detector) return detector.get();
     ConsistentPairsSettings settings;
     settings.resolution = resolution;
     settings.pointCapacity = 1u << 20;  // so that no case is truncated
-    auto created = ConsistentPairsDetector::create(s.context, settings);
-    if (!created) {
-        error = created.status().describe();
-        return nullptr;
-    }
-    detector = std::make_unique<ConsistentPairsDetector>(std::move(created.value()));
-    return detector.get();
+    return cachedDetector(setup().detectors, setup().context, settings, error);
 }
 
-Case* prepare(uint32_t objects, ConsistentPairsDetector& detector, std::string& error) {
+CandidateScene* prepare(uint32_t objects, ConsistentPairsDetector& detector, std::string& error) {
     Setup& s = setup();
     auto& cached = s.cases[objects];
     if (!cached) {
@@ -130,21 +82,12 @@ Case* prepare(uint32_t objects, ConsistentPairsDetector& detector, std::string& 
             error = solids.status().describe();
             return nullptr;
         }
-        auto created = std::make_unique<Case>();
-        created->solids = std::move(solids.value());
-        auto scene = toScene(s.context, created->solids);
-        if (!scene) {
-            error = scene.status().describe();
+        auto created = prepareCandidateScene(s.context, *s.broadphase, std::move(solids.value()));
+        if (!created) {
+            error = created.status().describe();
             return nullptr;
         }
-        created->scene = std::make_unique<Scene>(std::move(scene.value()));
-        auto pcs = s.broadphase->run(*created->scene);
-        if (!pcs) {
-            error = pcs.status().describe();
-            return nullptr;
-        }
-        created->pcs = std::move(pcs.value());
-        cached = std::move(created);
+        cached = std::move(created.value());
     }
     auto warmUp = detector.run(*cached->scene, cached->pcs);
     if (!warmUp) {
@@ -162,35 +105,18 @@ void BM_ConsistentPairs(benchmark::State& state) {
         return;
     }
     ConsistentPairsDetector* detector = detectorAt(uint32_t(state.range(1)), error);
-    Case* prepared = detector ? prepare(uint32_t(state.range(0)), *detector, error) : nullptr;
+    CandidateScene* prepared = detector ? prepare(uint32_t(state.range(0)), *detector, error) : nullptr;
     if (!prepared) {
         state.SkipWithError(error.c_str());
         return;
     }
-    std::map<std::string, double> passMs;
-    double gpuMs = 0.0;
     ConsistentPairsFrameDetails details;
-    size_t pairs = 0;
-    for (auto _ : state) {
-        auto results = detector->run(*prepared->scene, prepared->pcs, &details);
-        if (!results) {
-            state.SkipWithError(results.status().describe().c_str());
-            break;
-        }
-        for (const auto& [pass, ms] : results->gpuTimingsMs) {
-            gpuMs += ms;
-            passMs[pass] += ms;
-        }
-        pairs = results->pairs.size();
-    }
-    state.counters["objects"] = double(prepared->solids.objectCount());
-    state.counters["triangles"] = double(prepared->solids.triangleCount());
-    state.counters["pairs"] = double(pairs);
+    GpuTimings timings;
+    auto runFrame = [&] { return detector->run(*prepared->scene, prepared->pcs, &details); };
+    if (!timeFrames(state, *prepared, runFrame, timings)) return;
     state.counters["iterations"] = double(details.iterationsRun);
     state.counters["points"] = double(details.pointCount);
-    state.counters["gpu_ms"] = benchmark::Counter(gpuMs, benchmark::Counter::kAvgIterations);
-    for (const auto& [pass, ms] : passMs)
-        state.counters["gpu_" + pass + "_ms"] = benchmark::Counter(ms, benchmark::Counter::kAvgIterations);
+    timings.setPassCounters(state);
 }
 
 // Table 1: 50 and 100 objects, at the method's default resolution.

@@ -5,15 +5,17 @@
 // read back). Table 2: 100,000 random points in one object's box against its LDI (classifyPoints).
 // Counters: layers (n_max of A and B), volume and its error against the README, the stated bound,
 // inside vertices (points), stage timings in ms. Pairs whose meshes are not closed solids are skipped with the reason.
+#include "tools/bench/bench_context.h"
+#include "tools/bench/detector_cache.h"
+#include "tools/bench/gpu_timings.h"
 #include "tools/bench/shared_mesh_pairs.h"
-#include "vkcollide/context.h"
+#include "tools/bench/skip_on_error.h"
 #include "vkcollide/ldi.h"
 
 #include <benchmark/benchmark.h>
 #include <glm/gtc/matrix_transform.hpp>
 
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <memory>
 #include <random>
@@ -22,14 +24,11 @@
 namespace vkc::bench {
 namespace {
 
-void logToStderr(void*, LogLevel level, const char* message) {
-    if (level >= LogLevel::Warning) std::fprintf(stderr, "%s\n", message);
-}
-
 // Stage 1+2: every pass of the frame up to and including the sort (the VoI is computed on the CPU
 // at record time, the broadphase is not timed).
 bool isVolume(const std::string& pass) { return pass == "ldi-volume" || pass == "ldi-volume-sum"; }
-bool isGeneration(const std::string& pass) { return !isVolume(pass) && pass != "ldi-points" && pass != "ldi-readback"; }
+bool isPoints(const std::string& pass) { return pass == "ldi-points"; }
+bool isGeneration(const std::string& pass) { return !isVolume(pass) && !isPoints(pass) && pass != "ldi-readback"; }
 
 // Both benchmark families report the same counters (one CSV header): ms are per iteration.
 struct Counters {
@@ -44,9 +43,9 @@ void setCounters(benchmark::State& state, const Counters& c) {
     state.counters["rel_error"] = c.relError;
     state.counters["rel_bound"] = c.relBound;
     state.counters["inside"] = c.inside;
-    state.counters["stage12_ms"] = benchmark::Counter(c.stage12Ms, benchmark::Counter::kAvgIterations);
-    state.counters["stage3a_ms"] = benchmark::Counter(c.stage3aMs, benchmark::Counter::kAvgIterations);
-    state.counters["stage3b_ms"] = benchmark::Counter(c.stage3bMs, benchmark::Counter::kAvgIterations);
+    state.counters["stage12_ms"] = perIteration(c.stage12Ms);
+    state.counters["stage3a_ms"] = perIteration(c.stage3aMs);
+    state.counters["stage3b_ms"] = perIteration(c.stage3bMs);
 }
 
 struct PairCase {
@@ -55,8 +54,8 @@ struct PairCase {
     BroadphaseResults pcs;
 };
 
-// One context and a detector per resolution for the process; pairs are loaded on first use and
-// warmed up once (lavapipe compiles pipeline variants at first draw).
+// One context and a detector per resolution (detector_cache.h) for the process; pairs are loaded
+// on first use and warmed up once (lavapipe compiles pipeline variants at first draw).
 struct Setup {
     Context context;
     std::map<uint32_t, std::unique_ptr<LdiDetector>> detectors;
@@ -67,9 +66,7 @@ struct Setup {
 Setup& setup() {
     static Setup created = [] {
         Setup s;
-        HeadlessDesc desc{};
-        desc.log = logToStderr;
-        auto context = createHeadlessContext(desc);
+        auto context = createBenchContext();
         if (!context) s.error = context.status().describe();
         else s.context = std::move(context.value());
         return s;
@@ -83,21 +80,12 @@ LdiDetector* detectorAt(uint32_t resolution, std::string& error) {
         error = "no Vulkan device: " + s.error;
         return nullptr;
     }
-    auto& detector = s.detectors[resolution];
-    if (!detector) {
-        LdiSettings settings;
-        settings.resolution = resolution;
-        settings.layerCap = 32;
-        settings.maxPairs = 1;
-        settings.framesInFlight = 1;
-        auto created = LdiDetector::create(s.context, settings);
-        if (!created) {
-            error = created.status().describe();
-            return nullptr;
-        }
-        detector = std::make_unique<LdiDetector>(std::move(created.value()));
-    }
-    return detector.get();
+    LdiSettings settings;
+    settings.resolution = resolution;
+    settings.layerCap = 32;
+    settings.maxPairs = 1;
+    settings.framesInFlight = 1;
+    return cachedDetector(s.detectors, s.context, settings, error);
 }
 
 PairCase* pairCase(const SharedMeshPair& pair, std::string& error) {
@@ -138,33 +126,33 @@ PairCase* pairCase(const SharedMeshPair& pair, std::string& error) {
     return cached.get();
 }
 
-void BM_LdiPair(benchmark::State& state, const SharedMeshPair& pair, uint32_t resolution) {
+struct Prepared {
+    LdiDetector* detector = nullptr;
+    PairCase* pair = nullptr;  // null when the case is skipped
+};
+
+// The detector at `resolution` and the pair's case; when either cannot be had, the benchmark is
+// skipped with the reason.
+Prepared prepare(benchmark::State& state, const SharedMeshPair& pair, uint32_t resolution) {
     std::string error;
-    LdiDetector* detector = detectorAt(resolution, error);
-    PairCase* prepared = detector ? pairCase(pair, error) : nullptr;
-    if (!prepared) {
-        state.SkipWithError(error.c_str());
-        return;
-    }
-    auto warmUp = detector->run(*prepared->scene, prepared->pcs);
-    if (!warmUp) {
-        state.SkipWithError(warmUp.status().describe().c_str());
-        return;
-    }
-    double generationMs = 0.0, volumeMs = 0.0, pointsMs = 0.0;
+    Prepared prepared;
+    prepared.detector = detectorAt(resolution, error);
+    if (prepared.detector) prepared.pair = pairCase(pair, error);
+    if (!prepared.pair) state.SkipWithError(error.c_str());
+    return prepared;
+}
+
+void BM_LdiPair(benchmark::State& state, const SharedMeshPair& pair, uint32_t resolution) {
+    const auto [detector, prepared] = prepare(state, pair, resolution);
+    if (!prepared) return;
+    if (skippedOnError(state, detector->run(*prepared->scene, prepared->pcs))) return;  // warm-up
+    GpuTimings timings;
     LdiFrameDetails details;
     size_t insideVertices = 0;
     for (auto _ : state) {
         auto results = detector->run(*prepared->scene, prepared->pcs, &details);
-        if (!results) {
-            state.SkipWithError(results.status().describe().c_str());
-            return;
-        }
-        for (const auto& [pass, ms] : results->gpuTimingsMs) {
-            if (isVolume(pass)) volumeMs += ms;
-            else if (pass == "ldi-points") pointsMs += ms;
-            else if (isGeneration(pass)) generationMs += ms;
-        }
+        if (skippedOnError(state, results)) return;
+        timings.add(results->gpuTimingsMs);
         insideVertices = results->pairs.empty() ? 0 : results->pairs[0].insideVertices.size();
     }
     if (details.pairs.size() != 1) {
@@ -174,45 +162,30 @@ void BM_LdiPair(benchmark::State& state, const SharedMeshPair& pair, uint32_t re
     const LdiPairDetails& d = details.pairs[0];
     setCounters(state, {d.layersA, d.layersB, d.truncated, d.volume,
                         std::abs(d.volume - pair.referenceVolume) / pair.referenceVolume,
-                        d.volumeErrorBound / pair.referenceVolume, double(insideVertices), generationMs, volumeMs,
-                        pointsMs});
+                        d.volumeErrorBound / pair.referenceVolume, double(insideVertices),
+                        timings.totalMs(isGeneration), timings.totalMs(isVolume), timings.totalMs(isPoints)});
 }
 
 // Table 2: the LDI of object A over its own box, 100,000 random points in that box tested.
 void BM_LdiPoints(benchmark::State& state, const SharedMeshPair& pair, uint32_t resolution) {
-    std::string error;
-    LdiDetector* detector = detectorAt(resolution, error);
-    PairCase* prepared = detector ? pairCase(pair, error) : nullptr;
-    if (!prepared) {
-        state.SkipWithError(error.c_str());
-        return;
-    }
+    const auto [detector, prepared] = prepare(state, pair, resolution);
+    if (!prepared) return;
     const Aabb box = prepared->pcs.worldBounds[0];
     std::mt19937 rng(17);
     std::vector<glm::vec3> points(100000);
     for (glm::vec3& p : points)
         for (int k = 0; k < 3; ++k) p[k] = std::uniform_real_distribution<float>(box.min[k], box.max[k])(rng);
-    auto warmUp = detector->classifyPoints(*prepared->scene, 0, points);
-    if (!warmUp) {
-        state.SkipWithError(warmUp.status().describe().c_str());
-        return;
-    }
-    double generationMs = 0.0, pointsMs = 0.0;
+    if (skippedOnError(state, detector->classifyPoints(*prepared->scene, 0, points))) return;  // warm-up
+    GpuTimings timings;
     LdiPointResults last;
     for (auto _ : state) {
         auto results = detector->classifyPoints(*prepared->scene, 0, points);
-        if (!results) {
-            state.SkipWithError(results.status().describe().c_str());
-            return;
-        }
-        for (const auto& [pass, ms] : results->gpuTimingsMs) {
-            if (pass == "ldi-points") pointsMs += ms;
-            else if (isGeneration(pass)) generationMs += ms;
-        }
+        if (skippedOnError(state, results)) return;
+        timings.add(results->gpuTimingsMs);
         last = std::move(results.value());
     }
-    setCounters(state, {double(last.layers), 0, last.layersTruncated, 0, 0, 0, double(last.insideCount), generationMs,
-                        0, pointsMs});
+    setCounters(state, {double(last.layers), 0, last.layersTruncated, 0, 0, 0, double(last.insideCount),
+                        timings.totalMs(isGeneration), 0, timings.totalMs(isPoints)});
 }
 
 }  // namespace

@@ -29,6 +29,11 @@ size_t SolidScene::vertexCount() const {
 SolidScene randomSolidScene(uint32_t count, uint32_t seed) {
     SolidScene scene;
     scene.meshes = {solids::box({1.0f, 0.5f, 2.0f}), solids::sphere(0.6f, 2), solids::torus(0.8f, 0.2f, 12)};
+    placeAtRandom(scene, count, seed);
+    return scene;
+}
+
+void placeAtRandom(SolidScene& scene, uint32_t count, uint32_t seed) {
     const float side = std::cbrt(kVolumePerObject * float(count));
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> position(-side / 2, side / 2), unit(-1.0f, 1.0f);
@@ -38,7 +43,6 @@ SolidScene randomSolidScene(uint32_t count, uint32_t seed) {
         scene.objectMesh.push_back(i % uint32_t(scene.meshes.size()));
         scene.objectToWorld.push_back(glm::translate(glm::mat4(1.0f), translation) * glm::toMat4(rotation));
     }
-    return scene;
 }
 
 SolidScene spherePairScene(uint32_t subdivisions) {

@@ -30,6 +30,10 @@ inline constexpr float kVolumePerObject = 10.0f;
 
 SolidScene randomSolidScene(uint32_t count, uint32_t seed);
 
+// Adds `count` objects cycling through scene.meshes at seeded random rigid poses in a cube of
+// volume kVolumePerObject * count.
+void placeAtRandom(SolidScene& scene, uint32_t count, uint32_t seed);
+
 // Two icospheres of radius 1 at `subdivisions`, overlapping (centres 1.5 apart): vertex scaling.
 SolidScene spherePairScene(uint32_t subdivisions);
 

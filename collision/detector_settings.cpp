@@ -1,0 +1,21 @@
+// Shared settings checks of the image-space detectors; see detector_settings.h.
+#include "collision/detector_settings.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace vkc {
+
+Status checkFramebufferResolution(const VulkanContext& ctx, uint32_t resolution, const char* settings) {
+    const VkPhysicalDeviceLimits& limits = ctx.properties.limits;
+    if (resolution > std::min(limits.maxFramebufferWidth, limits.maxFramebufferHeight))
+        return makeError(ErrorCode::InvalidArgument, std::string(settings) + "::resolution " +
+                                                         std::to_string(resolution) +
+                                                         " exceeds the device's framebuffer size");
+    return Status::success();
+}
+
+bool validPixelDistance(float pixels) { return std::isfinite(pixels) && pixels >= 0.0f; }
+
+}  // namespace vkc

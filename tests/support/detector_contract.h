@@ -1,0 +1,83 @@
+// What every frame-based detector (stencil, ldi, consistent pairs) promises a host, checked the
+// same way for each: its work recorded into the host's command buffer, results NotReady until the
+// signal the host adds to its submit arrives, and candidate lists naming unknown objects or
+// lacking bounds, or settings out of range, refused as the caller's error.
+#pragma once
+
+#include "vk/commands.h"
+#include "vk/context.h"
+#include "vkcollide/broadphase.h"
+#include "vkcollide/context.h"
+#include "vkcollide/results.h"
+#include "vkcollide/scene.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+
+namespace vkc::test {
+
+// Submits a command buffer that `record` fills, as a host's frame would, and waits for it. The
+// recording's status, or the submit's where that failed.
+inline Status recordInHostSubmit(VulkanContext& vk, const std::function<Status(VkCommandBuffer)>& record) {
+    Status recorded = Status::success();
+    Status submitted = submitAndWait(vk, [&](VkCommandBuffer cmd) { recorded = record(cmd); });
+    return submitted.ok() ? recorded : submitted;
+}
+
+// Signals a detector's completion semaphore from the host: stands in for the host's submit.
+inline VkResult signalFromHost(VulkanContext& vk, const VkSemaphoreSubmitInfo& signal) {
+    VkSemaphoreSignalInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
+    info.semaphore = signal.semaphore;
+    info.value = signal.value;
+    return vk.vkd.vkSignalSemaphore(vk.device, &info);
+}
+
+// Frame 0 over `candidates` recorded into the host's command buffer: results() says NotReady
+// until the host signals completionSignal(0), then gives the frame, with `expectedPairs` pairs.
+template <class Detector>
+void expectResultsWaitForHostSignal(VulkanContext& vk, Detector& detector, const Scene& scene,
+                                    const BroadphaseResults& candidates, size_t expectedPairs) {
+    Status recorded = recordInHostSubmit(vk, [&](VkCommandBuffer cmd) {
+        return detector.record(cmd, scene, candidates.pairs, candidates.worldBounds, 0);
+    });
+    ASSERT_TRUE(recorded.ok()) << recorded.describe();
+    VkSemaphoreSubmitInfo signal = detector.completionSignal(0);
+    FrameResults out;
+    Status early = detector.results(0, out);
+    EXPECT_EQ(early.code, ErrorCode::NotReady) << early.describe();
+    ASSERT_EQ(signalFromHost(vk, signal), VK_SUCCESS);
+    Status read = detector.results(0, out);
+    ASSERT_TRUE(read.ok()) << read.describe();
+    EXPECT_EQ(out.colliding, expectedPairs > 0);
+    EXPECT_EQ(out.pairs.size(), expectedPairs);
+}
+
+// A candidate pair naming the first id past the last object, and fewer world bounds than objects:
+// InvalidArgument, not a crash or an empty frame. `scene` needs two objects or more.
+template <class Detector>
+void expectBadCandidatesRefused(Detector& detector, const Scene& scene) {
+    const uint32_t objects = scene.objectCount();
+    ASSERT_GE(objects, 2u);
+    BroadphaseResults bad;
+    bad.worldBounds.resize(objects);
+    bad.pairs = {{0, objects}};
+    auto unknown = detector.run(scene, bad);
+    ASSERT_FALSE(unknown);
+    EXPECT_EQ(unknown.status().code, ErrorCode::InvalidArgument) << unknown.status().describe();
+    bad.pairs = {{0, 1}};
+    bad.worldBounds.resize(objects - 1);
+    auto missing = detector.run(scene, bad);
+    ASSERT_FALSE(missing);
+    EXPECT_EQ(missing.status().code, ErrorCode::InvalidArgument) << missing.status().describe();
+}
+
+// Settings out of range: create() refuses them with InvalidArgument.
+template <class Detector, class Settings>
+void expectSettingsRefused(Context& context, const Settings& settings) {
+    auto invalid = Detector::create(context, settings);
+    ASSERT_FALSE(invalid);
+    EXPECT_EQ(invalid.status().code, ErrorCode::InvalidArgument) << invalid.status().describe();
+}
+
+}  // namespace vkc::test

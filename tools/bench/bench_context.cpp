@@ -1,0 +1,21 @@
+// The benchmarks' headless context (see bench_context.h).
+#include "tools/bench/bench_context.h"
+
+#include <cstdio>
+
+namespace vkc::bench {
+namespace {
+
+void logToStderr(void*, LogLevel level, const char* message) {
+    if (level >= LogLevel::Warning) std::fprintf(stderr, "%s\n", message);
+}
+
+}  // namespace
+
+Result<Context> createBenchContext() {
+    HeadlessDesc desc{};
+    desc.log = logToStderr;
+    return createHeadlessContext(desc);
+}
+
+}  // namespace vkc::bench

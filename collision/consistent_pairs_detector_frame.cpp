@@ -40,7 +40,7 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     // The slot is free once the frame that last used it has completed on the GPU (never waits).
     VKC_TRY(ringSlotAvailable(c, frames.ring, frame));
     ConsistentPairsSlot& slot = slots[frame % slots.size()];
-    VKC_TRY(ensureSceneIndices(c, slot.indices, scene, meshShapeKey(scene), "cp triangle indices"));
+    VKC_TRY(ensureSceneIndices(c, slot.indices, scene, "cp triangle indices"));
 
     // Objects and vertex buffers of the drawn objects; draws per iteration, instanceCount 1 (the GPU
     // turns those of iterations after the first off when nothing remains to peel).

@@ -37,9 +37,7 @@ Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene,
                                     std::span<const PointRequest> points) {
     VulkanContext& c = *ctx;
     const LdiSettings& s = settings;
-    // Keyed on the indices themselves: a scene rebuilt at the same address with other meshes of the
-    // same sizes must not reuse a stale index buffer.
-    VKC_TRY(ensureSceneIndices(c, slot.indices, scene, meshContentKey(scene), "ldi triangle indices"));
+    VKC_TRY(ensureSceneIndices(c, slot.indices, scene, "ldi triangle indices"));
     VertexBufferSlots vertexSlots(gpu::kLdiMaxMeshSlots, "ldi: the frame reads");
     std::vector<LdiPointTest> pointTests;
     for (const PointRequest& request : points) {

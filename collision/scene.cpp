@@ -3,6 +3,7 @@
 
 #include <glm/gtc/type_ptr.hpp>
 
+#include <atomic>
 #include <cmath>
 #include <cstring>
 
@@ -19,8 +20,10 @@ Scene::~Scene() = default;
 
 Result<Scene> Scene::create(Context& context, const MeshRequirements& requirements) {
     if (!context.valid()) return makeError(ErrorCode::InvalidArgument, "Scene::create: context is not valid");
+    static std::atomic<uint64_t> nextId{1};
     auto impl = std::make_unique<SceneImpl>();
     impl->ctx = &context.vulkan();
+    impl->id = nextId++;
     impl->requirements = requirements;
     return Scene(std::move(impl));
 }

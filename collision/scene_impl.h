@@ -27,12 +27,23 @@ struct SceneObject {
     std::string name;
 };
 
+// Which topology a detector's cache was built from. Meshes are only ever appended and their
+// indices never change, so a scene and its mesh count identify every index exactly; the scene is
+// named by a process-unique id, not its address, which a later scene may reuse.
+struct SceneTopologyKey {
+    uint64_t sceneId = 0;  // 0: nothing cached
+    size_t meshCount = 0;
+    friend bool operator==(const SceneTopologyKey&, const SceneTopologyKey&) = default;
+};
+
 struct SceneImpl {
     VulkanContext* ctx = nullptr;
+    uint64_t id = 0;  // unique per Scene::create in this process, from 1
     MeshRequirements requirements;
     std::vector<SceneMesh> meshes;
     std::vector<SceneObject> objects;
 
+    SceneTopologyKey topologyKey() const { return {id, meshes.size()}; }
     ~SceneImpl();
 };
 

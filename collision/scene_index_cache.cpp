@@ -6,26 +6,8 @@
 
 namespace vkc {
 
-std::vector<uint64_t> meshShapeKey(const SceneImpl& scene) {
-    std::vector<uint64_t> key;
-    for (const SceneMesh& mesh : scene.meshes)
-        key.push_back(uint64_t(mesh.data.positions.size()) << 32 | uint64_t(mesh.data.indices.size()));
-    return key;
-}
-
-std::vector<uint64_t> meshContentKey(const SceneImpl& scene) {
-    std::vector<uint64_t> key = meshShapeKey(scene);
-    for (const SceneMesh& mesh : scene.meshes) {
-        uint64_t hash = 14695981039346656037ull;  // FNV-1a
-        for (uint32_t index : mesh.data.indices) hash = (hash ^ index) * 1099511628211ull;
-        key.push_back(hash);
-    }
-    return key;
-}
-
-Status ensureSceneIndices(VulkanContext& ctx, SceneIndexCache& cache, const SceneImpl& scene,
-                          std::vector<uint64_t> key, const char* name) {
-    if (cache.scene == &scene && cache.key == key) return Status::success();
+Status ensureSceneIndices(VulkanContext& ctx, SceneIndexCache& cache, const SceneImpl& scene, const char* name) {
+    if (cache.key == scene.topologyKey()) return Status::success();
     std::vector<uint32_t> indices;
     std::vector<uint32_t> firstIndex;
     for (const SceneMesh& mesh : scene.meshes) {
@@ -40,8 +22,7 @@ Status ensureSceneIndices(VulkanContext& ctx, SceneIndexCache& cache, const Scen
     if (!indices.empty()) std::memcpy(cache.buffer.data, indices.data(), indices.size() * 4);
     VKC_TRY(flushBuffer(ctx, cache.buffer));
     cache.firstIndex = std::move(firstIndex);
-    cache.scene = &scene;
-    cache.key = std::move(key);
+    cache.key = scene.topologyKey();
     return Status::success();
 }
 

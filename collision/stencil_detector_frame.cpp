@@ -7,7 +7,6 @@
 #include "collision/found_pairs.h"
 #include "collision/graph_execution.h"
 #include "collision/scene_impl.h"
-#include "collision/scene_index_cache.h"
 #include "collision/vertex_buffer_slots.h"
 #include "vk/descriptors.h"
 
@@ -18,8 +17,7 @@
 namespace vkc {
 
 Status StencilDetectorImpl::ensureTopology(StencilSlot& slot, const SceneImpl& scene) {
-    std::vector<uint64_t> key = meshShapeKey(scene);
-    if (slot.topologyScene == &scene && slot.topologyKey == key) return Status::success();
+    if (slot.topologyKey == scene.topologyKey()) return Status::success();
 
     std::vector<const MeshData*> meshes;
     for (const SceneMesh& mesh : scene.meshes) {
@@ -53,8 +51,7 @@ Status StencilDetectorImpl::ensureTopology(StencilSlot& slot, const SceneImpl& s
     topology.data.clear();
     topology.data.shrink_to_fit();
     slot.topologyLayout = std::move(topology);
-    slot.topologyScene = &scene;
-    slot.topologyKey = std::move(key);
+    slot.topologyKey = scene.topologyKey();
     return Status::success();
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "collision/detector_frames.h"
+#include "collision/scene_impl.h"
 #include "collision/stencil_detector_internal.h"
 #include "passes/graph.h"
 #include "vk/buffer.h"
@@ -18,8 +19,6 @@
 #include <vector>
 
 namespace vkc {
-
-struct SceneImpl;
 
 // Everything one frame in flight uses; reused once that frame has been read back.
 struct StencilSlot {
@@ -41,9 +40,8 @@ struct StencilSlot {
     QueryPool timestamps;
     std::unique_ptr<Graph> graph;  // kept for pass names when reading timings
 
-    // Topology cache: which scene (and mesh shapes) `topology` was built for.
-    const SceneImpl* topologyScene = nullptr;
-    std::vector<uint64_t> topologyKey;  // vertex and index count per mesh
+    // Topology cache: which scene topology `topology` was built for.
+    SceneTopologyKey topologyKey;
     StencilTopology topologyLayout;     // ranges and normal dispatches (data already uploaded)
 
     // What the frame recorded, for results().

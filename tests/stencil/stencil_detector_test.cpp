@@ -16,6 +16,8 @@
 #include "spirv/stencil_penetrating.frag.h"
 #include "spirv/stencil_scan.comp.h"
 
+#include <algorithm>
+
 namespace vkc::stenciltest {
 namespace {
 
@@ -77,6 +79,43 @@ TEST_F(StencilDetectorTest, OverlappingBoxesFoundWithPointsAndIds) {
         ASSERT_EQ(again->pairs.size(), 1u);
         EXPECT_EQ(again->pairs[0].points.size(), results->pairs[0].points.size());
         EXPECT_EQ(again->pairs[0].penetrating, results->pairs[0].penetrating);
+    }
+}
+
+// A scene created after another is destroyed usually lands at the freed address, here with meshes
+// of the same sizes; each frame slot's cached topology must still become the new scene's. Stale
+// indices would draw the reversed box inside out (its vertex i is the old one's opposite corner).
+TEST_F(StencilDetectorTest, SceneMadeAfterAnotherUsesItsOwnTopology) {
+    auto detector = StencilDetector::create(context_, testSettings());
+    ASSERT_TRUE(detector) << detector.status().describe();
+    {
+        auto first = Scene::create(context_, kVolumeMethodRequirements);
+        ASSERT_TRUE(first);
+        addOverlappingBoxes(first.value());
+        for (int frame = 0; frame < 2; ++frame) {  // fills both frame slots' caches
+            auto results = detector->run(first.value());
+            ASSERT_TRUE(results) << results.status().describe();
+            ASSERT_TRUE(test::onlyPair(results.value(), 0, 1));
+        }
+    }
+    clearObjects();
+    auto second = Scene::create(context_, kVolumeMethodRequirements);
+    ASSERT_TRUE(second);
+    MeshData reversed = solids::box({1.0f, 1.0f, 1.0f});
+    std::reverse(reversed.positions.begin(), reversed.positions.end());
+    const uint32_t last = uint32_t(reversed.positions.size()) - 1;
+    for (uint32_t& index : reversed.indices) index = last - index;
+    MeshId box = addMesh(second.value(), reversed);
+    addObject(second.value(), box, glm::mat4(1.0f));
+    addObject(second.value(), box, glm::translate(glm::mat4(1.0f), {0.7f, 0.2f, 0.1f}) *
+                                       glm::rotate(glm::mat4(1.0f), 0.5f, glm::vec3(0.3f, 1.0f, 0.2f)));
+    for (int frame = 0; frame < 2; ++frame) {
+        StencilFrameDetails details;
+        auto results = detector->run(second.value(), &details);
+        ASSERT_TRUE(results) << results.status().describe();
+        ASSERT_TRUE(test::onlyPair(results.value(), 0, 1)) << "frame " << frame;
+        EXPECT_TRUE(results->warnings.empty()) << results->warnings.front();
+        expectAgreesWithOracle(results.value(), details);
     }
 }
 

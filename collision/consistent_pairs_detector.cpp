@@ -212,6 +212,8 @@ Result<ConsistentPairsDetector> ConsistentPairsDetector::create(Context& context
                                                          std::to_string(s.maxIterations) + " exceeds " +
                                                          std::to_string(gpu::kCpMaxIterations));
     VKC_TRY(checkFramebufferResolution(*impl->ctx, s.resolution, "ConsistentPairsSettings"));
+    // Pair indices front * objectCount + object are 32-bit in cp_consistency.frag and the compaction.
+    VKC_TRY(checkMaxObjects(s.maxObjects, "ConsistentPairsSettings"));
     if (!validPixelDistance(s.distanceThresholdPixels) || !validPixelDistance(s.regionPaddingPixels))
         return makeError(ErrorCode::InvalidArgument,
                          "ConsistentPairsSettings: distanceThresholdPixels and regionPaddingPixels must be finite and >= 0");

@@ -160,6 +160,8 @@ Status ConsistentPairsDetectorImpl::readResults(uint64_t frame, FrameResults& ou
     out = FrameResults{};
     const FoundPairs found = addFoundPairs(pairList, d.pointsTruncated, out.pairs);
     out.colliding = !out.pairs.empty();
+    // Pairs behind the last peeled layer were never tested, so `colliding` may read false.
+    out.truncated = d.iterationsTruncated || d.pointsTruncated || pairList.truncated;
     const auto* points = reinterpret_cast<const gpu::CpPointGpu*>(pointList.entries);
     d.points.reserve(pointList.stored);
     for (uint32_t i = 0; i < pointList.stored; ++i) {

@@ -16,6 +16,14 @@ Status checkFramebufferResolution(const VulkanContext& ctx, uint32_t resolution,
     return Status::success();
 }
 
+Status checkMaxObjects(uint32_t maxObjects, const char* settings) {
+    if (maxObjects > kMaxDetectorObjects)
+        return makeError(ErrorCode::InvalidArgument, std::string(settings) + "::maxObjects " +
+                                                         std::to_string(maxObjects) + " exceeds " +
+                                                         std::to_string(kMaxDetectorObjects));
+    return Status::success();
+}
+
 bool validPixelDistance(float pixels) { return std::isfinite(pixels) && pixels >= 0.0f; }
 
 }  // namespace vkc

@@ -9,6 +9,13 @@ namespace vkc {
 // render target of `resolution` pixels does not fit the framebuffer limits.
 Status checkFramebufferResolution(const VulkanContext& ctx, uint32_t resolution, const char* settings);
 
+// The most objects a detector accepts: ids are packed in 16 bits (stencil's point list), and a
+// pair index front * count + object must fit in 32 bits (consistent-pairs, 65535^2 - 1 < 2^32).
+inline constexpr uint32_t kMaxDetectorObjects = 65535;
+
+// InvalidArgument "<settings>::maxObjects N exceeds 65535" when maxObjects > kMaxDetectorObjects.
+Status checkMaxObjects(uint32_t maxObjects, const char* settings);
+
 // A distance in pixels that may be used: finite and not negative.
 bool validPixelDistance(float pixels);
 

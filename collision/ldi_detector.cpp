@@ -110,7 +110,8 @@ Status LdiDetectorImpl::createResources() {
         VKC_TRY(make.buffer(slot.tiles, sizeof(gpu::LdiTileGpu) * maxTiles, storage, MemoryUsage::Upload, "ldi tiles"));
         VKC_TRY(make.buffer(slot.layers, VkDeviceSize(maxTiles) * ldiTileLayerBytes(s.resolution, s.layerCap), storage,
                             MemoryUsage::DeviceLocal, "ldi layers"));
-        VKC_TRY(make.buffer(slot.stencilCounts, (VkDeviceSize(maxTiles) * perTile + 3) / 4 * 4, storage,
+        // The stencil copy covers whole atlas rows: a partly filled last row is copied at full width.
+        VKC_TRY(make.buffer(slot.stencilCounts, (VkDeviceSize(atlasColumns) * atlasRows * perTile + 3) / 4 * 4, storage,
                             MemoryUsage::DeviceLocal, "ldi stencil counts"));
         VKC_TRY(make.buffer(slot.stats, sizeof(gpu::LdiTileStatsGpu) * maxTiles, storage, MemoryUsage::DeviceLocal,
                             "ldi tile stats"));
@@ -193,6 +194,42 @@ Result<LdiDetector> LdiDetector::create(Context& context, const LdiSettings& set
         return makeError(ErrorCode::InvalidArgument, "LdiSettings: " + std::to_string(impl->maxTiles) + " tiles of " +
                                                          std::to_string(s.resolution) +
                                                          "^2 do not fit the device's framebuffer");
+    // The compute set binds every per-frame buffer whole, the dynamic offsets of the draw set are 32-bit
+    // and the shaders index with uint: each buffer must fit maxStorageBufferRange and 2^32 bytes.
+    const VkDeviceSize bufferLimit = std::min<VkDeviceSize>(limits.maxStorageBufferRange, UINT32_MAX);
+    const std::string sizes = "LdiSettings: resolution " + std::to_string(s.resolution) + ", layerCap " +
+                              std::to_string(s.layerCap) + " and maxPairs " + std::to_string(s.maxPairs);
+    const VkDeviceSize perTileBytes = VkDeviceSize(s.resolution) * s.resolution;
+    const struct {
+        const char* what;
+        VkDeviceSize bytes;
+        const char* lower;
+    } buffers[] = {
+        {"peeled layers", VkDeviceSize(impl->maxTiles) * ldiTileLayerBytes(s.resolution, s.layerCap),
+         "resolution, layerCap or maxPairs"},
+        {"intersection-depth images", VkDeviceSize(s.maxPairs) * perTileBytes * sizeof(float), "resolution or maxPairs"},
+        {"stencil counts", VkDeviceSize(impl->atlasColumns) *
+                                 ((impl->maxTiles + impl->atlasColumns - 1) / impl->atlasColumns) * perTileBytes, "resolution or maxPairs"},
+        {"volume partial sums", VkDeviceSize(s.maxPairs) * ldiVolumeGroups(s.resolution) * sizeof(double),
+         "resolution or maxPairs"},
+        {"inside vertices", ldiInsideBytes(s.insideCapacity), "insideCapacity"},
+    };
+    for (const auto& b : buffers)
+        if (b.bytes > bufferLimit)
+            return makeError(ErrorCode::InvalidArgument,
+                             sizes + " need " + std::to_string(b.bytes) + " bytes of " + b.what + ", above the " +
+                                 std::to_string(bufferLimit) +
+                                 " bytes one storage buffer binding reaches on this device (maxStorageBufferRange, "
+                                 "at most 2^32 - 1): lower " + b.lower);
+    // ldi-volume: one workgroup row of a pair's pixels, one row per pair; ldi-volume-sum: one per pair.
+    const uint32_t* groupLimit = limits.maxComputeWorkGroupCount;
+    if (ldiVolumeGroups(s.resolution) > groupLimit[0])
+        return makeError(ErrorCode::InvalidArgument, sizes + ": the volume pass needs " +
+                                                         std::to_string(ldiVolumeGroups(s.resolution)) +
+                                                         " workgroups per pair, above maxComputeWorkGroupCount[0] " +
+                                                         std::to_string(groupLimit[0]) + ": lower resolution");
+    if (s.maxPairs > std::min(groupLimit[0], groupLimit[1]))
+        return makeError(ErrorCode::InvalidArgument, sizes + ": maxPairs is above maxComputeWorkGroupCount");
     // 8 stencil bits count the depth complexity; prefer the exact float depth (as the stencil method).
     impl->depthStencilFormat = pickDepthStencilFormat(
         *impl->ctx, VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_FORMAT_FEATURE_TRANSFER_SRC_BIT);

@@ -48,8 +48,10 @@ Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene,
     }
     auto* gpuTiles = static_cast<gpu::LdiTileGpu*>(slot.tiles.data);
     DepthPeelInputs peel;
-    slot.tileObjects.clear();
-    slot.tileViews.clear();
+    // Built aside and committed only when recording succeeds: a failed record leaves the slot as its
+    // previous frame left it, so that frame's results still read consistent tiles.
+    std::vector<uint32_t> tileObjects;
+    std::vector<LdiView> tileViews;
     for (uint32_t t = 0; t < tiles.size(); ++t) {
         const SceneObject& o = scene.objects[tiles[t].object];
         const SceneMesh& mesh = scene.meshes[o.mesh];
@@ -70,23 +72,23 @@ Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene,
         tile.nearWorld = view.nearWorld;
         tile.farWorld = view.farWorld;
         peel.tiles.push_back({tile.indexCount, tile.firstIndex});
-        slot.tileObjects.push_back(tiles[t].object);
-        slot.tileViews.push_back(view);
+        tileObjects.push_back(tiles[t].object);
+        tileViews.push_back(view);
     }
     VKC_TRY(flushBuffer(c, slot.tiles));
     for (VkDescriptorSet set : {slot.drawSet, slot.computeSet})
         writeStorageBufferArray(c, set, gpu::kLdiBindingMeshVertices, gpu::kLdiMaxMeshSlots, vertexSlots.buffers(),
                                 frames.dummyVertices.buffer);
-    slot.tileCount = uint32_t(tiles.size());
 
-    slot.graph = std::make_unique<Graph>();
-    Graph& graph = *slot.graph;
+    auto ownedGraph = std::make_unique<Graph>();
+    Graph& graph = *ownedGraph;
     peel.drawSet = slot.drawSet;
     peel.computeSet = slot.computeSet;
     peel.storeOpNone = c.apiVersion >= VK_API_VERSION_1_3;
     peel.resolution = s.resolution;
     peel.layerCap = s.layerCap;
     peel.atlasColumns = atlasColumns;
+    peel.maxGroupsX = c.properties.limits.maxComputeWorkGroupCount[0];
     // Each import states what the slot's previous frame last did with the resource (see graph_execution.h).
     peel.tileBuffer = importPersistentBuffer(graph, "ldi tiles", slot.tiles, syncStateOf(Access::ComputeRead));
     peel.indices = importPersistentBuffer(graph, "ldi triangle indices", slot.indices.buffer,
@@ -120,7 +122,12 @@ Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene,
     in.readbackImagesOffset = readbackImagesOffset;
     addLdiPasses(graph, in);
     VKC_TRY(graph.compile());
-    return graph.execute(cmd, graphExecuteContext(c, slot.timestamps));
+    VKC_TRY(graph.execute(cmd, graphExecuteContext(c, slot.timestamps)));
+    slot.tileObjects = std::move(tileObjects);
+    slot.tileViews = std::move(tileViews);
+    slot.tileCount = uint32_t(tiles.size());
+    slot.graph = std::move(ownedGraph);
+    return Status::success();
 }
 
 Status LdiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, std::span<const ObjectPair> candidates,
@@ -192,6 +199,13 @@ Status LdiDetectorImpl::recordPoints(VkCommandBuffer cmd, const SceneImpl& scene
         return makeError(ErrorCode::InvalidArgument, "ldi: point query names unknown object " + std::to_string(object));
     if (offset % 4 != 0 || stride % 4 != 0 || stride < 12)
         return makeError(ErrorCode::InvalidArgument, "ldi: point offset and stride must be multiples of 4 bytes, stride >= 12");
+    // The shader addresses the buffer in uint floats from offset / 4: every point must lie below 2^32 floats.
+    const uint64_t lastFloat = offset / 4 + (count == 0 ? 0 : uint64_t(count - 1) * (stride / 4) + 2);
+    if (lastFloat > UINT32_MAX)
+        return makeError(ErrorCode::InvalidArgument,
+                         "ldi: point query offset " + std::to_string(offset) + " + " + std::to_string(count) +
+                             " points of stride " + std::to_string(stride) +
+                             " reach beyond 16 GiB (the shader's 32-bit float index)");
     VKC_TRY(requireSolid(scene, object));
     // The object's own box is the VoI: every face lies on the box, so rays along z from below work.
     std::optional<LdiVoi> voi = computeLdiVoi(bounds, bounds);

@@ -120,6 +120,7 @@ Status LdiDetectorImpl::readResults(uint64_t frame, FrameResults& out, LdiFrameD
             pair.insideVertices = std::move(inside[p]);
             std::sort(pair.insideVertices.begin(), pair.insideVertices.end());
             pair.truncated = pd.truncated || (listTruncated && pair.insideVertices.size() < insideCount);
+            out.truncated = out.truncated || pair.truncated;
             out.pairs.push_back(std::move(pair));
             out.colliding = out.colliding || decidedHit;
         }

@@ -14,6 +14,8 @@ Status ensureSceneIndices(VulkanContext& ctx, SceneIndexCache& cache, const Scen
         firstIndex.push_back(uint32_t(indices.size()));
         indices.insert(indices.end(), mesh.data.indices.begin(), mesh.data.indices.end());
     }
+    // Forget the old scene first: should creation fail, the next call must rebuild, not reuse a null buffer.
+    cache.key = {};
     destroyBuffer(ctx, cache.buffer);
     auto buffer = createBuffer(ctx, {std::max<VkDeviceSize>(16, indices.size() * 4), VK_BUFFER_USAGE_INDEX_BUFFER_BIT,
                                      MemoryUsage::Upload, name});

@@ -231,9 +231,7 @@ Result<StencilDetector> StencilDetector::create(Context& context, const StencilS
     if (!validPixelDistance(s.edgeOffsetPixels) || !validPixelDistance(s.regionPaddingPixels))
         return makeError(ErrorCode::InvalidArgument, "StencilSettings: edgeOffsetPixels and regionPaddingPixels must be finite and >= 0");
     // Ids are packed as 16 bits in the point list.
-    if (s.maxObjects > 65535)
-        return makeError(ErrorCode::InvalidArgument, "StencilSettings::maxObjects " + std::to_string(s.maxObjects) +
-                                                         " exceeds 65535");
+    VKC_TRY(checkMaxObjects(s.maxObjects, "StencilSettings"));
     // 8 stencil bits hold the signed count (mod 256); prefer the exact float depth.
     impl->depthStencilFormat = pickDepthStencilFormat(*impl->ctx, VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT);
     if (impl->depthStencilFormat == VK_FORMAT_UNDEFINED)

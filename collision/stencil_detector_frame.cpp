@@ -27,7 +27,9 @@ Status StencilDetectorImpl::ensureTopology(StencilSlot& slot, const SceneImpl& s
         meshes.push_back(&mesh.data);
     }
     StencilTopology topology = buildStencilTopology(meshes);
-    // The slot's previous frame has completed (ringSlotAvailable), so its buffers may go now.
+    // The slot's previous frame has completed (ringSlotAvailable), so its buffers may go now. Forget
+    // the old scene first: should creation fail, the next frame must rebuild, not reuse null buffers.
+    slot.topologyKey = {};
     destroyBuffer(*ctx, slot.topology);
     destroyBuffer(*ctx, slot.normals);
     auto buffer = createBuffer(*ctx, {std::max<VkDeviceSize>(16, topology.data.size() * 4),
@@ -196,6 +198,7 @@ Status StencilDetectorImpl::readResults(uint64_t frame, FrameResults& out, Stenc
 
     out = FrameResults{};
     out.colliding = d.interference;
+    out.truncated = d.pointsTruncated || pairList.truncated;
     const FoundPairs found = addFoundPairs(pairList, d.pointsTruncated, out.pairs);
     for (size_t i = 0; i < found.sorted.size(); ++i) {
         const gpu::StencilPairGpu& p = found.sorted[i];

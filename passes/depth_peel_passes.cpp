@@ -48,7 +48,8 @@ void dispatchCompute(VkCommandBuffer cmd, const PassResources& r, const DepthPee
     r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &in.computeSet, 0,
                                        nullptr);
     r.device().vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
-    if (threads != 0) r.device().vkCmdDispatch(cmd, (threads + gpu::kLdiGroupSize - 1) / gpu::kLdiGroupSize, 1, 1);
+    const VkExtent2D grid = ldiDispatchGrid(threads, gpu::kLdiGroupSize, in.maxGroupsX);
+    if (threads != 0) r.device().vkCmdDispatch(cmd, grid.width, grid.height, 1);
 }
 
 // One peeling pass: stencil cleared to 0, then every tile drawn with stencil reference `layer`,
@@ -67,6 +68,7 @@ void recordPeel(VkCommandBuffer cmd, const PassResources& r, const DepthPeelInpu
     r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.pipeline);
     r.device().vkCmdBindIndexBuffer(cmd, r.buffer(in.indices), r.bufferOffset(in.indices), VK_INDEX_TYPE_UINT32);
     r.device().vkCmdSetStencilReference(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, layer);
+    // Dynamic offsets are 32-bit: LdiDetector::create refuses settings whose layers pass 2^32 bytes.
     const uint32_t tileBytes = uint32_t(ldiTileLayerBytes(in.resolution, in.layerCap));
     for (uint32_t t = 0; t < tileCount; ++t) {
         const uint32_t x = (t % in.atlasColumns) * in.resolution, y = (t / in.atlasColumns) * in.resolution;

@@ -46,6 +46,7 @@ struct DepthPeelInputs {
     uint32_t resolution = 0;
     uint32_t layerCap = 0;                        // 1..kLdiMaxLayerCap
     uint32_t atlasColumns = 0;                    // tiles per atlas row
+    uint32_t maxGroupsX = 65535;                  // maxComputeWorkGroupCount[0]: wider grids wrap into y
     std::vector<DepthPeelTile> tiles;             // tile t draws tiles[t]; tiles buffer entry t matches
 
     BufferHandle tileBuffer;                      // LdiTileGpu per tile (host-written)
@@ -72,6 +73,14 @@ extern const PipelineLayoutDesc kLdiComputeLayout;
 inline VkDeviceSize ldiTileLayerBytes(uint32_t resolution, uint32_t layerCap) {
     return VkDeviceSize(resolution) * resolution * layerCap * sizeof(float);
 }
+// Workgroups for `threads` threads of `groupSize` as a grid of at most maxGroupsX columns (rows as
+// needed): the shaders take the linear id from ldiThreadIndex() and bounds-check it.
+inline VkExtent2D ldiDispatchGrid(uint32_t threads, uint32_t groupSize, uint32_t maxGroupsX) {
+    const uint32_t groups = threads / groupSize + (threads % groupSize != 0 ? 1u : 0u);
+    const uint32_t x = std::min(groups, maxGroupsX);
+    return {x, x == 0 ? 0u : (groups + x - 1) / x};
+}
+
 // The atlas area the tiles use: min(tiles, columns) x rows tiles.
 inline VkExtent2D ldiAtlasExtent(uint32_t tileCount, uint32_t columns, uint32_t resolution) {
     uint32_t rows = (tileCount + columns - 1) / columns;

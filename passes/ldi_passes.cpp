@@ -90,8 +90,8 @@ void addLdiPasses(Graph& graph, const LdiPassInputs& in) {
                 push.vertexStride = test.vertexStride;
                 push.vertexOffset = test.vertexOffset;
                 bindCompute(cmd, r, in, *in.pipelines.points, push);
-                if (test.pointCount != 0)
-                    r.device().vkCmdDispatch(cmd, (test.pointCount + gpu::kLdiGroupSize - 1) / gpu::kLdiGroupSize, 1, 1);
+                const VkExtent2D grid = ldiDispatchGrid(test.pointCount, gpu::kLdiGroupSize, in.peel.maxGroupsX);
+                if (test.pointCount != 0) r.device().vkCmdDispatch(cmd, grid.width, grid.height, 1);
             }
         });
     }

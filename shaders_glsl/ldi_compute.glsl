@@ -29,6 +29,13 @@ layout(push_constant) uniform Push { LdiComputePush push; };
 // an entry (front) face, -1 for a leaving one. depth + 1 lies in [1, 2], so a depth keeps 2^-23 of
 // the depth range (the float's spacing there): the precision ldiVolumeErrorBound's depth term uses.
 
+// The linear thread id of a grid that ldiDispatchGrid folded into rows of at most
+// maxComputeWorkGroupCount[0] workgroups (the last row may overshoot: callers bounds-check). For
+// the kLdiGroupSize shaders (gl_WorkGroupSize is not yet declared where this is included).
+uint ldiThreadIndex() {
+    return (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * kLdiGroupSize + gl_LocalInvocationID.x;
+}
+
 uint stencilCount(uint tile, uint pixel) {
     uint x = (tile % push.atlasColumns) * push.resolution + pixel % push.resolution;
     uint y = (tile / push.atlasColumns) * push.resolution + pixel / push.resolution;

@@ -9,7 +9,7 @@
 layout(local_size_x = kLdiGroupSize) in;
 
 void main() {
-    uint index = gl_GlobalInvocationID.x;
+    uint index = ldiThreadIndex();
     if (index >= (push.layerCap - 1u) * push.tileCount) return;
     uint layer = index / push.tileCount + 1u, tile = index % push.tileCount;
     uint base = index * 5u;

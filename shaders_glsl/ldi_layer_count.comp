@@ -7,7 +7,7 @@
 layout(local_size_x = kLdiGroupSize) in;
 
 void main() {
-    uint index = gl_GlobalInvocationID.x;
+    uint index = ldiThreadIndex();
     uint perTile = push.resolution * push.resolution;
     if (index >= push.tileCount * perTile) return;
     uint tile = index / perTile, pixel = index % perTile;

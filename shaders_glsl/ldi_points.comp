@@ -10,7 +10,7 @@
 layout(local_size_x = kLdiGroupSize) in;
 
 void main() {
-    uint index = gl_GlobalInvocationID.x;
+    uint index = ldiThreadIndex();
     if (index >= push.pointCount || stats[push.tile].layers > push.layerCap) return;
     uint base = push.vertexOffset + index * push.vertexStride;
     vec3 point = vec3(meshVertices[push.meshSlot].data[base], meshVertices[push.meshSlot].data[base + 1u],

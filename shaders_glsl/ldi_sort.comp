@@ -22,7 +22,7 @@ bool before(float a, float b) {
 }
 
 void main() {
-    uint index = gl_GlobalInvocationID.x;
+    uint index = ldiThreadIndex();
     uint perTile = push.resolution * push.resolution;
     if (index >= push.tileCount * perTile) return;
     uint tile = index / perTile, pixel = index % perTile;
@@ -34,6 +34,9 @@ void main() {
             layers[layerIndex(tile, pixel, j)] = layers[layerIndex(tile, pixel, j - 1u)];
         layers[layerIndex(tile, pixel, j)] = value;
     }
+    // A truncated pixel holds only the first `cap` fragments in draw order, not the nearest ones:
+    // their facings say nothing about self-intersection.
+    if (stencilCount(tile, pixel) > push.layerCap) return;
     bool valid = true;
     for (uint k = 0u; k < n && valid; ++k) valid = (layers[layerIndex(tile, pixel, k)] > 0.0) == (k % 2u == 0u);
     if (valid) return;

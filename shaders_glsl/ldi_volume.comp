@@ -36,6 +36,8 @@ double overlap(uint tileA, uint tileB, uint pixel) {
 
 void main() {
     uint pixel = gl_GlobalInvocationID.x, pair = gl_WorkGroupID.y, thread = gl_LocalInvocationID.x;
+    // Whole workgroups leave together (pair is uniform), before any barrier.
+    if (pair >= push.pairCount) return;
     uint tileA = 2u * pair, tileB = tileA + 1u;
     uint perTile = push.resolution * push.resolution;
     bool truncated = stats[tileA].layers > push.layerCap || stats[tileB].layers > push.layerCap;

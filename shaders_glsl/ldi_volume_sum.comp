@@ -11,6 +11,7 @@ shared double partial[kLdiVolumeGroupSize];
 
 void main() {
     uint pair = gl_WorkGroupID.x, thread = gl_LocalInvocationID.x;
+    if (pair >= push.pairCount) return;  // uniform per workgroup, before any barrier
     uint groups = (push.resolution * push.resolution + kLdiVolumeGroupSize - 1u) / kLdiVolumeGroupSize;
     double sum = 0.0lf;
     for (uint g = thread; g < groups; g += kLdiVolumeGroupSize) sum += volumePartials[pair * groups + g];

@@ -41,7 +41,8 @@ struct ConsistentPairsSettings {
                                         // closer than this along a ray (paper 4.3, test 3), in pixels
     float regionPaddingPixels = 0;    // 0: 2. The view grows by this many pixels on each side
     uint32_t pointCapacity = 0;       // 0: 65536. Collision points kept (64 B each); the count stays exact
-    uint32_t maxObjects = 0;          // 0: 4096. Objects in the scene, at most (pair-flag matrix is n^2 bits)
+    uint32_t maxObjects = 0;          // 0: 4096. Objects in the scene, at most 65535 (pair indices are
+                                      // 32-bit); the pair-flag matrix is n^2 bits
     uint32_t maxCandidatePairs = 0;   // 0: 16384. Potentially colliding pairs one frame may test
     uint32_t framesInFlight = 0;      // 0: 2. Frames recorded but not yet read back, at most
     BroadphaseSettings broadphase;    // for run(scene), which runs its own broadphase first
@@ -63,7 +64,8 @@ struct ConsistentPairsPoint {
 // What the paper reads with occlusion queries and counters, per frame.
 struct ConsistentPairsFrameDetails {
     uint32_t iterationsRun = 0;               // iterations the GPU ran (the first always runs when drawing)
-    bool iterationsTruncated = false;         // maxIterations ran and front faces remained: a warning
+    bool iterationsTruncated = false;         // maxIterations ran and front faces remained: a warning,
+                                              // and FrameResults::truncated
     std::vector<uint64_t> fragmentsPerPeel;   // occlusion query per front-layer peel, in layer order
     uint32_t inconsistentPixels = 0;          // back-face fragments with another object in front (4.2)
     uint32_t drawnObjects = 0;                // objects of the candidate pairs, drawn in every pass
@@ -102,7 +104,9 @@ public:
     // NotReady until the GPU finished `frame`; never blocks. Pairs carry their collision points
     // (two per determination point: the sample on each surface) with the triangles' normals,
     // `truncated` when the point list was full (a warning says so). Iterations exhausted while
-    // front faces remained is a warning too.
+    // front faces remained is a warning too. `out.truncated` is set when either happened (or the
+    // pair list was full): pairs behind the last tested layer may be missing, so `colliding` false
+    // is not a proof of no collision; raise maxIterations (or pointCapacity) and run again.
     Status results(uint64_t frame, FrameResults& out, ConsistentPairsFrameDetails* details = nullptr);
 
     // Blocking convenience for tools and tests: record over `pcs`, submit, wait, read.

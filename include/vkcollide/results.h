@@ -34,6 +34,7 @@ struct FrameResults {
     std::vector<PairResult> pairs;                      // colliding pairs only, sorted by (a, b)
     std::map<std::string, double> gpuTimingsMs;         // per pass label
     std::vector<std::string> warnings;                  // e.g. an open mesh seen by an image method
+    bool truncated = false;  // a capacity or iteration limit was hit: pairs or points may be missing
 };
 
 }  // namespace vkc

@@ -30,7 +30,7 @@ struct StencilSettings {
                                   // outward along vertex normals (section 6.3); overlaps thinner than
                                   // this are not seen
     float regionPaddingPixels = 0;  // 0: 2. The fitted view grows by this many pixels on each side
-    uint32_t maxObjects = 0;      // 0: 4096. Objects in the scene, at most (pair-flag matrix is n^2 bits)
+    uint32_t maxObjects = 0;      // 0: 4096, at most 65535. Objects in the scene (pair-flag matrix is n^2 bits)
     uint32_t maxCandidatePairs = 0;  // 0: 16384. Potentially colliding pairs one frame may test
     uint32_t pointCapacity = 0;   // 0: 16384. Interfering edge points kept (16 B each); count stays exact
     uint32_t framesInFlight = 0;  // 0: 2. Frames recorded but not yet read back, at most

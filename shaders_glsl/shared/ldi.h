@@ -107,7 +107,7 @@ struct LdiComputePush {
     uint vertexStride;    // floats
     uint vertexOffset;    // floats
     uint tag;             // points: pair << 1 | side, written with each inside point
-    uint pairCount;
+    uint pairCount;       // volume passes: pairs with a volume (workgroups beyond it do nothing)
 };
 
 VKC_NAMESPACE_END

@@ -3,7 +3,9 @@
 // frames reusing the slots), non-blocking frames in flight, an open mesh refused naming the
 // object, the point list's capacity (exact count, truncated), and the harness entry.
 #include "tests/consistent_pairs/cp_test_support.h"
+#include "tests/support/failing_buffer_creation.h"
 #include "tools/cli/consistent_pairs_method.h"
+#include "collision/scene_index_cache.h"
 #include "tools/cli/report_json.h"
 
 namespace vkc::cptest {
@@ -139,6 +141,42 @@ TEST_F(CpDetectorTest, NoCandidatesAndBadInputs) {
     ConsistentPairsSettings layers;
     layers.layersPerIteration = 1;
     test::expectSettingsRefused<ConsistentPairsDetector>(context_, layers);
+
+    // Above 65535 objects the 32-bit pair index front * count + object wraps.
+    ConsistentPairsSettings objects;
+    objects.maxObjects = 70000;
+    test::expectSettingsRefused<ConsistentPairsDetector>(context_, objects);
+    auto tooMany = ConsistentPairsDetector::create(context_, objects);
+    ASSERT_FALSE(tooMany);
+    EXPECT_NE(tooMany.status().message.find("ConsistentPairsSettings::maxObjects"), std::string::npos)
+        << tooMany.status().describe();
+}
+
+// The detector's index cache (collision/scene_index_cache.cpp): when building for a new scene
+// fails, the cache must not still claim the old scene, whose buffer it has already destroyed.
+TEST_F(CpDetectorTest, SceneIndexCacheForgetsOldSceneWhenCreationFails) {
+    auto sceneA = Scene::create(context_, kVolumeMethodRequirements);
+    auto sceneB = Scene::create(context_, kVolumeMethodRequirements);
+    ASSERT_TRUE(sceneA && sceneB);
+    addOverlappingBoxes(sceneA.value());
+    addBoxesApart(sceneB.value());
+    VulkanContext& vk = context_.vulkan();
+    SceneIndexCache cache;
+    ASSERT_TRUE(ensureSceneIndices(vk, cache, sceneA->impl(), "test indices"));
+    EXPECT_NE(cache.buffer.buffer, VkBuffer(VK_NULL_HANDLE));
+
+    Status failed;
+    {
+        test::FailingBufferCreation failing(vk);
+        failed = ensureSceneIndices(vk, cache, sceneB->impl(), "test indices");
+    }
+    EXPECT_FALSE(failed);
+    EXPECT_NE(cache.key, sceneA->impl().topologyKey()) << "the cache still names scene A without its buffer";
+
+    // Scene A again: rebuilt, not served from a destroyed buffer.
+    ASSERT_TRUE(ensureSceneIndices(vk, cache, sceneA->impl(), "test indices"));
+    EXPECT_NE(cache.buffer.buffer, VkBuffer(VK_NULL_HANDLE));
+    destroyBuffer(vk, cache.buffer);
 }
 
 }  // namespace

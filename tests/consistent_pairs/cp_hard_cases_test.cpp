@@ -1,9 +1,11 @@
 // Tier B: the paper's hard cases (paper 3, sections 4.2 and 5), each checked against the exact
 // oracle too: a nested configuration whose colliding pair lies behind three front layers (Figs 8
-// and 9: found only by a second iteration, reported as truncated when one iteration is allowed), a
-// hollow object with another object in its cavity (consistent: no collision), and one object fully
-// inside another (collision, though no surfaces cross).
+// and 9: found only by a second iteration, reported as truncated, in FrameResults and the run
+// report, when one iteration is allowed), a hollow object with another object in its cavity
+// (consistent: no collision), and one object fully inside another (collision, though no surfaces
+// cross).
 #include "tests/consistent_pairs/cp_test_support.h"
+#include "tools/cli/report_json.h"
 
 namespace vkc::cptest {
 namespace {
@@ -54,6 +56,17 @@ TEST_F(CpHardCasesTest, NestedPairNeedsSecondIteration) {
     EXPECT_TRUE(truncated.iterationsTruncated);
     ASSERT_FALSE(partial->warnings.empty());
     EXPECT_NE(partial->warnings.front().find("maxIterations"), std::string::npos) << partial->warnings.front();
+    // Machine-readable too: `colliding` reads false, but the answer is marked incomplete.
+    EXPECT_FALSE(partial->colliding);
+    EXPECT_TRUE(partial->truncated);
+    EXPECT_FALSE(results->truncated);
+    // The report carries it only when set.
+    tools::RunReport report;
+    report.frames.push_back({partial.value()});
+    report.frames.push_back({results.value()});
+    const nlohmann::json json = tools::toJson(report);
+    EXPECT_EQ(json["frames"][0].value("truncated", false), true) << json["frames"][0].dump();
+    EXPECT_FALSE(json["frames"][1].contains("truncated")) << json["frames"][1].dump();
 }
 
 TEST_F(CpHardCasesTest, ObjectInsideHollowCavityDoesNotCollide) {

@@ -2,7 +2,8 @@
 // intersects itself breaks the front/back order at as many pixels as the CPU reference LDI says, a
 // clean one at none; open meshes refused with a message naming the object; frames in flight (results
 // NotReady until the host's submit signals, slots reused); the per-pair intersection-depth image
-// against the CPU reference's per-pixel overlap; bad settings and candidates.
+// against the CPU reference's per-pixel overlap; a failed record keeping the slot's earlier frame
+// readable; bad settings (including sizes beyond the device's binding range) and candidates.
 #include "collision/generated_solids.h"
 #include "tests/ldi/ldi_gpu_support.h"
 #include "tests/support/detector_contract.h"
@@ -164,10 +165,73 @@ TEST_F(LdiGpuDetector, IntersectionDepthImageMatchesTheCpuReference) {
     EXPECT_LE(differing, nonZero / 100 + 1);
 }
 
+TEST_F(LdiGpuDetector, FailedRecordLeavesTheSlotsEarlierFrameReadable) {
+    // Frame 0 (a self-intersecting mesh and a box) completes; recording frame 1 into the same slot
+    // fails (66 distinct vertex buffers, above kLdiMaxMeshSlots): frame 0's results must still name
+    // its tiles' objects and regions (recordTiles commits the slot's tiles only on success).
+    auto broken = ldi_test::sharedMesh("open-or-broken/self_intersectA.obj");
+    if (!broken) GTEST_SKIP() << "shared meshes not found (VKC_SHARED_DIR)";
+    MeshData box = solids::box({1, 1, 1});
+    LdiSettings settings = ldi_test::settingsAt(64);
+    settings.maxPairs = 33;
+    auto detector = LdiDetector::create(context_, settings);
+    ASSERT_TRUE(detector) << detector.status().describe();
+    // Far from the failed frame's boxes, so that frame's views would misplace the region.
+    const glm::mat4 far = glm::translate(glm::mat4(1.0f), {50.0f, 50.0f, 50.0f});
+    const Aabb brokenBox = placedMeshBounds(*broken, far);
+    const ldi_test::Placed good[2] = {{&*broken, far},
+                                      {&box, glm::translate(glm::mat4(1.0f), 0.5f * (brokenBox.min + brokenBox.max))}};
+    auto goodScene = ldi_test::makeScene(context_, good);
+    ASSERT_TRUE(goodScene) << goodScene.status().describe();
+    const BroadphaseResults goodPairs = ldi_test::allPairs(good);
+    Status recorded = test::recordInHostSubmit(vk(), [&](VkCommandBuffer cmd) {
+        return detector->record(cmd, goodScene.value(), goodPairs.pairs, goodPairs.worldBounds, 0);
+    });
+    ASSERT_TRUE(recorded.ok()) << recorded.describe();
+    ASSERT_EQ(test::signalFromHost(vk(), detector->completionSignal(0)), VK_SUCCESS);
+
+    std::vector<ldi_test::Placed> many;
+    for (uint32_t i = 0; i < 66; ++i)
+        many.push_back({&box, glm::translate(glm::mat4(1.0f), {3.0f * float(i / 2) + 0.5f * float(i % 2), 0, 0})});
+    auto manyScene = ldi_test::makeScene(context_, many);
+    ASSERT_TRUE(manyScene) << manyScene.status().describe();
+    BroadphaseResults manyPairs;
+    for (const ldi_test::Placed& p : many) manyPairs.worldBounds.push_back(placedMeshBounds(*p.mesh, p.transform));
+    for (uint32_t i = 0; i < 33; ++i) manyPairs.pairs.push_back({2 * i, 2 * i + 1});
+    Status failed = test::recordInHostSubmit(vk(), [&](VkCommandBuffer cmd) {
+        return detector->record(cmd, manyScene.value(), manyPairs.pairs, manyPairs.worldBounds, 1);
+    });
+    ASSERT_FALSE(failed.ok());
+    EXPECT_NE(failed.message.find("vertex buffers"), std::string::npos) << failed.describe();
+
+    FrameResults out;
+    LdiFrameDetails details;
+    Status read = detector->results(0, out, &details);
+    ASSERT_TRUE(read.ok()) << read.describe();
+    ASSERT_EQ(details.selfIntersections.size(), 1u);
+    EXPECT_EQ(details.selfIntersections[0].object, 0u);
+    EXPECT_GT(details.selfIntersections[0].pixels, 0u);
+    for (int k = 0; k < 3; ++k) {  // frame 0's region, inside the broken mesh's box
+        EXPECT_GE(details.selfIntersections[0].region.min[k], brokenBox.min[k] - 1e-3f);
+        EXPECT_LE(details.selfIntersections[0].region.max[k], brokenBox.max[k] + 1e-3f);
+    }
+}
+
 TEST_F(LdiGpuDetector, BadSettingsAndCandidates) {
     LdiSettings cap;
     cap.layerCap = 255;
     test::expectSettingsRefused<LdiDetector>(context_, cap);
+    // 128 LDIs of 1024^2 x 16 layers: 8 GiB of layers, beyond what one binding (and a 32-bit index)
+    // reaches on any device; the message names the settings to lower.
+    LdiSettings huge;
+    huge.resolution = 1024;
+    huge.layerCap = 16;
+    huge.maxPairs = 64;
+    test::expectSettingsRefused<LdiDetector>(context_, huge);
+    auto refused = LdiDetector::create(context_, huge);
+    ASSERT_FALSE(refused);
+    for (const char* setting : {"resolution", "layerCap", "maxPairs"})
+        EXPECT_NE(refused.status().message.find(setting), std::string::npos) << refused.status().message;
 
     MeshData box = solids::box({1, 1, 1});
     const ldi_test::Placed placed[3] = {{&box, glm::mat4(1.0f)},

@@ -109,6 +109,14 @@ TEST_F(LdiGpuPoints, HostParticleBufferRecordedInTheHostsFrame) {
     EXPECT_TRUE(out.truncated);  // 18 inside, capacity 10: the count stays exact
     EXPECT_EQ(out.inside.size(), 10u);
     for (uint32_t i : out.inside) EXPECT_TRUE(exact.value()[i]) << "particle " << i;
+    // The shader indexes floats with a uint: points at or past 16 GiB are refused, not wrapped.
+    // (Refused before anything is recorded, so no command buffer is needed.)
+    const VkDeviceSize k16GiB = VkDeviceSize(1) << 34;
+    Status far = detector->recordPointQuery(VK_NULL_HANDLE, scene.value(), 0, bounds, buffer->buffer, k16GiB, 24, 1, 1);
+    EXPECT_EQ(far.code, ErrorCode::InvalidArgument) << far.describe();
+    Status many = detector->recordPointQuery(VK_NULL_HANDLE, scene.value(), 0, bounds, buffer->buffer, 0, 24,
+                                             UINT32_MAX, 1);
+    EXPECT_EQ(many.code, ErrorCode::InvalidArgument) << many.describe();
     destroyBuffer(vk(), buffer.value());
 }
 

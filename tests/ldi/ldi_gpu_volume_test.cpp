@@ -2,7 +2,8 @@
 // oracle: the reference table of ../shared/meshes/README.md at 256² and 512² within the reported
 // bound (and close to the CPU reference LDI's volume), convergence from 128² to 512², seeded random
 // rigid motions, containment through the VoI extension (Fig. 2b), separated pairs, and depth
-// complexity above the cap: `truncated` with the needed layers and never a volume.
+// complexity above the cap: `truncated` with the needed layers and never a volume (nor a false
+// self-intersection); an atlas of several rows whose last is partly filled, above 65535 workgroups.
 #include "collision/generated_solids.h"
 #include "collision/reference/intersection_volume.h"
 #include "tests/ldi/ldi_gpu_support.h"
@@ -127,6 +128,48 @@ TEST_F(LdiGpuVolume, BoxInsideBoxThroughTheVoiExtension) {
     }
 }
 
+TEST_F(LdiGpuVolume, AtlasOfSeveralRowsWithAPartlyFilledLastRow) {
+    // 33 pairs of 256^2 LDIs: 66 tiles in an atlas of min(66, maxFramebufferWidth / 256) columns
+    // (64 on lavapipe): a second row with 2 tiles, whose stencil copy spans the whole row, and
+    // 66 x 256^2 / 64 = 67584 workgroups of layer counting and sorting, above lavapipe's 65535
+    // per dimension. Boxes aligned with the pixel grid: every pair's volume is 0.5 x 0.75 x 1.
+    constexpr uint32_t kPairs = 33;
+    MeshData box = solids::box({1, 1, 1});
+    std::vector<ldi_test::Placed> placed;
+    for (uint32_t i = 0; i < kPairs; ++i) {
+        placed.push_back({&box, shift(4.0f * float(i), 0, 0)});
+        placed.push_back({&box, shift(4.0f * float(i) + 0.5f, 0.25f, 0)});
+    }
+    // One mesh for every object: a frame binds at most kLdiMaxMeshSlots vertex buffers.
+    auto scene = Scene::create(context_, kObjectSpaceMethodRequirements);
+    ASSERT_TRUE(scene) << scene.status().describe();
+    auto mesh = scene->addMesh({"box", &box});
+    ASSERT_TRUE(mesh) << mesh.status().describe();
+    for (const ldi_test::Placed& p : placed) ASSERT_TRUE(scene->addObject(mesh.value(), p.transform));
+    BroadphaseResults pcs;
+    for (const ldi_test::Placed& p : placed) pcs.worldBounds.push_back(placedMeshBounds(*p.mesh, p.transform));
+    for (uint32_t i = 0; i < kPairs; ++i) pcs.pairs.push_back({2 * i, 2 * i + 1});
+    pcs.pairCount = kPairs;
+    LdiSettings settings = ldi_test::settingsAt(256, 2);
+    settings.maxPairs = kPairs;
+    auto detector = LdiDetector::create(context_, settings);
+    ASSERT_TRUE(detector) << detector.status().describe();
+    LdiFrameDetails details;
+    auto gpu = detector->run(scene.value(), pcs, &details);
+    ASSERT_TRUE(gpu) << gpu.status().describe();
+    auto exact = reference::intersectionVolume(box, placed[0].transform, box, placed[1].transform);
+    ASSERT_TRUE(exact) << exact.status().describe();
+    EXPECT_NEAR(exact.value(), 0.375, 1e-9);
+    EXPECT_TRUE(gpu->warnings.empty()) << gpu->warnings[0];
+    EXPECT_TRUE(details.selfIntersections.empty());
+    ASSERT_EQ(gpu->pairs.size(), kPairs);
+    for (const auto& pair : gpu->pairs) {
+        EXPECT_FALSE(pair.truncated) << pair.a;
+        ASSERT_TRUE(pair.volume) << pair.a;
+        EXPECT_LE(std::abs(*pair.volume - exact.value()), *pair.volumeErrorBound) << "pair of object " << pair.a;
+    }
+}
+
 TEST_F(LdiGpuVolume, SeparatedPairWithOverlappingBoxesIsNotColliding) {
     MeshData box = solids::box({1, 1, 1});
     const glm::mat4 tb = shift(1.15f, 1.15f, 0) * glm::rotate(glm::mat4(1.0f), glm::radians(45.0f), glm::vec3(0, 0, 1));
@@ -165,14 +208,16 @@ TEST_F(LdiGpuVolume, DepthComplexityAboveTheCapIsTruncatedWithoutVolume) {
     const uint32_t needed = std::max(buildCpuLdi(stack, glm::mat4(1.0f), *voi, true, 64).maxDepthComplexity,
                                      buildCpuLdi(rod, tr, *voi, false, 64).maxDepthComplexity);
     ASSERT_EQ(needed, 6u);
-    for (uint32_t cap : {4u, 16u}) {
+    for (uint32_t cap : {1u, 4u, 16u}) {
         auto detector = LdiDetector::create(context_, ldi_test::settingsAt(64, cap));
         ASSERT_TRUE(detector) << detector.status().describe();
         auto gpu = ldi_test::runPair(context_, detector.value(), stack, glm::mat4(1.0f), rod, tr);
         ASSERT_TRUE(gpu);
         ASSERT_EQ(gpu->details.pairs.size(), 1u);
         const LdiPairDetails& d = gpu->details.pairs[0];
-        if (cap == 4) {
+        // A truncated pixel keeps the first `cap` fragments in draw order: no self-intersection test.
+        EXPECT_TRUE(gpu->details.selfIntersections.empty()) << "cap " << cap;
+        if (cap < needed) {
             EXPECT_TRUE(d.truncated);
             EXPECT_EQ(d.neededLayers, needed);
             ASSERT_EQ(gpu->results.pairs.size(), 1u);

@@ -60,6 +60,21 @@ std::vector<std::string> passNames(uint32_t tiles, uint32_t layerCap) {
     return names;
 }
 
+TEST(LdiPasses, DispatchGridStaysWithinTheWorkgroupCountLimit) {
+    // 66 tiles of 256^2 at 64 threads a group: 67584 groups, above lavapipe's 65535 per dimension.
+    const uint32_t threads = 66u * 256u * 256u;
+    const VkExtent2D grid = ldiDispatchGrid(threads, 64, 65535);
+    EXPECT_LE(grid.width, 65535u);
+    EXPECT_GE(uint64_t(grid.width) * grid.height * 64, threads);
+    EXPECT_LT(uint64_t(grid.width) * (grid.height - 1) * 64, threads);  // no row wasted
+    const VkExtent2D small = ldiDispatchGrid(100, 64, 65535);  // not a multiple of the group size
+    EXPECT_EQ(small.width, 2u);
+    EXPECT_EQ(small.height, 1u);
+    const VkExtent2D none = ldiDispatchGrid(0, 64, 65535);
+    EXPECT_EQ(none.width, 0u);
+    EXPECT_EQ(none.height, 0u);
+}
+
 TEST(LdiPasses, CompileInFrameOrderWithOnePassPerLayer) {
     std::vector<std::string> expected = {"ldi-setup", "ldi-peel-setup", "ldi-count", "ldi-stencil-copy",
                                          "ldi-layer-count", "ldi-indirect"};

@@ -4,6 +4,7 @@
 // harness entry point, and every pipeline layout against its SPIR-V.
 #include "passes/stencil_passes.h"
 #include "tests/stencil/stencil_test_support.h"
+#include "tests/support/failing_buffer_creation.h"
 #include "tests/support/reflection_check.h"
 #include "tools/cli/stencil_method.h"
 
@@ -236,6 +237,51 @@ TEST_F(StencilDetectorTest, NoCandidatesAndBadInputs) {
     StencilSettings views;
     views.views = 2;
     test::expectSettingsRefused<StencilDetector>(context_, views);
+}
+
+// ensureTopology (collision/stencil_detector_frame.cpp): when building a new scene's topology
+// fails, the slot must not still claim the old scene, whose buffers it has already destroyed.
+TEST_F(StencilDetectorTest, TopologyFailureForgetsOldScene) {
+    auto sceneA = Scene::create(context_, kVolumeMethodRequirements);
+    auto sceneB = Scene::create(context_, kVolumeMethodRequirements);
+    ASSERT_TRUE(sceneA && sceneB);
+    addOverlappingBoxes(sceneA.value());
+    addOverlappingBalls(sceneB.value());
+    auto pcsA = runBroadphase(sceneA.value());
+    auto pcsB = runBroadphase(sceneB.value());
+    ASSERT_TRUE(pcsA && pcsB);
+    StencilSettings settings = testSettings();
+    settings.framesInFlight = 1;  // one slot: every frame reuses the same topology buffers
+    auto detector = StencilDetector::create(context_, settings);
+    ASSERT_TRUE(detector) << detector.status().describe();
+    VulkanContext& vk = context_.vulkan();
+    auto frameOf = [&](const Scene& scene, const BroadphaseResults& pcs, uint64_t frame) {
+        return test::recordInHostSubmit(vk, [&](VkCommandBuffer cmd) {
+            return detector->record(cmd, scene, pcs.pairs, pcs.worldBounds, frame);
+        });
+    };
+    auto expectPairOf = [&](uint64_t frame) {
+        ASSERT_EQ(test::signalFromHost(vk, detector->completionSignal(frame)), VK_SUCCESS);
+        FrameResults out;
+        Status read = detector->results(frame, out);
+        ASSERT_TRUE(read.ok()) << read.describe();
+        EXPECT_TRUE(test::onlyPair(out, 0, 1));
+    };
+    Status first = frameOf(sceneA.value(), pcsA.value(), 0);
+    ASSERT_TRUE(first.ok()) << first.describe();
+    expectPairOf(0);
+
+    Status failed;
+    {
+        test::FailingBufferCreation failing(vk);
+        failed = frameOf(sceneB.value(), pcsB.value(), 1);
+    }
+    EXPECT_EQ(failed.code, ErrorCode::OutOfDeviceMemory) << failed.describe();
+
+    // Scene A again in the same frame: rebuilt, not drawn from destroyed buffers.
+    Status again = frameOf(sceneA.value(), pcsA.value(), 1);
+    ASSERT_TRUE(again.ok()) << again.describe();
+    expectPairOf(1);
 }
 
 }  // namespace

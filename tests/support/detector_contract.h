@@ -54,7 +54,9 @@ void expectResultsWaitForHostSignal(VulkanContext& vk, Detector& detector, const
 }
 
 // A candidate pair naming the first id past the last object, and fewer world bounds than objects:
-// InvalidArgument, not a crash or an empty frame. `scene` needs two objects or more.
+// InvalidArgument, not a crash or an empty frame. The refused frames must not hold their frame
+// slots: a valid frame right after them runs (with two frames in flight it reuses the first
+// refused frame's slot). `scene` needs two objects or more.
 template <class Detector>
 void expectBadCandidatesRefused(Detector& detector, const Scene& scene) {
     const uint32_t objects = scene.objectCount();
@@ -70,6 +72,12 @@ void expectBadCandidatesRefused(Detector& detector, const Scene& scene) {
     auto missing = detector.run(scene, bad);
     ASSERT_FALSE(missing);
     EXPECT_EQ(missing.status().code, ErrorCode::InvalidArgument) << missing.status().describe();
+    BroadphaseResults valid;
+    valid.pairs = {{0, 1}};
+    for (uint32_t object = 0; object < objects; ++object)
+        valid.worldBounds.push_back(placedMeshBounds(scene.mesh(scene.objectMesh(object)), scene.transform(object)));
+    auto after = detector.run(scene, valid);
+    EXPECT_TRUE(after) << after.status().describe();
 }
 
 // Settings out of range: create() refuses them with InvalidArgument.

@@ -90,6 +90,7 @@ nlohmann::json toJson(const RunReport& report) {
             {"pairs", pairs},
             {"timings_ms", {{"wall", frame.wallMs}, {"gpu", frame.results.gpuTimingsMs}}},
         };
+        if (frame.results.truncated) json["truncated"] = true;
         if (!frame.results.warnings.empty()) json["warnings"] = frame.results.warnings;
         json.update(frame.extra);
         frames.push_back(std::move(json));

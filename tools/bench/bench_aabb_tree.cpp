@@ -108,6 +108,14 @@ const PreparedPair* preparedPair(const SharedMeshPair& pair, std::string& error)
     return current.prepared.get();
 }
 
+// preparedPair for a benchmark case: null (and the case skipped with the reason) on failure.
+const PreparedPair* preparedPairOrSkip(benchmark::State& state, const SharedMeshPair& pair) {
+    std::string error;
+    const PreparedPair* prepared = preparedPair(pair, error);
+    if (prepared == nullptr) state.SkipWithError(error.c_str());
+    return prepared;
+}
+
 // One column set for every benchmark (the CSV reporter writes the first case's header); NaN marks
 // what a case does not compute. boxTests: box pairs the traversal tested, all levels together.
 void setCounters(benchmark::State& state, const PreparedPair& pair, double trianglePairs, double gpuMsTotal,
@@ -123,12 +131,8 @@ void setCounters(benchmark::State& state, const PreparedPair& pair, double trian
 // ---- Ours on the CPU ----
 
 void BM_AabbTreeBuild(benchmark::State& state, const SharedMeshPair& pair) {
-    std::string error;
-    const PreparedPair* prepared = preparedPair(pair, error);
-    if (prepared == nullptr) {
-        state.SkipWithError(error.c_str());
-        return;
-    }
+    const PreparedPair* prepared = preparedPairOrSkip(state, pair);
+    if (prepared == nullptr) return;
     for (auto _ : state) {
         for (const MeshData* mesh : prepared->distinctMeshes()) {
             auto tree = buildAabbTree(*mesh);
@@ -165,12 +169,8 @@ double sumOf(std::span<const uint32_t> values) {
 }
 
 void BM_AabbTreeCpu(benchmark::State& state, const SharedMeshPair& pair) {
-    std::string error;
-    const PreparedPair* prepared = preparedPair(pair, error);
-    if (prepared == nullptr) {
-        state.SkipWithError(error.c_str());
-        return;
-    }
+    const PreparedPair* prepared = preparedPairOrSkip(state, pair);
+    if (prepared == nullptr) return;
     AabbTraversalOutput out;
     for (auto _ : state) {
         out = AabbTraversalOutput{};
@@ -379,12 +379,8 @@ fcl::CollisionRequestd allPairsRequest() {
 
 template <typename Bv>
 void BM_FclBuild(benchmark::State& state, const SharedMeshPair& pair) {
-    std::string error;
-    const PreparedPair* prepared = preparedPair(pair, error);
-    if (prepared == nullptr) {
-        state.SkipWithError(error.c_str());
-        return;
-    }
+    const PreparedPair* prepared = preparedPairOrSkip(state, pair);
+    if (prepared == nullptr) return;
     for (auto _ : state) {
         for (const MeshData* mesh : prepared->distinctMeshes()) {
             auto model = buildFclModel<Bv>(*mesh);
@@ -396,12 +392,8 @@ void BM_FclBuild(benchmark::State& state, const SharedMeshPair& pair) {
 
 template <typename Bv>
 void BM_FclCollide(benchmark::State& state, const SharedMeshPair& pair) {
-    std::string error;
-    const PreparedPair* prepared = preparedPair(pair, error);
-    if (prepared == nullptr) {
-        state.SkipWithError(error.c_str());
-        return;
-    }
+    const PreparedPair* prepared = preparedPairOrSkip(state, pair);
+    if (prepared == nullptr) return;
     const FclPair<Bv> objects = makeFclPair<Bv>(*prepared);
     const fcl::CollisionRequestd request = allPairsRequest();
     size_t trianglePairs = 0;

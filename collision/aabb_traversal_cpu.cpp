@@ -6,6 +6,7 @@
 // must reproduce state, stats and the set of triangle pairs exactly.
 #include "collision/aabb_traversal_cpu.h"
 
+#include "collision/object_transform.h"
 #include "shaders_glsl/shared/tri_tri.h"
 
 #include <glm/common.hpp>
@@ -37,7 +38,7 @@ float translationNorm(const glm::mat4& m) {
     return std::max(std::abs(m[3][0]), std::max(std::abs(m[3][1]), std::abs(m[3][2])));
 }
 
-bool finiteMatrix(const glm::mat4& m) {
+bool finiteMatrix(const glm::dmat4& m) {
     for (int c = 0; c < 4; ++c) {
         for (int r = 0; r < 4; ++r) {
             if (!std::isfinite(m[c][r])) return false;
@@ -65,13 +66,17 @@ void children(const AabbTree& tree, int realLevel, uint32_t node, uint32_t& firs
 }  // namespace
 
 Result<gpu::AabbPairGpu> makeAabbPair(const AabbTree& treeA, uint32_t treeIndexA, const AabbTree& treeB,
-                                      uint32_t treeIndexB, const glm::mat4& bToA, uint32_t objectA, uint32_t objectB) {
-    if (!finiteMatrix(bToA) || bToA[0][3] != 0.0f || bToA[1][3] != 0.0f || bToA[2][3] != 0.0f || bToA[3][3] != 1.0f) {
+                                      uint32_t treeIndexB, const glm::dmat4& bToA, uint32_t objectA, uint32_t objectB) {
+    if (!finiteMatrix(bToA) || bToA[0][3] != 0.0 || bToA[1][3] != 0.0 || bToA[2][3] != 0.0 || bToA[3][3] != 1.0) {
         return makeError(ErrorCode::InvalidArgument, "aabb pair (objects " + std::to_string(objectA) + ", " +
                                                          std::to_string(objectB) + "): transform is not a finite affine map");
     }
-    glm::mat4 aToB = glm::inverse(bToA);
-    if (!finiteMatrix(aToB) || glm::determinant(glm::mat3(bToA)) == 0.0f) {
+    // The inverse is taken as an affine map in double, so its last row stays exactly (0, 0, 0, 1)
+    // and the float copies the shaders use are rounded once.
+    const glm::dmat4 aToBExact = affineInverse(bToA);
+    const glm::mat4 aToB(aToBExact);
+    if (glm::determinant(glm::dmat3(bToA)) == 0.0 || !finiteMatrix(aToBExact) || !finiteMatrix(aToB) ||
+        !finiteMatrix(glm::mat4(bToA))) {
         return makeError(ErrorCode::InvalidArgument, "aabb pair (objects " + std::to_string(objectA) + ", " +
                                                          std::to_string(objectB) + "): transform is not invertible");
     }
@@ -79,13 +84,13 @@ Result<gpu::AabbPairGpu> makeAabbPair(const AabbTree& treeA, uint32_t treeIndexA
         return makeError(ErrorCode::InvalidArgument, "aabb pair: empty tree");
     }
     gpu::AabbPairGpu pair{};
-    pair.bToA = bToA;
+    pair.bToA = glm::mat4(bToA);
     pair.aToB = aToB;
     pair.treeA = treeIndexA;
     pair.treeB = treeIndexB;
     pair.levelCount = std::max(treeA.levelCount, treeB.levelCount);
     pair.globalLevelBase = 0;
-    glm::vec2 slack = aabbBoxSlack(treeA.nodes[0], treeB.nodes[0], bToA, aToB);
+    glm::vec2 slack = aabbBoxSlack(treeA.nodes[0], treeB.nodes[0], pair.bToA, pair.aToB);
     pair.slackA = slack.x;
     pair.slackB = slack.y;
     pair.objectA = objectA;

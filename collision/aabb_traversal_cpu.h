@@ -28,12 +28,12 @@ struct AabbTreeView {
 };
 
 // Describes one object pair for the traversal (CPU and GPU alike). bToA maps tree B's space into
-// tree A's (for rigid objects inverse(objectToWorldA) * objectToWorldB); it must be an invertible
-// affine map. The box-test slacks are derived from both root boxes (kAabbBoxSlackRelative times
+// tree A's (for rigid objects inverse(objectToWorldA) * objectToWorldB, composed in double so that
+// objects far from the origin keep their relative pose); it must be an invertible affine map. The box-test slacks are derived from both root boxes (kAabbBoxSlackRelative times
 // the largest coordinate magnitude each side sees). globalLevelBase is set by assignAabbGlobalLevels.
 // Errors: InvalidArgument when bToA is not finite, not affine or not invertible.
 Result<gpu::AabbPairGpu> makeAabbPair(const AabbTree& treeA, uint32_t treeIndexA, const AabbTree& treeB,
-                                      uint32_t treeIndexB, const glm::mat4& bToA, uint32_t objectA = 0,
+                                      uint32_t treeIndexB, const glm::dmat4& bToA, uint32_t objectA = 0,
                                       uint32_t objectB = 0);
 
 // Box-test slacks (x: in A's units, y: in B's) for boxes inside rootA / rootB, as makeAabbPair

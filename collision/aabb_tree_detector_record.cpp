@@ -8,6 +8,7 @@
 #include "collision/aabb_traversal_cpu.h"
 #include "collision/aabb_tree_detector_support.h"
 #include "collision/graph_execution.h"
+#include "collision/object_transform.h"
 #include "collision/scene_impl.h"
 #include "passes/aabb_tree_passes.h"
 #include "vk/descriptors.h"
@@ -142,7 +143,7 @@ Status AabbTreeDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& s
     for (const ObjectPair& p : objectPairs) {
         const MeshId meshA = scene.objects[p.a].mesh, meshB = scene.objects[p.b].mesh;
         const uint32_t ta = treeIndex[meshA], tb = treeIndex[meshB];
-        const glm::mat4 bToA = glm::inverse(scene.objects[p.a].objectToWorld) * scene.objects[p.b].objectToWorld;
+        const glm::dmat4 bToA = affineInverse(scene.objects[p.a].objectToWorld) * scene.objects[p.b].objectToWorld;
         auto pair = makeAabbPair(cached[ta]->tree, ta, cached[tb]->tree, tb, bToA, p.a, p.b);
         if (!pair) return pair.status();
         // The slack must cover the boxes the GPU refit produces, not the rest boxes.

@@ -2,6 +2,7 @@
 #include "collision/aabb_tree_detector_support.h"
 
 #include <glm/common.hpp>
+#include <glm/mat4x4.hpp>
 #include <glm/vec4.hpp>
 
 #include <algorithm>
@@ -33,24 +34,25 @@ std::vector<ObjectPair> cpuOverlappingObjectPairs(const SceneImpl& scene) {
     std::vector<gpu::AabbNodeGpu> meshBoxes;
     for (const SceneMesh& mesh : scene.meshes) meshBoxes.push_back(positionsBox(mesh.data));
     const size_t n = scene.objects.size();
-    std::vector<glm::vec3> lo(n), hi(n);
+    std::vector<glm::dvec3> lo(n), hi(n);
     for (size_t i = 0; i < n; ++i) {
         const gpu::AabbNodeGpu& box = meshBoxes[scene.objects[i].mesh];
-        const glm::mat4& m = scene.objects[i].objectToWorld;
-        lo[i] = glm::vec3(INFINITY);
-        hi[i] = glm::vec3(-INFINITY);
+        const glm::dmat4& m = scene.objects[i].objectToWorld;
+        lo[i] = glm::dvec3(INFINITY);
+        hi[i] = glm::dvec3(-INFINITY);
         for (int corner = 0; corner < 8; ++corner) {
-            glm::vec3 p((corner & 1) ? box.hi.x : box.lo.x, (corner & 2) ? box.hi.y : box.lo.y,
-                        (corner & 4) ? box.hi.z : box.lo.z);
-            glm::vec3 w = glm::vec3(m * glm::vec4(p, 1.0f));
+            glm::dvec3 p((corner & 1) ? box.hi.x : box.lo.x, (corner & 2) ? box.hi.y : box.lo.y,
+                         (corner & 4) ? box.hi.z : box.lo.z);
+            glm::dvec3 w = glm::dvec3(m * glm::dvec4(p, 1.0));
             lo[i] = glm::min(lo[i], w);
             hi[i] = glm::max(hi[i], w);
         }
-        float magnitude = std::max(glm::max(glm::abs(lo[i]), glm::abs(hi[i])).x,
-                                   std::max(glm::max(glm::abs(lo[i]), glm::abs(hi[i])).y,
-                                            glm::max(glm::abs(lo[i]), glm::abs(hi[i])).z));
-        lo[i] -= glm::vec3(1e-5f * magnitude);
-        hi[i] += glm::vec3(1e-5f * magnitude);
+        // Padding relative to the box's own size, not its distance from the origin: the boxes are
+        // computed in double, so far-away objects need no more of it.
+        const glm::dvec3 size = hi[i] - lo[i];
+        const glm::dvec3 pad(1e-5 * std::max(size.x, std::max(size.y, size.z)));
+        lo[i] -= pad;
+        hi[i] += pad;
     }
     std::vector<ObjectPair> pairs;
     for (uint32_t a = 0; a < n; ++a)

@@ -3,6 +3,7 @@
 #include "vkcollide/broadphase.h"
 
 #include "collision/graph_execution.h"
+#include "collision/object_transform.h"
 #include "collision/scene_impl.h"
 #include "passes/broadphase_passes.h"
 #include "vk/commands.h"
@@ -13,6 +14,7 @@
 #include "spirv/broadphase_pairs.comp.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <unordered_map>
 
@@ -37,7 +39,20 @@ struct FrameSlot {
     QueryPool timestamps;
     std::unique_ptr<Graph> graph;  // kept for pass names when reading timings
     uint32_t objectCount = 0;
+    glm::dvec3 origin{0.0};  // the shaders' coordinates are world minus this
 };
+
+// The centre of the objects' translations: boxes are computed relative to it, so their precision
+// follows the scene's extent, not its distance from the world origin.
+glm::dvec3 frameOrigin(const SceneImpl& scene) {
+    if (scene.objects.empty()) return glm::dvec3(0.0);
+    glm::dvec3 lo(INFINITY), hi(-INFINITY);
+    for (const SceneObject& object : scene.objects) {
+        lo = glm::min(lo, glm::dvec3(object.objectToWorld[3]));
+        hi = glm::max(hi, glm::dvec3(object.objectToWorld[3]));
+    }
+    return 0.5 * (lo + hi);
+}
 
 }  // namespace
 
@@ -151,6 +166,7 @@ Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, 
     std::vector<VkBuffer> meshBuffers;
     std::unordered_map<VkBuffer, uint32_t> bufferSlot;
     auto* objects = static_cast<gpu::ObjectGpu*>(slot.objects.data);
+    const glm::dvec3 origin = frameOrigin(scene);
     uint32_t maxVertexCount = 0;
     for (uint32_t i = 0; i < objectCount; ++i) {
         const SceneObject& object = scene.objects[i];
@@ -162,7 +178,8 @@ Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, 
                                                          std::to_string(gpu::kMaxMeshSlots) +
                                                          " distinct vertex buffers (object \"" + object.name + "\")");
         uint32_t vertexCount = uint32_t(mesh.data.positions.size());
-        objects[i] = {object.objectToWorld, it->second, vertexCount, mesh.vertexStrideFloats, mesh.vertexOffsetFloats};
+        objects[i] = {objectToLocal(object.objectToWorld, origin), it->second, vertexCount, mesh.vertexStrideFloats,
+                      mesh.vertexOffsetFloats};
         maxVertexCount = std::max(maxVertexCount, vertexCount);
     }
     VKC_TRY(flushBuffer(c, slot.objects));
@@ -190,6 +207,7 @@ Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, 
     VKC_TRY(graph.compile());
     VKC_TRY(graph.execute(cmd, graphExecuteContext(c, slot.timestamps)));
     slot.objectCount = objectCount;
+    slot.origin = origin;
     return Status::success();
 }
 
@@ -224,6 +242,17 @@ Status Broadphase::record(VkCommandBuffer cmd, const Scene& scene, uint64_t fram
 
 VkSemaphoreSubmitInfo Broadphase::completionSignal(uint64_t frame) { return ringSignal(impl_->ring, frame); }
 
+// The nearest floats on the outside of a double (exact when it is representable).
+static float floatAtMost(double x) {
+    const float f = float(x);
+    return double(f) > x ? std::nextafter(f, -INFINITY) : f;
+}
+
+static float floatAtLeast(double x) {
+    const float f = float(x);
+    return double(f) < x ? std::nextafter(f, INFINITY) : f;
+}
+
 static float decodeOrderedFloat(uint32_t encoded) {
     uint32_t bits = (encoded & 0x80000000u) ? (encoded & 0x7fffffffu) : ~encoded;
     float value;
@@ -238,10 +267,13 @@ Status Broadphase::results(uint64_t frame, BroadphaseResults& out) {
     const uint32_t n = slot.objectCount;
     const auto* bounds = static_cast<const uint32_t*>(bytes.value());
     out.worldBounds.resize(n);
+    // Back to world space in double, rounded outward so each box still contains its object.
     for (uint32_t i = 0; i < n; ++i)
         for (int axis = 0; axis < 3; ++axis) {
-            out.worldBounds[i].min[axis] = decodeOrderedFloat(bounds[i * 3 + axis]);
-            out.worldBounds[i].max[axis] = decodeOrderedFloat(bounds[(n + i) * 3 + axis]);
+            const double lo = double(decodeOrderedFloat(bounds[i * 3 + axis])) + slot.origin[axis];
+            const double hi = double(decodeOrderedFloat(bounds[(n + i) * 3 + axis])) + slot.origin[axis];
+            out.worldBounds[i].min[axis] = floatAtMost(lo);
+            out.worldBounds[i].max[axis] = floatAtLeast(hi);
         }
     const char* pairBytes = static_cast<const char*>(bytes.value()) + impl_->readbackPairsOffset;
     gpu::PairListHeader header;

@@ -5,14 +5,14 @@
 
 namespace vkc {
 
-Aabb worldBounds(const MeshData& mesh, const glm::mat4& objectToWorld) {
-    Aabb box{glm::vec3(INFINITY), glm::vec3(-INFINITY)};
+Aabb worldBounds(const MeshData& mesh, const glm::dmat4& objectToWorld) {
+    glm::dvec3 lo(INFINITY), hi(-INFINITY);
     for (const glm::vec3& p : mesh.positions) {
-        glm::vec3 world = glm::vec3(objectToWorld * glm::vec4(p, 1.0f));
-        box.min = glm::min(box.min, world);
-        box.max = glm::max(box.max, world);
+        const glm::dvec3 world(objectToWorld * glm::dvec4(glm::dvec3(p), 1.0));
+        lo = glm::min(lo, world);
+        hi = glm::max(hi, world);
     }
-    return box;
+    return {glm::vec3(lo), glm::vec3(hi)};
 }
 
 static bool overlaps(const Aabb& x, const Aabb& y, float margin) {

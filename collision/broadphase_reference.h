@@ -13,8 +13,9 @@
 
 namespace vkc {
 
-// World AABB of `mesh` under `objectToWorld`, from every transformed vertex.
-Aabb worldBounds(const MeshData& mesh, const glm::mat4& objectToWorld);
+// World AABB of `mesh` under `objectToWorld`, from every vertex transformed in double and rounded
+// to the nearest float.
+Aabb worldBounds(const MeshData& mesh, const glm::dmat4& objectToWorld);
 
 // Every pair (a < b) whose boxes, each grown by `margin` world units, overlap (closed intervals).
 // Sorted by (a, b).

@@ -7,8 +7,12 @@ LdiView ldiView(const LdiVoi& voi, bool forA, uint32_t resolution) {
     const uint32_t u = (voi.axis + 1) % 3, v = (voi.axis + 2) % 3, d = voi.axis;
     const bool fromMin = forA == voi.aFromMin;
     LdiView view;
-    view.nearWorld = fromMin ? voi.box.min[d] : voi.box.max[d];
-    view.farWorld = fromMin ? voi.box.max[d] : voi.box.min[d];
+    // The depth range reaches a hair past the VOI's faces: a surface lying on the outside face
+    // (the extreme vertices that bounded the box) must not fall to either side of the clip
+    // plane by rounding, or its pixels lose a front face and read as an invalid order.
+    const float pad = 1e-5f * (voi.box.max[d] - voi.box.min[d]);
+    view.nearWorld = fromMin ? voi.box.min[d] - pad : voi.box.max[d] + pad;
+    view.farWorld = fromMin ? voi.box.max[d] + pad : voi.box.min[d] - pad;
     view.entryIsFront = fromMin;
     const double width = double(voi.box.max[u]) - voi.box.min[u], height = double(voi.box.max[v]) - voi.box.min[v];
     const double depth = double(view.farWorld) - view.nearWorld;  // negative when the rays run toward -axis

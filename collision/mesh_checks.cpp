@@ -3,6 +3,8 @@
 // one sort of the directed edges; requireMesh() turns the counts into a message naming the mesh.
 #include "vkcollide/mesh_checks.h"
 
+#include "collision/format_number.h"
+
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
 
@@ -55,12 +57,6 @@ uint32_t cornerOf(const std::vector<uint32_t>& indices, uint32_t t, uint32_t v) 
 
 std::string count(size_t n, const char* singular, const char* plural) {
     return std::to_string(n) + " " + (n == 1 ? singular : plural);
-}
-
-std::string formatDouble(double value) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%g", value);
-    return buffer;
 }
 
 }  // namespace
@@ -214,7 +210,7 @@ std::vector<std::string> MeshCheckReport::describe() const {
         lines.push_back("inconsistently oriented: " + count(inconsistentEdges, "edge", "edges") +
                         " used twice in the same direction (a neighbouring triangle is flipped)");
     if (insideOut())
-        lines.push_back("inside out: signed volume " + formatDouble(signedVolume) + " < 0 (triangles face inward)");
+        lines.push_back("inside out: signed volume " + formatNumber(signedVolume) + " < 0 (triangles face inward)");
     if (degenerateTriangles() != 0)
         lines.push_back(count(degenerateTriangles(), "degenerate triangle", "degenerate triangles") + " (" +
                         std::to_string(repeatedIndexTriangles) + " with a repeated vertex index, " +
@@ -264,7 +260,7 @@ Status requireMesh(const MeshCheckReport& report, const MeshRequirements& needs,
         unmet.push_back("inconsistently oriented (" + count(report.inconsistentEdges, "edge", "edges") +
                         " used twice in the same direction)");
     if (needs.outward && report.insideOut())
-        unmet.push_back("inside out (signed volume " + formatDouble(report.signedVolume) + ")");
+        unmet.push_back("inside out (signed volume " + formatNumber(report.signedVolume) + ")");
     if (unmet.empty()) return Status::success();
 
     std::string message = "mesh \"" + std::string(meshName) + "\": ";

@@ -8,8 +8,8 @@
 
 namespace vkc {
 
-Aabb placedMeshBounds(const MeshData& mesh, const glm::mat4& transform) {
-    const glm::dmat4 m(transform);
+Aabb placedMeshBounds(const MeshData& mesh, const glm::dmat4& transform) {
+    const glm::dmat4& m = transform;
     glm::dvec3 lo(INFINITY), hi(-INFINITY);
     for (const glm::vec3& p : mesh.positions) {
         glm::dvec3 w(m * glm::dvec4(glm::dvec3(p), 1.0));

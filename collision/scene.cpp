@@ -1,7 +1,7 @@
 // vkc::Scene: mesh registration (checks, upload or adoption of the host's buffer) and objects.
 #include "collision/scene_impl.h"
 
-#include <glm/gtc/type_ptr.hpp>
+#include "collision/object_transform.h"
 
 #include <atomic>
 #include <cmath>
@@ -26,13 +26,6 @@ Result<Scene> Scene::create(Context& context, const MeshRequirements& requiremen
     impl->id = nextId++;
     impl->requirements = requirements;
     return Scene(std::move(impl));
-}
-
-static bool finiteMatrix(const glm::mat4& m) {
-    const float* values = glm::value_ptr(m);
-    for (int i = 0; i < 16; ++i)
-        if (!std::isfinite(values[i])) return false;
-    return true;
 }
 
 static Status uploadPositions(VulkanContext& ctx, SceneMesh& mesh, std::span<const glm::vec3> positions) {
@@ -78,23 +71,20 @@ Result<MeshId> Scene::addMesh(const MeshDesc& desc) {
     return MeshId(impl_->meshes.size() - 1);
 }
 
-Result<ObjectId> Scene::addObject(MeshId mesh, const glm::mat4& objectToWorld, std::string name) {
+Result<ObjectId> Scene::addObject(MeshId mesh, const glm::dmat4& objectToWorld, std::string name) {
     if (mesh >= impl_->meshes.size())
         return makeError(ErrorCode::InvalidArgument, "Scene::addObject: no mesh with id " + std::to_string(mesh));
     ObjectId id = ObjectId(impl_->objects.size());
     if (name.empty()) name = "object " + std::to_string(id);
-    if (!finiteMatrix(objectToWorld))
-        return makeError(ErrorCode::InvalidArgument, "object \"" + name + "\": transform has NaN or Inf entries");
+    VKC_TRY(checkObjectTransform(objectToWorld, name));
     impl_->objects.push_back({mesh, objectToWorld, std::move(name)});
     return id;
 }
 
-Status Scene::setTransform(ObjectId object, const glm::mat4& objectToWorld) {
+Status Scene::setTransform(ObjectId object, const glm::dmat4& objectToWorld) {
     if (object >= impl_->objects.size())
         return makeError(ErrorCode::InvalidArgument, "Scene::setTransform: no object with id " + std::to_string(object));
-    if (!finiteMatrix(objectToWorld))
-        return makeError(ErrorCode::InvalidArgument,
-                         "object \"" + impl_->objects[object].name + "\": transform has NaN or Inf entries");
+    VKC_TRY(checkObjectTransform(objectToWorld, impl_->objects[object].name));
     impl_->objects[object].objectToWorld = objectToWorld;
     return Status::success();
 }
@@ -129,7 +119,7 @@ uint32_t Scene::objectCount() const { return uint32_t(impl_->objects.size()); }
 const MeshData& Scene::mesh(MeshId mesh) const { return impl_->meshes[mesh].data; }
 const MeshCheckReport& Scene::meshReport(MeshId mesh) const { return impl_->meshes[mesh].report; }
 MeshId Scene::objectMesh(ObjectId object) const { return impl_->objects[object].mesh; }
-const glm::mat4& Scene::transform(ObjectId object) const { return impl_->objects[object].objectToWorld; }
+const glm::dmat4& Scene::transform(ObjectId object) const { return impl_->objects[object].objectToWorld; }
 const std::string& Scene::objectName(ObjectId object) const { return impl_->objects[object].name; }
 
 }  // namespace vkc

@@ -23,7 +23,7 @@ struct SceneMesh {
 
 struct SceneObject {
     MeshId mesh = 0;
-    glm::mat4 objectToWorld{1.0f};
+    glm::dmat4 objectToWorld{1.0};  // checked by checkObjectTransform
     std::string name;
 };
 

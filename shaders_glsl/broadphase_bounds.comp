@@ -32,7 +32,7 @@ void main() {
         vec3 local = vec3(meshVertices[object.meshSlot].data[base],
                           meshVertices[object.meshSlot].data[base + 1],
                           meshVertices[object.meshSlot].data[base + 2]);
-        world = (object.objectToWorld * vec4(local, 1.0)).xyz;
+        world = (object.objectToFrame * vec4(local, 1.0)).xyz;
     }
     const float kInf = uintBitsToFloat(0x7f800000u);
     vec3 lo = subgroupMin(inRange ? world : vec3(kInf));

@@ -16,7 +16,7 @@ namespace vkc::reference {
 
 struct SceneObject {
     const MeshData* mesh = nullptr; // not owned; must outlive the call
-    glm::mat4 transform{1.0f};      // object to world, rigid + uniform scale
+    glm::dmat4 transform{1.0};      // object to world, rigid + uniform scale
 };
 
 struct ScenePairResult {

@@ -64,8 +64,8 @@ Result<double> intersectionVolume(const WorldMesh& a, const WorldMesh& b, const 
     }
 }
 
-Result<double> intersectionVolume(const MeshData& meshA, const glm::mat4& transformA, const MeshData& meshB,
-                                  const glm::mat4& transformB, const VolumeSettings& settings) {
+Result<double> intersectionVolume(const MeshData& meshA, const glm::dmat4& transformA, const MeshData& meshB,
+                                  const glm::dmat4& transformB, const VolumeSettings& settings) {
     Result<WorldMesh> a = toWorld(meshA, transformA);
     if (!a) return a.status();
     Result<WorldMesh> b = toWorld(meshB, transformB);

@@ -26,8 +26,8 @@ struct VolumeSettings {
 // Errors: InvalidMesh naming the mesh (open, non-manifold, self-intersecting, inward-oriented,
 // bad index, NaN); InvalidMesh naming both when corefinement meets a self-intersection;
 // Unsupported when neither the intersection nor the union is a 2-manifold or CGAL fails.
-Result<double> intersectionVolume(const MeshData& meshA, const glm::mat4& transformA, const MeshData& meshB,
-                                  const glm::mat4& transformB, const VolumeSettings& settings = {});
+Result<double> intersectionVolume(const MeshData& meshA, const glm::dmat4& transformA, const MeshData& meshB,
+                                  const glm::dmat4& transformB, const VolumeSettings& settings = {});
 Result<double> intersectionVolume(const WorldMesh& a, const WorldMesh& b, const VolumeSettings& settings = {});
 
 }  // namespace vkc::reference

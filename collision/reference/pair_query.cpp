@@ -3,7 +3,7 @@
 
 namespace vkc::reference {
 
-Result<PlacedMesh> PlacedMesh::create(const MeshData& mesh, const glm::mat4& transform) {
+Result<PlacedMesh> PlacedMesh::create(const MeshData& mesh, const glm::dmat4& transform) {
     Result<WorldMesh> world = toWorld(mesh, transform);
     if (!world) return world.status();
     PlacedMesh placed;
@@ -70,8 +70,8 @@ Result<PairResult> exactPair(const PlacedMesh& a, const PlacedMesh& b, const Pai
     return result;
 }
 
-Result<PairResult> exactPair(const MeshData& meshA, const glm::mat4& transformA, const MeshData& meshB,
-                             const glm::mat4& transformB, const PairSettings& settings) {
+Result<PairResult> exactPair(const MeshData& meshA, const glm::dmat4& transformA, const MeshData& meshB,
+                             const glm::dmat4& transformB, const PairSettings& settings) {
     Result<PlacedMesh> a = PlacedMesh::create(meshA, transformA);
     if (!a) return a.status();
     Result<PlacedMesh> b = PlacedMesh::create(meshB, transformB);
@@ -79,8 +79,8 @@ Result<PairResult> exactPair(const MeshData& meshA, const glm::mat4& transformA,
     return exactPair(*a, *b, settings);
 }
 
-Result<bool> interferes(const MeshData& meshA, const glm::mat4& transformA, const MeshData& meshB,
-                        const glm::mat4& transformB) {
+Result<bool> interferes(const MeshData& meshA, const glm::dmat4& transformA, const MeshData& meshB,
+                        const glm::dmat4& transformB) {
     PairSettings settings;
     settings.computeVolume = false;
     settings.keepTrianglePairs = false;

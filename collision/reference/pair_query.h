@@ -30,7 +30,7 @@ struct PlacedMesh {
 
     bool closed() const { return classifier != nullptr; }
     // Errors: toWorld's. An open mesh or soup is not an error (closedStatus says why).
-    static Result<PlacedMesh> create(const MeshData& mesh, const glm::mat4& transform);
+    static Result<PlacedMesh> create(const MeshData& mesh, const glm::dmat4& transform);
 };
 
 struct PairSettings {
@@ -58,11 +58,11 @@ struct PairResult {
 // Errors: toWorld's. Volume failures (e.g. a self-intersecting mesh) do not fail the call: the
 // volume is left absent and `warning` says why.
 Result<PairResult> exactPair(const PlacedMesh& a, const PlacedMesh& b, const PairSettings& settings = {});
-Result<PairResult> exactPair(const MeshData& meshA, const glm::mat4& transformA, const MeshData& meshB,
-                             const glm::mat4& transformB, const PairSettings& settings = {});
+Result<PairResult> exactPair(const MeshData& meshA, const glm::dmat4& transformA, const MeshData& meshB,
+                             const glm::dmat4& transformB, const PairSettings& settings = {});
 
 // Whether the two placed meshes interfere (surfaces touch or intersect, or one contains the other).
-Result<bool> interferes(const MeshData& meshA, const glm::mat4& transformA, const MeshData& meshB,
-                        const glm::mat4& transformB);
+Result<bool> interferes(const MeshData& meshA, const glm::dmat4& transformA, const MeshData& meshB,
+                        const glm::dmat4& transformB);
 
 }  // namespace vkc::reference

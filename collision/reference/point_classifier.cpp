@@ -39,7 +39,7 @@ Result<PointClassifier> PointClassifier::create(const WorldMesh& world) {
     }
 }
 
-Result<PointClassifier> PointClassifier::create(const MeshData& mesh, const glm::mat4& transform) {
+Result<PointClassifier> PointClassifier::create(const MeshData& mesh, const glm::dmat4& transform) {
     Result<WorldMesh> world = toWorld(mesh, transform);
     if (!world) return world.status();
     return create(*world);
@@ -74,7 +74,7 @@ Result<std::vector<PointSide>> PointClassifier::classify(std::span<const glm::dv
     return out;
 }
 
-Result<bool> pointInside(const MeshData& mesh, const glm::mat4& transform, const glm::dvec3& point) {
+Result<bool> pointInside(const MeshData& mesh, const glm::dmat4& transform, const glm::dvec3& point) {
     Result<PointClassifier> classifier = PointClassifier::create(mesh, transform);
     if (!classifier) return classifier.status();
     Result<PointSide> side = classifier->classify(point);
@@ -82,7 +82,7 @@ Result<bool> pointInside(const MeshData& mesh, const glm::mat4& transform, const
     return *side != PointSide::Outside;
 }
 
-Result<std::vector<uint8_t>> pointsInside(const MeshData& mesh, const glm::mat4& transform,
+Result<std::vector<uint8_t>> pointsInside(const MeshData& mesh, const glm::dmat4& transform,
                                           std::span<const glm::dvec3> points) {
     Result<PointClassifier> classifier = PointClassifier::create(mesh, transform);
     if (!classifier) return classifier.status();

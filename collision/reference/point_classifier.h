@@ -29,7 +29,7 @@ enum class PointSide : uint8_t {
 class PointClassifier {
 public:
     // Errors (InvalidMesh, naming the mesh): not an oriented 2-manifold, not closed, plus toWorld's.
-    static Result<PointClassifier> create(const MeshData& mesh, const glm::mat4& transform);
+    static Result<PointClassifier> create(const MeshData& mesh, const glm::dmat4& transform);
     static Result<PointClassifier> create(const WorldMesh& world);
 
     PointClassifier(PointClassifier&&) noexcept;
@@ -50,9 +50,9 @@ private:
 // Whether the world-space `point` lies in the closed solid bounded by `mesh` placed by
 // `transform`; the boundary counts as inside (closed solid). Builds a classifier each call: use
 // pointsInside() or PointClassifier for many points.
-Result<bool> pointInside(const MeshData& mesh, const glm::mat4& transform, const glm::dvec3& point);
+Result<bool> pointInside(const MeshData& mesh, const glm::dmat4& transform, const glm::dvec3& point);
 // Batch form: one entry per point, 1 = inside or on the boundary, 0 = outside.
-Result<std::vector<uint8_t>> pointsInside(const MeshData& mesh, const glm::mat4& transform,
+Result<std::vector<uint8_t>> pointsInside(const MeshData& mesh, const glm::dmat4& transform,
                                           std::span<const glm::dvec3> points);
 
 }  // namespace vkc::reference

@@ -63,8 +63,8 @@ Result<TrianglePairsResult> intersectingTrianglePairs(const WorldMesh& a, const 
     }
 }
 
-Result<TrianglePairsResult> intersectingTrianglePairs(const MeshData& meshA, const glm::mat4& transformA,
-                                                      const MeshData& meshB, const glm::mat4& transformB) {
+Result<TrianglePairsResult> intersectingTrianglePairs(const MeshData& meshA, const glm::dmat4& transformA,
+                                                      const MeshData& meshB, const glm::dmat4& transformB) {
     Result<WorldMesh> a = toWorld(meshA, transformA);
     if (!a) return a.status();
     Result<WorldMesh> b = toWorld(meshB, transformB);

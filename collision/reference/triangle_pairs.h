@@ -36,8 +36,8 @@ struct TrianglePairsResult {
 // never reported. Exact: CGAL Epick predicates on the double world points of toWorld();
 // broad phase: CGAL::box_intersection_d on closed double boxes (exact, so nothing is missed).
 // Errors: those of toWorld() (naming the mesh); Unsupported if CGAL throws (message attached).
-Result<TrianglePairsResult> intersectingTrianglePairs(const MeshData& meshA, const glm::mat4& transformA,
-                                                      const MeshData& meshB, const glm::mat4& transformB);
+Result<TrianglePairsResult> intersectingTrianglePairs(const MeshData& meshA, const glm::dmat4& transformA,
+                                                      const MeshData& meshB, const glm::dmat4& transformB);
 // Same on meshes already in world space.
 Result<TrianglePairsResult> intersectingTrianglePairs(const WorldMesh& a, const WorldMesh& b);
 

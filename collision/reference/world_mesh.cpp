@@ -6,27 +6,27 @@
 
 namespace vkc::reference {
 
-glm::dvec3 transformPoint(const glm::mat4& m, const glm::vec3& p) {
+glm::dvec3 transformPoint(const glm::dmat4& m, const glm::vec3& p) {
     // Explicit sums in a fixed order (glm's operator* could be vectorised differently per build).
     const double x = p.x, y = p.y, z = p.z;
     glm::dvec3 out;
     for (int r = 0; r < 3; ++r) {
-        double acc = static_cast<double>(m[0][r]) * x;
-        acc += static_cast<double>(m[1][r]) * y;
-        acc += static_cast<double>(m[2][r]) * z;
-        acc += static_cast<double>(m[3][r]);
+        double acc = m[0][r] * x;
+        acc += m[1][r] * y;
+        acc += m[2][r] * z;
+        acc += m[3][r];
         out[r] = acc;
     }
     return out;
 }
 
-Result<WorldMesh> toWorld(const MeshData& mesh, const glm::mat4& transform) {
+Result<WorldMesh> toWorld(const MeshData& mesh, const glm::dmat4& transform) {
     const std::string name = mesh.name.empty() ? std::string("<unnamed mesh>") : mesh.name;
     for (int c = 0; c < 4; ++c)
         for (int r = 0; r < 4; ++r)
             if (!std::isfinite(transform[c][r]))
                 return makeError(ErrorCode::InvalidArgument, "transform of mesh '" + name + "' has a non-finite entry");
-    if (transform[0][3] != 0.0f || transform[1][3] != 0.0f || transform[2][3] != 0.0f || transform[3][3] != 1.0f)
+    if (transform[0][3] != 0.0 || transform[1][3] != 0.0 || transform[2][3] != 0.0 || transform[3][3] != 1.0)
         return makeError(ErrorCode::InvalidArgument,
                          "transform of mesh '" + name + "' is not affine (last row must be 0 0 0 1)");
     const glm::dvec3 c0(transform[0]), c1(transform[1]), c2(transform[2]);

@@ -1,7 +1,7 @@
 // A mesh placed in world space in double precision: the exact oracle's common input.
-// Inputs: vkc::MeshData (float positions, uint32 indices) and a float glm::mat4 object-to-world
-// transform. Output: world positions as glm::dvec3, computed by promoting every float matrix entry
-// and every float coordinate to double and evaluating M * (x, y, z, 1) in double, in a fixed
+// Inputs: vkc::MeshData (float positions, uint32 indices) and a double glm::dmat4 object-to-world
+// transform (a float matrix converts exactly). Output: world positions as glm::dvec3, computed by
+// promoting every float coordinate to double and evaluating M * (x, y, z, 1) in double, in a fixed
 // order, so the same inputs give bit-identical world points on every run and platform (IEEE-754
 // double, no FMA contraction: see CMakeLists.txt). Integer and dyadic inputs (unit cubes shifted
 // by 0.5) are transformed exactly; everything downstream (CGAL predicates, corefinement) is exact
@@ -36,10 +36,10 @@ struct WorldMesh {
 // so volumes stay positive. Errors (InvalidMesh, naming the mesh): index count not a multiple of
 // 3, an index out of range, a non-finite position. InvalidArgument: a non-finite or singular
 // transform, or one whose last row is not (0, 0, 0, 1).
-Result<WorldMesh> toWorld(const MeshData& mesh, const glm::mat4& transform);
+Result<WorldMesh> toWorld(const MeshData& mesh, const glm::dmat4& transform);
 
 // The world-space point M * (p, 1) computed as toWorld() does (for callers building test points).
-glm::dvec3 transformPoint(const glm::mat4& transform, const glm::vec3& p);
+glm::dvec3 transformPoint(const glm::dmat4& transform, const glm::vec3& p);
 
 // Axis-aligned bounds of the vertices referenced by triangles; empty (min > max) with no triangles.
 struct WorldBounds {

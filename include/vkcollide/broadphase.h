@@ -27,7 +27,7 @@ struct Aabb {
 // The world box of `mesh` placed by `transform`, from its CPU positions: computed in double and
 // rounded outward to float, so it contains every transformed vertex (a conservative box for a
 // method's view or volume of interest when no GPU broadphase ran).
-Aabb placedMeshBounds(const MeshData& mesh, const glm::mat4& transform);
+Aabb placedMeshBounds(const MeshData& mesh, const glm::dmat4& transform);
 
 struct ObjectPair {
     uint32_t a = 0;  // object indices, a < b

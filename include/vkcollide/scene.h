@@ -1,6 +1,8 @@
 // A scene: meshes (from CPU arrays, uploaded once, or read in place from the host's vertex
 // buffers) and objects (a mesh under a rigid transform with optional uniform scale). Detectors
 // read it when they record; changing transforms between frames costs nothing on the GPU.
+// Transforms are kept in double precision: every GPU method works in coordinates relative to the
+// pair or region it looks at, so a small object far from the world origin keeps its shape.
 // Lifetime: a Scene must not outlive its Context, and must outlive every frame recorded from it.
 #pragma once
 
@@ -10,6 +12,7 @@
 #include "vkcollide/status.h"
 
 #include <glm/mat4x4.hpp>
+#include <glm/ext/matrix_double4x4.hpp>
 
 #include <cstdint>
 #include <memory>
@@ -20,6 +23,14 @@ namespace vkc {
 
 using MeshId = uint32_t;
 using ObjectId = uint32_t;  // = the object's index, in the order objects were added
+
+// The transforms a scene accepts: rotation times a uniform scale in [kMinObjectScale,
+// kMaxObjectScale], plus a translation of at most kMaxObjectTranslation per axis. Mirrors, shears
+// and non-uniform scales are refused (image-space methods need outward-facing triangles, and
+// normals that transform by the matrix's rotation).
+inline constexpr double kMinObjectScale = 1e-6;
+inline constexpr double kMaxObjectScale = 1e6;
+inline constexpr double kMaxObjectTranslation = 1e8;
 
 // Where a mesh's vertices come from. `data` is required either way: its indices (and rest
 // positions) are the topology every method and the mesh checks use.
@@ -50,9 +61,11 @@ public:
     // Runs the mesh checks; InvalidMesh names the mesh and every problem. Uploads CPU positions
     // (blocking, once) unless the host's buffer is given.
     Result<MeshId> addMesh(const MeshDesc& desc);
-    // InvalidArgument for an unknown mesh or a non-finite transform.
-    Result<ObjectId> addObject(MeshId mesh, const glm::mat4& objectToWorld, std::string name = {});
-    Status setTransform(ObjectId object, const glm::mat4& objectToWorld);
+    // InvalidArgument for an unknown mesh, or a transform that is not finite or outside the
+    // accepted transforms above (the message names the object and the problem). A float matrix
+    // converts implicitly; pass double for objects far from the origin.
+    Result<ObjectId> addObject(MeshId mesh, const glm::dmat4& objectToWorld, std::string name = {});
+    Status setTransform(ObjectId object, const glm::dmat4& objectToWorld);
     // Replaces a CPU mesh's positions (same count; blocking upload, for tools and tests). Meshes read
     // from the host's buffers deform by the host writing them: call markDeformed instead.
     Status updateVertices(MeshId mesh, std::span<const glm::vec3> positions);
@@ -64,7 +77,7 @@ public:
     const MeshData& mesh(MeshId mesh) const;
     const MeshCheckReport& meshReport(MeshId mesh) const;
     MeshId objectMesh(ObjectId object) const;
-    const glm::mat4& transform(ObjectId object) const;
+    const glm::dmat4& transform(ObjectId object) const;
     const std::string& objectName(ObjectId object) const;
 
     SceneImpl& impl() const { return *impl_; }

@@ -22,7 +22,7 @@ VKC_CONSTANT(uint, kBindingMeshVertices, 3u)
 
 // One scene object as the GPU sees it (std430).
 struct ObjectGpu {
-    mat4 objectToWorld;
+    mat4 objectToFrame;   // object to world, minus the frame's origin (near the objects, for precision)
     uint meshSlot;        // index into the mesh vertex buffer array
     uint vertexCount;
     uint vertexStride;    // in floats; positions are the first three floats of each vertex

@@ -86,7 +86,8 @@ inline double triangleDistance(const glm::dvec3 a[3], const glm::dvec3 b[3]) {
 inline constexpr double kNearTouchRelative = 1e-6;
 
 // The exact-in-double separation of triangle ta of object a and tb of object b, and the largest
-// world coordinate magnitude of the six vertices.
+// coordinate magnitude of the six vertices relative to object a's origin (the detector works in
+// a's space, so its rounding follows that magnitude, not the distance from the world origin).
 inline std::pair<double, double> worldTriangleSeparation(const Scene& scene, uint32_t a, uint32_t ta, uint32_t b,
                                                          uint32_t tb) {
     glm::dvec3 pa[3], pb[3];
@@ -94,9 +95,11 @@ inline std::pair<double, double> worldTriangleSeparation(const Scene& scene, uin
     for (int k = 0; k < 3; ++k) {
         const MeshData& ma = scene.mesh(scene.objectMesh(a));
         const MeshData& mb = scene.mesh(scene.objectMesh(b));
-        pa[k] = glm::dvec3(glm::dmat4(scene.transform(a)) * glm::dvec4(glm::dvec3(ma.positions[ma.indices[3 * ta + k]]), 1.0));
-        pb[k] = glm::dvec3(glm::dmat4(scene.transform(b)) * glm::dvec4(glm::dvec3(mb.positions[mb.indices[3 * tb + k]]), 1.0));
-        for (int axis = 0; axis < 3; ++axis) magnitude = std::max({magnitude, std::abs(pa[k][axis]), std::abs(pb[k][axis])});
+        pa[k] = glm::dvec3(scene.transform(a) * glm::dvec4(glm::dvec3(ma.positions[ma.indices[3 * ta + k]]), 1.0));
+        pb[k] = glm::dvec3(scene.transform(b) * glm::dvec4(glm::dvec3(mb.positions[mb.indices[3 * tb + k]]), 1.0));
+        const glm::dvec3 originA(scene.transform(a)[3]);
+        for (int axis = 0; axis < 3; ++axis)
+            magnitude = std::max({magnitude, std::abs(pa[k][axis] - originA[axis]), std::abs(pb[k][axis] - originA[axis])});
     }
     return {triangleDistance(pa, pb), magnitude};
 }

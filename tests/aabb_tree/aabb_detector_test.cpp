@@ -8,6 +8,7 @@
 
 #include "passes/aabb_tree_passes.h"
 #include "tests/support/reflection_check.h"
+#include "tests/support/test_geometry.h"
 #include "tools/cli/aabb_tree_method.h"
 
 #include "spirv/aabb_indirect.comp.h"
@@ -48,6 +49,34 @@ TEST_F(AabbDetectorTest, LayoutMatchesSpirv) {
     EXPECT_TRUE(test::checkPipelineLayout(kSpirv_aabb_indirect_comp, kAabbPipelineLayout, "aabb_indirect.comp").ok());
     Status traverse = test::checkPipelineLayout(kSpirv_aabb_traverse_comp, kAabbPipelineLayout, "aabb_traverse.comp");
     EXPECT_TRUE(traverse.ok()) << traverse.describe();
+}
+
+// Any similarity a user can write: scales from 1e-3 to 1e3 and positions 1e4 from the origin, with
+// the relative poses of a unit-scale scene (so contacts exist at every scale). The pair's relative
+// transform is composed in double; in float its last row was not exactly (0, 0, 0, 1) and scaled
+// pairs were refused as "not a finite affine map" (regressions/pair_2_0.json).
+TEST_F(AabbDetectorTest, ScaledAndFarFromOriginMatchOracle) {
+    std::vector<MeshData> meshes;
+    for (const char* name : {"pinion_gear.off", "couplingdown.off"}) {
+        auto mesh = loadSharedMesh(name);
+        ASSERT_TRUE(mesh);
+        meshes.push_back(std::move(*mesh));
+    }
+    Scene scene = makeScene(meshes);
+    AabbTreeDetector detector = makeDetector();
+    std::mt19937 rng(20261124);
+    size_t total = 0;
+    for (double scale : {1e-3, 0.6846963477408263, 1e3}) {
+        for (glm::dvec3 origin : {glm::dvec3(0.0), test::kFarOrigin}) {
+            for (ObjectId o = 0; o < scene.objectCount(); ++o)
+                ASSERT_TRUE(scene.setTransform(o, test::scaledAndMoved(randomRigid(rng, 0.3f), scale, origin)));
+            auto results = detector.run(scene);
+            ASSERT_TRUE(results) << "scale " << scale << ": " << results.status().describe();
+            total += expectMatchesOracle(scene, results.value(), ("scale " + std::to_string(scale)).c_str());
+        }
+    }
+    EXPECT_GT(total, 50u) << "the poses should produce contacts";
+    EXPECT_EQ(nearTouchExtras(), 0u);
 }
 
 // Closed shared meshes: pinion 1300 and bunny 3674 triangles (not multiples of 64), icosphere
@@ -216,15 +245,27 @@ TEST_F(AabbDetectorTest, HarnessFrameOverBroadphasePcs) {
     auto pcs = broadphase->run(scene);
     ASSERT_TRUE(pcs) << pcs.status().describe();
     ASSERT_EQ(pcs->pairs.size(), 1u);
-    AabbTreeDetector detector = makeDetector();
-    auto results = tools::runAabbTreeFrame(detector, scene, pcs.value(), true);
+    std::optional<AabbTreeDetector> detector = makeDetector();
+    auto results = tools::runAabbTreeFrame(context_, detector, scene, pcs.value(), true);
     ASSERT_TRUE(results) << results.status().describe();
     EXPECT_GT(expectMatchesOracle(scene, results.value(), "harness"), 0u);
-    auto counts = tools::runAabbTreeFrame(detector, scene, pcs.value(), false);
+    auto counts = tools::runAabbTreeFrame(context_, detector, scene, pcs.value(), false);
     ASSERT_TRUE(counts);
     ASSERT_EQ(counts->pairs.size(), 1u);
     EXPECT_TRUE(counts->pairs[0].trianglePairList.empty());
     EXPECT_EQ(counts->pairs[0].trianglePairs, results->pairs[0].trianglePairs);
+
+    // Lists far too small for this pair: the harness grows them (as the overflow warning tells a
+    // host to) and gives the complete, exact answer rather than a truncated one.
+    AabbTreeSettings tiny;
+    tiny.nodePairCapacity = 64;
+    tiny.trianglePairCapacity = 16;
+    std::optional<AabbTreeDetector> small = makeDetector(tiny);
+    auto grown = tools::runAabbTreeFrame(context_, small, scene, pcs.value(), true);
+    ASSERT_TRUE(grown) << grown.status().describe();
+    EXPECT_EQ(expectMatchesOracle(scene, grown.value(), "grown lists"), results->pairs[0].trianglePairList.size());
+    EXPECT_GT(small->settings().nodePairCapacity, 64u);
+    EXPECT_GE(small->settings().trianglePairCapacity, results->pairs[0].trianglePairList.size());
 }
 
 }  // namespace

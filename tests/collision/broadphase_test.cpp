@@ -20,6 +20,7 @@
 #include <glm/gtx/quaternion.hpp>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 namespace vkc {
@@ -88,6 +89,53 @@ TEST_F(BroadphaseTest, MatchesCpuReferenceOnRandomScenes) {
         EXPECT_TRUE(results->gpuTimingsMs.count("broadphase-bounds"));
         EXPECT_TRUE(results->gpuTimingsMs.count("broadphase-pairs"));
     }
+}
+
+// The random scene scaled to millimetres and moved around kFarOrigin, where float spacing is about
+// 1e-3: the GPU works relative to the objects (their translations' centre), so each box still
+// contains its object's vertices placed in double, and the pairs are those of the exact boxes.
+// With world coordinates in float the vertices moved by up to half a millimetre.
+TEST_F(BroadphaseTest, FarFromOriginPairsAreThoseOfTheExactBoxes) {
+    auto scene = Scene::create(context_);
+    ASSERT_TRUE(scene);
+    addRandomObjects(scene.value(), 130, 12.0f, 2026);
+    const double scale = 1e-3;
+    for (ObjectId i = 0; i < scene->objectCount(); ++i)
+        ASSERT_TRUE(scene->setTransform(i, test::scaledAndMoved(glm::mat4(scene->transform(i)), scale, test::kFarOrigin)));
+    auto broadphase = Broadphase::create(context_, {0.0f});
+    ASSERT_TRUE(broadphase) << broadphase.status().describe();
+    auto results = broadphase->run(scene.value());
+    ASSERT_TRUE(results) << results.status().describe();
+
+    std::vector<glm::dvec3> lo(scene->objectCount(), glm::dvec3(INFINITY)), hi(scene->objectCount(), glm::dvec3(-INFINITY));
+    for (ObjectId i = 0; i < scene->objectCount(); ++i) {
+        for (const glm::vec3& p : scene->mesh(scene->objectMesh(i)).positions) {
+            const glm::dvec3 world(scene->transform(i) * glm::dvec4(glm::dvec3(p), 1.0));
+            lo[i] = glm::min(lo[i], world);
+            hi[i] = glm::max(hi[i], world);
+        }
+        for (int axis = 0; axis < 3; ++axis) {
+            EXPECT_LE(results->worldBounds[i].min[axis], lo[i][axis]) << "object " << i << " axis " << axis;
+            EXPECT_GE(results->worldBounds[i].max[axis], hi[i][axis]) << "object " << i << " axis " << axis;
+        }
+    }
+    // Pairs whose exact boxes overlap or miss by more than float rounding at the crowd's own size
+    // (a few units in the last place of ~1e-2): the GPU must decide them as the exact boxes do.
+    const double undecided = 1e-7;
+    size_t decided = 0, overlapping = 0;
+    for (uint32_t a = 0; a < scene->objectCount(); ++a)
+        for (uint32_t b = a + 1; b < scene->objectCount(); ++b) {
+            double gap = -INFINITY;  // the largest separation along any axis; <= 0: boxes overlap
+            for (int axis = 0; axis < 3; ++axis)
+                gap = std::max({gap, lo[b][axis] - hi[a][axis], lo[a][axis] - hi[b][axis]});
+            if (std::abs(gap) < undecided) continue;
+            ++decided;
+            const bool found = std::binary_search(results->pairs.begin(), results->pairs.end(), ObjectPair{a, b});
+            EXPECT_EQ(found, gap < 0.0) << "pair (" << a << ", " << b << "), exact gap " << gap;
+            overlapping += gap < 0.0;
+        }
+    EXPECT_GT(overlapping, 10u) << "the crowd should have overlapping boxes";
+    EXPECT_GT(decided, 8000u);
 }
 
 TEST_F(BroadphaseTest, OverflowKeepsExactCountAndSaysTruncated) {

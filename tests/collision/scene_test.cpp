@@ -1,9 +1,11 @@
 // Scene registration: mesh checks run at addMesh with errors naming the mesh and the problem;
-// bad transforms are refused; requirements differ between object-space and volume methods.
+// bad transforms are refused by name and the accepted range is kept in double; requirements differ between object-space and volume methods.
 #include "collision/generated_solids.h"
 #include "tests/support/vulkan_test.h"
 #include "vkcollide/scene.h"
 
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/quaternion.hpp>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -72,6 +74,50 @@ TEST_F(SceneTest, UpdateVerticesChecksCountAndValues) {
     nan[0].x = std::nanf("");
     EXPECT_EQ(scene->updateVertices(mesh.value(), nan).code, ErrorCode::InvalidMesh);
     EXPECT_EQ(scene->mesh(mesh.value()).positions, box.positions) << "a refused update must change nothing";
+}
+
+
+// The accepted transforms (vkcollide/scene.h): similarities with positive determinant, scale and
+// translation in range. Each refusal names the object and says what is wrong; the limits
+// themselves are accepted, and the transform is kept in double exactly as given.
+TEST_F(SceneTest, AcceptsSimilaritiesInRangeAndRefusesTheRestByName) {
+    auto scene = Scene::create(context_);
+    ASSERT_TRUE(scene);
+    MeshData box = solids::box(glm::vec3(1.0f));
+    auto mesh = scene->addMesh({"box", &box});
+    ASSERT_TRUE(mesh);
+    const glm::dmat4 rotation = glm::dmat4(glm::mat4_cast(glm::normalize(glm::dquat(0.3, -0.5, 0.7, 0.4))));
+    auto similarity = [&](double scale, glm::dvec3 position) {
+        glm::dmat4 m = rotation * glm::scale(glm::dmat4(1.0), glm::dvec3(scale));
+        m[3] = glm::dvec4(position, 1.0);
+        return m;
+    };
+    for (double scale : {kMinObjectScale, 1e-3, 0.6846963477408263, 1e3, kMaxObjectScale}) {
+        const glm::dmat4 m = similarity(scale, {1e4 + 0.123456789012, -5e3, kMaxObjectTranslation});
+        auto object = scene->addObject(mesh.value(), m, "ok");
+        ASSERT_TRUE(object) << "scale " << scale << ": " << object.status().describe();
+        EXPECT_EQ(scene->transform(object.value()), m) << "kept in double, bit for bit";
+    }
+    auto refused = [&](const glm::dmat4& m, const char* problem) {
+        auto object = scene->addObject(mesh.value(), m, "odd one");
+        ASSERT_FALSE(object) << problem;
+        EXPECT_EQ(object.status().code, ErrorCode::InvalidArgument);
+        EXPECT_NE(object.status().message.find("\"odd one\""), std::string::npos) << object.status().message;
+        EXPECT_NE(object.status().message.find(problem), std::string::npos) << object.status().message;
+    };
+    refused(glm::scale(glm::dmat4(1.0), glm::dvec3(1.0, 1.0, -1.0)), "mirrors");
+    refused(glm::scale(glm::dmat4(1.0), glm::dvec3(1.0, 2.0, 1.0)), "uniform scale");
+    glm::dmat4 shear(1.0);
+    shear[1][0] = 0.1;
+    refused(shear, "uniform scale");
+    refused(glm::scale(glm::dmat4(1.0), glm::dvec3(0.0)), "singular");
+    refused(similarity(kMinObjectScale / 2, {}), "outside the supported range");
+    refused(similarity(kMaxObjectScale * 2, {}), "outside the supported range");
+    refused(similarity(1.0, {0.0, -2 * kMaxObjectTranslation, 0.0}), "translates beyond");
+    glm::dmat4 projective(1.0);
+    projective[0][3] = 0.5;
+    refused(projective, "not affine");
+    EXPECT_EQ(scene->objectCount(), 5u);
 }
 
 }  // namespace

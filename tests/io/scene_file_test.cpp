@@ -19,7 +19,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-glm::vec3 apply(const glm::mat4& m, glm::vec3 p) { return glm::vec3(m * glm::vec4(p, 1.0f)); }
+glm::vec3 apply(const glm::dmat4& m, glm::vec3 p) { return glm::vec3(m * glm::dvec4(p, 1.0)); }
 
 void expectNear(glm::vec3 actual, glm::vec3 expected, float tolerance = 1e-5f) {
     EXPECT_NEAR(actual.x, expected.x, tolerance);
@@ -57,7 +57,7 @@ TEST(SceneFile, DemoSceneLoads) {
     for (const io::SceneMesh& mesh : scene.meshes)
         EXPECT_TRUE(checkMesh(mesh.data).validForVolumeMethods()) << mesh.name;
 
-    const std::vector<glm::mat4>& t = scene.frames[0].transforms;
+    const std::vector<glm::dmat4>& t = scene.frames[0].transforms;
     ASSERT_EQ(t.size(), 7u);
     // bunny: euler_deg [0, 30, 0], scale 0.2: x axis turns towards -z.
     const float c30 = std::cos(glm::radians(30.0f)), s30 = std::sin(glm::radians(30.0f));
@@ -109,7 +109,7 @@ TEST(SceneFile, QuaternionNearUnitIsNormalisedDefaultsAreIdentity) {
     ASSERT_EQ(scene.objects.size(), 2u);
     ASSERT_EQ(scene.frameCount(), 1u);
     EXPECT_NEAR(glm::length(scene.objects[0].pose.rotation), 1.0f, 1e-6f);
-    EXPECT_EQ(scene.frames[0].transforms[1], glm::mat4(1.0f));
+    EXPECT_EQ(scene.frames[0].transforms[1], glm::dmat4(1.0));
 }
 
 TEST(SceneFile, GeneratedMeshParameters) {
@@ -172,7 +172,7 @@ const BadScene kBadScenes[] = {
     {"unknown_key.json", ErrorCode::InvalidScene,
      "objects[1] \"b\".postion: unknown key (did you mean \"position\"?)"},
     {"nan_transform.json", ErrorCode::InvalidScene, "objects[1] \"b\".position[1]: expected a number, got string"},
-    {"inf_transform.json", ErrorCode::InvalidScene, "objects[0] \"a\".scale: not a finite number"},
+    {"inf_transform.json", ErrorCode::InvalidScene, "objects[0] \"a\".scale: 1e+300 is outside the supported range [1e-06, 1e+06]"},
     {"duplicate_name.json", ErrorCode::InvalidScene, "objects[1] \"a\": duplicate object name (also objects[0])"},
     {"bad_quaternion.json", ErrorCode::InvalidScene, "objects[0] \"tilted\".rotation: not a unit quaternion"},
     {"zero_scale.json", ErrorCode::InvalidScene, "objects[0] \"flat\".scale: must be > 0, got 0"},

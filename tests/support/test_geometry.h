@@ -1,4 +1,5 @@
-// Geometry helpers shared by tests: seeded random rigid poses and point-to-triangle distance.
+// Geometry helpers shared by tests: seeded random rigid poses, scaled and far-away placements, and
+// point-to-triangle distance.
 #pragma once
 
 #include <glm/geometric.hpp>
@@ -17,6 +18,19 @@ inline glm::mat4 randomRigid(std::mt19937& rng, float spread) {
     std::uniform_real_distribution<float> position(-spread / 2, spread / 2), unit(-1.0f, 1.0f);
     glm::quat rotation = glm::normalize(glm::quat(unit(rng), unit(rng), unit(rng), unit(rng)));
     return glm::translate(glm::mat4(1.0f), {position(rng), position(rng), position(rng)}) * glm::mat4_cast(rotation);
+}
+
+// Where tests put objects far from the origin: the crowd of the "far from the origin" class, where
+// float spacing (about 1e-3) is a tenth of a 1 cm object.
+inline constexpr glm::dvec3 kFarOrigin{1e4, -5e3, 3e3};
+
+// `rigid` scaled by `scale` about the world origin and then moved by `origin`, composed in double:
+// a scene of such poses is the unit-scale scene of the `rigid` poses, scaled and moved, so its
+// exact answers (pairs, triangle pairs; volumes times scale^3) are those of the unit-scale scene.
+inline glm::dmat4 scaledAndMoved(const glm::mat4& rigid, double scale, glm::dvec3 origin) {
+    glm::dmat4 m = glm::dmat4(rigid) * glm::scale(glm::dmat4(1.0), glm::dvec3(scale));
+    m[3] = glm::dvec4(origin + scale * glm::dvec3(rigid[3]), 1.0);
+    return m;
 }
 
 // A host-style interleaved vertex layout: `headerFloats` floats, then `strideFloats` floats per

@@ -16,9 +16,15 @@ std::string sharedDir() {
     return value ? value : "";
 }
 
+bool failsTest(LogLevel level, const char* message) {
+    // Errors are only ever logged for bugs: validation errors and vkcollide's own (an allocation
+    // never freed); validation warnings count too.
+    return level >= LogLevel::Error || (level >= LogLevel::Warning && !strncmp(message, "[validation]", 12));
+}
+
 void VulkanTest::onLog(void* user, LogLevel level, const char* message) {
     auto* self = static_cast<VulkanTest*>(user);
-    if (level >= LogLevel::Warning && !strncmp(message, "[validation]", 12)) {
+    if (failsTest(level, message)) {
         std::lock_guard<std::mutex> lock(self->logMutex_);
         self->validationLog_.push_back(message);
     }

@@ -12,9 +12,11 @@ struct CliRun {
     std::string output;    // stdout and stderr together
 };
 
+// Every `detect` a test runs is validated: a validation message fails it with exit 1.
 inline CliRun runCli(const std::string& arguments) {
     CliRun run;
-    std::string command = std::string(VKC_CLI_PATH) + " " + arguments + " 2>&1";
+    const bool detect = arguments.rfind("detect ", 0) == 0;
+    std::string command = std::string(VKC_CLI_PATH) + " " + arguments + (detect ? " --validate" : "") + " 2>&1";
     FILE* pipe = popen(command.c_str(), "r");
     if (!pipe) return run;
     char buffer[4096];

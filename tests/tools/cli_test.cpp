@@ -49,7 +49,7 @@ TEST(CliDetect, ExactMethodMatchesOracleAndReferenceVolumes) {
         {2, 3, 0.125, 0.0},           // cube ∩ cube + (0.5, 0.5, 0.5): exactly
         {4, 5, 1.29100111077, 1e-9},  // sphere_ico4 ∩ itself + (1, 0, 0)
         {6, 7, 1.38331932222, 1e-9},  // torus ∩ itself + (1.5, 0, 0)
-        // + 0.1 is not a float: the shift is 0.1 + 1.5e-9, which moves the volume by ~1e-8.
+        // + 0.1: the README value, within the 1e-6 its digits and the float mesh coordinates allow.
         {8, 9, 0.0349967844596, 1e-6},
         {10, 11, 3299571.401, 1e-9},    // hull-body ∩ hull-mask as is
         {12, 13, 12.0632932633, 1e-7},  // fandisk ∩ itself + (1, 0, 0): float coordinates move it 2e-8

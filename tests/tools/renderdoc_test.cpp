@@ -11,11 +11,17 @@
 #include <fstream>
 #include <sstream>
 
+#include <unistd.h>
+
 namespace vkc {
 namespace {
 
+// Per test and process: ctest runs the two tests in parallel, and they must not clear each
+// other's captures.
 std::filesystem::path scratchDir() {
-    std::filesystem::path dir = std::filesystem::temp_directory_path() / "vkc_renderdoc_tests";
+    const char* test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::filesystem::path dir = std::filesystem::temp_directory_path() / "vkc_renderdoc_tests" /
+                                (std::string(test) + "." + std::to_string(getpid()));
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     return dir;

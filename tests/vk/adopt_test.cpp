@@ -13,7 +13,8 @@
 namespace vkc {
 namespace {
 
-// A minimal host: instance (validation + debug utils), one device with the chosen features.
+// A minimal host: instance (validation with synchronization checks, and the host's own debug
+// messenger, which outlives everything vkcollide made), one device with the chosen features.
 struct Host {
     void* library = nullptr;
     PFN_vkGetInstanceProcAddr gipa = nullptr;
@@ -24,8 +25,18 @@ struct Host {
     uint32_t family = 0;
     uint32_t apiVersion = VK_API_VERSION_1_3;
     std::vector<std::string> deviceExtensions;
-    std::vector<const char*> instanceExtensions = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+    std::vector<const char*> instanceExtensions = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME,
+                                                   VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME};
     DeviceFeatureChain features;
+    VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+    std::vector<std::string> messages;  // validation warnings and errors the host's messenger saw
+
+    static VKAPI_ATTR VkBool32 VKAPI_CALL onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT,
+                                                    VkDebugUtilsMessageTypeFlagsEXT,
+                                                    const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
+        static_cast<Host*>(user)->messages.push_back(data->pMessage ? data->pMessage : "");
+        return VK_FALSE;
+    }
 
     template <typename F>
     F load(const char* name) {
@@ -40,7 +51,12 @@ struct Host {
         VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO};
         app.apiVersion = apiVersion;
         const char* layer = "VK_LAYER_KHRONOS_validation";
+        const VkValidationFeatureEnableEXT syncValidation = VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT;
+        VkValidationFeaturesEXT validationFeatures = {VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
+        validationFeatures.enabledValidationFeatureCount = 1;
+        validationFeatures.pEnabledValidationFeatures = &syncValidation;
         VkInstanceCreateInfo instanceInfo = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+        instanceInfo.pNext = &validationFeatures;
         instanceInfo.pApplicationInfo = &app;
         instanceInfo.enabledLayerCount = 1;
         instanceInfo.ppEnabledLayerNames = &layer;
@@ -50,6 +66,15 @@ struct Host {
         VkResult result = createInstance(&instanceInfo, nullptr, &instance);
         if (result == VK_ERROR_INCOMPATIBLE_DRIVER) return "no Vulkan: no driver";
         if (result != VK_SUCCESS) return "vkCreateInstance failed: " + std::to_string(result);
+        VkDebugUtilsMessengerCreateInfoEXT messengerInfo = {VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+        messengerInfo.messageSeverity =
+            VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+        messengerInfo.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
+        messengerInfo.pfnUserCallback = &Host::onMessage;
+        messengerInfo.pUserData = this;
+        if (load<PFN_vkCreateDebugUtilsMessengerEXT>("vkCreateDebugUtilsMessengerEXT")(instance, &messengerInfo, nullptr,
+                                                                                      &messenger) != VK_SUCCESS)
+            return "vkCreateDebugUtilsMessengerEXT failed";
 
         Result<std::vector<DeviceInfo>> infos = listDevices();
         if (!infos.ok()) return infos.status().describe();
@@ -122,8 +147,16 @@ struct Host {
         return d;
     }
 
-    ~Host() {
+    // As a host shuts down: after vkcollide's context, before the instance, with the host's
+    // messenger still listening (so objects vkcollide leaked on the device are reported).
+    void destroyDevice() {
         if (device) load<PFN_vkDestroyDevice>("vkDestroyDevice")(device, nullptr);
+        device = VK_NULL_HANDLE;
+    }
+
+    ~Host() {
+        destroyDevice();
+        if (messenger) load<PFN_vkDestroyDebugUtilsMessengerEXT>("vkDestroyDebugUtilsMessengerEXT")(instance, messenger, nullptr);
         if (instance) load<PFN_vkDestroyInstance>("vkDestroyInstance")(instance, nullptr);
         if (library) dlclose(library);
     }
@@ -162,6 +195,13 @@ TEST(AdoptContextTest, AdoptsAHostDeviceWithTheRequiredFeaturesAndUsesIt) {
     std::string messages;
     for (const std::string& m : validationMessages(context.value())) messages += "\n" + m;
     EXPECT_EQ(validationMessageCount(context.value()), 0u) << messages;
+
+    // Shut down as a host does: vkcollide first, then the device, under the host's messenger.
+    context.value() = Context();
+    host.destroyDevice();
+    std::string hostMessages;
+    for (const std::string& m : host.messages) hostMessages += "\n" + m;
+    EXPECT_TRUE(host.messages.empty()) << "validation at shutdown:" << hostMessages;
 }
 
 TEST(AdoptContextTest, FailsNamingEachFeatureTheHostDidNotEnable) {

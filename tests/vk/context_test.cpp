@@ -147,5 +147,31 @@ TEST(ValidationCounterTest, CountsAndReportsAValidationError) {
     EXPECT_NE(messages[0].find("usage"), std::string::npos) << messages[0];
 }
 
+// Not a VulkanTest either: a sub-allocation left alive when its context goes must fail the
+// fixture. The allocator reports it at teardown; the fixture's rule has to catch that message.
+TEST(ValidationCounterTest, AnAllocationNeverFreedFailsTheFixture) {
+    std::vector<std::string> failing;
+    HeadlessDesc desc = {};
+    desc.enableValidation = true;
+    desc.log = [](void* user, LogLevel level, const char* message) {
+        if (test::failsTest(level, message)) static_cast<std::vector<std::string>*>(user)->push_back(message);
+    };
+    desc.logUser = &failing;
+    Result<Context> context = createHeadlessContext(desc);
+    if (!context.ok() && context.status().code == ErrorCode::NotFound && !test::deviceRequired())
+        GTEST_SKIP() << context.status().describe();
+    ASSERT_TRUE(context.ok()) << context.status().describe();
+    auto buffer = createBuffer(context->vulkan(), {256, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal,
+                                                   "forgotten buffer"});
+    ASSERT_TRUE(buffer.ok()) << buffer.status().describe();
+    // Only the sub-allocation leaks: the VkBuffer goes, so validation itself has nothing to say.
+    context->vulkan().vkd.vkDestroyBuffer(context->vulkan().device, buffer->buffer, context->vulkan().allocationCallbacks);
+    EXPECT_TRUE(failing.empty());
+    context.value() = Context();
+    ASSERT_EQ(failing.size(), 1u);
+    EXPECT_NE(failing[0].find("forgotten buffer"), std::string::npos) << failing[0];
+    EXPECT_NE(failing[0].find("never freed"), std::string::npos) << failing[0];
+}
+
 }  // namespace
 }  // namespace vkc

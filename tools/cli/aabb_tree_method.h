@@ -3,17 +3,26 @@
 #pragma once
 
 #include "vkcollide/aabb_tree.h"
+#include "vkcollide/context.h"
 #include "vkcollide/broadphase.h"
 #include "vkcollide/results.h"
 #include "vkcollide/scene.h"
 
+#include <optional>
+
 namespace vkc::tools {
+
+// The largest node-pair or triangle-pair list capacity the harness grows to (AabbTreeSettings'
+// own limit is 2^30 entries; a list this long is 128 MiB, lavapipe's largest storage binding).
+inline constexpr uint32_t kMaxAabbCapacity = 1u << 23;
 
 // Pairs with exact triangle-pair counts (and, with `keepList`, the lists) for the pairs of `pcs`.
 // The detector must have been created with keepTrianglePairList when `keepList` is set
-// (InvalidArgument otherwise). A truncated PCS or a hit capacity is a warning in the results.
-// `stats` (optional) receives the GPU's per-level counters (what the paper read with occlusion queries).
-Result<FrameResults> runAabbTreeFrame(AabbTreeDetector& detector, const Scene& scene, const BroadphaseResults& pcs,
-                                      bool keepList, AabbTreeFrameStats* stats = nullptr);
+// (InvalidArgument otherwise). When a list overflows, `detector` is replaced by one with larger
+// lists and the frame runs again (up to kMaxAabbCapacity); what still does not fit, and a
+// truncated PCS, are warnings in the results. `stats` (optional) receives the GPU's per-level
+// counters of the last run (what the paper read with occlusion queries).
+Result<FrameResults> runAabbTreeFrame(Context& context, std::optional<AabbTreeDetector>& detector, const Scene& scene,
+                                      const BroadphaseResults& pcs, bool keepList, AabbTreeFrameStats* stats = nullptr);
 
 }  // namespace vkc::tools

@@ -37,6 +37,7 @@ struct DetectOptions {
     std::optional<uint32_t> resolution;  // default: the method's (stencil 512, ldi 256, consistent-pairs 1024)
     uint32_t views = 3;
     uint32_t layerCap = 16;
+    bool validate = false;  // Khronos validation (with synchronization checks); any message fails the run
     std::string report;
     std::string images;
     std::optional<uint32_t> frames;
@@ -89,10 +90,10 @@ Result<FrameRunner> makeFrameRunner(const DetectOptions& options, Context& conte
         auto detector = AabbTreeDetector::create(context, settings);
         if (!detector) return detector.status();
         state.aabbTree = std::move(detector.value());
-        return FrameRunner([&options, &scene, &state](const io::SceneFrame&, const BroadphaseResults& pcs,
-                                                      nlohmann::json& extra) {
+        return FrameRunner([&options, &context, &scene, &state](const io::SceneFrame&, const BroadphaseResults& pcs,
+                                                                nlohmann::json& extra) {
             AabbTreeFrameStats stats;
-            auto results = runAabbTreeFrame(*state.aabbTree, scene, pcs, options.list, &stats);
+            auto results = runAabbTreeFrame(context, state.aabbTree, scene, pcs, options.list, &stats);
             if (results) extra["aabb_tree"] = toJson(stats);
             return results;
         });
@@ -165,6 +166,7 @@ Status runDetect(const DetectOptions& options) {
     headless.deviceName = options.device.empty() ? nullptr : options.device.c_str();
     // RenderDoc 1.24 cannot capture ray queries, acceleration structures or device addresses.
     headless.disableRayQuery = capture.has_value();
+    headless.enableValidation = options.validate;
     auto context = createHeadlessContext(headless);
     if (!context) return context.status();
     const DeviceInfo& device = deviceInfo(context.value());
@@ -211,7 +213,13 @@ Status runDetect(const DetectOptions& options) {
     }
     if (!options.images.empty() && options.method != "ldi")
         std::cerr << "--images: only --method ldi writes images (per-pair intersection depth); nothing written\n";
-    return writeReport(report, options.report);
+    VKC_TRY(writeReport(report, options.report));
+    if (options.validate && validationMessageCount(context.value()) != 0) {
+        for (const std::string& message : validationMessages(context.value())) std::cerr << message << "\n";
+        return makeError(ErrorCode::VulkanError, "--validate: " + std::to_string(validationMessageCount(context.value())) +
+                                                     " validation message(s), printed above");
+    }
+    return Status::success();
 }
 
 }  // namespace
@@ -236,6 +244,8 @@ void addDetectCommand(CLI::App& app, int& exitCode) {
                         "Capture the first frame's GPU work with RenderDoc into this .rdc file");
     command->add_option("--device", options->device, "Device index or name substring (default: VKC_DEVICE or best)");
     command->add_flag("--list", options->list, "Include the triangle pair lists in the report");
+    command->add_flag("--validate", options->validate,
+                      "Run under the Khronos validation layer (synchronization checks too); any message fails (exit 1)");
     command->callback([options, &exitCode] {
         Status status = runDetect(*options);
         if (!status.ok()) {

@@ -3,8 +3,10 @@
 // and the object's name once it is known, so a scene author can find the line without a debugger.
 #include "tools/io/scene_file.h"
 
+#include "collision/format_number.h"
 #include "collision/generated_solids.h"
 #include "tools/io/mesh_loader.h"
+#include "vkcollide/scene.h"
 
 #include <nlohmann/json.hpp>
 
@@ -79,65 +81,88 @@ void checkKeys(const Json& object, const std::string& where, std::initializer_li
     }
 }
 
-float number(const Json& value, const std::string& where) {
+// Poses stay in double (an object far from the origin keeps its shape); mesh parameters are float.
+double number(const Json& value, const std::string& where) {
     if (!value.is_number()) fail(where, std::string("expected a number, got ") + typeName(value));
     const double d = value.get<double>();
-    // JSON has no NaN, but 1e999 parses as Inf, and 1e300 overflows a float.
-    if (!std::isfinite(d) || !std::isfinite(float(d))) fail(where, "not a finite number (NaN, Inf or beyond float range)");
+    // JSON has no NaN, but 1e999 parses as Inf.
+    if (!std::isfinite(d)) fail(where, "not a finite number (NaN or Inf)");
+    return d;
+}
+
+float floatValue(double d, const std::string& where) {
+    if (!std::isfinite(float(d))) fail(where, "beyond float range");
     return float(d);
 }
 
 uint32_t integer(const Json& value, const std::string& where, uint32_t min, uint32_t max) {
-    const float f = number(value, where);
-    if (f != std::floor(f) || f < float(min) || f > float(max))
+    const double f = number(value, where);
+    if (f != std::floor(f) || f < double(min) || f > double(max))
         fail(where, "expected an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "], got " +
                         value.dump());
     return uint32_t(f);
 }
 
-float positive(const Json& value, const std::string& where) {
-    const float f = number(value, where);
-    if (!(f > 0.0f)) fail(where, "must be > 0, got " + value.dump());
+double positive(const Json& value, const std::string& where) {
+    const double f = number(value, where);
+    if (!(f > 0.0)) fail(where, "must be > 0, got " + value.dump());
     return f;
 }
 
 template <size_t N>
-std::array<float, N> numbers(const Json& value, const std::string& where) {
+std::array<double, N> numbers(const Json& value, const std::string& where) {
     if (!value.is_array() || value.size() != N)
         fail(where, "expected an array of " + std::to_string(N) + " numbers, got " +
                         (value.is_array() ? "an array of " + std::to_string(value.size()) : std::string(typeName(value))));
-    std::array<float, N> out{};
+    std::array<double, N> out{};
     for (size_t i = 0; i < N; ++i) out[i] = number(value[i], where + "[" + std::to_string(i) + "]");
     return out;
 }
 
-glm::vec3 vec3(const Json& value, const std::string& where) {
+glm::dvec3 dvec3(const Json& value, const std::string& where) {
     const auto v = numbers<3>(value, where);
     return {v[0], v[1], v[2]};
+}
+
+glm::vec3 vec3(const Json& value, const std::string& where) {
+    const glm::dvec3 v = dvec3(value, where);
+    return {floatValue(v.x, where + "[0]"), floatValue(v.y, where + "[1]"), floatValue(v.z, where + "[2]")};
 }
 
 // Applies whichever of position / rotation / euler_deg / scale `object` holds onto `pose`.
 void applyPose(const Json& object, const std::string& where, ObjectPose& pose) {
     if (object.contains("rotation") && object.contains("euler_deg"))
         fail(where, "give either \"rotation\" or \"euler_deg\", not both");
-    if (auto it = object.find("position"); it != object.end()) pose.position = vec3(*it, join(where, "position"));
+    if (auto it = object.find("position"); it != object.end()) {
+        pose.position = dvec3(*it, join(where, "position"));
+        for (int axis = 0; axis < 3; ++axis)
+            if (std::abs(pose.position[axis]) > kMaxObjectTranslation)
+                fail(join(where, "position") + "[" + std::to_string(axis) + "]",
+                     formatNumber(pose.position[axis]) + " is beyond the supported " + formatNumber(kMaxObjectTranslation) +
+                         " units from the origin");
+    }
     if (auto it = object.find("rotation"); it != object.end()) {
         const auto q = numbers<4>(*it, join(where, "rotation"));
-        const glm::quat rotation(q[0], q[1], q[2], q[3]);  // glm's constructor order is (w, x, y, z)
-        const float length = glm::length(rotation);
-        if (std::abs(length - 1.0f) > 1e-3f)
+        const glm::dquat rotation(q[0], q[1], q[2], q[3]);  // glm's constructor order is (w, x, y, z)
+        const double length = glm::length(rotation);
+        if (std::abs(length - 1.0) > 1e-3)
             fail(join(where, "rotation"), "not a unit quaternion [w, x, y, z] (length " + std::to_string(length) +
                                               "; within 1e-3 of 1 it would be normalised)");
         pose.rotation = rotation / length;
     }
     if (auto it = object.find("euler_deg"); it != object.end()) {
-        const glm::vec3 radians = glm::radians(vec3(*it, join(where, "euler_deg")));
-        const glm::quat qx = glm::angleAxis(radians.x, glm::vec3(1, 0, 0));
-        const glm::quat qy = glm::angleAxis(radians.y, glm::vec3(0, 1, 0));
-        const glm::quat qz = glm::angleAxis(radians.z, glm::vec3(0, 0, 1));
+        const glm::dvec3 radians = glm::radians(dvec3(*it, join(where, "euler_deg")));
+        const glm::dquat qx = glm::angleAxis(radians.x, glm::dvec3(1, 0, 0));
+        const glm::dquat qy = glm::angleAxis(radians.y, glm::dvec3(0, 1, 0));
+        const glm::dquat qz = glm::angleAxis(radians.z, glm::dvec3(0, 0, 1));
         pose.rotation = qz * qy * qx;  // x first, about fixed world axes
     }
-    if (auto it = object.find("scale"); it != object.end()) pose.scale = positive(*it, join(where, "scale"));
+    if (auto it = object.find("scale"); it != object.end()) {
+        pose.scale = positive(*it, join(where, "scale"));
+        if (pose.scale < kMinObjectScale || pose.scale > kMaxObjectScale)
+            fail(join(where, "scale"), formatNumber(pose.scale) + " is outside the supported range [" +
+                                           formatNumber(kMinObjectScale) + ", " + formatNumber(kMaxObjectScale) + "]");
+    }
 }
 
 class Parser {
@@ -197,7 +222,7 @@ private:
                 requireObject(*sphere, at);
                 checkKeys(*sphere, at, {"radius", "subdivisions"});
                 if (!sphere->contains("radius")) fail(at, "missing \"radius\"");
-                const float radius = positive((*sphere)["radius"], at + ".radius");
+                const float radius = floatValue(positive((*sphere)["radius"], at + ".radius"), at + ".radius");
                 const uint32_t subdivisions = sphere->contains("subdivisions")
                     ? integer((*sphere)["subdivisions"], at + ".subdivisions", 0, solids::kMaxSphereSubdivisions)
                     : 3;
@@ -209,8 +234,8 @@ private:
                 requireObject(torus, at);
                 checkKeys(torus, at, {"major", "minor", "segments"});
                 if (!torus.contains("major") || !torus.contains("minor")) fail(at, "needs \"major\" and \"minor\"");
-                const float major = positive(torus["major"], at + ".major");
-                const float minor = positive(torus["minor"], at + ".minor");
+                const float major = floatValue(positive(torus["major"], at + ".major"), at + ".major");
+                const float minor = floatValue(positive(torus["minor"], at + ".minor"), at + ".minor");
                 if (!(minor < major)) fail(at, "\"minor\" must be smaller than \"major\" (else the torus intersects itself)");
                 const uint32_t segments = torus.contains("segments") ? integer(torus["segments"], at + ".segments", 3, 4096) : 48;
                 mesh.source = "torus";
@@ -364,9 +389,9 @@ Status sceneError(std::string_view displayName, ErrorCode code, const std::strin
 
 }  // namespace
 
-glm::mat4 ObjectPose::matrix() const {
-    return glm::translate(glm::mat4(1.0f), position) * glm::mat4_cast(rotation) *
-           glm::scale(glm::mat4(1.0f), glm::vec3(scale));
+glm::dmat4 ObjectPose::matrix() const {
+    return glm::translate(glm::dmat4(1.0), position) * glm::mat4_cast(rotation) *
+           glm::scale(glm::dmat4(1.0), glm::dvec3(scale));
 }
 
 Result<SceneDescription> parseScene(std::string_view text, const std::filesystem::path& baseDir,

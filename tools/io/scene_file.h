@@ -19,12 +19,14 @@
 namespace vkc::io {
 
 // A rigid transform with uniform scale: world = translate(position) * rotate(rotation) * scale.
+// Double precision, like vkc::Scene's transforms: far from the origin a float position would
+// move a small object by more than its size.
 struct ObjectPose {
-    glm::vec3 position{0.0f};
-    glm::quat rotation{1.0f, 0.0f, 0.0f, 0.0f};  // unit quaternion (w, x, y, z)
-    float scale = 1.0f;                          // > 0
+    glm::dvec3 position{0.0};
+    glm::dquat rotation{1.0, 0.0, 0.0, 0.0};  // unit quaternion (w, x, y, z)
+    double scale = 1.0;                       // > 0
 
-    glm::mat4 matrix() const;
+    glm::dmat4 matrix() const;
 };
 
 struct SceneMesh {
@@ -49,7 +51,7 @@ struct DeformedMesh {
 
 struct SceneFrame {
     std::vector<ObjectPose> poses;        // one per object, index = object index
-    std::vector<glm::mat4> transforms;    // poses[i].matrix(), for convenience
+    std::vector<glm::dmat4> transforms;   // poses[i].matrix(), for convenience
     std::vector<DeformedMesh> deformed;   // meshes whose vertices this frame replaces
 };
 

@@ -1,0 +1,29 @@
+// Object transforms in double precision: the checks Scene applies, the exact affine inverse, and
+// rebasing onto a local origin before a transform goes to the GPU in float.
+#pragma once
+
+#include "vkcollide/status.h"
+
+#include <glm/mat4x4.hpp>
+#include <glm/vec3.hpp>
+
+#include <string>
+
+namespace vkc {
+
+// InvalidArgument naming `objectName` unless `m` is a finite affine map whose linear part is a
+// rotation times a uniform scale (no mirror, no shear) within the ranges of vkcollide/scene.h.
+Status checkObjectTransform(const glm::dmat4& m, const std::string& objectName);
+
+// The uniform scale of a transform that passed checkObjectTransform.
+double uniformScale(const glm::dmat4& m);
+
+// Inverse of an affine map, computed as one (its last row is exactly (0, 0, 0, 1)).
+glm::dmat4 affineInverse(const glm::dmat4& m);
+
+// translate(-origin) * objectToWorld, composed in double and then rounded to float: GPU passes
+// work near `origin` (a pair's or a region's centre), so their precision follows the size of what
+// they look at, not its distance from the world origin (as renderers rebase the camera).
+glm::mat4 objectToLocal(const glm::dmat4& objectToWorld, const glm::dvec3& origin);
+
+}  // namespace vkc

@@ -21,6 +21,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <random>
 
 namespace vkc {
@@ -136,6 +137,99 @@ TEST_F(BroadphaseTest, FarFromOriginPairsAreThoseOfTheExactBoxes) {
         }
     EXPECT_GT(overlapping, 10u) << "the crowd should have overlapping boxes";
     EXPECT_GT(decided, 8000u);
+}
+
+// An analytic pair set: a 15 x 15 x 15 grid of unit cubes (3375 objects: past the bounds pass's
+// grid stride and 5.7 million candidate pair threads) whose faces are `gap` apart. A pair overlaps
+// once each box grows by the margin, i.e. exactly when gap <= 2 * margin: at 2m - e every pair of
+// grid neighbours (26-neighbourhood) and nothing else, at 2m + e nothing at all.
+TEST_F(BroadphaseTest, GridOfCubesGivesExactlyTheNeighboursAtTheMarginBoundary) {
+    constexpr int kSide = 15;
+    constexpr float kMargin = 0.05f;
+    MeshData cube = solids::box(glm::vec3(1.0f));
+    auto countExpected = [] {
+        uint32_t pairs = 0;  // neighbours: index offsets in {-1, 0, 1}^3 \ 0, each pair once
+        for (int x = 0; x < kSide; ++x)
+            for (int y = 0; y < kSide; ++y)
+                for (int z = 0; z < kSide; ++z)
+                    for (int dx = -1; dx <= 1; ++dx)
+                        for (int dy = -1; dy <= 1; ++dy)
+                            for (int dz = -1; dz <= 1; ++dz) {
+                                const int nx = x + dx, ny = y + dy, nz = z + dz;
+                                if ((dx || dy || dz) && nx >= 0 && ny >= 0 && nz >= 0 && nx < kSide && ny < kSide &&
+                                    nz < kSide)
+                                    ++pairs;
+                            }
+        return pairs / 2;
+    };
+    for (float gap : {2 * kMargin - 1e-3f, 2 * kMargin + 1e-3f}) {
+        auto scene = Scene::create(context_);
+        ASSERT_TRUE(scene);
+        auto mesh = scene->addMesh({"cube", &cube});
+        ASSERT_TRUE(mesh);
+        auto cell = [&](ObjectId i) { return glm::ivec3(i / (kSide * kSide), (i / kSide) % kSide, i % kSide); };
+        for (ObjectId i = 0; i < kSide * kSide * kSide; ++i)
+            ASSERT_TRUE(scene->addObject(mesh.value(), glm::translate(glm::dmat4(1.0), glm::dvec3(cell(i)) * (1.0 + gap))));
+        auto broadphase = Broadphase::create(context_, {kMargin});
+        ASSERT_TRUE(broadphase);
+        auto results = broadphase->run(scene.value());
+        ASSERT_TRUE(results) << results.status().describe();
+        EXPECT_FALSE(results->truncated);
+        if (gap > 2 * kMargin) {
+            EXPECT_EQ(results->pairCount, 0u) << "gap " << gap;
+            continue;
+        }
+        EXPECT_EQ(results->pairCount, countExpected());
+        for (const ObjectPair& pair : results->pairs) {
+            const glm::ivec3 d = glm::abs(cell(pair.a) - cell(pair.b));
+            EXPECT_TRUE(d.x <= 1 && d.y <= 1 && d.z <= 1) << "pair (" << pair.a << ", " << pair.b << ") are not neighbours";
+        }
+    }
+}
+
+// What the broadphase refuses, as the caller's error naming the setting: a margin that is
+// negative or NaN, more objects than maxObjects (at record, the scene untouched), a maxObjects
+// beyond the 32-bit pair index; and a scene reading more vertex buffers than its descriptor array.
+TEST_F(BroadphaseTest, RefusesBadSettingsAndScenesBeyondItsLimits) {
+    for (float margin : {-0.1f, std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()}) {
+        auto bad = Broadphase::create(context_, {margin});
+        ASSERT_FALSE(bad) << "margin " << margin;
+        EXPECT_EQ(bad.status().code, ErrorCode::InvalidArgument);
+        EXPECT_NE(bad.status().message.find("margin"), std::string::npos) << bad.status().message;
+    }
+    BroadphaseSettings huge;
+    huge.maxObjects = 70000;
+    auto tooMany = Broadphase::create(context_, huge);
+    ASSERT_FALSE(tooMany);
+    EXPECT_NE(tooMany.status().message.find("maxObjects"), std::string::npos) << tooMany.status().message;
+
+    auto scene = Scene::create(context_);
+    ASSERT_TRUE(scene);
+    addRandomObjects(scene.value(), 5, 4.0f, 11);
+    BroadphaseSettings four;
+    four.maxObjects = 4;
+    auto small = Broadphase::create(context_, four);
+    ASSERT_TRUE(small);
+    auto refused = small->run(scene.value());
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.status().code, ErrorCode::InvalidArgument);
+    EXPECT_NE(refused.status().message.find("maxObjects (4)"), std::string::npos) << refused.status().message;
+
+    // 65 meshes, each its own vertex buffer: one more than the descriptor array holds.
+    std::vector<MeshData> boxes(65, solids::box(glm::vec3(1.0f)));
+    auto many = Scene::create(context_);
+    ASSERT_TRUE(many);
+    for (size_t i = 0; i < boxes.size(); ++i) {
+        auto mesh = many->addMesh({("box " + std::to_string(i)).c_str(), &boxes[i]});
+        ASSERT_TRUE(mesh);
+        ASSERT_TRUE(many->addObject(mesh.value(), glm::dmat4(1.0), "o" + std::to_string(i)));
+    }
+    auto broadphase = Broadphase::create(context_);
+    ASSERT_TRUE(broadphase);
+    auto slots = broadphase->run(many.value());
+    ASSERT_FALSE(slots);
+    EXPECT_EQ(slots.status().code, ErrorCode::Unsupported);
+    EXPECT_NE(slots.status().message.find("\"o64\""), std::string::npos) << slots.status().message;
 }
 
 TEST_F(BroadphaseTest, OverflowKeepsExactCountAndSaysTruncated) {

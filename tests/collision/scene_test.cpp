@@ -2,6 +2,7 @@
 // bad transforms are refused by name and the accepted range is kept in double; requirements differ between object-space and volume methods.
 #include "collision/generated_solids.h"
 #include "tests/support/vulkan_test.h"
+#include "vk/buffer.h"
 #include "vkcollide/scene.h"
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -118,6 +119,36 @@ TEST_F(SceneTest, AcceptsSimilaritiesInRangeAndRefusesTheRestByName) {
     projective[0][3] = 0.5;
     refused(projective, "not affine");
     EXPECT_EQ(scene->objectCount(), 5u);
+}
+
+// addMesh refuses, naming the mesh where it has a name: no name, no data, and host vertex
+// layouts the shaders cannot read (offset or stride not a multiple of 4 bytes, stride below 12).
+TEST_F(SceneTest, RefusesMeshesWithoutNameDataOrAReadableHostLayout) {
+    auto scene = Scene::create(context_);
+    ASSERT_TRUE(scene);
+    MeshData box = solids::box(glm::vec3(1.0f));
+    for (const char* name : {static_cast<const char*>(nullptr), ""}) {
+        auto unnamed = scene->addMesh({name, &box});
+        ASSERT_FALSE(unnamed);
+        EXPECT_EQ(unnamed.status().code, ErrorCode::InvalidArgument);
+        EXPECT_NE(unnamed.status().message.find("name"), std::string::npos) << unnamed.status().message;
+    }
+    auto noData = scene->addMesh({"ghost", nullptr});
+    ASSERT_FALSE(noData);
+    EXPECT_NE(noData.status().message.find("\"ghost\""), std::string::npos) << noData.status().message;
+
+    auto host = createBuffer(vk(), {4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal, "host vertices"});
+    ASSERT_TRUE(host) << host.status().describe();
+    struct Layout { VkDeviceSize offset; uint32_t stride; };
+    for (Layout layout : {Layout{2, 12}, Layout{0, 14}, Layout{0, 8}}) {
+        auto refused = scene->addMesh({"interleaved", &box, host->buffer, layout.offset, layout.stride});
+        ASSERT_FALSE(refused) << "offset " << layout.offset << " stride " << layout.stride;
+        EXPECT_EQ(refused.status().code, ErrorCode::InvalidArgument);
+        EXPECT_NE(refused.status().message.find("\"interleaved\""), std::string::npos) << refused.status().message;
+        EXPECT_NE(refused.status().message.find("multiples of 4"), std::string::npos) << refused.status().message;
+    }
+    EXPECT_EQ(scene->meshCount(), 0u);
+    destroyBuffer(vk(), host.value());
 }
 
 }  // namespace

@@ -242,17 +242,6 @@ Status Broadphase::record(VkCommandBuffer cmd, const Scene& scene, uint64_t fram
 
 VkSemaphoreSubmitInfo Broadphase::completionSignal(uint64_t frame) { return ringSignal(impl_->ring, frame); }
 
-// The nearest floats on the outside of a double (exact when it is representable).
-static float floatAtMost(double x) {
-    const float f = float(x);
-    return double(f) > x ? std::nextafter(f, -INFINITY) : f;
-}
-
-static float floatAtLeast(double x) {
-    const float f = float(x);
-    return double(f) < x ? std::nextafter(f, INFINITY) : f;
-}
-
 static float decodeOrderedFloat(uint32_t encoded) {
     uint32_t bits = (encoded & 0x80000000u) ? (encoded & 0x7fffffffu) : ~encoded;
     float value;

@@ -7,6 +7,8 @@
 #include "collision/candidate_pairs.h"
 #include "collision/found_pairs.h"
 #include "collision/graph_execution.h"
+#include "collision/local_region.h"
+#include "collision/object_transform.h"
 #include "collision/scene_impl.h"
 #include "collision/stencil_detector_internal.h"
 #include "collision/vertex_buffer_slots.h"
@@ -48,12 +50,14 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     auto* objects = static_cast<gpu::CpObjectGpu*>(slot.objects.data);
     auto* draws = static_cast<VkDrawIndexedIndirectCommand*>(slot.draws.data);
     const uint32_t drawn = uint32_t(draw.size());
+    const LocalRegion region = localRegion(worldBounds, draw);
     for (uint32_t i = 0; i < drawn; ++i) {
         const SceneObject& o = scene.objects[draw[i]];
         const SceneMesh& mesh = scene.meshes[o.mesh];
         auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, "object \"" + o.name + "\"");
         if (!vertexSlot) return vertexSlot.status();
-        objects[draw[i]] = {o.objectToWorld, vertexSlot.value(), mesh.vertexStrideFloats, mesh.vertexOffsetFloats, 0u};
+        objects[draw[i]] = {objectToLocal(o.objectToWorld, region.origin), vertexSlot.value(), mesh.vertexStrideFloats,
+                            mesh.vertexOffsetFloats, 0u};
         for (uint32_t iteration = 0; iteration < s.maxIterations; ++iteration)
             draws[iteration * drawn + i] = {uint32_t(mesh.data.indices.size()), 1u, slot.indices.firstIndex[o.mesh], 0,
                                             0u};
@@ -68,8 +72,9 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     gpu::CpFrameGpu view = {};
     slot.pixelSize = 0.0f;
     slot.distanceThreshold = 0.0f;
+    slot.origin = region.origin;
     if (!draw.empty()) {
-        StencilViewFit fit = fitStencilViews(pairs, worldBounds, draw, 1, s.resolution, s.regionPaddingPixels);
+        StencilViewFit fit = fitStencilViews(pairs, region.bounds, draw, 1, s.resolution, s.regionPaddingPixels);
         view.worldToClip = fit.views[0].worldToClip;
         view.clipToWorld = fit.views[0].clipToWorld;
         slot.pixelSize = fit.pixelSize;
@@ -171,8 +176,8 @@ Status ConsistentPairsDetectorImpl::readResults(uint64_t frame, FrameResults& ou
         point.objectT = g.objectT;
         point.frontP = (g.flags & gpu::kCpPointFrontP) != 0;
         point.frontT = (g.flags & gpu::kCpPointFrontT) != 0;
-        point.p = {g.px, g.py, g.pz};
-        point.t = {g.tx, g.ty, g.tz};
+        point.p = glm::vec3(glm::dvec3(g.px, g.py, g.pz) + slot.origin);
+        point.t = glm::vec3(glm::dvec3(g.tx, g.ty, g.tz) + slot.origin);
         point.normalP = {g.pnx, g.pny, g.pnz};
         point.normalT = {g.tnx, g.tny, g.tnz};
         // Points of objects that are close but consistent (touching within the threshold) name no pair.

@@ -51,6 +51,7 @@ struct ConsistentPairsSlot {
     uint32_t drawnObjects = 0;
     float pixelSize = 0.0f;
     float distanceThreshold = 0.0f;
+    glm::dvec3 origin{0.0};  // the frame rendered in world minus this (collision/local_region.h)
 };
 
 struct ConsistentPairsDetectorImpl {

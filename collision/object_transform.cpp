@@ -70,4 +70,14 @@ glm::mat4 objectToLocal(const glm::dmat4& objectToWorld, const glm::dvec3& origi
     return glm::mat4(local);
 }
 
+float floatAtMost(double x) {
+    const float f = float(x);
+    return double(f) > x ? std::nextafter(f, -INFINITY) : f;
+}
+
+float floatAtLeast(double x) {
+    const float f = float(x);
+    return double(f) < x ? std::nextafter(f, INFINITY) : f;
+}
+
 }  // namespace vkc

@@ -1,5 +1,5 @@
-// Object transforms in double precision: the checks Scene applies, the exact affine inverse, and
-// rebasing onto a local origin before a transform goes to the GPU in float.
+// Object transforms in double precision: the checks Scene applies, the exact affine inverse,
+// rebasing onto a local origin before a transform goes to the GPU in float, and outward rounding.
 #pragma once
 
 #include "vkcollide/status.h"
@@ -25,5 +25,10 @@ glm::dmat4 affineInverse(const glm::dmat4& m);
 // work near `origin` (a pair's or a region's centre), so their precision follows the size of what
 // they look at, not its distance from the world origin (as renderers rebase the camera).
 glm::mat4 objectToLocal(const glm::dmat4& objectToWorld, const glm::dvec3& origin);
+
+// The nearest float at or below / at or above `x` (x itself when representable): boxes rounded
+// to float this way still contain what they bounded.
+float floatAtMost(double x);
+float floatAtLeast(double x);
 
 }  // namespace vkc

@@ -6,6 +6,8 @@
 #include "collision/candidate_pairs.h"
 #include "collision/found_pairs.h"
 #include "collision/graph_execution.h"
+#include "collision/local_region.h"
+#include "collision/object_transform.h"
 #include "collision/scene_impl.h"
 #include "collision/vertex_buffer_slots.h"
 #include "vk/descriptors.h"
@@ -73,6 +75,7 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     VKC_TRY(ensureTopology(slot, scene));
 
     std::vector<uint32_t> draw = objectsOfPairs(pairs);
+    const LocalRegion region = localRegion(worldBounds, draw);
 
     // Objects, vertex buffers and normal dispatches of the drawn objects.
     VertexBufferSlots vertexSlots(gpu::kStencilMaxMeshSlots, "stencil: the candidate objects read");
@@ -87,7 +90,8 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
         if (!vertexSlot) return vertexSlot.status();
         if (drawnMeshes.emplace(o.mesh, vertexSlot.value()).second && !mesh.report.validForVolumeMethods())
             slot.openMeshes.push_back(mesh.data.name);
-        objects[object] = {o.objectToWorld, vertexSlot.value(), mesh.vertexStrideFloats, mesh.vertexOffsetFloats,
+        objects[object] = {objectToLocal(o.objectToWorld, region.origin), vertexSlot.value(), mesh.vertexStrideFloats,
+                           mesh.vertexOffsetFloats,
                            slot.topologyLayout.normals[o.mesh].normalBase};
         ranges.push_back(slot.topologyLayout.ranges[o.mesh]);
     }
@@ -119,8 +123,9 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     in.drawObjects = draw;
     in.drawRanges = ranges;
     slot.pixelSize = 0.0f;
+    slot.origin = region.origin;
     if (!draw.empty()) {
-        StencilViewFit fit = fitStencilViews(pairs, worldBounds, draw, s.views, s.resolution, s.regionPaddingPixels);
+        StencilViewFit fit = fitStencilViews(pairs, region.bounds, draw, s.views, s.resolution, s.regionPaddingPixels);
         in.views = std::move(fit.views);
         slot.pixelSize = fit.pixelSize;
     }
@@ -217,7 +222,7 @@ Status StencilDetectorImpl::readResults(uint64_t frame, FrameResults& out, Stenc
     const auto* points = reinterpret_cast<const gpu::StencilPointGpu*>(pointList.entries);
     for (uint32_t i = 0; i < pointList.stored; ++i) {
         PairResult* pair = found.find(out.pairs, points[i].objects >> 16, points[i].objects & 0xffffu);
-        if (pair) pair->points.push_back({points[i].x, points[i].y, points[i].z});
+        if (pair) pair->points.push_back(glm::vec3(glm::dvec3(points[i].x, points[i].y, points[i].z) + slot.origin));
     }
 
     out.warnings = slot.warnings;

@@ -48,6 +48,7 @@ struct StencilSlot {
     std::vector<uint32_t> drawObjects;
     uint32_t viewCount = 0;
     float pixelSize = 0.0f;
+    glm::dvec3 origin{0.0};  // the frame rendered in world minus this (collision/local_region.h)
     std::vector<std::string> warnings;
     std::vector<std::string> openMeshes;  // drawn meshes that are not closed solids
 };

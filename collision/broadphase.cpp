@@ -271,7 +271,8 @@ Status Broadphase::results(uint64_t frame, BroadphaseResults& out) {
     out.truncated = header.count > impl_->settings.pairCapacity;
     const uint32_t stored = std::min(header.count, impl_->settings.pairCapacity);
     out.pairs.resize(stored);
-    std::memcpy(out.pairs.data(), pairBytes + sizeof(header), stored * sizeof(ObjectPair));
+    if (stored != 0)  // an empty vector's data() may be null, which memcpy must not get even for 0 bytes
+        std::memcpy(out.pairs.data(), pairBytes + sizeof(header), stored * sizeof(ObjectPair));
     std::sort(out.pairs.begin(), out.pairs.end());
     out.gpuTimingsMs.clear();
     return readPassTimings(*impl_->ctx, *slot.graph, slot.timestamps, out.gpuTimingsMs);

@@ -1,0 +1,30 @@
+// A bounded glTF 2.0 reader (.gltf and .glb) for untrusted files, replacing assimp's, whose node
+// recursion overflows the stack on a deep hierarchy and whose sparse accessors overread the heap.
+#pragma once
+
+#include "vkcollide/mesh.h"
+#include "vkcollide/status.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+
+namespace vkc::io {
+
+// Node hierarchies deeper than this are refused (real scenes, skeletons included, stay < 100).
+constexpr size_t kMaxGltfNodeDepth = 256;
+// Instancing multiplies triangles (nodes x mesh size); more than this after instancing is refused.
+constexpr uint64_t kMaxGltfTriangles = uint64_t(1) << 27;
+
+// Every triangle primitive (modes 4, 5, 6; points and lines skipped) of every mesh the default
+// scene's nodes place, with node transforms applied (a mirroring transform keeps triangles
+// facing outward); meshes no node places are taken untransformed. POSITION must be VEC3 float;
+// indices unsigned byte/short/int, out-of-range ones kept out of range for checkMesh. Buffers:
+// GLB's BIN chunk, base64 data URIs, or regular files beside the .gltf. The JSON is checked for
+// nesting before parsing; the node hierarchy is walked without recursion, each node at most once
+// (a cycle or a second parent is an error); every accessor and bufferView range is checked
+// against its buffer; sparse accessors and accessors without a bufferView are refused.
+// Errors (ErrorCode::IoError): `mesh file "p": accessors[3]: ...`, one short line.
+Result<MeshData> readGltf(const std::filesystem::path& path);
+
+}  // namespace vkc::io

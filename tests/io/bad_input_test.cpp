@@ -22,6 +22,7 @@
 #include <fstream>
 #include <functional>
 #include <future>
+#include <limits>
 #include <thread>
 #include <array>
 #include <algorithm>
@@ -384,6 +385,19 @@ TEST(OffReader, HugeCountsAreRefusedBeforeAllocating) {
     expectLoadError(writeFile(dir / "2e31.off", "OFF\n3 2147483648 0\n"), "announced, but the 0 bytes left");
     expectLoadError(writeFile(dir / "2e32.off", "OFF\n4294967296 1 0\n"), ": line 2: counts too large");
     expectLoadError(writeFile(dir / "2e64.off", "OFF\n18446744073709551616 1 0\n"), ": line 2: expected \"vertices faces [edges]\" counts");
+}
+
+// Coordinates beyond float range are +-inf, not a parse error, so checkMesh names the vertex.
+TEST(OffReader, NonFiniteCoordinatesReachTheChecks) {
+    const auto dir = test::scratchDir("off_values");
+    Result<MeshData> mesh = load(writeFile(dir / "inf.off", "OFF\n4 4 0\n0 0 0\n+1 0 0\n0 -1e39 0\n0 0 nan\n"
+                                                              "3 0 2 1\n3 0 1 3\n3 0 3 2\n3 1 2 3\n"));
+    ASSERT_TRUE(mesh.ok()) << mesh.status().message;
+    EXPECT_EQ(mesh->positions[1].x, 1.0f);
+    EXPECT_EQ(mesh->positions[2].y, -std::numeric_limits<float>::infinity());
+    const MeshCheckReport r = checkMesh(*mesh);
+    EXPECT_EQ(r.nonFiniteVertices, 2u);
+    EXPECT_EQ(r.firstNonFiniteVertex, 2u);
 }
 
 // ---- glTF ---------------------------------------------------------------------------------

@@ -29,11 +29,12 @@
 namespace vkc::io {
 namespace {
 
-// tinyobjloader's messages end in newlines and may hold several lines; one line reads better.
+// tinyobjloader's messages end in newlines, may hold several lines and quote the offending
+// line, however long; one short line reads better.
 std::string oneLine(std::string text) {
     while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.pop_back();
     std::replace(text.begin(), text.end(), '\n', ' ');
-    return text;
+    return printable(text, 200);
 }
 
 // mtllib lines are irrelevant here; reading them would only add "material not found" noise.

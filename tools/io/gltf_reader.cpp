@@ -292,9 +292,10 @@ private:
                 indices = accessor(unsignedAt(primitive["indices"], at + ".indices"), "SCALAR", {5121, 5123, 5125}, "indices");
             const uint64_t corners = primitive.contains("indices") ? indices.count : positions.count;
             const uint64_t triangles = corners < 3 ? 0 : mode == 4 ? corners / 3 : corners - 2;
-            if (mesh_.positions.size() + positions.count >= std::numeric_limits<uint32_t>::max() ||
+            if (mesh_.positions.size() + positions.count > kMaxGltfVertices ||
                 mesh_.indices.size() / 3 + triangles > kMaxGltfTriangles)
-                fail(at, "the instanced scene exceeds " + std::to_string(kMaxGltfTriangles) + " triangles or 2^32 vertices");
+                fail(at, "with its instances the file holds more than " + std::to_string(kMaxGltfTriangles) +
+                             " triangles or " + std::to_string(kMaxGltfVertices) + " vertices");
 
             const uint32_t base = uint32_t(mesh_.positions.size());
             for (uint64_t v = 0; v < positions.count; ++v) {

@@ -13,8 +13,10 @@ namespace vkc::io {
 
 // Node hierarchies deeper than this are refused (real scenes, skeletons included, stay < 100).
 constexpr size_t kMaxGltfNodeDepth = 256;
-// Instancing multiplies triangles (nodes x mesh size); more than this after instancing is refused.
-constexpr uint64_t kMaxGltfTriangles = uint64_t(1) << 27;
+// Instancing multiplies a small file's geometry (nodes x mesh size): more triangles or vertices
+// than these after instancing are refused (24x the largest shared test mesh; ~1.6 GB at most).
+constexpr uint64_t kMaxGltfTriangles = uint64_t(1) << 25;
+constexpr uint64_t kMaxGltfVertices = 3 * kMaxGltfTriangles;
 
 // Every triangle primitive (modes 4, 5, 6; points and lines skipped) of every mesh the default
 // scene's nodes place, with node transforms applied (a mirroring transform keeps triangles

@@ -511,6 +511,21 @@ TEST(GltfReader, AccessorAndBufferViewRangesAreChecked) {
     }
 }
 
+// Strips and fans (glTF 2.0 section 3.7.2.1) without an index accessor; points are skipped.
+TEST(GltfReader, StripsFansAndPointsFollowTheSpecification) {
+    const auto dir = test::scratchDir("gltf_modes");
+    const std::string strip = gltf(R"([{"mesh": 0}])");
+    std::string text = strip;
+    const std::string primitive = R"({"attributes": {"POSITION": 0}, "indices": 1})";
+    text.replace(text.find(primitive), primitive.size(),
+                 R"({"attributes": {"POSITION": 0}, "mode": 5}, {"attributes": {"POSITION": 0}, "mode": 6},
+                    {"attributes": {"POSITION": 0}, "mode": 0})");
+    Result<MeshData> mesh = load(writeFile(dir / "modes.gltf", text));
+    ASSERT_TRUE(mesh.ok()) << mesh.status().message;
+    EXPECT_EQ(mesh->positions.size(), 8u);  // the points primitive adds nothing
+    EXPECT_EQ(mesh->indices, (std::vector<uint32_t>{0, 1, 2, 1, 3, 2, 5, 6, 4, 6, 7, 4}));
+}
+
 std::string glb(const std::string& json, const std::string& bin, int64_t lengthDelta = 0) {
     std::string j = json, b = bin;
     while (j.size() % 4) j += ' ';

@@ -18,7 +18,6 @@
 #include <charconv>
 #include <cmath>
 #include <exception>
-#include <fstream>
 #include <iterator>
 #include <limits>
 #include <map>
@@ -76,9 +75,9 @@ void restoreNonFinite(const std::string& text, std::vector<glm::vec3>& positions
 }
 
 Result<MeshData> loadObj(const std::filesystem::path& path) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) return makeError(ErrorCode::IoError, meshFileName(path) + ": cannot open");
-    const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    Result<std::string> bytes = readWholeFile(path);
+    if (!bytes.ok()) return bytes.status();
+    const std::string& text = *bytes;
     std::istringstream stream(text);
     tinyobj::attrib_t attrib;
     std::vector<tinyobj::shape_t> shapes;

@@ -501,6 +501,8 @@ TEST(GltfReader, AccessorAndBufferViewRangesAreChecked) {
          ": accessors[0]: POSITION: component type 5123 is not supported"},
         {"buffer_length", gltf(node, "", "", R"(, "extensionsUsed": [])").replace(gltf(node).find("\"byteLength\": 72"), 16, "\"byteLength\": 99"),
          ": buffers[0]: byteLength 99 but only 72 bytes of data"},
+        {"draco", gltf(node, "", "", R"(, "extensionsRequired": ["KHR_draco_mesh_compression"])"),
+         ": extensionsRequired: \"KHR_draco_mesh_compression\" is not supported"},
         {"nested", gltf(node, "", "", R"(, "extras": )" + std::string(100000, '[') + std::string(100000, ']')),
          ": JSON: line 4: JSON nested deeper than 64 levels"},
         {"bad_json", gltf(node).substr(0, 40) + "\"" + std::string(100000, 'x'), ": JSON line 1, column "},

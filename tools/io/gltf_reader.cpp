@@ -152,6 +152,11 @@ public:
                             jsonParseReason(e.what())};
         }
         if (!root_.is_object()) fail("JSON", "the top level is not an object");
+        // Required extensions (Draco, meshopt, quantization) change what accessors mean.
+        const Json& required = member(root_, "extensionsRequired");
+        if (required.is_array() && !required.empty())
+            fail("extensionsRequired", (required[0].is_string() ? quotedToken(required[0].get<std::string>()) : std::string("an entry")) +
+                                           " is not supported");
         nodes_ = &topArray(root_, "nodes");
         meshes_ = &topArray(root_, "meshes");
         mesh_.name = path_.string();

@@ -25,7 +25,8 @@ constexpr uint64_t kMaxGltfVertices = 3 * kMaxGltfTriangles;
 // GLB's BIN chunk, base64 data URIs, or regular files beside the .gltf. The JSON is checked for
 // nesting before parsing; the node hierarchy is walked without recursion, each node at most once
 // (a cycle or a second parent is an error); every accessor and bufferView range is checked
-// against its buffer; sparse accessors and accessors without a bufferView are refused.
+// against its buffer; sparse accessors, accessors without a bufferView and files that require an
+// extension (Draco, meshopt, quantization) are refused.
 // Errors (ErrorCode::IoError): `mesh file "p": accessors[3]: ...`, one short line.
 Result<MeshData> readGltf(const std::filesystem::path& path);
 

@@ -582,6 +582,16 @@ TEST(SceneJson, NestingIsLimitedBeforeParsing) {
     EXPECT_FALSE(io::checkJsonDepth(R"({"a": "\\", "b": [[[1]]]})", "x", ErrorCode::InvalidScene, 3).ok());
 }
 
+// Devices and directories would be read forever or fail obscurely; both loaders refuse them.
+TEST(SceneJson, NonRegularFilesAreRefused) {
+    Result<io::SceneDescription> scene = loadScene("/dev/zero");
+    ASSERT_FALSE(scene.ok());
+    EXPECT_EQ(scene.status().message, "scene \"/dev/zero\": not a regular file");
+    const auto dir = test::scratchDir("not_regular");
+    std::filesystem::create_directories(dir / "mesh.ply");
+    expectLoadError(dir / "mesh.ply", ": not a regular file");
+}
+
 TEST(SceneJson, ParseErrorsStayShort) {
     const std::string text = R"({"meshes": {"b": )" + std::string("\"") + std::string(100000, 'x');
     Result<io::SceneDescription> scene = io::parseScene(text, ".", "long.json");

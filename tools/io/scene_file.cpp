@@ -426,9 +426,13 @@ Result<SceneDescription> parseScene(std::string_view text, const std::filesystem
 }
 
 Result<SceneDescription> loadScene(const std::filesystem::path& path) {
+    // /dev/zero or a FIFO would be read forever.
+    std::error_code error;
+    const auto status = std::filesystem::status(path, error);
+    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+        return sceneError(path.string(), ErrorCode::IoError, "not a regular file");
     std::ifstream stream(path, std::ios::binary);
     if (!stream) {
-        std::error_code error;
         const bool exists = std::filesystem::exists(path, error);
         return sceneError(path.string(), exists ? ErrorCode::IoError : ErrorCode::NotFound,
                           exists ? "cannot open" : "not found");

@@ -16,6 +16,9 @@ namespace vkc {
 
 namespace {
 
+// Each coordinate on its own: a sum of finite floats near FLT_MAX overflows to inf.
+bool isFinite(const glm::vec3& p) { return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z); }
+
 struct Centroid {
     glm::vec3 position;
     uint32_t triangle;
@@ -62,7 +65,7 @@ Status computeBoxes(AabbTree& tree, std::span<const glm::vec3> positions) {
         }
         glm::vec3 a = positions[leaf.x], b = positions[leaf.y], c = positions[leaf.z];
         glm::vec3 lo = glm::min(glm::min(a, b), c), hi = glm::max(glm::max(a, b), c);
-        if (!std::isfinite(lo.x + lo.y + lo.z + hi.x + hi.y + hi.z)) {
+        if (!isFinite(lo) || !isFinite(hi)) {
             return makeError(ErrorCode::InvalidMesh,
                              "aabb tree: triangle " + std::to_string(leaf.w) + " has a non-finite vertex");
         }
@@ -139,11 +142,12 @@ Result<AabbTree> buildAabbTree(const MeshData& mesh) {
         const glm::vec3& a = mesh.positions[mesh.indices[3 * t]];
         const glm::vec3& b = mesh.positions[mesh.indices[3 * t + 1]];
         const glm::vec3& c = mesh.positions[mesh.indices[3 * t + 2]];
-        items[t] = {(a + b + c) * (1.0f / 3.0f), t};
-        if (!std::isfinite(items[t].position.x + items[t].position.y + items[t].position.z)) {
+        if (!isFinite(a) || !isFinite(b) || !isFinite(c)) {
             return makeError(ErrorCode::InvalidMesh,
                              "mesh '" + name + "': triangle " + std::to_string(t) + " has a non-finite vertex");
         }
+        // In double: a float sum of three coordinates near FLT_MAX overflows to inf.
+        items[t] = {glm::vec3((glm::dvec3(a) + glm::dvec3(b) + glm::dvec3(c)) / 3.0), t};
     }
     splitLeaves(items, 0, items.size(), tree.levelCount - 1);
     tree.leaves.resize(triangles);

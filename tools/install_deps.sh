@@ -9,7 +9,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git
   libvulkan-dev libvulkan-volk-dev vulkan-validationlayers vulkan-tools glslang-tools
-  libglm-dev nlohmann-json3-dev libcli11-dev libstb-dev libtinyobjloader-dev libassimp-dev
+  libglm-dev nlohmann-json3-dev libcli11-dev libstb-dev libtinyobjloader-dev
   libgtest-dev libgmock-dev libbenchmark-dev libcgal-dev libgmp-dev libmpfr-dev libfcl-dev
   libspirv-cross-c-shared-dev spirv-cross
   renderdoccmd librenderdoc librenderdoc-dev

@@ -215,6 +215,18 @@ TEST(AabbTree, RefitAfterMovingVerticesEqualsRebuild) {
     EXPECT_NE(glm::vec3(before[0].lo), glm::vec3(tree.nodes[0].lo));  // the refit did change boxes
 }
 
+// Finite coordinates near FLT_MAX are finite: the checks once summed them in float (overflow to
+// inf) and called such a mesh non-finite (issue 15).
+TEST(AabbTree, FiniteCoordinatesNearFloatMaxAreAccepted) {
+    MeshData huge = aabbtest::tetrahedron(1.0f);
+    huge.name = "huge";
+    for (glm::vec3& p : huge.positions) p = p * 1.5e38f + glm::vec3(1e38f);  // -5e37 .. 2.5e38
+    Result<AabbTree> tree = buildAabbTree(huge);
+    ASSERT_TRUE(tree.ok()) << tree.status().message;
+    expectExactBoxes(*tree, huge.positions);
+    EXPECT_TRUE(refitAabbTree(*tree, huge.positions).ok());
+}
+
 TEST(AabbTree, BadInputIsAnErrorNamingTheMesh) {
     MeshData empty;
     empty.name = "nothing";

@@ -55,6 +55,28 @@ TEST(CliCheckMesh, EveryOpenOrBrokenMeshFailsNamingItsProblem) {
     }
 }
 
+// The issue's damaged files (../shared/bad-input/): each is "cannot load" with the reader's
+// one-line reason and exit 1; before the strict readers, the 5-vertex STL facet passed as
+// "ok, closed solid" and the PLY and glTF files crashed or hung.
+TEST(CliCheckMesh, DamagedFilesCannotLoadAndSaySo) {
+    const char* shared = std::getenv("VKC_SHARED_DIR");
+    const std::string dir = std::string(shared ? shared : "") + "/bad-input/";
+    struct Case { const char* file; const char* mentions; };
+    const Case cases[] = {
+        {"silent_stl_facet_with_5_vertices.stl", "line 7: in facet 0: a 4th vertex (a facet has exactly 3)"},
+        {"crash_ply_binary_segv.ply", "line 2: expected \"format"},
+        {"hang_ply_ascii_no_end_header.ply", "line 3: end of file before end_header"},
+        {"crash_gltf_deep_node_chain_20000.gltf", "node hierarchy deeper than 256 levels"},
+    };
+    for (const Case& c : cases) {
+        auto run = test::runCli("check-mesh --no-self-intersections " + dir + c.file);
+        EXPECT_EQ(run.exitCode, 1) << c.file << ":\n" << run.output;
+        EXPECT_NE(run.output.find(std::string(c.file) + ": cannot load: "), std::string::npos) << run.output;
+        EXPECT_NE(run.output.find(c.mentions), std::string::npos) << run.output;
+        EXPECT_EQ(run.output.find('\n'), run.output.size() - 1) << "one line:\n" << run.output;
+    }
+}
+
 TEST(CliCheckMesh, MissingFileIsAProblemNotACrash) {
     auto run = test::runCli("check-mesh /nonexistent/mesh.obj");
     EXPECT_EQ(run.exitCode, 1) << run.output;

@@ -209,6 +209,30 @@ TEST(CliDetect, UnknownAndUnavailableMethodsAreRefused) {
     EXPECT_NE(notYet.output.find("not available yet"), std::string::npos) << notYet.output;
 }
 
+// Command-line errors exit 1 (the documented status), not CLI11's own 105/106/109, with a short
+// message; numeric ranges print as integers, not DBL_MAX's 309 digits.
+TEST(CliOptions, CommandLineErrorsExitOneWithAShortMessage) {
+    const std::string demo = sourcePath("tools/scenes/demo.json");
+    struct Case { std::string arguments; const char* mentions; };
+    const Case cases[] = {
+        {"", "A subcommand is required"},
+        {"detect", "scene is required"},
+        {"detect /nonexistent/scene.json --method exact", "File does not exist"},
+        {"detect " + demo + " --method exact --frames -1", "--frames: Value -1 not in range 1 to 4294967295"},
+        {"detect " + demo + " --method exact --frames 0", "--frames: Value 0 not in range 1 to 4294967295"},
+        {"detect " + demo + " --method exact --resolution 5", "--resolution: Value 5 not in range 16 to 16384"},
+        {"detect " + demo + " --method stencil --views 2", "--views: 2 not in {1,3}"},
+        {"info extra", "not expected: extra"},
+    };
+    for (const Case& c : cases) {
+        auto run = runCli(c.arguments);
+        EXPECT_EQ(run.exitCode, 1) << c.arguments << ": " << run.output;
+        EXPECT_NE(run.output.find(c.mentions), std::string::npos) << c.arguments << ": " << run.output;
+        EXPECT_LT(run.output.size(), 300u) << c.arguments << ": " << run.output;
+    }
+    EXPECT_EQ(runCli("--help").exitCode, 0);
+}
+
 TEST(CliInfo, ListsTheDeviceAndWhatItCanRun) {
     auto run = runCli("info");
     ASSERT_EQ(run.exitCode, 0) << run.output;

@@ -24,6 +24,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <optional>
 
@@ -239,7 +240,8 @@ void addDetectCommand(CLI::App& app, int& exitCode) {
         ->check(CLI::IsMember({1u, 3u}));
     command->add_option("--report", options->report, "Report file (JSON); default: standard output");
     command->add_option("--images", options->images, "ldi: directory for PNGs of each pair's intersection depth");
-    command->add_option("--frames", options->frames, "Run at most this many frames of the scene")->check(CLI::PositiveNumber);
+    command->add_option("--frames", options->frames, "Run at most this many frames of the scene")
+        ->check(CLI::Range(1u, std::numeric_limits<uint32_t>::max()));  // PositiveNumber prints DBL_MAX's 309 digits
     command->add_option("--renderdoc-capture", options->renderdocCapture,
                         "Capture the first frame's GPU work with RenderDoc into this .rdc file");
     command->add_option("--device", options->device, "Device index or name substring (default: VKC_DEVICE or best)");

@@ -16,7 +16,9 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
-        return app.exit(error);
+        // CLI11 prints the message (or the help) and returns its own codes (105, 106, 109, ...);
+        // the documented status for any command-line error is 1.
+        return app.exit(error) == 0 ? 0 : 1;
     } catch (const std::exception& error) {
         std::cerr << "vkcollide: " << error.what() << "\n";
         return 1;

@@ -1,14 +1,16 @@
 // loadMesh(): OBJ through tinyobjloader with the file's indices kept as they are (no
-// triangulation by the parser, which silently drops faces with bad indices); OFF through our own
-// reader; PLY/glTF through assimp, which keeps their indexing too; STL through assimp + exact weld.
+// triangulation by the parser, which silently drops faces with bad indices); OFF, PLY, STL and
+// glTF through our own bounded readers (assimp's crashed, hung or overread on damaged files);
+// STL welded exactly.
 #include "tools/io/mesh_loader.h"
 
+#include "tools/io/file_text.h"
+#include "tools/io/gltf_reader.h"
 #include "tools/io/mesh_weld.h"
 #include "tools/io/off_reader.h"
-#include "tools/io/ply_check.h"
+#include "tools/io/ply_reader.h"
+#include "tools/io/stl_reader.h"
 
-#include <assimp/Importer.hpp>
-#include <assimp/scene.h>
 #include <tiny_obj_loader.h>
 
 #include <algorithm>
@@ -16,7 +18,6 @@
 #include <charconv>
 #include <cmath>
 #include <exception>
-#include <fstream>
 #include <iterator>
 #include <limits>
 #include <map>
@@ -27,13 +28,12 @@
 namespace vkc::io {
 namespace {
 
-std::string quoted(const std::filesystem::path& path) { return "mesh file \"" + path.string() + "\""; }
-
-// tinyobjloader's messages end in newlines and may hold several lines; one line reads better.
+// tinyobjloader's messages end in newlines, may hold several lines and quote the offending
+// line, however long; one short line reads better.
 std::string oneLine(std::string text) {
     while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.pop_back();
     std::replace(text.begin(), text.end(), '\n', ' ');
-    return text;
+    return printable(text, 200);
 }
 
 // mtllib lines are irrelevant here; reading them would only add "material not found" noise.
@@ -75,9 +75,9 @@ void restoreNonFinite(const std::string& text, std::vector<glm::vec3>& positions
 }
 
 Result<MeshData> loadObj(const std::filesystem::path& path) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) return makeError(ErrorCode::IoError, quoted(path) + ": cannot open");
-    const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    Result<std::string> bytes = readWholeFile(path);
+    if (!bytes.ok()) return bytes.status();
+    const std::string& text = *bytes;
     std::istringstream stream(text);
     tinyobj::attrib_t attrib;
     std::vector<tinyobj::shape_t> shapes;
@@ -87,7 +87,7 @@ Result<MeshData> loadObj(const std::filesystem::path& path) {
     const bool ok = tinyobj::LoadObj(&attrib, &shapes, &materials, &warning, &error, &stream, &noMaterials,
                                      /*triangulate=*/false, /*default_vcols_fallback=*/false);
     if (!ok || !error.empty())
-        return makeError(ErrorCode::IoError, quoted(path) + ": parse error: " + oneLine(error.empty() ? warning : error));
+        return makeError(ErrorCode::IoError, meshFileName(path) + ": parse error: " + oneLine(error.empty() ? warning : error));
 
     MeshData mesh;
     mesh.name = path.string();
@@ -113,94 +113,35 @@ Result<MeshData> loadObj(const std::filesystem::path& path) {
     return mesh;
 }
 
-void appendNode(const aiScene& scene, const aiNode& node, const aiMatrix4x4& parent, MeshData& out,
-                std::vector<bool>& used) {
-    const aiMatrix4x4 transform = parent * node.mTransformation;
-    // A mirroring transform turns counter-clockwise into clockwise; swap two corners to undo it.
-    const bool mirrored = transform.Determinant() < 0.0f;
-    const bool identity = transform.IsIdentity();
-    for (unsigned m = 0; m < node.mNumMeshes; ++m) {
-        const aiMesh& mesh = *scene.mMeshes[node.mMeshes[m]];
-        used[node.mMeshes[m]] = true;
-        const uint32_t base = uint32_t(out.positions.size());
-        for (unsigned v = 0; v < mesh.mNumVertices; ++v) {
-            const aiVector3D p = identity ? mesh.mVertices[v] : transform * mesh.mVertices[v];
-            out.positions.emplace_back(p.x, p.y, p.z);
-        }
-        // An index past this mesh's vertices would land in the next merged mesh; make it plainly
-        // out of range instead, so that checkMesh reports it.
-        auto index = [&](unsigned i) {
-            return i < mesh.mNumVertices ? base + i : std::numeric_limits<uint32_t>::max();
-        };
-        for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
-            const aiFace& face = mesh.mFaces[f];
-            // Fans, here rather than aiProcess_Triangulate: that step ai_asserts (aborts) on the
-            // malformed faces some readers produce from truncated files. Points and lines are skipped.
-            for (unsigned k = 1; k + 1 < face.mNumIndices; ++k) {
-                out.indices.push_back(index(face.mIndices[0]));
-                out.indices.push_back(index(face.mIndices[mirrored ? k + 1 : k]));
-                out.indices.push_back(index(face.mIndices[mirrored ? k : k + 1]));
-            }
-        }
-    }
-    for (unsigned c = 0; c < node.mNumChildren; ++c) appendNode(scene, *node.mChildren[c], transform, out, used);
-}
-
-Result<MeshData> loadWithAssimp(const std::filesystem::path& path) {
-    Assimp::Importer importer;
-    // No post-processing at all. Not aiProcess_JoinIdenticalVertices: assimp's PLY and glTF
-    // readers keep the file's indexing, and its weld is fuzzy (a few ULPs), which made two
-    // degenerate triangles in the welded dragon; STL is welded exactly by the caller instead.
-    // Not aiProcess_FindDegenerates: degenerate faces must stay visible to checkMesh. Not
-    // aiProcess_Triangulate: see appendNode.
-    const aiScene* scene = importer.ReadFile(path.string(), 0);
-    if (scene == nullptr)
-        return makeError(ErrorCode::IoError, quoted(path) + ": parse error: " + oneLine(importer.GetErrorString()));
-
-    MeshData mesh;
-    mesh.name = path.string();
-    std::vector<bool> used(scene->mNumMeshes, false);
-    if (scene->mRootNode != nullptr) appendNode(*scene, *scene->mRootNode, aiMatrix4x4(), mesh, used);
-    // Meshes that no node places (possible in glTF) are still part of the file: take them as is.
-    for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
-        if (used[m]) continue;
-        aiNode single;
-        unsigned index = m;
-        single.mNumMeshes = 1;
-        single.mMeshes = &index;
-        appendNode(*scene, single, aiMatrix4x4(), mesh, used);
-        single.mMeshes = nullptr;  // not owned: keep ~aiNode from deleting it
-        single.mNumMeshes = 0;
-    }
-    return mesh;
-}
-
 }  // namespace
 
 Result<MeshData> loadMesh(const std::filesystem::path& path) {
     std::error_code error;
     const auto status = std::filesystem::status(path, error);
-    if (!std::filesystem::exists(status)) return makeError(ErrorCode::NotFound, quoted(path) + ": not found");
+    if (!std::filesystem::exists(status)) return makeError(ErrorCode::NotFound, meshFileName(path) + ": not found");
     if (!std::filesystem::is_regular_file(status))
-        return makeError(ErrorCode::IoError, quoted(path) + ": not a regular file");
+        return makeError(ErrorCode::IoError, meshFileName(path) + ": not a regular file");
 
     std::string extension = path.extension().string();
     std::transform(extension.begin(), extension.end(), extension.begin(),
                    [](unsigned char c) { return char(std::tolower(c)); });
-    const bool viaAssimp = extension == ".stl" || extension == ".ply" || extension == ".gltf" || extension == ".glb";
-    if (extension != ".obj" && extension != ".off" && !viaAssimp)
-        return makeError(ErrorCode::Unsupported, quoted(path) + ": unknown extension \"" + extension +
+    using Reader = Result<MeshData> (*)(const std::filesystem::path&);
+    const std::pair<const char*, Reader> kReaders[] = {
+        {".obj", loadObj}, {".off", readOff}, {".stl", readStl}, {".ply", readPly}, {".gltf", readGltf}, {".glb", readGltf}};
+    const auto reader = std::find_if(std::begin(kReaders), std::end(kReaders),
+                                     [&](const auto& entry) { return extension == entry.first; });
+    if (reader == std::end(kReaders))
+        return makeError(ErrorCode::Unsupported, meshFileName(path) + ": unknown extension \"" + extension +
                                                      "\" (supported: .obj .off .stl .ply .gltf .glb)");
     try {
-        if (extension == ".ply") VKC_TRY(checkAsciiPlyComplete(path));
-        Result<MeshData> mesh = viaAssimp ? loadWithAssimp(path) : (extension == ".off" ? readOff(path) : loadObj(path));
+        Result<MeshData> mesh = reader->second(path);
         // STL stores three corners per facet and nothing else: weld, or every edge looks open.
         if (mesh.ok() && extension == ".stl") mesh = weldExactDuplicates(*mesh);
         if (mesh.ok() && mesh->indices.empty())
-            return makeError(ErrorCode::InvalidMesh, quoted(path) + ": no triangles");
+            return makeError(ErrorCode::InvalidMesh, meshFileName(path) + ": no triangles");
         return mesh;
-    } catch (const std::exception& e) {  // bad_alloc, or a parser that throws past its own handlers
-        return makeError(ErrorCode::IoError, quoted(path) + ": " + e.what());
+    } catch (const std::exception& e) {  // bad_alloc, or tinyobjloader throwing past its own handlers
+        return makeError(ErrorCode::IoError, meshFileName(path) + ": " + e.what());
     }
 }
 

@@ -1,6 +1,8 @@
-// Mesh files → MeshData for the CLI, benchmarks and tests. OBJ (tinyobjloader), OFF (own reader),
-// PLY and glTF (assimp) keep the file's own indexing, so soups, duplicates and unreferenced
-// vertices stay visible to checkMesh; STL (assimp) is welded exactly, since it has no indexing.
+// Mesh files → MeshData for the CLI, benchmarks and tests. OBJ (tinyobjloader), OFF, PLY and
+// glTF (our own bounded readers) keep the file's own indexing, so soups, duplicates and
+// unreferenced vertices stay visible to checkMesh; STL (own reader) is welded exactly, since it
+// has no indexing. The readers take untrusted files: every count is checked against the file's
+// size before allocating, nothing recurses without a depth limit, errors are one short line.
 #pragma once
 
 #include "vkcollide/mesh.h"
@@ -18,8 +20,8 @@ namespace vkc::io {
 // given). Polygons become fans; points and lines are ignored; glTF node transforms are applied.
 // Errors (ErrorCode::NotFound, IoError, Unsupported, InvalidMesh) name the file, and the line
 // where the parser says it. Does not run checkMesh(): bad topology is the caller's to judge.
-// Extensions: .obj, .off, .stl, .ply, .gltf, .glb (case-insensitive). assimp's PLY reader fills
-// a truncated ASCII PLY with zeros rather than failing; checkMesh usually catches the damage.
+// Extensions: .obj, .off, .stl, .ply, .gltf, .glb (case-insensitive); see each reader's header
+// (off_reader.h, ply_reader.h, stl_reader.h, gltf_reader.h) for what it accepts.
 Result<MeshData> loadMesh(const std::filesystem::path& path);
 
 // Loads the vertex positions of one deforming frame: a mesh file of the same topology whose

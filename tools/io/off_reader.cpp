@@ -1,8 +1,10 @@
-// readOff(): line-by-line, one vertex or face per line as the format lays them out.
+// readOff(): line-by-line, one vertex or face per line as the format lays them out. The whole
+// file is read first so that the announced counts can be checked against its size: a 22-byte
+// file announcing 200,000,000 vertices must not allocate 2.4 GB before failing.
 #include "tools/io/off_reader.h"
 
-#include <charconv>
-#include <fstream>
+#include "tools/io/file_text.h"
+
 #include <limits>
 #include <string>
 #include <string_view>
@@ -11,50 +13,17 @@
 namespace vkc::io {
 namespace {
 
-class Lines {
-public:
-    explicit Lines(std::istream& stream) : stream_(stream) {}
-
-    // The next line with content, comments stripped, split into tokens; false at end of file.
-    bool next(std::vector<std::string_view>& tokens) {
-        while (std::getline(stream_, text_)) {
-            ++number_;
-            if (const size_t hash = text_.find('#'); hash != std::string::npos) text_.resize(hash);
-            tokens.clear();
-            std::string_view rest(text_);
-            while (true) {
-                const size_t begin = rest.find_first_not_of(" \t\r");
-                if (begin == std::string_view::npos) break;
-                rest.remove_prefix(begin);
-                const size_t end = std::min(rest.find_first_of(" \t\r"), rest.size());
-                tokens.push_back(rest.substr(0, end));
-                rest.remove_prefix(end);
-            }
-            if (!tokens.empty()) return true;
-        }
-        return false;
-    }
-    size_t number() const { return number_; }
-
-private:
-    std::istream& stream_;
-    std::string text_;
-    size_t number_ = 0;
-};
-
-template <typename T>
-bool parse(std::string_view token, T& value) {
-    const auto [end, error] = std::from_chars(token.data(), token.data() + token.size(), value);
-    return error == std::errc() && end == token.data() + token.size();
-}
+// The shortest text a vertex ("0 0 0\n") and a face ("0\n") can take.
+constexpr uint64_t kMinVertexBytes = 6;
+constexpr uint64_t kMinFaceBytes = 2;
 
 }  // namespace
 
 Result<MeshData> readOff(const std::filesystem::path& path) {
-    const std::string file = "mesh file \"" + path.string() + "\"";
-    std::ifstream stream(path, std::ios::binary);
-    if (!stream) return makeError(ErrorCode::IoError, file + ": cannot open");
-    Lines lines(stream);
+    const std::string file = meshFileName(path);
+    Result<std::string> bytes = readWholeFile(path);
+    if (!bytes.ok()) return bytes.status();
+    TextLines lines(*bytes, 1, '#');
     auto fail = [&](const std::string& what) {
         return makeError(ErrorCode::IoError, file + ": line " + std::to_string(lines.number()) + ": " + what);
     };
@@ -75,10 +44,15 @@ Result<MeshData> readOff(const std::filesystem::path& path) {
         }
     }
     uint64_t vertexCount = 0, faceCount = 0;
-    if (tokens.size() < first + 2 || !parse(tokens[first], vertexCount) || !parse(tokens[first + 1], faceCount))
+    if (tokens.size() < first + 2 || !parseInteger(tokens[first], vertexCount) ||
+        !parseInteger(tokens[first + 1], faceCount))
         return fail("expected \"vertices faces [edges]\" counts");
     if (vertexCount >= std::numeric_limits<uint32_t>::max() || faceCount >= std::numeric_limits<uint32_t>::max())
         return fail("counts too large");
+    const uint64_t left = lines.bytesLeft();
+    if (vertexCount * kMinVertexBytes + faceCount * kMinFaceBytes > left)
+        return fail(std::to_string(vertexCount) + " vertices and " + std::to_string(faceCount) +
+                    " faces announced, but the " + std::to_string(left) + " bytes left cannot hold them");
 
     MeshData mesh;
     mesh.name = path.string();
@@ -87,7 +61,7 @@ Result<MeshData> readOff(const std::filesystem::path& path) {
         if (!lines.next(tokens))
             return failEof("after " + std::to_string(v) + " of " + std::to_string(vertexCount) + " vertices");
         glm::vec3& p = mesh.positions[v];
-        if (tokens.size() < 3 || !parse(tokens[0], p.x) || !parse(tokens[1], p.y) || !parse(tokens[2], p.z))
+        if (tokens.size() < 3 || !parseFloat(tokens[0], p.x) || !parseFloat(tokens[1], p.y) || !parseFloat(tokens[2], p.z))
             return fail("vertex " + std::to_string(v) + ": expected 3 numbers");
     }
     std::vector<uint32_t> corners;
@@ -95,13 +69,13 @@ Result<MeshData> readOff(const std::filesystem::path& path) {
         if (!lines.next(tokens))
             return failEof("after " + std::to_string(f) + " of " + std::to_string(faceCount) + " faces");
         uint32_t size = 0;
-        if (!parse(tokens[0], size)) return fail("face " + std::to_string(f) + ": expected a corner count");
+        if (!parseInteger(tokens[0], size)) return fail("face " + std::to_string(f) + ": expected a corner count");
         if (tokens.size() < size_t(size) + 1)
             return fail("face " + std::to_string(f) + ": " + std::to_string(size) + " corners announced, " +
                         std::to_string(tokens.size() - 1) + " given");
         corners.resize(size);
         for (uint32_t k = 0; k < size; ++k) {
-            if (!parse(tokens[k + 1], corners[k]))
+            if (!parseInteger(tokens[k + 1], corners[k]))
                 return fail("face " + std::to_string(f) + ": corner " + std::to_string(k) + " is not a vertex index");
         }
         for (uint32_t k = 1; k + 1 < size; ++k) mesh.indices.insert(mesh.indices.end(), {corners[0], corners[k], corners[k + 1]});

@@ -11,8 +11,10 @@
 namespace vkc::io {
 
 // ASCII OFF (also COFF/NOFF/CNOFF headers: extra per-vertex/per-face values are ignored), with
-// '#' comments. Polygons become fans; negative indices are errors, too-large ones are kept for
-// checkMesh to report. Errors: `mesh file "p": line N: ...` (ErrorCode::IoError).
+// '#' comments. Coordinates out of float range (1e39) become ±inf and "nan" NaN, for checkMesh
+// to report. Polygons become fans; negative indices are errors, too-large ones are kept for
+// checkMesh to report. The counts are checked against the bytes after them (6 a vertex, 2 a face
+// at least) before anything is allocated. Errors: `mesh file "p": line N: ...` (ErrorCode::IoError).
 Result<MeshData> readOff(const std::filesystem::path& path);
 
 }  // namespace vkc::io

@@ -5,6 +5,7 @@
 
 #include "collision/format_number.h"
 #include "collision/generated_solids.h"
+#include "tools/io/json_depth.h"
 #include "tools/io/mesh_loader.h"
 #include "vkcollide/scene.h"
 
@@ -396,26 +397,15 @@ glm::dmat4 ObjectPose::matrix() const {
 
 Result<SceneDescription> parseScene(std::string_view text, const std::filesystem::path& baseDir,
                                     std::string_view displayName) {
+    // Before nlohmann, whose parser and value copies recurse once per level.
+    VKC_TRY(checkJsonDepth(text, "scene \"" + std::string(displayName) + "\""));
     Json root;
     DuplicateKeyFinder duplicates;
     try {
         root = Json::parse(text, std::ref(duplicates));
     } catch (const Json::parse_error& e) {
-        // nlohmann reports a byte offset; turn it into line and column for an editor.
-        const size_t byte = std::min<size_t>(e.byte, text.size());
-        size_t line = 1, column = 1;
-        for (size_t i = 0; i + 1 < byte; ++i) {
-            if (text[i] == '\n') {
-                ++line;
-                column = 1;
-            } else {
-                ++column;
-            }
-        }
-        std::string reason = e.what();
-        if (const size_t colon = reason.find(": "); colon != std::string::npos) reason = reason.substr(colon + 2);
         return sceneError(displayName, ErrorCode::InvalidScene,
-                          "line " + std::to_string(line) + ", column " + std::to_string(column) + ": bad JSON: " + reason);
+                          jsonLocation(text, e.byte) + ": bad JSON: " + jsonParseReason(e.what()));
     } catch (const Json::exception& e) {  // e.g. out_of_range.406 "number overflow parsing '1e999'"
         std::string reason = e.what();
         if (const size_t bracket = reason.find("] "); bracket != std::string::npos) reason = reason.substr(bracket + 2);
@@ -436,9 +426,13 @@ Result<SceneDescription> parseScene(std::string_view text, const std::filesystem
 }
 
 Result<SceneDescription> loadScene(const std::filesystem::path& path) {
+    // /dev/zero or a FIFO would be read forever.
+    std::error_code error;
+    const auto status = std::filesystem::status(path, error);
+    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+        return sceneError(path.string(), ErrorCode::IoError, "not a regular file");
     std::ifstream stream(path, std::ios::binary);
     if (!stream) {
-        std::error_code error;
         const bool exists = std::filesystem::exists(path, error);
         return sceneError(path.string(), exists ? ErrorCode::IoError : ErrorCode::NotFound,
                           exists ? "cannot open" : "not found");

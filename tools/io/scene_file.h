@@ -72,6 +72,7 @@ struct SceneDescription {
 // named "comment" is allowed (and ignored) in every JSON object; every other unknown key is an error.
 // Errors start with `scene "<path>": ` and give the JSON path, e.g.
 //   scene "s.json": objects[1] "b": postion: unknown key (did you mean "position"?)
+// JSON nested deeper than kMaxJsonDepth (64) levels is refused before parsing, naming the line.
 // Codes: NotFound (scene or mesh file, mesh name), IoError, InvalidScene (everything else).
 Result<SceneDescription> loadScene(const std::filesystem::path& path);
 

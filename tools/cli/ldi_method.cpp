@@ -4,22 +4,85 @@
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #include <stb/stb_image_write.h>
 
+#include <glm/common.hpp>
+
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 namespace vkc::tools {
 
+namespace {
+
+// A detector for batches of up to `pairs` pairs: the largest count the device's storage bindings
+// hold at this resolution and layer cap (halving until create() accepts it). Only a single pair
+// that does not fit is the caller's problem, and then create()'s message says what to lower.
+Status ensureDetector(Context& context, LdiRunner& runner, uint32_t pairs) {
+    if (runner.detector && runner.detector->settings().maxPairs >= pairs) return Status::success();
+    if (runner.detector && runner.batchLimit != 0) return Status::success();  // already as large as fits
+    runner.detector.reset();
+    for (uint32_t maxPairs = std::max(pairs, 1u);; maxPairs = (maxPairs + 1) / 2) {
+        runner.settings.maxPairs = maxPairs;
+        auto detector = LdiDetector::create(context, runner.settings);
+        if (detector) {
+            runner.batchLimit = maxPairs < pairs ? maxPairs : 0;
+            runner.detector = std::move(detector.value());
+            return Status::success();
+        }
+        if (detector.status().code != ErrorCode::InvalidArgument || maxPairs == 1) return detector.status();
+    }
+}
+
+void appendBatch(FrameResults& frame, FrameResults&& batch) {
+    frame.colliding = frame.colliding || batch.colliding;
+    frame.truncated = frame.truncated || batch.truncated;
+    for (PairResult& pair : batch.pairs) frame.pairs.push_back(std::move(pair));
+    for (std::string& warning : batch.warnings) frame.warnings.push_back(std::move(warning));
+    for (const auto& [pass, ms] : batch.gpuTimingsMs) frame.gpuTimingsMs[pass] += ms;
+}
+
+void appendBatch(LdiFrameDetails& frame, LdiFrameDetails&& batch) {
+    for (LdiPairDetails& pair : batch.pairs) frame.pairs.push_back(std::move(pair));
+    frame.renderPasses += batch.renderPasses;
+    for (const LdiSelfIntersection& self : batch.selfIntersections) {
+        auto same = std::find_if(frame.selfIntersections.begin(), frame.selfIntersections.end(),
+                                 [&](const LdiSelfIntersection& s) { return s.object == self.object; });
+        if (same == frame.selfIntersections.end()) {
+            frame.selfIntersections.push_back(self);
+            continue;
+        }
+        same->pixels += self.pixels;
+        same->region.min = glm::min(same->region.min, self.region.min);
+        same->region.max = glm::max(same->region.max, self.region.max);
+    }
+}
+
+}  // namespace
+
 Result<FrameResults> runLdiFrame(Context& context, LdiRunner& runner, const Scene& scene, const BroadphaseResults& pcs,
                                  LdiFrameDetails* details) {
-    if (!runner.detector || pcs.pairs.size() > runner.detector->settings().maxPairs) {
-        runner.settings.maxPairs = std::max<uint32_t>(runner.settings.maxPairs, uint32_t(pcs.pairs.size()));
-        runner.detector.reset();
-        auto detector = LdiDetector::create(context, runner.settings);
-        if (!detector) return detector.status();
-        runner.detector = std::move(detector.value());
+    VKC_TRY(ensureDetector(context, runner, uint32_t(pcs.pairs.size())));
+    const size_t batchSize = runner.detector->settings().maxPairs;
+    FrameResults frame;
+    if (details) *details = LdiFrameDetails{};
+    // Batches run one after the other on the same detector: each is a blocking frame of its own.
+    for (size_t first = 0; first == 0 || first < pcs.pairs.size(); first += batchSize) {
+        BroadphaseResults batch;
+        batch.worldBounds = pcs.worldBounds;
+        batch.pairs.assign(pcs.pairs.begin() + first,
+                           pcs.pairs.begin() + std::min(pcs.pairs.size(), first + batchSize));
+        batch.pairCount = uint32_t(batch.pairs.size());
+        batch.truncated = first == 0 && pcs.truncated;  // run() warns about a truncated PCS once
+        LdiFrameDetails batchDetails;
+        auto results = runner.detector->run(scene, batch, details ? &batchDetails : nullptr);
+        if (!results) return results.status();
+        appendBatch(frame, std::move(results.value()));
+        if (details) appendBatch(*details, std::move(batchDetails));
+        if (pcs.pairs.empty()) break;
     }
-    // run() already adds the warning for a truncated PCS.
-    return runner.detector->run(scene, pcs, details);
+    std::sort(frame.pairs.begin(), frame.pairs.end(),
+              [](const PairResult& x, const PairResult& y) { return std::tie(x.a, x.b) < std::tie(y.a, y.b); });
+    return frame;
 }
 
 Result<std::vector<std::filesystem::path>> writeLdiImages(const LdiFrameDetails& details, const std::filesystem::path& dir,

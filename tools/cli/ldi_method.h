@@ -14,14 +14,18 @@
 namespace vkc::tools {
 
 // The detector grows with the scene: created on the first frame, re-created with room for more
-// pairs when a frame has more potentially colliding pairs than LdiSettings::maxPairs.
+// pairs when a frame has more potentially colliding pairs than LdiSettings::maxPairs, up to what
+// the device's storage bindings hold at the resolution and layer cap (then batchLimit says how many).
 struct LdiRunner {
     LdiSettings settings;
     std::optional<LdiDetector> detector;
+    uint32_t batchLimit = 0;  // 0: every frame so far fit one batch
 };
 
 // Pairs with their intersection volume, error bound and inside vertices; truncation (needed layers)
-// and self-intersections are warnings. `details` (optional) receives layer counts per pair.
+// and self-intersections are warnings. `details` (optional) receives layer counts per pair. A frame
+// with more pairs than one detector holds on this device runs in batches, so no scene is refused
+// for its number of pairs; only a single pair too large for the device is.
 Result<FrameResults> runLdiFrame(Context& context, LdiRunner& runner, const Scene& scene, const BroadphaseResults& pcs,
                                  LdiFrameDetails* details = nullptr);
 

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <map>
 #include <random>
+#include <set>
 
 #include <unistd.h>
 
@@ -105,6 +106,35 @@ TEST(CliLdiCrowds, EveryPairOfTheTruthWithinItsBoundAt512) {
             const double exact = expected["volume"].get<double>(), volume = it->second["volume"].get<double>();
             EXPECT_LE(std::abs(volume - exact), it->second["volume_error_bound"].get<double>()) << name;
             EXPECT_LE(std::abs(volume - exact), 1e-3 * exact) << name << ": pair (" << key.first << ", " << key.second << ")";
+        }
+    }
+}
+
+// consistent-pairs at 1024^2 on every regression scene: every pair of the truth is found, and no
+// pair the truth lists as separated by more than 2 pixels of the fitted view is reported. Before
+// the grazing-silhouette rule, pair_1_1 (gears 383 pixels apart), pair_3_1 and both crowds each
+// reported such a pair from a few silhouette pixels.
+TEST(CliConsistentPairs, TheTruthsPairsAndNoSeparatedOnesAt1024) {
+    for (const char* name : {"pair_1_1", "pair_2_0", "pair_3_1", "crowd_0", "crowd_2"}) {
+        const std::filesystem::path dir = sharedDir() / "scenes" / "regressions";
+        const Json truth = readJson(dir / "truth" / (std::string(name) + ".json"));
+        const auto report = scratch(std::string(name) + ".cp.json");
+        auto run = test::runCli("detect " + (dir / (std::string(name) + ".json")).string() +
+                                " --method consistent-pairs --resolution 1024 --report " + report.string());
+        ASSERT_EQ(run.exitCode, 0) << name << ":\n" << run.output;
+        const Json frame = readJson(report)["frames"][0];
+        std::filesystem::remove(report);
+        const double pixel = frame["consistent_pairs"]["pixel_size"].get<double>();
+        std::set<std::pair<int, int>> found;
+        for (const Json& pair : frame["pairs"]) found.insert({pair["a"].get<int>(), pair["b"].get<int>()});
+        for (const Json& pair : truth["pairs"])
+            EXPECT_TRUE(found.count({pair["a"].get<int>(), pair["b"].get<int>()}))
+                << name << ": overlapping pair (" << pair["a"] << ", " << pair["b"] << ") missed";
+        for (const Json& pair : truth["separated"]) {
+            const double pixels = pair["distance"].get<double>() / pixel;
+            if (pixels > 2.0)
+                EXPECT_FALSE(found.count({pair["a"].get<int>(), pair["b"].get<int>()}))
+                    << name << ": pair (" << pair["a"] << ", " << pair["b"] << ") reported, " << pixels << " pixels apart";
         }
     }
 }

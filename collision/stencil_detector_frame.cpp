@@ -156,6 +156,7 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     VKC_TRY(graph.execute(cmd, graphExecuteContext(c, slot.timestamps)));
 
     slot.drawObjects = std::move(draw);
+    slot.candidatePairs = pairs;
     slot.viewCount = uint32_t(in.views.size());
     slot.warnings.clear();
     for (const std::string& mesh : slot.openMeshes)
@@ -226,6 +227,16 @@ Status StencilDetectorImpl::readResults(uint64_t frame, FrameResults& out, Stenc
     }
 
     out.warnings = slot.warnings;
+    // The method sees an interference only through an edge point that is the nearest edge along some
+    // ray (paper 1, 6.4): a candidate without one may be apart, or interfere with every interfering
+    // edge obscured by nearer edges or lying on the other's faces. It cannot tell, so it says so.
+    for (const ObjectPair& candidate : slot.candidatePairs)
+        if (!found.find(out.pairs, candidate.a, candidate.b)) d.undecidedPairs.push_back(candidate);
+    if (!d.undecidedPairs.empty())
+        out.warnings.push_back("stencil: " + std::to_string(d.undecidedPairs.size()) +
+                               " candidate pair(s) with overlapping boxes showed no interfering edge point; the "
+                               "method cannot tell them from interferences whose edges are all obscured or "
+                               "coplanar (paper 1, 6.4): see StencilFrameDetails::undecidedPairs");
     if (d.pointsTruncated)
         out.warnings.push_back("stencil: " + std::to_string(pointList.count) + " interfering edge points, " +
                                "more than StencilSettings::pointCapacity (" + std::to_string(settings.pointCapacity) +

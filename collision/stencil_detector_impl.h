@@ -46,6 +46,7 @@ struct StencilSlot {
 
     // What the frame recorded, for results().
     std::vector<uint32_t> drawObjects;
+    std::vector<ObjectPair> candidatePairs;  // the frame's candidate pairs (sorted, unique)
     uint32_t viewCount = 0;
     float pixelSize = 0.0f;
     glm::dvec3 origin{0.0};  // the frame rendered in world minus this (collision/local_region.h)

@@ -48,6 +48,10 @@ struct StencilFrameDetails {
     uint32_t pointCount = 0;                    // exact, even past pointCapacity
     bool pointsTruncated = false;
     float pixelSize = 0.0f;                     // world units: the coarsest pixel side over the views
+    // Candidate pairs not reported: no edge point of one was seen inside the other. Either apart,
+    // or interfering with every interfering edge obscured by nearer edges or lying on the other's
+    // faces (paper 1, 6.4); the method cannot tell which (also a warning in FrameResults).
+    std::vector<ObjectPair> undecidedPairs;
 };
 
 struct StencilDetectorImpl;

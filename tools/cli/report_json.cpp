@@ -36,6 +36,12 @@ nlohmann::json toJson(const AabbTreeFrameStats& stats) {
             {"trees_refit", stats.refitTrees}};
 }
 
+static nlohmann::json pairsJson(const std::vector<ObjectPair>& pairs) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const ObjectPair& pair : pairs) out.push_back({pair.a, pair.b});
+    return out;
+}
+
 nlohmann::json toJson(const StencilFrameDetails& details) {
     return {{"interference", details.interference},
             {"interfering_samples_per_view", details.interferingSamples},
@@ -44,7 +50,8 @@ nlohmann::json toJson(const StencilFrameDetails& details) {
             {"penetrated_objects", details.penetratedObjects},
             {"points", details.pointCount},
             {"points_truncated", details.pointsTruncated},
-            {"pixel_size", details.pixelSize}};
+            {"pixel_size", details.pixelSize},
+            {"undecided_pairs", pairsJson(details.undecidedPairs)}};
 }
 
 nlohmann::json toJson(const ConsistentPairsFrameDetails& details) {

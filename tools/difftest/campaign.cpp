@@ -208,6 +208,10 @@ struct Methods {
         return Status::success();
     }
 
+    // The CLI's ldi runner grows its detector to a frame's pair count and keeps it; a crowd can
+    // grow it past the device's storage binding range, which would fail every later scene too.
+    void newScene() { ldi.detector.reset(); }
+
     Result<FrameResults> run(const std::string& method, const io::SceneDescription& description, const io::SceneFrame& frame,
                              const Scene& scene, const BroadphaseResults& pcs) {
         if (method == "exact") return tools::runExactFrame(description, frame, false);
@@ -258,14 +262,17 @@ Result<CampaignSummary> runCampaign(Context& context, const CampaignOptions& opt
     CampaignSummary summary;
     Tallies tallies;
     for (const std::string& method : methods) tallies.at(method, "runs");
+    const auto campaignStart = std::chrono::steady_clock::now();
     for (uint64_t index = options.firstIndex; index < options.firstIndex + options.scenes; ++index) {
         const auto start = std::chrono::steady_clock::now();
+        if (options.maxSeconds > 0 && std::chrono::duration<double>(start - campaignStart).count() > options.maxSeconds) break;
         auto generated = generateScene(pool.value(), options.seed, index, options.ciSize);
         if (!generated) return generated.status();
         auto description = io::parseScene(generated->file.dump(), options.meshDir, generated->id);
         if (!description) return description.status();
         auto scene = io::buildScene(context, description.value(), kObjectSpaceMethodRequirements);
         if (!scene) return scene.status();
+        runners.newScene();
         bool failed = false;
         for (size_t f = 0; f < description->frameCount(); ++f) {
             const io::SceneFrame& sceneFrame = description->frames[f];

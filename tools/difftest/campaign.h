@@ -31,6 +31,7 @@ struct CampaignOptions {
     uint64_t seed = 1;
     uint64_t firstIndex = 0;
     uint64_t scenes = 12;
+    double maxSeconds = 0;             // > 0: stop after the scene that passes this wall time
     std::vector<std::string> methods;  // empty: all of exact, aabb-tree, stencil, consistent-pairs, ldi
     std::filesystem::path meshDir;     // ../shared/meshes
     std::filesystem::path outDir;      // failing scenes are written here; empty: not written

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
     CLI::App app{"vkcollide-difftest: every method against the exact oracle on seeded generated scenes"};
     app.add_option("--scenes", options.scenes, "number of scenes");
     app.add_option("--seed", options.seed, "campaign seed");
+    app.add_option("--max-seconds", options.maxSeconds, "stop starting scenes after this wall time");
     app.add_option("--first", options.firstIndex, "index of the first scene (reproduce one: --first I --scenes 1)");
     app.add_option("--methods", options.methods, "methods to run (default: all)");
     app.add_option("--out", outDir, "folder for the failing scenes");

@@ -79,19 +79,23 @@ std::map<PairKey, const PairResult*> reportedPairs(const FrameResults& results) 
     return out;
 }
 
-// Largest pixel side of a view fitted to the union of the candidate boxes' overlaps.
-double pixelSize(const FrameContext& frame, uint32_t resolution) {
+// Largest pixel side of a view fitted to the union of the candidate boxes' overlaps (all
+// candidate pairs, or only `only`: ldi fits one view per pair to its volume of interest, which
+// lies inside the overlap of the pair's boxes).
+double pixelSize(const FrameContext& frame, uint32_t resolution, std::optional<PairKey> only = std::nullopt) {
     glm::dvec3 lo(INFINITY), hi(-INFINITY);
     auto include = [&](glm::dvec3 aMin, glm::dvec3 aMax, glm::dvec3 bMin, glm::dvec3 bMax) {
         lo = glm::min(lo, glm::max(aMin, bMin));
         hi = glm::max(hi, glm::min(aMax, bMax));
     };
     for (const ObjectPair& pair : frame.pcs.pairs) {
+        if (only && *only != PairKey{pair.a, pair.b}) continue;
         const Aabb& a = frame.pcs.worldBounds[pair.a];
         const Aabb& b = frame.pcs.worldBounds[pair.b];
         include(a.min, a.max, b.min, b.max);
     }
     for (const TruthPair& pair : frame.truth) {
+        if (only && *only != PairKey{pair.a, pair.b}) continue;
         const reference::WorldBounds& a = frame.objects[pair.a].bounds;
         const reference::WorldBounds& b = frame.objects[pair.b].bounds;
         include(a.min, a.max, b.min, b.max);
@@ -128,22 +132,32 @@ void checkExactPairs(FrameContext& frame, const std::string& method, const Frame
     }
 }
 
+// Every interfering pair overlapping by more than `foundPixels` (of pixelOf(pair)) was reported.
+template <typename PixelOf>
+Status checkFound(FrameContext& frame, const std::string& method, const std::map<PairKey, const PairResult*>& reported,
+                  float foundPixels, PixelOf pixelOf) {
+    for (const TruthPair& pair : frame.truth) {
+        const PairKey key{pair.a, pair.b};
+        if (!pair.interfering) continue;
+        if (reported.count(key)) {
+            frame.record(method, "found", true, "");
+            continue;
+        }
+        const double pixel = pixelOf(key);
+        auto depth = overlapDepth(frame.objects[pair.a], frame.objects[pair.b], depthDirection(frame, key));
+        if (!depth) return depth.status();
+        frame.record(method, "found", depth.value() <= foundPixels * pixel,
+                     pairName(key) + " missed, overlapping by " + number(depth.value() / pixel) + " px (pixel " +
+                         number(pixel) + ")");
+    }
+    return Status::success();
+}
+
 Status checkImagePairs(FrameContext& frame, const std::string& method, const FrameResults& results, uint32_t resolution,
                        const MethodBounds& bounds) {
     const auto reported = reportedPairs(results);
     const double pixel = pixelSize(frame, resolution);
-    for (const TruthPair& pair : frame.truth) {
-        const PairKey key{pair.a, pair.b};
-        if (!pair.interfering || reported.count(key)) {
-            if (pair.interfering) frame.record(method, "found", true, "");
-            continue;
-        }
-        auto depth = overlapDepth(frame.objects[pair.a], frame.objects[pair.b], depthDirection(frame, key));
-        if (!depth) return depth.status();
-        frame.record(method, "found", depth.value() <= bounds.foundPixels * pixel,
-                     pairName(key) + " missed, overlapping by " + number(depth.value() / pixel) + " px (pixel " +
-                         number(pixel) + ")");
-    }
+    VKC_TRY(checkFound(frame, method, reported, bounds.foundPixels, [pixel](PairKey) { return pixel; }));
     for (const TruthPair& pair : frame.truth)
         if (!pair.interfering && !reported.count({pair.a, pair.b})) frame.record(method, "separated", true, "");
     for (const auto& [key, result] : reported) {
@@ -156,12 +170,10 @@ Status checkImagePairs(FrameContext& frame, const std::string& method, const Fra
     return Status::success();
 }
 
-void checkVolumes(FrameContext& frame, const FrameResults& results) {
+Status checkVolumes(FrameContext& frame, const FrameResults& results, uint32_t resolution, float foundPixels) {
     const auto reported = reportedPairs(results);
-    for (const TruthPair& pair : frame.truth)
-        if (pair.volume && *pair.volume > 0.0)
-            frame.record("ldi", "reported", reported.count({pair.a, pair.b}) > 0,
-                         pairName({pair.a, pair.b}) + " missed, exact volume " + number(*pair.volume));
+    VKC_TRY(checkFound(frame, "ldi", reported, foundPixels,
+                       [&frame, resolution](PairKey key) { return pixelSize(frame, resolution, key); }));
     for (const auto& [key, result] : reported) {
         const TruthPair* truth = frame.truthOf(key);
         // A pair whose exact volume CGAL could not compute has no clause to check.
@@ -173,6 +185,7 @@ void checkVolumes(FrameContext& frame, const FrameResults& results) {
                      pairName(key) + ": volume " + (result->volume ? number(*result->volume) : "absent") + ", bound " +
                          (result->volumeErrorBound ? number(*result->volumeErrorBound) : "absent") + ", exact " + number(exact));
     }
+    return Status::success();
 }
 
 struct Methods {
@@ -229,8 +242,7 @@ struct Methods {
         if (method == "stencil") return checkImagePairs(frame, method, results, options.stencilResolution, options.stencil);
         if (method == "consistent-pairs")
             return checkImagePairs(frame, method, results, options.consistentPairsResolution, options.consistentPairs);
-        checkVolumes(frame, results);
-        return Status::success();
+        return checkVolumes(frame, results, options.ldiResolution, options.ldiFoundPixels);
     }
 };
 

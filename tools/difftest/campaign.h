@@ -3,7 +3,8 @@
 //   exact, aabb-tree   pairs: the same interfering pairs; triangle-pairs: equal counts per pair.
 //   stencil,           found: every pair overlapping by more than foundPixels is reported;
 //   consistent-pairs   separated: no pair farther apart than separatedPixels is reported.
-//   ldi                reported: every pair with positive exact volume is reported;
+//   ldi                found: every pair overlapping by more than ldiFoundPixels of its own
+//                      view (fitted to the pair's box overlap) is reported;
 //                      volume: |volume - exact| <= volume_error_bound for every reported pair.
 //   every method       runs: the method returns results (no error) on every frame.
 // Pixels are those of the fitted view, sized conservatively (largest) from the boxes the methods
@@ -43,6 +44,8 @@ struct CampaignOptions {
     MethodBounds stencil{2.0f, 2.0f};
     // Consistent pairs: surfaces closer than 1.5 px join, so a 3 px gap must never be reported.
     MethodBounds consistentPairs{2.0f, 3.0f};
+    // Ldi: a pair overlapping by 2 px of its view covers whole pixels' rays: it must be reported.
+    float ldiFoundPixels = 2.0f;
 };
 
 struct ClauseTally {

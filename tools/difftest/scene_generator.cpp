@@ -112,8 +112,7 @@ struct Builder {
         object["name"] = "o" + std::to_string(poses.size());
         object["mesh"] = entry.name;
         scene.file["objects"].push_back(object);
-        if (pool.entries[mesh].spec.contains("file") && std::find(pool.open.begin(), pool.open.end(), mesh) != pool.open.end())
-            scene.closedOnly = false;
+        if (std::find(pool.open.begin(), pool.open.end(), mesh) != pool.open.end()) scene.closedOnly = false;
         poses.push_back(pose);
         meshes.push_back(mesh);
         return uint32_t(poses.size() - 1);

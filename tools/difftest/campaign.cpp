@@ -221,9 +221,13 @@ struct Methods {
         return Status::success();
     }
 
-    // The CLI's ldi runner grows its detector to a frame's pair count and keeps it; a crowd can
-    // grow it past the device's storage binding range, which would fail every later scene too.
-    void newScene() { ldi.detector.reset(); }
+    // The CLI's ldi runner grows its detector (and settings.maxPairs) to a frame's pair count and
+    // keeps it; a crowd can grow it past the device's storage binding range, which would fail
+    // every later scene too.
+    void newScene() {
+        ldi.detector.reset();
+        ldi.settings.maxPairs = 0;
+    }
 
     Result<FrameResults> run(const std::string& method, const io::SceneDescription& description, const io::SceneFrame& frame,
                              const Scene& scene, const BroadphaseResults& pcs) {

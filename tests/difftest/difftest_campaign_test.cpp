@@ -1,0 +1,40 @@
+// Tier B: the seeded CI set of the differential campaign. Every method on every generated scene
+// kind (pairs at several depths, an animated pair, a 40-object crowd, containment and nesting,
+// exactly touching boxes, an open mesh) against the double-precision truth under its contract
+// (tools/difftest/campaign.h). A failing clause names its scenes; reproduce one with
+// `vkcollide-difftest --ci --seed S --first I --scenes 1 --out DIR`.
+#include "tests/difftest/difftest_paths.h"
+#include "tests/support/vulkan_test.h"
+#include "tools/difftest/campaign.h"
+
+#include <gtest/gtest.h>
+
+#include <iostream>
+
+namespace vkc::difftest {
+namespace {
+
+class DifftestCampaign : public test::VulkanTest {};
+
+TEST_F(DifftestCampaign, SeededCiSetMeetsEveryContractClause) {
+    CampaignOptions options;
+    options.seed = 20261124;
+    options.scenes = 36;  // six of each kind
+    options.ciSize = true;
+    options.meshDir = test::difftestMeshDir();
+    // stencil and consistent-pairs at their defaults; ldi at the paper's 128, since at 256 a
+    // crowd's 16+ pairs exceed lavapipe's 128 MiB storage binding range and create() refuses.
+    options.ldiResolution = 128;
+    auto summary = runCampaign(context_, options, &std::cout);
+    ASSERT_TRUE(summary) << summary.status().describe();
+    std::cout << formatSummary(summary.value());
+    EXPECT_EQ(summary->scenes, options.scenes);
+    for (const ClauseTally& tally : summary->clauses) {
+        EXPECT_GT(tally.cases, 0u) << tally.method << " " << tally.clause << ": no case exercised it";
+        EXPECT_EQ(tally.failures, 0u) << tally.method << " " << tally.clause << " failed in scenes "
+                                      << ::testing::PrintToString(tally.failingScenes);
+    }
+}
+
+}  // namespace
+}  // namespace vkc::difftest

@@ -1,0 +1,346 @@
+#include "tools/difftest/campaign.h"
+
+#include "tools/cli/aabb_tree_method.h"
+#include "tools/cli/consistent_pairs_method.h"
+#include "tools/cli/exact_method.h"
+#include "tools/cli/ldi_method.h"
+#include "tools/cli/stencil_method.h"
+#include "tools/io/scene_builder.h"
+#include "vkcollide/broadphase.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ostream>
+#include <set>
+#include <sstream>
+
+namespace vkc::difftest {
+
+namespace {
+
+constexpr const char* kAllMethods[] = {"exact", "aabb-tree", "stencil", "consistent-pairs", "ldi"};
+constexpr float kRegionPaddingPixels = 2.0f;  // both image methods' default (stencil.h, consistent_pairs.h)
+constexpr size_t kExamplesPerClause = 8;
+
+using PairKey = std::pair<uint32_t, uint32_t>;
+
+struct Tallies {
+    std::vector<ClauseTally> clauses;
+    ClauseTally& at(const std::string& method, const std::string& clause) {
+        for (ClauseTally& tally : clauses)
+            if (tally.method == method && tally.clause == clause) return tally;
+        ClauseTally& tally = clauses.emplace_back();
+        tally.method = method;
+        tally.clause = clause;
+        return tally;
+    }
+};
+
+// What one frame of one scene offers the checks.
+struct FrameContext {
+    const GeneratedScene& generated;
+    size_t frame;
+    const std::vector<TruthObject>& objects;
+    const std::vector<TruthPair>& truth;
+    const BroadphaseResults& pcs;
+    Tallies& tallies;
+    bool failed = false;
+
+    void record(const std::string& method, const std::string& clause, bool ok, const std::string& what) {
+        ClauseTally& tally = tallies.at(method, clause);
+        ++tally.cases;
+        if (ok) return;
+        ++tally.failures;
+        failed = true;
+        if (tally.failingScenes.empty() || tally.failingScenes.back() != generated.id) tally.failingScenes.push_back(generated.id);
+        if (tally.examples.size() < kExamplesPerClause)
+            tally.examples.push_back("scene " + generated.id + " (" + generated.kind + ") frame " + std::to_string(frame) + ": " + what);
+    }
+    const TruthPair* truthOf(PairKey key) const {
+        for (const TruthPair& pair : truth)
+            if (pair.a == key.first && pair.b == key.second) return &pair;
+        return nullptr;
+    }
+};
+
+std::string pairName(PairKey key) { return "pair " + std::to_string(key.first) + "-" + std::to_string(key.second); }
+
+std::string number(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.4g", value);
+    return text;
+}
+
+std::map<PairKey, const PairResult*> reportedPairs(const FrameResults& results) {
+    std::map<PairKey, const PairResult*> out;
+    for (const PairResult& pair : results.pairs) out[{pair.a, pair.b}] = &pair;
+    return out;
+}
+
+// Largest pixel side of a view fitted to the union of the candidate boxes' overlaps (all
+// candidate pairs, or only `only`: ldi fits one view per pair to its volume of interest, which
+// lies inside the overlap of the pair's boxes).
+double pixelSize(const FrameContext& frame, uint32_t resolution, std::optional<PairKey> only = std::nullopt) {
+    glm::dvec3 lo(INFINITY), hi(-INFINITY);
+    auto include = [&](glm::dvec3 aMin, glm::dvec3 aMax, glm::dvec3 bMin, glm::dvec3 bMax) {
+        lo = glm::min(lo, glm::max(aMin, bMin));
+        hi = glm::max(hi, glm::min(aMax, bMax));
+    };
+    for (const ObjectPair& pair : frame.pcs.pairs) {
+        if (only && *only != PairKey{pair.a, pair.b}) continue;
+        const Aabb& a = frame.pcs.worldBounds[pair.a];
+        const Aabb& b = frame.pcs.worldBounds[pair.b];
+        include(a.min, a.max, b.min, b.max);
+    }
+    for (const TruthPair& pair : frame.truth) {
+        if (only && *only != PairKey{pair.a, pair.b}) continue;
+        const reference::WorldBounds& a = frame.objects[pair.a].bounds;
+        const reference::WorldBounds& b = frame.objects[pair.b].bounds;
+        include(a.min, a.max, b.min, b.max);
+    }
+    if (lo.x > hi.x) return 0.0;
+    const glm::dvec3 extent = hi - lo;
+    return std::max({extent.x, extent.y, extent.z}) / (double(resolution) - 2.0 * kRegionPaddingPixels);
+}
+
+glm::dvec3 depthDirection(const FrameContext& frame, PairKey key) {
+    if (auto found = frame.generated.directions.find(key); found != frame.generated.directions.end()) return found->second;
+    const reference::WorldBounds& a = frame.objects[key.first].bounds;
+    const reference::WorldBounds& b = frame.objects[key.second].bounds;
+    const glm::dvec3 line = (b.min + b.max) - (a.min + a.max);
+    return glm::length(line) > 0.0 ? glm::normalize(line) : glm::dvec3(1.0, 0.0, 0.0);
+}
+
+void checkExactPairs(FrameContext& frame, const std::string& method, const FrameResults& results) {
+    const auto reported = reportedPairs(results);
+    std::set<PairKey> expected;
+    for (const TruthPair& pair : frame.truth)
+        if (pair.interfering) expected.insert({pair.a, pair.b});
+    std::set<PairKey> all = expected;
+    for (const auto& [key, pair] : reported) all.insert(key);
+    for (PairKey key : all) {
+        const bool want = expected.count(key) > 0, got = reported.count(key) > 0;
+        frame.record(method, "pairs", want == got, pairName(key) + (want ? " missed" : " reported but disjoint"));
+        if (!want || !got) continue;
+        const uint64_t truthCount = frame.truthOf(key)->trianglePairs;
+        const std::optional<uint64_t> count = reported.at(key)->trianglePairs;
+        frame.record(method, "triangle-pairs", count == truthCount,
+                     pairName(key) + ": " + (count ? std::to_string(*count) : std::string("no count")) + " triangle pairs, exact " +
+                         std::to_string(truthCount));
+    }
+}
+
+// Every interfering pair overlapping by more than `foundPixels` (of pixelOf(pair)) was reported.
+template <typename PixelOf>
+Status checkFound(FrameContext& frame, const std::string& method, const std::map<PairKey, const PairResult*>& reported,
+                  float foundPixels, PixelOf pixelOf) {
+    for (const TruthPair& pair : frame.truth) {
+        const PairKey key{pair.a, pair.b};
+        if (!pair.interfering) continue;
+        if (reported.count(key)) {
+            frame.record(method, "found", true, "");
+            continue;
+        }
+        const double pixel = pixelOf(key);
+        auto depth = overlapDepth(frame.objects[pair.a], frame.objects[pair.b], depthDirection(frame, key));
+        if (!depth) return depth.status();
+        frame.record(method, "found", depth.value() <= foundPixels * pixel,
+                     pairName(key) + " missed, overlapping by " + number(depth.value() / pixel) + " px (pixel " +
+                         number(pixel) + ")");
+    }
+    return Status::success();
+}
+
+Status checkImagePairs(FrameContext& frame, const std::string& method, const FrameResults& results, uint32_t resolution,
+                       const MethodBounds& bounds) {
+    const auto reported = reportedPairs(results);
+    const double pixel = pixelSize(frame, resolution);
+    VKC_TRY(checkFound(frame, method, reported, bounds.foundPixels, [pixel](PairKey) { return pixel; }));
+    for (const TruthPair& pair : frame.truth)
+        if (!pair.interfering && !reported.count({pair.a, pair.b})) frame.record(method, "separated", true, "");
+    for (const auto& [key, result] : reported) {
+        const TruthPair* truth = frame.truthOf(key);
+        if (truth && truth->interfering) continue;
+        const double distance = separationDistance(frame.objects[key.first], frame.objects[key.second]);
+        frame.record(method, "separated", distance <= bounds.separatedPixels * pixel,
+                     pairName(key) + " reported, " + number(distance / pixel) + " px apart (pixel " + number(pixel) + ")");
+    }
+    return Status::success();
+}
+
+Status checkVolumes(FrameContext& frame, const FrameResults& results, uint32_t resolution, float foundPixels) {
+    const auto reported = reportedPairs(results);
+    VKC_TRY(checkFound(frame, "ldi", reported, foundPixels,
+                       [&frame, resolution](PairKey key) { return pixelSize(frame, resolution, key); }));
+    for (const auto& [key, result] : reported) {
+        const TruthPair* truth = frame.truthOf(key);
+        // A pair whose exact volume CGAL could not compute has no clause to check.
+        if (truth && truth->interfering && !truth->volume) continue;
+        const double exact = truth && truth->volume ? *truth->volume : 0.0;
+        const bool ok = result->volume && result->volumeErrorBound &&
+                        std::abs(*result->volume - exact) <= *result->volumeErrorBound;
+        frame.record("ldi", "volume", ok,
+                     pairName(key) + ": volume " + (result->volume ? number(*result->volume) : "absent") + ", bound " +
+                         (result->volumeErrorBound ? number(*result->volumeErrorBound) : "absent") + ", exact " + number(exact));
+    }
+    return Status::success();
+}
+
+struct Methods {
+    Context& context;
+    const CampaignOptions& options;
+    std::optional<AabbTreeDetector> aabbTree;
+    std::optional<StencilDetector> stencil;
+    std::optional<ConsistentPairsDetector> consistentPairs;
+    tools::LdiRunner ldi;
+
+    Status create(const std::vector<std::string>& methods) {
+        auto wants = [&](const char* id) { return std::find(methods.begin(), methods.end(), id) != methods.end(); };
+        if (wants("aabb-tree")) {
+            auto detector = AabbTreeDetector::create(context);
+            if (!detector) return detector.status();
+            aabbTree = std::move(detector.value());
+        }
+        if (wants("stencil")) {
+            StencilSettings settings;
+            settings.resolution = options.stencilResolution;
+            auto detector = StencilDetector::create(context, settings);
+            if (!detector) return detector.status();
+            stencil = std::move(detector.value());
+        }
+        if (wants("consistent-pairs")) {
+            ConsistentPairsSettings settings;
+            settings.resolution = options.consistentPairsResolution;
+            auto detector = ConsistentPairsDetector::create(context, settings);
+            if (!detector) return detector.status();
+            consistentPairs = std::move(detector.value());
+        }
+        ldi.settings.resolution = options.ldiResolution;
+        return Status::success();
+    }
+
+    // The CLI's ldi runner grows its detector (and settings.maxPairs) to a frame's pair count and
+    // keeps it; a crowd can grow it past the device's storage binding range, which would fail
+    // every later scene too.
+    void newScene() {
+        ldi.detector.reset();
+        ldi.settings.maxPairs = 0;
+    }
+
+    Result<FrameResults> run(const std::string& method, const io::SceneDescription& description, const io::SceneFrame& frame,
+                             const Scene& scene, const BroadphaseResults& pcs) {
+        if (method == "exact") return tools::runExactFrame(description, frame, false);
+        if (method == "aabb-tree") return tools::runAabbTreeFrame(*aabbTree, scene, pcs, false);
+        if (method == "stencil") return tools::runStencilFrame(*stencil, scene, pcs);
+        if (method == "consistent-pairs") return tools::runConsistentPairsFrame(*consistentPairs, scene, pcs);
+        return tools::runLdiFrame(context, ldi, scene, pcs);
+    }
+
+    Status check(FrameContext& frame, const std::string& method, const FrameResults& results) {
+        if (method == "exact" || method == "aabb-tree") {
+            checkExactPairs(frame, method, results);
+            return Status::success();
+        }
+        if (method == "stencil") return checkImagePairs(frame, method, results, options.stencilResolution, options.stencil);
+        if (method == "consistent-pairs")
+            return checkImagePairs(frame, method, results, options.consistentPairsResolution, options.consistentPairs);
+        return checkVolumes(frame, results, options.ldiResolution, options.ldiFoundPixels);
+    }
+};
+
+bool imageMethod(const std::string& method) { return method != "exact" && method != "aabb-tree"; }
+
+}  // namespace
+
+uint64_t CampaignSummary::failures() const {
+    uint64_t total = 0;
+    for (const ClauseTally& tally : clauses) total += tally.failures;
+    return total;
+}
+
+Result<CampaignSummary> runCampaign(Context& context, const CampaignOptions& options, std::ostream* log) {
+    std::vector<std::string> methods = options.methods;
+    if (methods.empty()) methods.assign(std::begin(kAllMethods), std::end(kAllMethods));
+    for (const std::string& method : methods)
+        if (std::find(std::begin(kAllMethods), std::end(kAllMethods), method) == std::end(kAllMethods))
+            return makeError(ErrorCode::InvalidArgument, "difftest: unknown method \"" + method + "\"");
+    const bool wantVolumes = std::find(methods.begin(), methods.end(), "ldi") != methods.end();
+
+    auto pool = MeshPool::load(options.meshDir, options.ciSize);
+    if (!pool) return pool.status();
+    Methods runners{context, options, {}, {}, {}, {}};
+    VKC_TRY(runners.create(methods));
+    auto broadphase = Broadphase::create(context);
+    if (!broadphase) return broadphase.status();
+
+    CampaignSummary summary;
+    Tallies tallies;
+    for (const std::string& method : methods) tallies.at(method, "runs");
+    const auto campaignStart = std::chrono::steady_clock::now();
+    for (uint64_t index = options.firstIndex; index < options.firstIndex + options.scenes; ++index) {
+        const auto start = std::chrono::steady_clock::now();
+        if (options.maxSeconds > 0 && std::chrono::duration<double>(start - campaignStart).count() > options.maxSeconds) break;
+        auto generated = generateScene(pool.value(), options.seed, index, options.ciSize);
+        if (!generated) return generated.status();
+        auto description = io::parseScene(generated->file.dump(), options.meshDir, generated->id);
+        if (!description) return description.status();
+        auto scene = io::buildScene(context, description.value(), kObjectSpaceMethodRequirements);
+        if (!scene) return scene.status();
+        runners.newScene();
+        bool failed = false;
+        for (size_t f = 0; f < description->frameCount(); ++f) {
+            const io::SceneFrame& sceneFrame = description->frames[f];
+            VKC_TRY(io::applyFrame(scene.value(), sceneFrame));
+            auto pcs = broadphase->run(scene.value());
+            if (!pcs) return pcs.status();
+            std::vector<TruthObject> objects;
+            for (size_t i = 0; i < description->objects.size(); ++i) {
+                auto object = placeObject(description->meshOf(i), sceneFrame.poses[i], true);
+                if (!object) return object.status();
+                objects.push_back(std::move(object).value());
+            }
+            auto truth = truthPairs(objects, wantVolumes && generated->closedOnly);
+            if (!truth) return truth.status();
+            FrameContext frame{generated.value(), f, objects, truth.value(), pcs.value(), tallies};
+            for (const std::string& method : methods) {
+                if (imageMethod(method) && !generated->closedOnly) continue;
+                auto results = runners.run(method, description.value(), sceneFrame, scene.value(), pcs.value());
+                frame.record(method, "runs", results.ok(), results ? "" : results.status().describe());
+                if (results) VKC_TRY(runners.check(frame, method, results.value()));
+            }
+            failed |= frame.failed;
+        }
+        ++summary.scenes;
+        if (failed && !options.outDir.empty()) {
+            auto written = writeSceneFile(generated.value(), pool.value(), options.outDir);
+            if (!written) return written.status();
+            summary.writtenScenes.push_back(written->string());
+        }
+        if (log) {
+            const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            *log << "scene " << generated->id << " " << generated->kind << ": " << description->objects.size() << " objects, "
+                 << description->frameCount() << " frames, " << number(seconds) << " s" << (failed ? ", FAILED" : "") << std::endl;
+        }
+    }
+    summary.clauses = std::move(tallies.clauses);
+    return summary;
+}
+
+std::string formatSummary(const CampaignSummary& summary) {
+    std::ostringstream out;
+    out << summary.scenes << " scenes\n";
+    out << "| method | clause | cases | failures | failing scenes (seed-index) |\n|---|---|---|---|---|\n";
+    for (const ClauseTally& tally : summary.clauses) {
+        out << "| " << tally.method << " | " << tally.clause << " | " << tally.cases << " | " << tally.failures << " | ";
+        for (size_t i = 0; i < tally.failingScenes.size(); ++i) out << (i ? " " : "") << tally.failingScenes[i];
+        out << " |\n";
+    }
+    for (const ClauseTally& tally : summary.clauses)
+        for (const std::string& example : tally.examples) out << tally.method << " " << tally.clause << ": " << example << "\n";
+    for (const std::string& path : summary.writtenScenes) out << "failing scene written: " << path << "\n";
+    return out.str();
+}
+
+}  // namespace vkc::difftest

@@ -1,0 +1,74 @@
+// The differential campaign: generated scenes (scene_generator.h) run through every method and
+// checked against the independent double-precision truth (truth.h) under each method's contract:
+//   exact, aabb-tree   pairs: the same interfering pairs; triangle-pairs: equal counts per pair.
+//   stencil,           found: every pair overlapping by more than foundPixels is reported;
+//   consistent-pairs   separated: no pair farther apart than separatedPixels is reported.
+//   ldi                found: every pair overlapping by more than ldiFoundPixels of its own
+//                      view (fitted to the pair's box overlap) is reported;
+//                      volume: |volume - exact| <= volume_error_bound for every reported pair.
+//   every method       runs: the method returns results (no error) on every frame.
+// Pixels are those of the fitted view, sized conservatively (largest) from the boxes the methods
+// fit to: the union of the overlaps of all broadphase-candidate boxes (GPU boxes and the truth's
+// double boxes), its largest side over resolution minus the padding pixels.
+#pragma once
+
+#include "tools/difftest/scene_generator.h"
+#include "vkcollide/context.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace vkc::difftest {
+
+struct MethodBounds {
+    float foundPixels = 0;      // a pair overlapping deeper than this must be found
+    float separatedPixels = 0;  // a pair farther apart than this must not be reported
+};
+
+struct CampaignOptions {
+    uint64_t seed = 1;
+    uint64_t firstIndex = 0;
+    uint64_t scenes = 12;
+    double maxSeconds = 0;             // > 0: stop after the scene that passes this wall time
+    std::vector<std::string> methods;  // empty: all of exact, aabb-tree, stencil, consistent-pairs, ldi
+    std::filesystem::path meshDir;     // ../shared/meshes
+    std::filesystem::path outDir;      // failing scenes are written here; empty: not written
+    bool ciSize = false;               // small meshes and 40-object crowds
+    uint32_t stencilResolution = 512;
+    uint32_t consistentPairsResolution = 1024;
+    uint32_t ldiResolution = 256;
+    // Stencil: edges move by 0.5 px and the region grows by 2 px, so 2 px either way.
+    MethodBounds stencil{2.0f, 2.0f};
+    // Consistent pairs: surfaces closer than 1.5 px join, so a 3 px gap must never be reported.
+    MethodBounds consistentPairs{2.0f, 3.0f};
+    // Ldi: a pair overlapping by 2 px of its view covers whole pixels' rays: it must be reported.
+    float ldiFoundPixels = 2.0f;
+};
+
+struct ClauseTally {
+    std::string method;
+    std::string clause;
+    uint64_t cases = 0;
+    uint64_t failures = 0;
+    std::vector<std::string> failingScenes;  // scene ids "<seed>-<index>"
+    std::vector<std::string> examples;       // the first few failures, in words
+};
+
+struct CampaignSummary {
+    std::vector<ClauseTally> clauses;
+    std::vector<std::string> writtenScenes;  // failing scene files
+    uint64_t scenes = 0;
+    uint64_t failures() const;
+};
+
+// Runs scenes firstIndex .. firstIndex + scenes - 1 of `seed`. `log` (optional) gets a line per scene.
+// Errors: the mesh pool or a scene cannot be generated, a detector cannot be created.
+Result<CampaignSummary> runCampaign(Context& context, const CampaignOptions& options, std::ostream* log);
+
+// The table (method x clause: cases, failures) and the failing scene ids.
+std::string formatSummary(const CampaignSummary& summary);
+
+}  // namespace vkc::difftest

@@ -71,6 +71,7 @@ struct AabbTreeDetectorImpl {
     ReadbackRing ring;
     VkDeviceSize readbackStatsOffset = 0;
     VkDeviceSize readbackTrianglesOffset = 0;
+    uint64_t sceneId = 0;                    // the scene `trees` and `entranceLevels` belong to
     std::map<MeshId, AabbCachedTree> trees;  // std::map: stable addresses for AabbFrameSlot users
     std::map<ObjectPair, uint32_t> entranceLevels;
     uint64_t nextRunFrame = 0;

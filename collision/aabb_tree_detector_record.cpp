@@ -40,6 +40,15 @@ Status AabbTreeDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& s
     const size_t slotIndex = frame % slots.size();
     AabbFrameSlot& slot = slots[slotIndex];
     VKC_TRY(ringSlotAvailable(c, ring, frame));
+    // Trees, node buffers and entrance levels are keyed by mesh id and object pair, which mean
+    // something else in another scene: forget them when the scene changes. (Within a scene, meshes
+    // are append-only, so its older trees stay valid.)
+    if (scene.id != sceneId) {
+        trees.clear();
+        entranceLevels.clear();
+        for (AabbFrameSlot& other : slots) other.layout.clear();
+        sceneId = scene.id;
+    }
 
     // Object pairs: normalised (a < b), deduplicated, checked.
     std::vector<ObjectPair> objectPairs;

@@ -67,7 +67,8 @@ Status AabbTreeDetector::results(uint64_t frame, FrameResults& out, AabbTreeFram
     if (!d.settings.disableTemporalCoherence) {
         // Pairs that left the PCS keep their entry; bound the map so a long run cannot grow it forever.
         if (d.entranceLevels.size() > 4ull * d.settings.maxObjectPairs) d.entranceLevels.clear();
-        for (size_t k = 0; k < pairCount; ++k) {
+        // A frame of a scene recorded before the detector moved on to another has nothing to teach.
+        for (size_t k = 0; k < pairCount && !slot.layout.empty(); ++k) {
             const gpu::AabbPairGpu& pair = slot.gpuPairs[k];
             const AabbTree& treeA = d.trees.find(slot.layout[pair.treeA])->second.tree;
             const AabbTree& treeB = d.trees.find(slot.layout[pair.treeB])->second.tree;

@@ -23,6 +23,9 @@ namespace {
 constexpr const char* kAllMethods[] = {"exact", "aabb-tree", "stencil", "consistent-pairs", "ldi"};
 constexpr float kRegionPaddingPixels = 2.0f;  // both image methods' default (stencil.h, consistent_pairs.h)
 constexpr size_t kExamplesPerClause = 8;
+// aabb-tree moves B into A's space in float: contacts closer than this fraction of the pair's size may
+// go either way (the tolerance of tests/aabb_tree, kNearTouchRelative).
+constexpr double kAabbTouchTolerance = 1e-6;
 
 using PairKey = std::pair<uint32_t, uint32_t>;
 
@@ -48,12 +51,14 @@ struct FrameContext {
     Tallies& tallies;
     bool failed = false;
 
-    void record(const std::string& method, const std::string& clause, bool ok, const std::string& what) {
+    void record(const std::string& method, const std::string& clause, bool ok, const std::string& what,
+                bool limitation = false) {
         ClauseTally& tally = tallies.at(method, clause);
+        tally.limitation = limitation;
         ++tally.cases;
         if (ok) return;
         ++tally.failures;
-        failed = true;
+        failed = failed || !limitation;
         if (tally.failingScenes.empty() || tally.failingScenes.back() != generated.id) tally.failingScenes.push_back(generated.id);
         if (tally.examples.size() < kExamplesPerClause)
             tally.examples.push_back("scene " + generated.id + " (" + generated.kind + ") frame " + std::to_string(frame) + ": " + what);
@@ -113,29 +118,69 @@ glm::dvec3 depthDirection(const FrameContext& frame, PairKey key) {
     return glm::length(line) > 0.0 ? glm::normalize(line) : glm::dvec3(1.0, 0.0, 0.0);
 }
 
-void checkExactPairs(FrameContext& frame, const std::string& method, const FrameResults& results) {
+// The size of a pair, for tolerances relative to it: the longer of its boxes' largest sides.
+double pairSize(const FrameContext& frame, PairKey key) {
+    double size = 0.0;
+    for (uint32_t object : {key.first, key.second}) {
+        const reference::WorldBounds& box = frame.objects[object].bounds;
+        size = std::max({size, box.max.x - box.min.x, box.max.y - box.min.y, box.max.z - box.min.z});
+    }
+    return size;
+}
+
+// Whether the pair touches within `tolerance` (relative to its size): overlapping by at most that
+// along its depth direction, or apart by at most that.
+Result<bool> touchesWithin(FrameContext& frame, PairKey key, bool interfering, double tolerance) {
+    const double limit = tolerance * pairSize(frame, key);
+    const TruthObject& a = frame.objects[key.first];
+    const TruthObject& b = frame.objects[key.second];
+    if (!interfering) return separationDistance(a, b) <= limit;
+    auto depth = overlapDepth(a, b, depthDirection(frame, key));
+    if (!depth) return depth.status();
+    return depth.value() <= limit;
+}
+
+// Pairs and triangle-pair counts equal the truth's, except, with a `touchTolerance` > 0, for
+// pairs touching within that fraction of their size (aabb-tree moves one object into the other's
+// space in float: ~1e-7 relative, so contacts that close may go either way).
+Status checkExactPairs(FrameContext& frame, const std::string& method, const FrameResults& results,
+                       double touchTolerance, bool surfacesOnly) {
     const auto reported = reportedPairs(results);
     std::set<PairKey> expected;
     for (const TruthPair& pair : frame.truth)
-        if (pair.interfering) expected.insert({pair.a, pair.b});
+        if (pair.interfering && (!surfacesOnly || pair.trianglePairs > 0)) expected.insert({pair.a, pair.b});
     std::set<PairKey> all = expected;
     for (const auto& [key, pair] : reported) all.insert(key);
     for (PairKey key : all) {
         const bool want = expected.count(key) > 0, got = reported.count(key) > 0;
-        frame.record(method, "pairs", want == got, pairName(key) + (want ? " missed" : " reported but disjoint"));
+        uint64_t truthCount = 0;
+        std::optional<uint64_t> count;
+        if (want && got) {
+            truthCount = frame.truthOf(key)->trianglePairs;
+            count = reported.at(key)->trianglePairs;
+        }
+        const bool pairOk = want == got, countOk = !(want && got) || count == truthCount;
+        bool touching = false;
+        if ((!pairOk || !countOk) && touchTolerance > 0.0) {
+            auto within = touchesWithin(frame, key, want, touchTolerance);
+            if (!within) return within.status();
+            touching = within.value();
+        }
+        frame.record(method, "pairs", pairOk || touching, pairName(key) + (want ? " missed" : " reported but disjoint"));
         if (!want || !got) continue;
-        const uint64_t truthCount = frame.truthOf(key)->trianglePairs;
-        const std::optional<uint64_t> count = reported.at(key)->trianglePairs;
-        frame.record(method, "triangle-pairs", count == truthCount,
+        frame.record(method, "triangle-pairs", countOk || touching,
                      pairName(key) + ": " + (count ? std::to_string(*count) : std::string("no count")) + " triangle pairs, exact " +
                          std::to_string(truthCount));
     }
+    return Status::success();
 }
 
 // Every interfering pair overlapping by more than `foundPixels` (of pixelOf(pair)) was reported.
+// A pair in `undecided` (stencil's own "cannot tell") is not a miss: it counts under the measured
+// limitation "undecided" when it really overlaps deeper than the bound.
 template <typename PixelOf>
 Status checkFound(FrameContext& frame, const std::string& method, const std::map<PairKey, const PairResult*>& reported,
-                  float foundPixels, PixelOf pixelOf) {
+                  float foundPixels, PixelOf pixelOf, const std::set<PairKey>& undecided = {}) {
     for (const TruthPair& pair : frame.truth) {
         const PairKey key{pair.a, pair.b};
         if (!pair.interfering) continue;
@@ -146,18 +191,24 @@ Status checkFound(FrameContext& frame, const std::string& method, const std::map
         const double pixel = pixelOf(key);
         auto depth = overlapDepth(frame.objects[pair.a], frame.objects[pair.b], depthDirection(frame, key));
         if (!depth) return depth.status();
-        frame.record(method, "found", depth.value() <= foundPixels * pixel,
-                     pairName(key) + " missed, overlapping by " + number(depth.value() / pixel) + " px (pixel " +
-                         number(pixel) + ")");
+        const bool shallow = depth.value() <= foundPixels * pixel;
+        const std::string what = pairName(key) + " missed, overlapping by " + number(depth.value() / pixel) +
+                                 " px (pixel " + number(pixel) + ")";
+        if (undecided.count(key) && !shallow) {
+            frame.record(method, "found", true, "");
+            frame.record(method, "undecided", false, what + ", listed undecided", true);
+            continue;
+        }
+        frame.record(method, "found", shallow, what);
     }
     return Status::success();
 }
 
 Status checkImagePairs(FrameContext& frame, const std::string& method, const FrameResults& results, uint32_t resolution,
-                       const MethodBounds& bounds) {
+                       const MethodBounds& bounds, const std::set<PairKey>& undecided = {}) {
     const auto reported = reportedPairs(results);
     const double pixel = pixelSize(frame, resolution);
-    VKC_TRY(checkFound(frame, method, reported, bounds.foundPixels, [pixel](PairKey) { return pixel; }));
+    VKC_TRY(checkFound(frame, method, reported, bounds.foundPixels, [pixel](PairKey) { return pixel; }, undecided));
     for (const TruthPair& pair : frame.truth)
         if (!pair.interfering && !reported.count({pair.a, pair.b})) frame.record(method, "separated", true, "");
     for (const auto& [key, result] : reported) {
@@ -192,6 +243,7 @@ struct Methods {
     Context& context;
     const CampaignOptions& options;
     std::optional<AabbTreeDetector> aabbTree;
+    StencilFrameDetails stencilDetails;  // of the last stencil frame run, for its check
     std::optional<StencilDetector> stencil;
     std::optional<ConsistentPairsDetector> consistentPairs;
     tools::LdiRunner ldi;
@@ -221,29 +273,31 @@ struct Methods {
         return Status::success();
     }
 
-    // The CLI's ldi runner grows its detector (and settings.maxPairs) to a frame's pair count and
-    // keeps it; a crowd can grow it past the device's storage binding range, which would fail
-    // every later scene too.
+    // The CLI's ldi runner grows its detector to a frame's pair count (up to what the device
+    // binds, then it runs batches) and keeps it: a fresh one per scene keeps memory to the scene.
     void newScene() {
         ldi.detector.reset();
         ldi.settings.maxPairs = 0;
+        ldi.batchLimit = 0;
     }
 
     Result<FrameResults> run(const std::string& method, const io::SceneDescription& description, const io::SceneFrame& frame,
                              const Scene& scene, const BroadphaseResults& pcs) {
         if (method == "exact") return tools::runExactFrame(description, frame, false);
-        if (method == "aabb-tree") return tools::runAabbTreeFrame(*aabbTree, scene, pcs, false);
-        if (method == "stencil") return tools::runStencilFrame(*stencil, scene, pcs);
+        if (method == "aabb-tree") return tools::runAabbTreeFrame(context, aabbTree, scene, pcs, false);
+        if (method == "stencil") return tools::runStencilFrame(*stencil, scene, pcs, &stencilDetails);
         if (method == "consistent-pairs") return tools::runConsistentPairsFrame(*consistentPairs, scene, pcs);
         return tools::runLdiFrame(context, ldi, scene, pcs);
     }
 
     Status check(FrameContext& frame, const std::string& method, const FrameResults& results) {
-        if (method == "exact" || method == "aabb-tree") {
-            checkExactPairs(frame, method, results);
-            return Status::success();
+        if (method == "exact") return checkExactPairs(frame, method, results, 0.0, false);
+        if (method == "aabb-tree") return checkExactPairs(frame, method, results, kAabbTouchTolerance, true);
+        if (method == "stencil") {
+            std::set<PairKey> undecided;
+            for (const ObjectPair& pair : stencilDetails.undecidedPairs) undecided.insert({pair.a, pair.b});
+            return checkImagePairs(frame, method, results, options.stencilResolution, options.stencil, undecided);
         }
-        if (method == "stencil") return checkImagePairs(frame, method, results, options.stencilResolution, options.stencil);
         if (method == "consistent-pairs")
             return checkImagePairs(frame, method, results, options.consistentPairsResolution, options.consistentPairs);
         return checkVolumes(frame, results, options.ldiResolution, options.ldiFoundPixels);
@@ -256,7 +310,7 @@ bool imageMethod(const std::string& method) { return method != "exact" && method
 
 uint64_t CampaignSummary::failures() const {
     uint64_t total = 0;
-    for (const ClauseTally& tally : clauses) total += tally.failures;
+    for (const ClauseTally& tally : clauses) total += tally.contractFailures();
     return total;
 }
 
@@ -333,7 +387,8 @@ std::string formatSummary(const CampaignSummary& summary) {
     out << summary.scenes << " scenes\n";
     out << "| method | clause | cases | failures | failing scenes (seed-index) |\n|---|---|---|---|---|\n";
     for (const ClauseTally& tally : summary.clauses) {
-        out << "| " << tally.method << " | " << tally.clause << " | " << tally.cases << " | " << tally.failures << " | ";
+        out << "| " << tally.method << " | " << tally.clause << (tally.limitation ? " (measured limitation)" : "") << " | "
+            << tally.cases << " | " << tally.failures << " | ";
         for (size_t i = 0; i < tally.failingScenes.size(); ++i) out << (i ? " " : "") << tally.failingScenes[i];
         out << " |\n";
     }

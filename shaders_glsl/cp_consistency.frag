@@ -1,8 +1,8 @@
 // Consistency test (paper 3, section 4.2), drawn over back faces: each back-face fragment is
 // compared with the front face immediately in front of it (the deepest front layer strictly in
 // front, or the object's own front face grazing it within the distance threshold). A different
-// object id is an inconsistent pair, i.e. a collision of the two objects:
-// bit (front, back) of the pair-flag matrix. Nested and hollow objects stay consistent, since a
+// object id is an inconsistent pair, i.e. a collision of the two objects: bit (front, back) of
+// the pair-flag matrix; so is every other front between that one and the object's own front. Nested and hollow objects stay consistent, since a
 // cavity's inner surface is a face of the hollow object itself. Also records, per window slot, the
 // nearest back face (atomicMin of its depth bits) for the back/back collision points (4.3).
 #version 460
@@ -33,7 +33,15 @@ void main() {
     // overlap (regressions/pair_1_1: gears 380 pixels apart reported from one such pixel).
     uvec4 grazing;
     if (nearestFront(pixel, z + frame.thresholdDepth, grazing) > k && grazing.y - 1u == push.object) return;
-    uint bit = frontObject * frame.objectCount + push.object;
-    atomicOr(pairFlags[bit >> 5u], 1u << (bit & 31u));
+    // Every front face between the object's own nearest front face and this back face lies inside
+    // it, not only the nearest: with X containing Y and Z along a ray (Xf Yf Yb Zf Zb Xb), X's back
+    // face sees Zf in front, and Y, nested as deep, must be paired too. The window holds only
+    // fronts behind the previous window's, so one that began earlier stops the scan at slot 0.
+    for (int j = k; j >= 0; --j) {
+        uint object = windowLayer(uint(j), pixel).y - 1u;
+        if (object == push.object) break;
+        uint bit = object * frame.objectCount + push.object;
+        atomicOr(pairFlags[bit >> 5u], 1u << (bit & 31u));
+    }
     atomicAdd(stats.inconsistentPixels, 1u);
 }

@@ -30,7 +30,8 @@ protected:
         for (const ObjectPair& undecided : details.undecidedPairs)
             for (const PairResult& pair : results->pairs)
                 EXPECT_FALSE(pair.a == undecided.a && pair.b == undecided.b) << "reported and undecided";
-        expectAgreesWithOracle(results.value(), details);
+        // A scene with nothing overlapping would pass every check below without testing anything.
+        EXPECT_GT(expectAgreesWithOracle(results.value(), details), 0);
         expectPointsNearVolumes(results.value(), details, pointsPerPair);
     }
 };
@@ -54,7 +55,7 @@ TEST_F(StencilSceneTest, HundredsOfBoxesMatchOracle) {
     std::printf("[ stencil  ] %u boxes: %zu pairs, %u points, pixel %.4f\n", count, results->pairs.size(),
                 details.pointCount, details.pixelSize);
     for (const auto& [pass, ms] : results->gpuTimingsMs) std::printf("[ stencil  ]   %-20s %8.3f ms\n", pass.c_str(), ms);
-    expectAgreesWithOracle(results.value(), details);
+    EXPECT_GT(expectAgreesWithOracle(results.value(), details), 10);
     expectPointsNearVolumes(results.value(), details, 4);
 }
 

@@ -38,8 +38,9 @@ protected:
     }
 
     // Pairs the detector must find / must not report, over all object pairs whose boxes are near.
-    void expectAgreesWithOracle(const FrameResults& results, const StencilFrameDetails& details,
-                                float overlapPixels = 3.0f, float separationPixels = 2.0f) {
+    // Returns how many pairs the oracle says clearly overlap (a scene test asserts it found some).
+    int expectAgreesWithOracle(const FrameResults& results, const StencilFrameDetails& details,
+                               float overlapPixels = 3.0f, float separationPixels = 2.0f) {
         const int overlapping = expectPairsAgreeWithOracle(results, details.pixelSize, overlapPixels, separationPixels);
         std::printf("[ stencil  ] oracle: %d clearly overlapping pairs (all must be found), %zu reported\n",
                     overlapping, results.pairs.size());
@@ -57,6 +58,7 @@ protected:
         }
         // The occlusion-query boolean agrees with the pair list.
         EXPECT_EQ(results.colliding, !results.pairs.empty());
+        return overlapping;
     }
 
     // Every point lies within a pixel (plus the edge offset and a depth tolerance) of both volumes:

@@ -36,6 +36,14 @@ protected:
         return std::move(scene.value());
     }
 
+    // The shared meshes `names`, loaded (and normalised); a failure is a test failure.
+    static std::vector<MeshData> sharedMeshes(std::initializer_list<const char*> names) {
+        std::vector<MeshData> meshes;
+        for (const char* name : names)
+            if (auto mesh = loadSharedMesh(name)) meshes.push_back(std::move(*mesh));
+        return meshes;
+    }
+
     AabbTreeDetector makeDetector(AabbTreeSettings settings = {}) {
         settings.keepTrianglePairList = true;
         auto detector = AabbTreeDetector::create(context_, settings);
@@ -56,12 +64,8 @@ TEST_F(AabbDetectorTest, LayoutMatchesSpirv) {
 // transform is composed in double; in float its last row was not exactly (0, 0, 0, 1) and scaled
 // pairs were refused as "not a finite affine map" (regressions/pair_2_0.json).
 TEST_F(AabbDetectorTest, ScaledAndFarFromOriginMatchOracle) {
-    std::vector<MeshData> meshes;
-    for (const char* name : {"pinion_gear.off", "couplingdown.off"}) {
-        auto mesh = loadSharedMesh(name);
-        ASSERT_TRUE(mesh);
-        meshes.push_back(std::move(*mesh));
-    }
+    const std::vector<MeshData> meshes = sharedMeshes({"pinion_gear.off", "couplingdown.off"});
+    ASSERT_EQ(meshes.size(), 2u);
     Scene scene = makeScene(meshes);
     AabbTreeDetector detector = makeDetector();
     std::mt19937 rng(20261124);
@@ -83,9 +87,9 @@ TEST_F(AabbDetectorTest, ScaledAndFarFromOriginMatchOracle) {
 // entrance levels were kept by mesh id and object pair, so the second scene was traversed with the
 // first scene's trees and missed its contacts (found by the differential campaign).
 TEST_F(AabbDetectorTest, ASecondSceneDoesNotReuseTheFirstScenesTrees) {
-    std::vector<MeshData> first, second;
-    for (const char* name : {"knot.off", "sphere_ico4.stl"}) first.push_back(*loadSharedMesh(name));
-    for (const char* name : {"pinion_gear.off", "couplingdown.off"}) second.push_back(*loadSharedMesh(name));
+    const std::vector<MeshData> first = sharedMeshes({"knot.off", "sphere_ico4.stl"});
+    const std::vector<MeshData> second = sharedMeshes({"pinion_gear.off", "couplingdown.off"});
+    ASSERT_EQ(first.size() + second.size(), 4u);
     AabbTreeDetector detector = makeDetector();
     std::mt19937 rng(77);
     size_t total = 0;
@@ -104,12 +108,8 @@ TEST_F(AabbDetectorTest, ASecondSceneDoesNotReuseTheFirstScenesTrees) {
 // Closed shared meshes: pinion 1300 and bunny 3674 triangles (not multiples of 64), icosphere
 // 1280 and knot 4160 (multiples), three objects per frame so pairs of different depths batch.
 TEST_F(AabbDetectorTest, SharedMeshesMatchOracleUnderRandomRigidMotions) {
-    std::vector<MeshData> meshes;
-    for (const char* name : {"pinion_gear.off", "bunny_npm.obj", "sphere_ico4.stl", "knot.off"}) {
-        auto mesh = loadSharedMesh(name);
-        ASSERT_TRUE(mesh);
-        meshes.push_back(std::move(*mesh));
-    }
+    const std::vector<MeshData> meshes = sharedMeshes({"pinion_gear.off", "bunny_npm.obj", "sphere_ico4.stl", "knot.off"});
+    ASSERT_EQ(meshes.size(), 4u);
     Scene scene = makeScene(meshes);
     AabbTreeDetector detector = makeDetector();
     std::mt19937 rng(20261122);

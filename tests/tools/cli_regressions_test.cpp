@@ -49,10 +49,12 @@ PairCounts pairCounts(const Json& pairs) {
     return counts;
 }
 
-// Runs `method` on `scene`, frame 0; fails the test (and returns nothing) on a non-zero exit.
-std::optional<Json> detect(const std::filesystem::path& scene, const std::string& method) {
+// Runs `method` (with `options`) on `scene`, frame 0; fails the test (and returns nothing) on a
+// non-zero exit.
+std::optional<Json> detect(const std::filesystem::path& scene, const std::string& method, const std::string& options = "") {
     const auto report = scratch(scene.stem().string() + "." + method + ".json");
-    auto run = test::runCli("detect " + scene.string() + " --method " + method + " --report " + report.string());
+    auto run = test::runCli("detect " + scene.string() + " --method " + method + " " + options + " --report " +
+                            report.string());
     EXPECT_EQ(run.exitCode, 0) << method << " on " << scene << ":\n" << run.output;
     if (run.exitCode != 0) return std::nullopt;
     Json frame = readJson(report)["frames"][0];
@@ -90,14 +92,10 @@ TEST(CliLdiCrowds, EveryPairOfTheTruthWithinItsBoundAt512) {
     for (const char* name : {"crowd_0", "crowd_2"}) {
         const std::filesystem::path dir = sharedDir() / "scenes" / "regressions";
         const Json truth = readJson(dir / "truth" / (std::string(name) + ".json"))["pairs"];
-        const auto report = scratch(std::string(name) + ".ldi.json");
-        auto run = test::runCli("detect " + (dir / (std::string(name) + ".json")).string() +
-                                " --method ldi --resolution 512 --report " + report.string());
-        ASSERT_EQ(run.exitCode, 0) << name << ":\n" << run.output;
-        const Json frame = readJson(report)["frames"][0];
-        std::filesystem::remove(report);
+        auto frame = detect(dir / (std::string(name) + ".json"), "ldi", "--resolution 512");
+        ASSERT_TRUE(frame);
         std::map<std::pair<int, int>, Json> found;
-        for (const Json& pair : frame["pairs"]) found[{pair["a"].get<int>(), pair["b"].get<int>()}] = pair;
+        for (const Json& pair : (*frame)["pairs"]) found[{pair["a"].get<int>(), pair["b"].get<int>()}] = pair;
         EXPECT_EQ(found.size(), truth.size()) << name;
         for (const Json& expected : truth) {
             const auto key = std::make_pair(expected["a"].get<int>(), expected["b"].get<int>());
@@ -118,15 +116,11 @@ TEST(CliConsistentPairs, TheTruthsPairsAndNoSeparatedOnesAt1024) {
     for (const char* name : {"pair_1_1", "pair_2_0", "pair_3_1", "crowd_0", "crowd_2"}) {
         const std::filesystem::path dir = sharedDir() / "scenes" / "regressions";
         const Json truth = readJson(dir / "truth" / (std::string(name) + ".json"));
-        const auto report = scratch(std::string(name) + ".cp.json");
-        auto run = test::runCli("detect " + (dir / (std::string(name) + ".json")).string() +
-                                " --method consistent-pairs --resolution 1024 --report " + report.string());
-        ASSERT_EQ(run.exitCode, 0) << name << ":\n" << run.output;
-        const Json frame = readJson(report)["frames"][0];
-        std::filesystem::remove(report);
-        const double pixel = frame["consistent_pairs"]["pixel_size"].get<double>();
+        auto frame = detect(dir / (std::string(name) + ".json"), "consistent-pairs", "--resolution 1024");
+        ASSERT_TRUE(frame);
+        const double pixel = (*frame)["consistent_pairs"]["pixel_size"].get<double>();
         std::set<std::pair<int, int>> found;
-        for (const Json& pair : frame["pairs"]) found.insert({pair["a"].get<int>(), pair["b"].get<int>()});
+        for (const Json& pair : (*frame)["pairs"]) found.insert({pair["a"].get<int>(), pair["b"].get<int>()});
         for (const Json& pair : truth["pairs"])
             EXPECT_TRUE(found.count({pair["a"].get<int>(), pair["b"].get<int>()}))
                 << name << ": overlapping pair (" << pair["a"] << ", " << pair["b"] << ") missed";

@@ -35,5 +35,31 @@ TEST_F(DifftestCampaign, SeededCiSetMeetsEveryContractClause) {
     }
 }
 
+// Scenes of the long run (seed 4242) where consistent-pairs once paired separated objects from a
+// single silhouette pixel: 158, a crowd where a third object's front lay within the threshold of
+// a cube's grazing back face (cube and pinion 23 pixels apart); 1843, an animated pair whose
+// sphere's front face was interpolated 0.002 in depth behind its own back face at a grazing pixel
+// (sphere and pinion 176 pixels apart on the last frame).
+TEST_F(DifftestCampaign, ConsistentPairsSilhouetteScenesOfTheLongRun) {
+    for (uint32_t index : {158u, 1843u}) {
+        CampaignOptions options;
+        options.seed = 4242;
+        options.firstIndex = index;
+        options.scenes = 1;
+        options.ciSize = true;
+        options.meshDir = test::difftestMeshDir();
+        options.methods = {"consistent-pairs"};
+        auto summary = runCampaign(context_, options, &std::cout);
+        ASSERT_TRUE(summary) << summary.status().describe();
+        uint64_t separatedCases = 0;
+        for (const ClauseTally& tally : summary->clauses) {
+            EXPECT_EQ(tally.contractFailures(), 0u) << "scene 4242-" << index << ": " << tally.method << " "
+                                                    << tally.clause;
+            if (tally.clause == "separated") separatedCases += tally.cases;
+        }
+        EXPECT_GT(separatedCases, 0u) << "scene 4242-" << index << " has no separated pair to judge";
+    }
+}
+
 }  // namespace
 }  // namespace vkc::difftest

@@ -1,8 +1,9 @@
 // Tier B: vertex-in-volume (paper 2, §3.3b) on a device. classifyPoints on 100k random points in
 // an object's box against the exact point-in-mesh oracle: a point the LDI classifies differently
 // must lie within the LDI's tolerance of the surface (half a pixel diagonal widened by the vertex
-// snapping, plus float depth); and the embeddable recordPointQuery reading a host's interleaved
-// particle buffer, with results NotReady until the frame's signal.
+// snapping, plus float depth); a pair's inside vertices against the same oracle; and the embeddable
+// recordPointQuery reading a host's interleaved particle buffer, with results NotReady until the
+// frame's signal.
 #include "collision/generated_solids.h"
 #include "collision/reference/point_classifier.h"
 #include "tests/ldi/ldi_gpu_support.h"
@@ -62,14 +63,87 @@ void checkPoints(Context& context, const MeshData& mesh, const glm::mat4& transf
 
 TEST_F(LdiGpuPoints, SphereAgreesWithTheOracleAwayFromTheSurface) {
     auto sphere = ldi_test::sharedMesh("sphere_ico4.stl");
-    if (!sphere) GTEST_SKIP() << "shared meshes not found (VKC_SHARED_DIR)";
+    VKC_REQUIRE_SHARED_MESH(sphere);
     checkPoints(context_, *sphere, glm::rotate(glm::mat4(1.0f), 0.4f, glm::vec3(1, 1, 0)), 7);
 }
 
 TEST_F(LdiGpuPoints, KnotAgreesWithTheOracleAwayFromTheSurface) {
     auto knot = ldi_test::sharedMesh("knot.off");
-    if (!knot) GTEST_SKIP() << "shared meshes not found (VKC_SHARED_DIR)";
+    VKC_REQUIRE_SHARED_MESH(knot);
     checkPoints(context_, *knot, glm::rotate(glm::mat4(1.0f), 1.1f, glm::vec3(0, 1, 0.3f)), 11);
+}
+
+// A pair's inside vertices (§3.3b: each object's vertices against the other's LDI) against the exact
+// point classifier on the double world meshes, not the CPU reference LDI: a vertex of one object
+// the oracle puts inside the other must be reported and one outside must not, unless it lies
+// within the LDI's tolerance of the other's surface (half the pixel diagonal of the pair's view,
+// widened by the vertex snapping, plus float depth).
+void checkInsideVertices(Context& context, const MeshData& a, const glm::mat4& ta, const MeshData& b,
+                         const glm::mat4& tb, uint32_t resolution) {
+    auto detector = LdiDetector::create(context, ldi_test::settingsAt(resolution));
+    ASSERT_TRUE(detector) << detector.status().describe();
+    auto gpu = ldi_test::runPair(context, detector.value(), a, ta, b, tb);
+    ASSERT_TRUE(gpu);
+    ASSERT_EQ(gpu->details.pairs.size(), 1u);
+    ASSERT_EQ(gpu->results.pairs.size(), 1u);
+    const LdiPairDetails& d = gpu->details.pairs[0];
+    ASSERT_FALSE(gpu->results.pairs[0].truncated);
+    const uint32_t u = (d.axis + 1) % 3, v = (d.axis + 2) % 3;
+    const double pixelU = (double(d.box.max[u]) - d.box.min[u]) / resolution;
+    const double pixelV = (double(d.box.max[v]) - d.box.min[v]) / resolution;
+    const double margin = (0.5 + 2.0 / 256) * std::hypot(pixelU, pixelV) +
+                          1e-5 * (double(d.box.max[d.axis]) - d.box.min[d.axis]);
+    std::vector<uint8_t> reported[2] = {std::vector<uint8_t>(a.positions.size(), 0),
+                                        std::vector<uint8_t>(b.positions.size(), 0)};
+    for (uint32_t code : gpu->results.pairs[0].insideVertices) {
+        const bool ofB = (code & kLdiInsideVertexOfB) != 0;
+        const uint32_t index = code & ~kLdiInsideVertexOfB;
+        ASSERT_LT(index, reported[ofB].size()) << "inside vertex " << index << (ofB ? " of b" : " of a");
+        EXPECT_EQ(reported[ofB][index]++, 0) << "vertex " << index << " listed twice";
+    }
+    size_t insideTotal = 0, outsideTotal = 0;
+    for (int side = 0; side < 2; ++side) {
+        const MeshData& mesh = side == 0 ? a : b;
+        const glm::mat4& transform = side == 0 ? ta : tb;
+        const MeshData& other = side == 0 ? b : a;
+        const glm::mat4& otherTransform = side == 0 ? tb : ta;
+        std::vector<glm::dvec3> vertices;
+        for (const glm::vec3& p : mesh.positions) vertices.push_back(ldi_test::world(transform, p));
+        auto exact = reference::pointsInside(other, otherTransform, vertices);
+        ASSERT_TRUE(exact) << exact.status().describe();
+        size_t inside = 0, listed = 0, wrong = 0;
+        for (size_t i = 0; i < vertices.size(); ++i) {
+            inside += exact.value()[i];
+            listed += reported[side][i];
+            if (reported[side][i] == exact.value()[i]) continue;
+            ++wrong;
+            const double distance = ldi_test::distanceToSurface(other, otherTransform, vertices[i]);
+            EXPECT_LE(distance, margin) << mesh.name << (side == 0 ? " (a)" : " (b)") << " vertex " << i
+                                        << (exact.value()[i] ? " inside but not reported, " : " outside but reported, ")
+                                        << distance / margin << " margins from the surface";
+        }
+        std::printf("%-16s %s at %u^2: %zu of %zu vertices inside the other (oracle), %zu reported, %zu differ "
+                    "(within %.3g of the surface)\n",
+                    mesh.name.c_str(), side == 0 ? "a" : "b", resolution, inside, vertices.size(), listed, wrong, margin);
+        insideTotal += inside;
+        outsideTotal += vertices.size() - inside;
+    }
+    EXPECT_GT(insideTotal, 20u) << "the case must have vertices inside the other object";
+    EXPECT_GT(outsideTotal, 20u) << "and vertices outside";
+}
+
+TEST_F(LdiGpuPoints, PairInsideVerticesAgreeWithTheExactClassifier) {
+    auto sphere = ldi_test::sharedMesh("sphere_ico4.stl");
+    auto knot = ldi_test::sharedMesh("knot.off");
+    VKC_REQUIRE_SHARED_MESH(sphere);
+    VKC_REQUIRE_SHARED_MESH(knot);
+    const glm::mat4 turn = glm::rotate(glm::mat4(1.0f), 0.7f, glm::vec3(1, 2, 0.5f));
+    checkInsideVertices(context_, *sphere, glm::mat4(1.0f), *sphere, glm::translate(turn, {0.9f, 0.2f, 0.1f}), 256);
+    checkInsideVertices(context_, *knot, turn, *knot, ldi_test::shift(0.1f, 0.05f, 0.0f), 256);
+    // A ball through a torus's tube, at a resolution that is not a multiple of the workgroup size.
+    MeshData ring = solids::torus(0.6f, 0.25f, 24), ball = solids::sphere(0.4f, 3);
+    checkInsideVertices(context_, ring, glm::rotate(glm::mat4(1.0f), 0.5f, glm::vec3(0, 1, 1)), ball,
+                        ldi_test::shift(0.55f, 0.1f, 0.05f), 100);
 }
 
 TEST_F(LdiGpuPoints, HostParticleBufferRecordedInTheHostsFrame) {

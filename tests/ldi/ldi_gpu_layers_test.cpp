@@ -85,6 +85,22 @@ uint32_t differingPixels(const GpuLdi& gpu, const CpuLdi& cpu, double depthToler
     return differing;
 }
 
+// Two overlapping pairs with several layers per pixel: torus.stl with a turned copy, knot.off turned
+// and a shifted copy.
+struct LayerCase {
+    const MeshData* a;
+    glm::mat4 ta;
+    const MeshData* b;
+    glm::mat4 tb;
+};
+
+std::vector<LayerCase> layerCases(const std::vector<MeshData>& torusAndKnot) {
+    const MeshData &torus = torusAndKnot[0], &knot = torusAndKnot[1];
+    const glm::mat4 turn = glm::rotate(glm::mat4(1.0f), 0.7f, glm::vec3(1, 2, 0.5f));
+    return {{&torus, glm::mat4(1.0f), &torus, glm::translate(turn, {1.2f, 0.1f, 0.2f})},
+            {&knot, turn, &knot, glm::translate(glm::mat4(1.0f), {0.1f, 0.05f, 0.0f})}};
+}
+
 // Both snap vertices to 1/256 pixel and interpolate depth over the snapped triangle (the peeling
 // vertex shader snaps itself). What remains: a vertex whose float transform (GPU) and double one
 // (CPU) round to neighbouring sub-pixel positions moves its triangles' samples and depths a little,
@@ -92,22 +108,12 @@ uint32_t differingPixels(const GpuLdi& gpu, const CpuLdi& cpu, double depthToler
 // Everywhere else count and facings agree exactly and depths within 2^-16 of the depth range: the
 // float plane equation's rounding, amplified by the depth slope of steep triangles.
 TEST_F(LdiGpuLayers, SortedLayersMatchTheCpuReference) {
-    auto torus = ldi_test::sharedMesh("torus.stl");
-    auto knot = ldi_test::sharedMesh("knot.off");
-    VKC_REQUIRE_SHARED_MESH(torus);
-    VKC_REQUIRE_SHARED_MESH(knot);
-    struct Case {
-        const MeshData* a;
-        glm::mat4 ta;
-        const MeshData* b;
-        glm::mat4 tb;
-    };
-    const glm::mat4 turn = glm::rotate(glm::mat4(1.0f), 0.7f, glm::vec3(1, 2, 0.5f));
-    const Case cases[] = {{&*torus, glm::mat4(1.0f), &*torus, glm::translate(turn, {1.2f, 0.1f, 0.2f})},
-                          {&*knot, turn, &*knot, glm::translate(glm::mat4(1.0f), {0.1f, 0.05f, 0.0f})}};
+    auto meshes = ldi_test::sharedMeshes({"torus.stl", "knot.off"});
+    VKC_REQUIRE_SHARED_MESH(meshes);
+    const std::vector<LayerCase> cases = layerCases(*meshes);
     auto detector = LdiDetector::create(context_, ldi_test::settingsAt(128));
     ASSERT_TRUE(detector) << detector.status().describe();
-    for (const Case& c : cases) {
+    for (const LayerCase& c : cases) {
         auto gpu = ldi_test::runPair(context_, detector.value(), *c.a, c.ta, *c.b, c.tb);
         ASSERT_TRUE(gpu);
         auto voi = computeLdiVoi(placedMeshBounds(*c.a, c.ta), placedMeshBounds(*c.b, c.tb));
@@ -137,23 +143,13 @@ TEST_F(LdiGpuLayers, SortedLayersMatchTheCpuReference) {
 // layer count (n_p) and every facing must agree exactly, and every depth within 2^-16 of the depth
 // range plus 0.01 pixel times the triangle's depth slope (the snapping's shift).
 TEST_F(LdiGpuLayers, LayersMatchBruteForceRayCrossings) {
-    auto torus = ldi_test::sharedMesh("torus.stl");
-    auto knot = ldi_test::sharedMesh("knot.off");
-    VKC_REQUIRE_SHARED_MESH(torus);
-    VKC_REQUIRE_SHARED_MESH(knot);
-    struct Case {
-        const MeshData* a;
-        glm::mat4 ta;
-        const MeshData* b;
-        glm::mat4 tb;
-    };
-    const glm::mat4 turn = glm::rotate(glm::mat4(1.0f), 0.7f, glm::vec3(1, 2, 0.5f));
-    const Case cases[] = {{&*torus, glm::mat4(1.0f), &*torus, glm::translate(turn, {1.2f, 0.1f, 0.2f})},
-                          {&*knot, turn, &*knot, glm::translate(glm::mat4(1.0f), {0.1f, 0.05f, 0.0f})}};
+    auto meshes = ldi_test::sharedMeshes({"torus.stl", "knot.off"});
+    VKC_REQUIRE_SHARED_MESH(meshes);
+    const std::vector<LayerCase> cases = layerCases(*meshes);
     constexpr uint32_t kRes = 96;  // not a multiple of the workgroup size
     auto detector = LdiDetector::create(context_, ldi_test::settingsAt(kRes));
     ASSERT_TRUE(detector) << detector.status().describe();
-    for (const Case& c : cases) {
+    for (const LayerCase& c : cases) {
         auto gpu = ldi_test::runPair(context_, detector.value(), *c.a, c.ta, *c.b, c.tb);
         ASSERT_TRUE(gpu);
         ASSERT_EQ(gpu->details.pairs.size(), 1u);

@@ -15,7 +15,9 @@
 
 #include <cmath>
 #include <filesystem>
+#include <initializer_list>
 #include <random>
+#include <vector>
 
 namespace vkc::ldi_test {
 
@@ -35,7 +37,18 @@ inline Result<MeshData> sharedMesh(const char* file) {
     return io::loadMesh(std::filesystem::path(dir) / "meshes" / file);
 }
 
-// Ends the test when a sharedMesh() result failed, giving the reason: a failure under
+// Several shared meshes, in order, or the first one's failure.
+inline Result<std::vector<MeshData>> sharedMeshes(std::initializer_list<const char*> files) {
+    std::vector<MeshData> meshes;
+    for (const char* file : files) {
+        auto mesh = sharedMesh(file);
+        if (!mesh) return mesh.status();
+        meshes.push_back(std::move(mesh.value()));
+    }
+    return meshes;
+}
+
+// Ends the test when a sharedMesh() or sharedMeshes() result failed, giving the reason: a failure under
 // VKC_REQUIRE_DEVICE=1 (CI has the meshes, so a missing or unparseable one is a regression, e.g.
 // of the loader), a skip otherwise.
 #define VKC_REQUIRE_SHARED_MESH(mesh)                                                             \

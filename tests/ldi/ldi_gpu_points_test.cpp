@@ -73,11 +73,8 @@ TEST_F(LdiGpuPoints, KnotAgreesWithTheOracleAwayFromTheSurface) {
     checkPoints(context_, *knot, glm::rotate(glm::mat4(1.0f), 1.1f, glm::vec3(0, 1, 0.3f)), 11);
 }
 
-// A pair's inside vertices (§3.3b: each object's vertices against the other's LDI) against the exact
-// point classifier on the double world meshes, not the CPU reference LDI: a vertex of one object
-// the oracle puts inside the other must be reported and one outside must not, unless it lies
-// within the LDI's tolerance of the other's surface (half the pixel diagonal of the pair's view,
-// widened by the vertex snapping, plus float depth).
+// A pair's inside vertices against the exact point classifier (tests/ldi/ldi_inside_oracle.h), with
+// the margin of the pair's view.
 void checkInsideVertices(Context& context, const MeshData& a, const glm::mat4& ta, const MeshData& b,
                          const glm::mat4& tb, uint32_t resolution) {
     auto detector = LdiDetector::create(context, ldi_test::settingsAt(resolution));
@@ -88,48 +85,13 @@ void checkInsideVertices(Context& context, const MeshData& a, const glm::mat4& t
     ASSERT_EQ(gpu->results.pairs.size(), 1u);
     const LdiPairDetails& d = gpu->details.pairs[0];
     ASSERT_FALSE(gpu->results.pairs[0].truncated);
-    const uint32_t u = (d.axis + 1) % 3, v = (d.axis + 2) % 3;
-    const double pixelU = (double(d.box.max[u]) - d.box.min[u]) / resolution;
-    const double pixelV = (double(d.box.max[v]) - d.box.min[v]) / resolution;
-    const double margin = (0.5 + 2.0 / 256) * std::hypot(pixelU, pixelV) +
-                          1e-5 * (double(d.box.max[d.axis]) - d.box.min[d.axis]);
-    std::vector<uint8_t> reported[2] = {std::vector<uint8_t>(a.positions.size(), 0),
-                                        std::vector<uint8_t>(b.positions.size(), 0)};
-    for (uint32_t code : gpu->results.pairs[0].insideVertices) {
-        const bool ofB = (code & kLdiInsideVertexOfB) != 0;
-        const uint32_t index = code & ~kLdiInsideVertexOfB;
-        ASSERT_LT(index, reported[ofB].size()) << "inside vertex " << index << (ofB ? " of b" : " of a");
-        EXPECT_EQ(reported[ofB][index]++, 0) << "vertex " << index << " listed twice";
-    }
-    size_t insideTotal = 0, outsideTotal = 0;
-    for (int side = 0; side < 2; ++side) {
-        const MeshData& mesh = side == 0 ? a : b;
-        const glm::mat4& transform = side == 0 ? ta : tb;
-        const MeshData& other = side == 0 ? b : a;
-        const glm::mat4& otherTransform = side == 0 ? tb : ta;
-        std::vector<glm::dvec3> vertices;
-        for (const glm::vec3& p : mesh.positions) vertices.push_back(ldi_test::world(transform, p));
-        auto exact = reference::pointsInside(other, otherTransform, vertices);
-        ASSERT_TRUE(exact) << exact.status().describe();
-        size_t inside = 0, listed = 0, wrong = 0;
-        for (size_t i = 0; i < vertices.size(); ++i) {
-            inside += exact.value()[i];
-            listed += reported[side][i];
-            if (reported[side][i] == exact.value()[i]) continue;
-            ++wrong;
-            const double distance = ldi_test::distanceToSurface(other, otherTransform, vertices[i]);
-            EXPECT_LE(distance, margin) << mesh.name << (side == 0 ? " (a)" : " (b)") << " vertex " << i
-                                        << (exact.value()[i] ? " inside but not reported, " : " outside but reported, ")
-                                        << distance / margin << " margins from the surface";
-        }
-        std::printf("%-16s %s at %u^2: %zu of %zu vertices inside the other (oracle), %zu reported, %zu differ "
-                    "(within %.3g of the surface)\n",
-                    mesh.name.c_str(), side == 0 ? "a" : "b", resolution, inside, vertices.size(), listed, wrong, margin);
-        insideTotal += inside;
-        outsideTotal += vertices.size() - inside;
-    }
-    EXPECT_GT(insideTotal, 20u) << "the case must have vertices inside the other object";
-    EXPECT_GT(outsideTotal, 20u) << "and vertices outside";
+    const double margin = ldi_test::insideMargin(d.box, d.axis, resolution);
+    ldi_test::InsideJudgement j = ldi_test::judgeInsideVertices(gpu->results.pairs[0].insideVertices, a, ta, b, tb, margin);
+    std::printf("%-16s x %-16s at %u^2: %zu of %zu vertices inside the other (oracle), %zu reported, %zu differ "
+                "(within %.3g of the surface)\n",
+                a.name.c_str(), b.name.c_str(), resolution, j.inside, j.inside + j.outside, j.listed, j.differ, margin);
+    EXPECT_GT(j.inside, 20u) << "the case must have vertices inside the other object";
+    EXPECT_GT(j.outside, 20u) << "and vertices outside";
 }
 
 TEST_F(LdiGpuPoints, PairInsideVerticesAgreeWithTheExactClassifier) {

@@ -3,6 +3,7 @@
 // differently from the exact oracle.
 #pragma once
 
+#include "tests/ldi/ldi_inside_oracle.h"
 #include "tests/support/test_geometry.h"
 #include "tests/support/vulkan_test.h"
 #include "tools/io/mesh_loader.h"
@@ -23,10 +24,6 @@ namespace vkc::ldi_test {
 
 using test::distanceToTriangle;
 using test::randomRigid;
-
-inline glm::dvec3 world(const glm::mat4& m, const glm::vec3& p) {
-    return glm::dvec3(glm::dmat4(m) * glm::dvec4(glm::dvec3(p), 1.0));
-}
 
 // A shared mesh as stored (no rescaling: the reference volumes are in the file's units), or why it
 // is not there: VKC_SHARED_DIR unset, or the loader's own error (which names the file).
@@ -88,14 +85,5 @@ inline constexpr ReferenceVolume kReferenceVolumes[] = {
 
 inline glm::mat4 shift(glm::vec3 offset) { return glm::translate(glm::mat4(1.0f), offset); }
 inline glm::mat4 shift(float x, float y, float z) { return shift(glm::vec3(x, y, z)); }
-
-inline double distanceToSurface(const MeshData& mesh, const glm::mat4& transform, const glm::dvec3& p) {
-    double best = INFINITY;
-    for (size_t t = 0; t + 2 < mesh.indices.size(); t += 3)
-        best = std::min(best, distanceToTriangle(p, world(transform, mesh.positions[mesh.indices[t]]),
-                                                 world(transform, mesh.positions[mesh.indices[t + 1]]),
-                                                 world(transform, mesh.positions[mesh.indices[t + 2]])));
-    return best;
-}
 
 }  // namespace vkc::ldi_test

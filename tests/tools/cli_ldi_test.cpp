@@ -1,10 +1,14 @@
 // `vkcollide detect --method ldi` end to end (paper 2): the meshes README's reference volumes
 // within the volume_error_bound the report states and within the method's measured accuracy, the
-// cube pair's bound against its derivation by hand, the method's `ldi` frame fields (layer counts,
-// no truncation), and `--images` writing one intersection-depth PNG per pair.
+// cube pair's bound against its derivation by hand, each pair's inside vertices against the exact
+// point classifier, the method's `ldi` frame fields (layer counts, no truncation), and `--images`
+// writing one intersection-depth PNG per pair.
 #include "tests/ldi/ldi_cube_bound.h"
+#include "tests/ldi/ldi_inside_oracle.h"
 #include "tests/tools/cli_runner.h"
+#include "tools/io/mesh_loader.h"
 
+#include <glm/gtc/matrix_transform.hpp>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -70,6 +74,29 @@ TEST(CliDetect, LdiMethodMeetsReferenceVolumesWithinItsBound) {
     for (const nlohmann::json& pair : ldi["pairs"]) {
         EXPECT_FALSE(pair["truncated"]);
         EXPECT_GE(pair["layers"][0].get<int>(), 1);
+    }
+    // Inside vertices against the exact point classifier, with each pair's view margin.
+    struct Placement { const char* file; glm::vec3 a, b; };
+    const Placement placements[] = {{"cube.stl", {0, 100, 0}, {0.5f, 100.5f, 0.5f}},
+                                    {"sphere_ico4.stl", {0, 200, 0}, {1, 200, 0}},
+                                    {"torus.stl", {0, 300, 0}, {1.5f, 300, 0}}};
+    for (size_t i = 0; i < std::size(placements); ++i) {
+        auto mesh = io::loadMesh(sourcePath("tests/tools/scenes/../../../../shared/meshes/") + placements[i].file);
+        ASSERT_TRUE(mesh) << mesh.status().describe();
+        const nlohmann::json& view = ldi["pairs"][i];
+        Aabb box;
+        for (int k = 0; k < 3; ++k) {
+            box.min[k] = view["voi"][0][k].get<float>();
+            box.max[k] = view["voi"][1][k].get<float>();
+        }
+        const double margin = ldi_test::insideMargin(box, view["axis"].get<uint32_t>(), 256);
+        const std::vector<uint32_t> inside = frame["pairs"][i].value("inside_vertices", std::vector<uint32_t>{});
+        const glm::mat4 ta = glm::translate(glm::mat4(1.0f), placements[i].a);
+        const glm::mat4 tb = glm::translate(glm::mat4(1.0f), placements[i].b);
+        ldi_test::InsideJudgement j = ldi_test::judgeInsideVertices(inside, *mesh, ta, *mesh, tb, margin);
+        std::printf("%s pair: %zu vertices inside the other (oracle), %zu reported, %zu differ within %.3g\n",
+                    placements[i].file, j.inside, j.listed, j.differ, margin);
+        EXPECT_GE(j.inside, 2u) << placements[i].file;
     }
     EXPECT_TRUE(ldi["self_intersections"].empty());
     EXPECT_TRUE(frame["timings_ms"]["gpu"].contains("ldi-count"));

@@ -1,9 +1,11 @@
 // Tier B: LdiDetector's contract on a device. Self-collision (paper 2, §7): a closed mesh that
 // intersects itself breaks the front/back order at as many pixels as the CPU reference LDI says, a
-// clean one at none; open meshes refused with a message naming the object; frames in flight (results
-// NotReady until the host's submit signals, slots reused); the per-pair intersection-depth image
-// against the CPU reference's per-pixel overlap; a failed record keeping the slot's earlier frame
-// readable; bad settings (including sizes beyond the device's binding range) and candidates.
+// clean one at none; independently, its region covers the curve traced from CGAL's
+// self-intersecting triangle pairs and its pixel count lies within what brute-force ray casting
+// allows; open meshes refused with a message naming the object; frames in flight (results NotReady
+// until the host's submit signals, slots reused); the per-pair intersection-depth image against the
+// CPU reference's per-pixel overlap; a failed record keeping the slot's earlier frame readable; bad
+// settings (including sizes beyond the device's binding range) and candidates.
 #include "collision/generated_solids.h"
 #include "collision/reference/self_intersections.h"
 #include "collision/reference/triangle_pairs.h"

@@ -97,7 +97,7 @@ void edgeCrossings(const glm::dvec3 (&s)[3], const glm::dvec3 (&t)[3], std::vect
 // self-intersection curve; the GPU's region must contain every one of them, up to a pixel laterally
 // (a pixel's ray samples its centre) and a 2^-10 of the depth range. Brute-force ray casting: the
 // pixels whose unsnapped ray crossings do not alternate entry/leaving; the GPU's count must lie
-// between those certain ones and those plus the pixels whose ray grazes an edge. Clean meshes
+// between those certain ones and those plus the nearby pixels whose ray grazes an edge. Clean meshes
 // (CGAL: no self-intersecting pair) must report none.
 TEST_F(LdiGpuDetector, SelfIntersectionsCoverTheExactIntersectionCurve) {
     auto broken = ldi_test::sharedMesh("open-or-broken/self_intersectA.obj");
@@ -155,13 +155,33 @@ TEST_F(LdiGpuDetector, SelfIntersectionsCoverTheExactIntersectionCurve) {
     const ldi_test::RayView view{d.box, d.axis, d.aFromMin, kRes};
     // Edges within 0.005 pixel: 2.5x the 1/512-pixel vertex snapping, whichever side it rounds to.
     const ldi_test::RayPixels rays = ldi_test::castPixelRays(*broken, glm::mat4(1.0f), view, 0.005);
-    uint32_t certain = 0;
-    for (uint32_t p = 0; p < kRes * kRes; ++p) certain += !rays.ambiguous[p] && rays.invalidOrder(p);
-    std::printf("self_intersectA %u^2: GPU %u invalid-order pixels; ray casting %u certain, %u grazing an edge\n",
-                kRes, b.gpuInvalid, certain, rays.ambiguousCount());
+    // A watertight rasterizer (the fill rule) gives a grazed shared edge to exactly one of its two
+    // triangles, so a grazing ray can only break the order where the order is broken nearby: the
+    // pixels that may be invalid are the certain ones and the grazing ones within 2 pixels of a
+    // certain one or of the curve.
+    const uint32_t u = (d.axis + 1) % 3, v = (d.axis + 2) % 3;
+    std::vector<uint8_t> nearCurve(kRes * kRes, 0);
+    auto markAround = [&](int64_t i, int64_t j) {
+        for (int64_t y = std::max<int64_t>(0, j - 2); y <= std::min<int64_t>(kRes - 1, j + 2); ++y)
+            for (int64_t x = std::max<int64_t>(0, i - 2); x <= std::min<int64_t>(kRes - 1, i + 2); ++x)
+                nearCurve[y * kRes + x] = 1;
+    };
+    uint32_t certain = 0, possible = 0;
+    for (uint32_t p = 0; p < kRes * kRes; ++p)
+        if (!rays.ambiguous[p] && rays.invalidOrder(p)) {
+            ++certain;
+            markAround(p % kRes, p / kRes);
+        }
+    for (const glm::dvec3& x : curve)
+        markAround(int64_t(std::floor((x[u] - d.box.min[u]) / margin[u])),
+                   int64_t(std::floor((x[v] - d.box.min[v]) / margin[v])));
+    for (uint32_t p = 0; p < kRes * kRes; ++p) possible += rays.ambiguous[p] && nearCurve[p];
+    std::printf("self_intersectA %u^2: GPU %u invalid-order pixels; ray casting %u certain, %u more grazing an edge "
+                "near them or the curve (%u grazing in all)\n",
+                kRes, b.gpuInvalid, certain, possible, rays.ambiguousCount());
     EXPECT_GT(certain, 0u);
     EXPECT_GE(b.gpuInvalid, certain);
-    EXPECT_LE(b.gpuInvalid, certain + rays.ambiguousCount());
+    EXPECT_LE(b.gpuInvalid, certain + possible);
 
     const glm::mat4 turn = glm::rotate(glm::mat4(1.0f), 0.9f, glm::vec3(1, 2, 0.5f));
     for (const char* file : {"torus.stl", "knot.off"}) {

@@ -1,11 +1,16 @@
 // Tier B: LdiDetector's contract on a device. Self-collision (paper 2, §7): a closed mesh that
 // intersects itself breaks the front/back order at as many pixels as the CPU reference LDI says, a
-// clean one at none; open meshes refused with a message naming the object; frames in flight (results
-// NotReady until the host's submit signals, slots reused); the per-pair intersection-depth image
-// against the CPU reference's per-pixel overlap; a failed record keeping the slot's earlier frame
-// readable; bad settings (including sizes beyond the device's binding range) and candidates.
+// clean one at none; independently, its region covers the curve traced from CGAL's
+// self-intersecting triangle pairs and its pixel count lies within what brute-force ray casting
+// allows; open meshes refused with a message naming the object; frames in flight (results NotReady
+// until the host's submit signals, slots reused); the per-pair intersection-depth image against the
+// CPU reference's per-pixel overlap; a failed record keeping the slot's earlier frame readable; bad
+// settings (including sizes beyond the device's binding range) and candidates.
 #include "collision/generated_solids.h"
+#include "collision/reference/self_intersections.h"
+#include "collision/reference/triangle_pairs.h"
 #include "tests/ldi/ldi_gpu_support.h"
+#include "tests/ldi/ldi_ray_crossings.h"
 #include "tests/support/detector_contract.h"
 
 #include <cstdio>
@@ -20,6 +25,7 @@ struct SelfCase {
     uint32_t gpuInvalid = 0;
     uint32_t cpuInvalid = 0;
     std::vector<LdiSelfIntersection> regions;
+    LdiPairDetails pair;  // the view the mesh was drawn in (tile 0: object a)
 };
 
 SelfCase selfCase(Context& context, LdiDetector& detector, const MeshData& mesh, const glm::mat4& transform) {
@@ -31,6 +37,7 @@ SelfCase selfCase(Context& context, LdiDetector& detector, const MeshData& mesh,
     EXPECT_TRUE(gpu && gpu->details.pairs.size() == 1);
     if (!gpu || gpu->details.pairs.size() != 1) return out;
     out.gpuInvalid = gpu->details.pairs[0].invalidOrderPixelsA;
+    out.pair = gpu->details.pairs[0];
     EXPECT_EQ(gpu->details.pairs[0].invalidOrderPixelsB, 0u) << "the box is clean";
     auto voi = computeLdiVoi(box, placedMeshBounds(cage, cageAt));
     EXPECT_TRUE(voi);
@@ -45,7 +52,8 @@ SelfCase selfCase(Context& context, LdiDetector& detector, const MeshData& mesh,
 TEST_F(LdiGpuDetector, SelfIntersectionsMatchTheCpuReferenceOrder) {
     auto broken = ldi_test::sharedMesh("open-or-broken/self_intersectA.obj");
     auto clean = ldi_test::sharedMesh("torus.stl");
-    if (!broken || !clean) GTEST_SKIP() << "shared meshes not found (VKC_SHARED_DIR)";
+    VKC_REQUIRE_SHARED_MESH(broken);
+    VKC_REQUIRE_SHARED_MESH(clean);
     auto detector = LdiDetector::create(context_, ldi_test::settingsAt(128));
     ASSERT_TRUE(detector) << detector.status().describe();
     SelfCase b = selfCase(context_, detector.value(), *broken, glm::mat4(1.0f));
@@ -67,6 +75,125 @@ TEST_F(LdiGpuDetector, SelfIntersectionsMatchTheCpuReferenceOrder) {
     EXPECT_EQ(c.cpuInvalid, 0u);
     EXPECT_EQ(c.gpuInvalid, 0u);
     EXPECT_TRUE(c.regions.empty());
+}
+
+// Where two triangles cross: the points where an edge of one passes through the other (double).
+void edgeCrossings(const glm::dvec3 (&s)[3], const glm::dvec3 (&t)[3], std::vector<glm::dvec3>& out) {
+    const glm::dvec3 n = glm::cross(t[1] - t[0], t[2] - t[0]);
+    for (int e = 0; e < 3; ++e) {
+        const glm::dvec3 p = s[e], q = s[(e + 1) % 3];
+        const double dp = glm::dot(n, p - t[0]), dq = glm::dot(n, q - t[0]);
+        if ((dp > 0) == (dq > 0) || dp == dq) continue;  // both on one side (coplanar: none)
+        const glm::dvec3 x = p + (q - p) * (dp / (dp - dq));
+        bool inside = true;
+        for (int k = 0; k < 3 && inside; ++k)
+            inside = glm::dot(glm::cross(t[(k + 1) % 3] - t[k], x - t[k]), n) >= 0;
+        if (inside) out.push_back(x);
+    }
+}
+
+// §7 against independent truths. CGAL: the exact self-intersecting triangle pairs (pairs of
+// triangles sharing no vertex that intersect) of the broken mesh, whose crossing points trace the
+// self-intersection curve; the GPU's region must contain every one of them, up to a pixel laterally
+// (a pixel's ray samples its centre) and a 2^-10 of the depth range. Brute-force ray casting: the
+// pixels whose unsnapped ray crossings do not alternate entry/leaving; the GPU's count must lie
+// between those certain ones and those plus the nearby pixels whose ray grazes an edge. Clean meshes
+// (CGAL: no self-intersecting pair) must report none.
+TEST_F(LdiGpuDetector, SelfIntersectionsCoverTheExactIntersectionCurve) {
+    auto broken = ldi_test::sharedMesh("open-or-broken/self_intersectA.obj");
+    VKC_REQUIRE_SHARED_MESH(broken);
+    constexpr uint32_t kRes = 128;
+    auto detector = LdiDetector::create(context_, ldi_test::settingsAt(kRes));
+    ASSERT_TRUE(detector) << detector.status().describe();
+    SelfCase b = selfCase(context_, detector.value(), *broken, glm::mat4(1.0f));
+    ASSERT_EQ(b.regions.size(), 1u);
+    const Aabb region = b.regions[0].region;
+    EXPECT_EQ(b.regions[0].pixels, b.gpuInvalid) << "one LDI: the region's pixels are the pair's";
+
+    auto cgalCount = reference::selfIntersectingTrianglePairs(*broken);
+    ASSERT_TRUE(cgalCount) << cgalCount.status().describe();
+    auto pairs = reference::intersectingTrianglePairs(*broken, glm::dmat4(1.0), *broken, glm::dmat4(1.0));
+    ASSERT_TRUE(pairs) << pairs.status().describe();
+    const std::vector<uint32_t>& idx = broken->indices;
+    std::vector<glm::dvec3> curve;
+    size_t crossingPairs = 0;
+    for (const reference::TrianglePair& pair : pairs->pairs) {
+        if (pair.a >= pair.b) continue;
+        bool neighbours = false;
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) neighbours = neighbours || idx[3 * pair.a + i] == idx[3 * pair.b + j];
+        if (neighbours) continue;
+        ++crossingPairs;
+        glm::dvec3 s[3], t[3];
+        for (int c = 0; c < 3; ++c) {
+            s[c] = ldi_test::world(glm::mat4(1.0f), broken->positions[idx[3 * pair.a + c]]);
+            t[c] = ldi_test::world(glm::mat4(1.0f), broken->positions[idx[3 * pair.b + c]]);
+        }
+        edgeCrossings(s, t, curve);
+        edgeCrossings(t, s, curve);
+    }
+    EXPECT_EQ(crossingPairs, cgalCount.value()) << "CGAL's two self-intersection queries agree";
+    ASSERT_GT(curve.size(), 100u);
+    const LdiPairDetails& d = b.pair;
+    double margin[3];
+    for (int k = 0; k < 3; ++k)
+        margin[k] = k == int(d.axis) ? std::ldexp(double(d.box.max[k]) - d.box.min[k], -10)
+                                     : (double(d.box.max[k]) - d.box.min[k]) / kRes;
+    double worst = 0.0;  // in margins outside the region
+    size_t outside = 0;
+    for (const glm::dvec3& x : curve) {
+        double excess = 0.0;
+        for (int k = 0; k < 3; ++k)
+            excess = std::max({excess, (region.min[k] - x[k]) / margin[k], (x[k] - region.max[k]) / margin[k]});
+        worst = std::max(worst, excess);
+        outside += excess > 1.0;
+    }
+    std::printf("self_intersectA %u^2: %zu CGAL pairs, %zu curve points, worst %.3g margins outside the region\n", kRes,
+                crossingPairs, curve.size(), worst);
+    EXPECT_EQ(outside, 0u) << "curve points outside the reported region; worst by " << worst << " margins";
+
+    const ldi_test::RayView view{d.box, d.axis, d.aFromMin, kRes};
+    // Edges within 0.005 pixel: 2.5x the 1/512-pixel vertex snapping, whichever side it rounds to.
+    const ldi_test::RayPixels rays = ldi_test::castPixelRays(*broken, glm::mat4(1.0f), view, 0.005);
+    // A watertight rasterizer (the fill rule) gives a grazed shared edge to exactly one of its two
+    // triangles, so a grazing ray can only break the order where the order is broken nearby: the
+    // pixels that may be invalid are the certain ones and the grazing ones within 2 pixels of a
+    // certain one or of the curve.
+    const uint32_t u = (d.axis + 1) % 3, v = (d.axis + 2) % 3;
+    std::vector<uint8_t> nearCurve(kRes * kRes, 0);
+    auto markAround = [&](int64_t i, int64_t j) {
+        for (int64_t y = std::max<int64_t>(0, j - 2); y <= std::min<int64_t>(kRes - 1, j + 2); ++y)
+            for (int64_t x = std::max<int64_t>(0, i - 2); x <= std::min<int64_t>(kRes - 1, i + 2); ++x)
+                nearCurve[y * kRes + x] = 1;
+    };
+    uint32_t certain = 0, possible = 0;
+    for (uint32_t p = 0; p < kRes * kRes; ++p)
+        if (!rays.ambiguous[p] && rays.invalidOrder(p)) {
+            ++certain;
+            markAround(p % kRes, p / kRes);
+        }
+    for (const glm::dvec3& x : curve)
+        markAround(int64_t(std::floor((x[u] - d.box.min[u]) / margin[u])),
+                   int64_t(std::floor((x[v] - d.box.min[v]) / margin[v])));
+    for (uint32_t p = 0; p < kRes * kRes; ++p) possible += rays.ambiguous[p] && nearCurve[p];
+    std::printf("self_intersectA %u^2: GPU %u invalid-order pixels; ray casting %u certain, %u more grazing an edge "
+                "near them or the curve (%u grazing in all)\n",
+                kRes, b.gpuInvalid, certain, possible, rays.ambiguousCount());
+    EXPECT_GT(certain, 0u);
+    EXPECT_GE(b.gpuInvalid, certain);
+    EXPECT_LE(b.gpuInvalid, certain + possible);
+
+    const glm::mat4 turn = glm::rotate(glm::mat4(1.0f), 0.9f, glm::vec3(1, 2, 0.5f));
+    for (const char* file : {"torus.stl", "knot.off"}) {
+        auto clean = ldi_test::sharedMesh(file);
+        VKC_REQUIRE_SHARED_MESH(clean);
+        auto count = reference::selfIntersectingTrianglePairs(*clean);
+        ASSERT_TRUE(count) << count.status().describe();
+        ASSERT_EQ(count.value(), 0u) << file;
+        SelfCase c = selfCase(context_, detector.value(), *clean, turn);
+        EXPECT_EQ(c.gpuInvalid, 0u) << file;
+        EXPECT_TRUE(c.regions.empty()) << file;
+    }
 }
 
 TEST_F(LdiGpuDetector, OpenMeshRefusedNamingTheObject) {
@@ -170,7 +297,7 @@ TEST_F(LdiGpuDetector, FailedRecordLeavesTheSlotsEarlierFrameReadable) {
     // fails (66 distinct vertex buffers, above kLdiMaxMeshSlots): frame 0's results must still name
     // its tiles' objects and regions (recordTiles commits the slot's tiles only on success).
     auto broken = ldi_test::sharedMesh("open-or-broken/self_intersectA.obj");
-    if (!broken) GTEST_SKIP() << "shared meshes not found (VKC_SHARED_DIR)";
+    VKC_REQUIRE_SHARED_MESH(broken);
     MeshData box = solids::box({1, 1, 1});
     LdiSettings settings = ldi_test::settingsAt(64);
     settings.maxPairs = 33;

@@ -1,8 +1,10 @@
 // Tier B: the depth-peeling passes of method ldi (paper 2, §3.2/§4) on a device. Every pipeline
 // layout against its SPIR-V; the peeled, sorted GPU layers against the CPU reference LDI
-// (collision/reference/ldi_cpu.h, which samples like the GPU), pixel by pixel.
+// (collision/reference/ldi_cpu.h, which samples like the GPU), pixel by pixel; and, independently of
+// that reference, against brute-force ray/triangle crossings in double at the pixel centres.
 #include "collision/ldi_detector_impl.h"
 #include "tests/ldi/ldi_gpu_support.h"
+#include "tests/ldi/ldi_ray_crossings.h"
 #include "tests/support/reflection_check.h"
 #include "collision/generated_solids.h"
 
@@ -83,6 +85,22 @@ uint32_t differingPixels(const GpuLdi& gpu, const CpuLdi& cpu, double depthToler
     return differing;
 }
 
+// Two overlapping pairs with several layers per pixel: torus.stl with a turned copy, knot.off turned
+// and a shifted copy.
+struct LayerCase {
+    const MeshData* a;
+    glm::mat4 ta;
+    const MeshData* b;
+    glm::mat4 tb;
+};
+
+std::vector<LayerCase> layerCases(const std::vector<MeshData>& torusAndKnot) {
+    const MeshData &torus = torusAndKnot[0], &knot = torusAndKnot[1];
+    const glm::mat4 turn = glm::rotate(glm::mat4(1.0f), 0.7f, glm::vec3(1, 2, 0.5f));
+    return {{&torus, glm::mat4(1.0f), &torus, glm::translate(turn, {1.2f, 0.1f, 0.2f})},
+            {&knot, turn, &knot, glm::translate(glm::mat4(1.0f), {0.1f, 0.05f, 0.0f})}};
+}
+
 // Both snap vertices to 1/256 pixel and interpolate depth over the snapped triangle (the peeling
 // vertex shader snaps itself). What remains: a vertex whose float transform (GPU) and double one
 // (CPU) round to neighbouring sub-pixel positions moves its triangles' samples and depths a little,
@@ -90,21 +108,12 @@ uint32_t differingPixels(const GpuLdi& gpu, const CpuLdi& cpu, double depthToler
 // Everywhere else count and facings agree exactly and depths within 2^-16 of the depth range: the
 // float plane equation's rounding, amplified by the depth slope of steep triangles.
 TEST_F(LdiGpuLayers, SortedLayersMatchTheCpuReference) {
-    auto torus = ldi_test::sharedMesh("torus.stl");
-    auto knot = ldi_test::sharedMesh("knot.off");
-    if (!torus || !knot) GTEST_SKIP() << "shared meshes not found (VKC_SHARED_DIR)";
-    struct Case {
-        const MeshData* a;
-        glm::mat4 ta;
-        const MeshData* b;
-        glm::mat4 tb;
-    };
-    const glm::mat4 turn = glm::rotate(glm::mat4(1.0f), 0.7f, glm::vec3(1, 2, 0.5f));
-    const Case cases[] = {{&*torus, glm::mat4(1.0f), &*torus, glm::translate(turn, {1.2f, 0.1f, 0.2f})},
-                          {&*knot, turn, &*knot, glm::translate(glm::mat4(1.0f), {0.1f, 0.05f, 0.0f})}};
+    auto meshes = ldi_test::sharedMeshes({"torus.stl", "knot.off"});
+    VKC_REQUIRE_SHARED_MESH(meshes);
+    const std::vector<LayerCase> cases = layerCases(*meshes);
     auto detector = LdiDetector::create(context_, ldi_test::settingsAt(128));
     ASSERT_TRUE(detector) << detector.status().describe();
-    for (const Case& c : cases) {
+    for (const LayerCase& c : cases) {
         auto gpu = ldi_test::runPair(context_, detector.value(), *c.a, c.ta, *c.b, c.tb);
         ASSERT_TRUE(gpu);
         auto voi = computeLdiVoi(placedMeshBounds(*c.a, c.ta), placedMeshBounds(*c.b, c.tb));
@@ -123,6 +132,66 @@ TEST_F(LdiGpuLayers, SortedLayersMatchTheCpuReference) {
             EXPECT_LE(differing, compared / 100) << c.a->name << " tile " << tile;
             EXPECT_EQ(tile == 0 ? gpu->details.pairs[0].invalidOrderPixelsA : gpu->details.pairs[0].invalidOrderPixelsB,
                       cpu.invalidOrderPixels());
+        }
+    }
+}
+
+// The layers against an independent truth: per pixel centre, the crossings of its ray with the
+// unsnapped double triangles (tests/ldi/ldi_ray_crossings.h), sharing neither the rasterizer nor
+// the CPU reference LDI's sampling. Pixels whose ray passes within 0.02 pixel of a projected edge
+// are left out (the fill rule and the 1/256-pixel snapping decide those); at every other pixel the
+// layer count (n_p) and every facing must agree exactly, and every depth within 2^-16 of the depth
+// range plus 0.01 pixel times the triangle's depth slope (the snapping's shift).
+TEST_F(LdiGpuLayers, LayersMatchBruteForceRayCrossings) {
+    auto meshes = ldi_test::sharedMeshes({"torus.stl", "knot.off"});
+    VKC_REQUIRE_SHARED_MESH(meshes);
+    const std::vector<LayerCase> cases = layerCases(*meshes);
+    constexpr uint32_t kRes = 96;  // not a multiple of the workgroup size
+    auto detector = LdiDetector::create(context_, ldi_test::settingsAt(kRes));
+    ASSERT_TRUE(detector) << detector.status().describe();
+    for (const LayerCase& c : cases) {
+        auto gpu = ldi_test::runPair(context_, detector.value(), *c.a, c.ta, *c.b, c.tb);
+        ASSERT_TRUE(gpu);
+        ASSERT_EQ(gpu->details.pairs.size(), 1u);
+        const LdiPairDetails& d = gpu->details.pairs[0];
+        ASSERT_FALSE(d.truncated);
+        const double extent = double(d.box.max[d.axis]) - d.box.min[d.axis];
+        for (uint32_t tile = 0; tile < 2; ++tile) {
+            const ldi_test::RayView view{d.box, d.axis, tile == 0 ? d.aFromMin : !d.aFromMin, kRes};
+            ldi_test::RayPixels truth = tile == 0 ? ldi_test::castPixelRays(*c.a, c.ta, view)
+                                                  : ldi_test::castPixelRays(*c.b, c.tb, view);
+            GpuLdi layers = readTile(vk(), detector.value(), tile);
+            uint32_t compared = 0, crossed = 0, countDiffers = 0, facingDiffers = 0, depthDiffers = 0, maxLayers = 0;
+            for (uint32_t p = 0; p < kRes * kRes; ++p) {
+                if (truth.ambiguous[p]) continue;
+                const auto& expected = truth.crossings[p];
+                const auto& got = layers.pixels[p];
+                ++compared;
+                crossed += !expected.empty();
+                maxLayers = std::max(maxLayers, uint32_t(expected.size()));
+                if (got.size() != expected.size()) {
+                    if (countDiffers++ < 5)
+                        ADD_FAILURE() << c.a->name << " tile " << tile << " pixel (" << p % kRes << ", " << p / kRes
+                                      << "): " << got.size() << " layers, the ray crosses " << expected.size();
+                    continue;
+                }
+                for (size_t k = 0; k < got.size(); ++k) {
+                    facingDiffers += got[k].second != expected[k].facing;
+                    depthDiffers += std::abs(got[k].first - expected[k].depth) >
+                                    std::ldexp(extent, -16) + 0.01 * expected[k].slope;
+                }
+            }
+            std::printf("%-10s tile %u at %u^2: %u pixels compared (%u crossed, n_max %u), %u ambiguous; differing: "
+                        "%u counts, %u facings, %u depths\n",
+                        c.a->name.c_str(), tile, kRes, compared, crossed, maxLayers, truth.ambiguousCount(),
+                        countDiffers, facingDiffers, depthDiffers);
+            EXPECT_GT(crossed, 1000u) << c.a->name << " tile " << tile;
+            EXPECT_GE(maxLayers, 2u) << "rays cross more than one layer somewhere";
+            EXPECT_EQ(countDiffers, 0u) << c.a->name << " tile " << tile;
+            EXPECT_EQ(facingDiffers, 0u) << c.a->name << " tile " << tile;
+            EXPECT_EQ(depthDiffers, 0u) << c.a->name << " tile " << tile;
+            // n_max may come from a pixel left out here, never be below the compared pixels' maximum.
+            EXPECT_GE(tile == 0 ? d.layersA : d.layersB, maxLayers) << c.a->name << " tile " << tile;
         }
     }
 }

@@ -1,8 +1,9 @@
 // Tier B: vertex-in-volume (paper 2, §3.3b) on a device. classifyPoints on 100k random points in
 // an object's box against the exact point-in-mesh oracle: a point the LDI classifies differently
 // must lie within the LDI's tolerance of the surface (half a pixel diagonal widened by the vertex
-// snapping, plus float depth); and the embeddable recordPointQuery reading a host's interleaved
-// particle buffer, with results NotReady until the frame's signal.
+// snapping, plus float depth); a pair's inside vertices against the same oracle; and the embeddable
+// recordPointQuery reading a host's interleaved particle buffer, with results NotReady until the
+// frame's signal.
 #include "collision/generated_solids.h"
 #include "collision/reference/point_classifier.h"
 #include "tests/ldi/ldi_gpu_support.h"
@@ -62,14 +63,49 @@ void checkPoints(Context& context, const MeshData& mesh, const glm::mat4& transf
 
 TEST_F(LdiGpuPoints, SphereAgreesWithTheOracleAwayFromTheSurface) {
     auto sphere = ldi_test::sharedMesh("sphere_ico4.stl");
-    if (!sphere) GTEST_SKIP() << "shared meshes not found (VKC_SHARED_DIR)";
+    VKC_REQUIRE_SHARED_MESH(sphere);
     checkPoints(context_, *sphere, glm::rotate(glm::mat4(1.0f), 0.4f, glm::vec3(1, 1, 0)), 7);
 }
 
 TEST_F(LdiGpuPoints, KnotAgreesWithTheOracleAwayFromTheSurface) {
     auto knot = ldi_test::sharedMesh("knot.off");
-    if (!knot) GTEST_SKIP() << "shared meshes not found (VKC_SHARED_DIR)";
+    VKC_REQUIRE_SHARED_MESH(knot);
     checkPoints(context_, *knot, glm::rotate(glm::mat4(1.0f), 1.1f, glm::vec3(0, 1, 0.3f)), 11);
+}
+
+// A pair's inside vertices against the exact point classifier (tests/ldi/ldi_inside_oracle.h), with
+// the margin of the pair's view.
+void checkInsideVertices(Context& context, const MeshData& a, const glm::mat4& ta, const MeshData& b,
+                         const glm::mat4& tb, uint32_t resolution) {
+    auto detector = LdiDetector::create(context, ldi_test::settingsAt(resolution));
+    ASSERT_TRUE(detector) << detector.status().describe();
+    auto gpu = ldi_test::runPair(context, detector.value(), a, ta, b, tb);
+    ASSERT_TRUE(gpu);
+    ASSERT_EQ(gpu->details.pairs.size(), 1u);
+    ASSERT_EQ(gpu->results.pairs.size(), 1u);
+    const LdiPairDetails& d = gpu->details.pairs[0];
+    ASSERT_FALSE(gpu->results.pairs[0].truncated);
+    const double margin = ldi_test::insideMargin(d.box, d.axis, resolution);
+    ldi_test::InsideJudgement j = ldi_test::judgeInsideVertices(gpu->results.pairs[0].insideVertices, a, ta, b, tb, margin);
+    std::printf("%-16s x %-16s at %u^2: %zu of %zu vertices inside the other (oracle), %zu reported, %zu differ "
+                "(within %.3g of the surface)\n",
+                a.name.c_str(), b.name.c_str(), resolution, j.inside, j.inside + j.outside, j.listed, j.differ, margin);
+    EXPECT_GT(j.inside, 20u) << "the case must have vertices inside the other object";
+    EXPECT_GT(j.outside, 20u) << "and vertices outside";
+}
+
+TEST_F(LdiGpuPoints, PairInsideVerticesAgreeWithTheExactClassifier) {
+    auto sphere = ldi_test::sharedMesh("sphere_ico4.stl");
+    auto knot = ldi_test::sharedMesh("knot.off");
+    VKC_REQUIRE_SHARED_MESH(sphere);
+    VKC_REQUIRE_SHARED_MESH(knot);
+    const glm::mat4 turn = glm::rotate(glm::mat4(1.0f), 0.7f, glm::vec3(1, 2, 0.5f));
+    checkInsideVertices(context_, *sphere, glm::mat4(1.0f), *sphere, glm::translate(turn, {0.9f, 0.2f, 0.1f}), 256);
+    checkInsideVertices(context_, *knot, turn, *knot, ldi_test::shift(0.1f, 0.05f, 0.0f), 256);
+    // A ball through a torus's tube, at a resolution that is not a multiple of the workgroup size.
+    MeshData ring = solids::torus(0.6f, 0.25f, 24), ball = solids::sphere(0.4f, 3);
+    checkInsideVertices(context_, ring, glm::rotate(glm::mat4(1.0f), 0.5f, glm::vec3(0, 1, 1)), ball,
+                        ldi_test::shift(0.55f, 0.1f, 0.05f), 100);
 }
 
 TEST_F(LdiGpuPoints, HostParticleBufferRecordedInTheHostsFrame) {

@@ -48,13 +48,13 @@ void checkPoints(const MeshData& mesh, const glm::mat4& transform, uint32_t reso
 
 TEST(LdiPoints, SphereAgreesWithTheOracleAwayFromTheSurface) {
     auto sphere = ldi_test::sharedMesh("sphere_ico4.stl");
-    if (!sphere) GTEST_SKIP() << "shared meshes not found (VKC_SHARED_DIR)";
+    VKC_REQUIRE_SHARED_MESH(sphere);
     checkPoints(*sphere, glm::rotate(glm::mat4(1.0f), 0.4f, glm::vec3(1, 1, 0)), 256, 7);
 }
 
 TEST(LdiPoints, BunnyAgreesWithTheOracleAwayFromTheSurface) {
     auto bunny = ldi_test::sharedMesh("bunny_60k.obj");
-    if (!bunny) GTEST_SKIP() << "shared meshes not found (VKC_SHARED_DIR)";
+    VKC_REQUIRE_SHARED_MESH(bunny);
     checkPoints(*bunny, glm::rotate(glm::mat4(1.0f), 1.1f, glm::vec3(0, 1, 0.3f)), 256, 11);
 }
 

@@ -26,14 +26,14 @@ TEST(LdiSelfCollision, CleanSolidsKeepTheFrontBackOrder) {
     const glm::mat4 turn = glm::rotate(glm::mat4(1.0f), 0.9f, glm::vec3(1, 2, 0.5f));
     for (const char* file : {"sphere_ico4.stl", "torus.stl", "knot.off", "bunny_60k.obj", "pinion_gear.off"}) {
         auto mesh = ldi_test::sharedMesh(file);
-        if (!mesh) GTEST_SKIP() << "shared meshes not found (VKC_SHARED_DIR): " << file;
+        VKC_REQUIRE_SHARED_MESH(mesh);
         for (uint32_t axis = 0; axis < 3; ++axis) EXPECT_EQ(invalidPixels(*mesh, turn, axis, 256), 0u) << file << " axis " << axis;
     }
 }
 
 TEST(LdiSelfCollision, SelfIntersectingMeshBreaksTheOrder) {
     auto mesh = ldi_test::sharedMesh("open-or-broken/self_intersectA.obj");
-    if (!mesh) GTEST_SKIP() << "shared meshes not found (VKC_SHARED_DIR)";
+    VKC_REQUIRE_SHARED_MESH(mesh);
     for (uint32_t axis = 0; axis < 3; ++axis) {
         uint32_t invalid = invalidPixels(*mesh, glm::mat4(1.0f), axis, 256);
         std::printf("self_intersectA axis %u: %u of 2 x 65536 pixels with an invalid front/back order\n", axis, invalid);

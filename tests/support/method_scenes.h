@@ -45,6 +45,14 @@ protected:
         return box;
     }
 
+    // addOverlappingBoxes, and a third box turned 45 degrees about z beside the first, whose world
+    // box overlaps the first's (so the broadphase passes (0, 1) and (0, 2)) across a gap: pair (0, 1).
+    void addOverlappingAndSeparatedBoxes(Scene& scene) {
+        MeshId box = addOverlappingBoxes(scene);
+        addObject(scene, box, glm::translate(glm::mat4(1.0f), {-1.15f, -1.15f, 0.0f}) *
+                                  glm::rotate(glm::mat4(1.0f), glm::radians(45.0f), glm::vec3(0, 0, 1)));
+    }
+
     // Two unit boxes 5 apart: not even their world boxes overlap, so no candidate pair.
     void addBoxesApart(Scene& scene) {
         MeshId box = addMesh(scene, solids::box({1.0f, 1.0f, 1.0f}));

@@ -16,10 +16,8 @@ class CpDetectorTest : public CpTest {};
 TEST_F(CpDetectorTest, OverlappingBoxesFoundSeparatedNot) {
     auto scene = Scene::create(context_, kVolumeMethodRequirements);
     ASSERT_TRUE(scene);
-    MeshId box = addOverlappingBoxes(scene.value());
-    // Boxes whose AABBs overlap (so they are drawn) but separated by a rotated gap.
-    addObject(scene.value(), box, glm::translate(glm::mat4(1.0f), {-1.15f, -1.15f, 0.0f}) *
-                                      glm::rotate(glm::mat4(1.0f), glm::radians(45.0f), glm::vec3(0, 0, 1)));
+    // Boxes 0 and 2 overlap as AABBs (so they are drawn) but are separated by a rotated gap.
+    addOverlappingAndSeparatedBoxes(scene.value());
     auto detector = ConsistentPairsDetector::create(context_, testSettings());
     ASSERT_TRUE(detector) << detector.status().describe();
     ConsistentPairsFrameDetails details;

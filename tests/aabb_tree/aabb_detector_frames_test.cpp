@@ -231,8 +231,8 @@ TEST_F(AabbDetectorFramesTest, FramesInFlightNeverBlock) {
     allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
     allocate.commandBufferCount = 5;
     ASSERT_EQ(vkd.vkAllocateCommandBuffers(vk().device, &allocate, cmds), VK_SUCCESS);
-    VkSemaphore gate = VK_NULL_HANDLE;
-    ASSERT_EQ(test::createHostGate(vk(), gate), VK_SUCCESS);
+    test::HostGate gate(vk());
+    ASSERT_EQ(gate.created(), VK_SUCCESS);
     const std::vector<ObjectPair> pairs = {{0, 1}};
     auto place = [&](uint64_t frame) {
         return scene->setTransform(1, glm::translate(glm::mat4(1.0f), {0.45f + 0.03f * float(frame), 0.0f, 0.0f}));
@@ -253,13 +253,13 @@ TEST_F(AabbDetectorFramesTest, FramesInFlightNeverBlock) {
         const VkSemaphoreSubmitInfo signal = detector.completionSignal(frame);
         // Recorded, its signal handed out, not submitted: NotReady, at once.
         EXPECT_EQ(detector.results(frame, polled[frame]).code, ErrorCode::NotReady) << "frame " << frame;
-        ASSERT_EQ(test::submitWithSignal(vk(), cmds[frame], signal, gate), VK_SUCCESS);
+        ASSERT_EQ(test::submitWithSignal(vk(), cmds[frame], signal, &gate), VK_SUCCESS);
     }
     // Submitted but held at the gate: still NotReady, and frame 0's slot is not free for frame 2.
     for (uint64_t frame = 0; frame < 2; ++frame)
         EXPECT_EQ(detector.results(frame, polled[frame]).code, ErrorCode::NotReady) << "frame " << frame;
     EXPECT_EQ(recordInto(cmds[4], 2).code, ErrorCode::NotReady) << "frame 2 reused frame 0's slot in flight";
-    ASSERT_EQ(test::openHostGate(vk(), gate), VK_SUCCESS);
+    ASSERT_EQ(gate.open(), VK_SUCCESS);
     for (uint64_t frame = 2; frame < 4; ++frame) {
         // The slot of frame - 2 must be read back (and done) before it is reused.
         Status status = test::pollUntilReady([&] { return detector.results(frame - 2, polled[frame - 2]); });
@@ -275,7 +275,6 @@ TEST_F(AabbDetectorFramesTest, FramesInFlightNeverBlock) {
     }
     ASSERT_EQ(vkd.vkQueueWaitIdle(vk().queue), VK_SUCCESS);
     vkd.vkDestroyCommandPool(vk().device, pool, nullptr);
-    vkd.vkDestroySemaphore(vk().device, gate, nullptr);
     // Each polled frame is the oracle's answer for that frame's pose.
     for (uint64_t frame = 0; frame < 4; ++frame) {
         ASSERT_TRUE(place(frame));

@@ -33,33 +33,55 @@ Status pollUntilReady(Read&& read, std::chrono::milliseconds deadline = kPollDea
     }
 }
 
-// A timeline semaphore at 0: submits that wait for value 1 stay queued until openHostGate.
-inline VkResult createHostGate(VulkanContext& vk, VkSemaphore& gate) {
-    VkSemaphoreTypeCreateInfo type = {VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
-    type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
-    VkSemaphoreCreateInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
-    info.pNext = &type;
-    return vk.vkd.vkCreateSemaphore(vk.device, &info, nullptr, &gate);
-}
+// A timeline semaphore at 0: submits that wait on it (submitWithSignal) stay queued until open().
+// The destructor opens it too, so that a test failing before open() cannot leave the queue stuck,
+// then waits for the queue and destroys it.
+class HostGate {
+public:
+    explicit HostGate(VulkanContext& vk) : vk_(vk) {
+        VkSemaphoreTypeCreateInfo type = {VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+        type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+        VkSemaphoreCreateInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+        info.pNext = &type;
+        created_ = vk_.vkd.vkCreateSemaphore(vk_.device, &info, nullptr, &semaphore_);
+    }
+    HostGate(const HostGate&) = delete;
+    HostGate& operator=(const HostGate&) = delete;
+    ~HostGate() {
+        if (semaphore_ == VK_NULL_HANDLE) return;
+        (void)open();
+        (void)vk_.vkd.vkQueueWaitIdle(vk_.queue);
+        vk_.vkd.vkDestroySemaphore(vk_.device, semaphore_, nullptr);
+    }
+    VkResult created() const { return created_; }
+    VkSemaphore semaphore() const { return semaphore_; }
+    VkResult open() {
+        if (opened_) return VK_SUCCESS;
+        VkSemaphoreSignalInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
+        info.semaphore = semaphore_;
+        info.value = 1;
+        opened_ = true;
+        return vk_.vkd.vkSignalSemaphore(vk_.device, &info);
+    }
 
-inline VkResult openHostGate(VulkanContext& vk, VkSemaphore gate) {
-    VkSemaphoreSignalInfo open = {VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
-    open.semaphore = gate;
-    open.value = 1;
-    return vk.vkd.vkSignalSemaphore(vk.device, &open);
-}
+private:
+    VulkanContext& vk_;
+    VkSemaphore semaphore_ = VK_NULL_HANDLE;
+    VkResult created_ = VK_SUCCESS;
+    bool opened_ = false;
+};
 
 // Submits `cmd` with `signal` (a completion signal), after `gate` opens when one is given.
 inline VkResult submitWithSignal(VulkanContext& vk, VkCommandBuffer cmd, const VkSemaphoreSubmitInfo& signal,
-                                 VkSemaphore gate = VK_NULL_HANDLE) {
+                                 const HostGate* gate = nullptr) {
     VkSemaphoreSubmitInfo wait = {VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
-    wait.semaphore = gate;
+    wait.semaphore = gate ? gate->semaphore() : VK_NULL_HANDLE;
     wait.value = 1;
     wait.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
     VkCommandBufferSubmitInfo cmdInfo = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
     cmdInfo.commandBuffer = cmd;
     VkSubmitInfo2 submit = {VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
-    submit.waitSemaphoreInfoCount = gate != VK_NULL_HANDLE ? 1 : 0;
+    submit.waitSemaphoreInfoCount = gate ? 1 : 0;
     submit.pWaitSemaphoreInfos = &wait;
     submit.commandBufferInfoCount = 1;
     submit.pCommandBufferInfos = &cmdInfo;

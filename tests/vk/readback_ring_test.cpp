@@ -22,8 +22,8 @@ TEST_F(ReadbackRingTest, SlotIsNotReadyUntilItsFrameCompletes) {
     EXPECT_GE(ring->slotStride, 100u);
 
     // A gate the "host" opens later, so that the submit cannot have finished when we first poll.
-    VkSemaphore gate = VK_NULL_HANDLE;
-    ASSERT_EQ(test::createHostGate(vk(), gate), VK_SUCCESS);
+    test::HostGate gate(vk());
+    ASSERT_EQ(gate.created(), VK_SUCCESS);
 
     VkCommandBufferAllocateInfo allocInfo = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
     allocInfo.commandPool = vk().oneShotPool;
@@ -42,7 +42,7 @@ TEST_F(ReadbackRingTest, SlotIsNotReadyUntilItsFrameCompletes) {
     ringHostBarrier(vk(), cmd, ring.value(), frame);
     ASSERT_EQ(vk().vkd.vkEndCommandBuffer(cmd), VK_SUCCESS);
 
-    ASSERT_EQ(test::submitWithSignal(vk(), cmd, ringSignal(ring.value(), frame), gate), VK_SUCCESS);
+    ASSERT_EQ(test::submitWithSignal(vk(), cmd, ringSignal(ring.value(), frame), &gate), VK_SUCCESS);
 
     Result<const void*> early = readRingSlot(vk(), ring.value(), frame);
     EXPECT_FALSE(early.ok());
@@ -53,7 +53,7 @@ TEST_F(ReadbackRingTest, SlotIsNotReadyUntilItsFrameCompletes) {
     // A frame never signalled is a caller error, not NotReady.
     EXPECT_EQ(readRingSlot(vk(), ring.value(), frame + 1).status().code, ErrorCode::InvalidArgument);
 
-    ASSERT_EQ(test::openHostGate(vk(), gate), VK_SUCCESS);
+    ASSERT_EQ(gate.open(), VK_SUCCESS);
 
     // Poll as a frame loop would, up to the deadline.
     Result<const void*> data = readRingSlot(vk(), ring.value(), frame);
@@ -73,7 +73,6 @@ TEST_F(ReadbackRingTest, SlotIsNotReadyUntilItsFrameCompletes) {
 
     ASSERT_EQ(vk().vkd.vkQueueWaitIdle(vk().queue), VK_SUCCESS);
     vk().vkd.vkFreeCommandBuffers(vk().device, vk().oneShotPool, 1, &cmd);
-    vk().vkd.vkDestroySemaphore(vk().device, gate, nullptr);
     destroyReadbackRing(vk(), ring.value());
 }
 

@@ -13,12 +13,6 @@
 namespace vkc::cptest {
 namespace {
 
-// The pixel side of the view fitted to a candidate overlap whose larger side across the view is
-// `largestExtent`, grown by the padding on each side (collision/stencil_detector_views.cpp).
-float fittedPixel(float largestExtent, float paddingPixels, uint32_t resolution) {
-    return largestExtent * (1.0f + 2.0f * paddingPixels / float(resolution)) / float(resolution);
-}
-
 // Front layers an iteration adds after the first: L - 1 (each starts from the previous one's last).
 uint32_t iterationsFor(uint32_t frontLayers, uint32_t layersPerIteration) {
     return (frontLayers + layersPerIteration - 2) / (layersPerIteration - 1);
@@ -103,7 +97,7 @@ TEST_F(CpSettingsTest, LayersPerIterationTwoAndFiveOnCrowdedScene) {
 // 1's front face, the gap apart. The boxes are consistent (apart): never a pair.
 TEST_F(CpSettingsTest, DistanceThresholdJoinsSurfacesOnlyCloserThanIt) {
     const uint32_t resolution = 128;
-    const float pixel = fittedPixel(0.8f, 2.0f, resolution);
+    const float pixel = test::fittedPixelSize(0.8f, 2.0f, resolution);
     const float gapPixels = 2.5f, gap = gapPixels * pixel;
     auto scene = Scene::create(context_, kVolumeMethodRequirements);
     ASSERT_TRUE(scene);
@@ -159,40 +153,16 @@ TEST_F(CpSettingsTest, RegionPaddingGrowsTheFittedPixel) {
     ASSERT_TRUE(scene);
     addBoxesApartAlongView(scene.value(), -0.5f);  // overlapping by half along the view
     const BroadphaseResults pcs = allPairs();
-    for (float padding : {0.0f, 1.0f, 6.5f}) {
-        SCOPED_TRACE("regionPaddingPixels " + std::to_string(padding));
-        ConsistentPairsSettings settings = testSettings(128);
-        settings.regionPaddingPixels = padding;
-        auto detector = ConsistentPairsDetector::create(context_, settings);
-        ASSERT_TRUE(detector) << detector.status().describe();
-        const float used = padding == 0.0f ? 2.0f : padding;  // 0: the documented default
-        EXPECT_EQ(detector->settings().regionPaddingPixels, used);
-        ConsistentPairsFrameDetails details;
-        auto results = detector->run(scene.value(), pcs, &details);
-        ASSERT_TRUE(results) << results.status().describe();
-        const float expected = fittedPixel(0.8f, used, 128);
-        EXPECT_NEAR(details.pixelSize, expected, 1e-5f * expected);
-        EXPECT_TRUE(test::onlyPair(results.value(), 0, 1));
-    }
+    // One view along z: the overlap's larger side across it is 0.8.
+    expectPaddingSetsFittedPixel<ConsistentPairsDetector, ConsistentPairsFrameDetails>(testSettings(128), scene.value(),
+                                                                                       pcs, 0.8f);
 }
 
 TEST_F(CpSettingsTest, MoreCandidatePairsThanMaxCandidatePairsRefused) {
-    auto scene = Scene::create(context_, kVolumeMethodRequirements);
-    ASSERT_TRUE(scene);
-    addOverlappingAndSeparatedBoxes(scene.value());
-    auto pcs = runBroadphase(scene.value());
-    ASSERT_TRUE(pcs) << pcs.status().describe();
-    ASSERT_EQ(pcs->pairs, (std::vector<ObjectPair>{{0, 1}, {0, 2}}));
-    ConsistentPairsSettings settings = testSettings(128);
-    settings.maxCandidatePairs = 1;
-    auto detector = ConsistentPairsDetector::create(context_, settings);
-    ASSERT_TRUE(detector) << detector.status().describe();
     FrameResults atLimit;
     ConsistentPairsFrameDetails details;
-    ASSERT_NO_FATAL_FAILURE(test::expectCandidateLimitRefused(detector.value(), scene.value(), pcs.value(), 1,
-                                                              atLimit, details));
-    // Pair (0, 2) was not a candidate, and the oracle says it is apart: the answer is still whole.
-    EXPECT_TRUE(test::onlyPair(atLimit, 0, 1));
+    ASSERT_NO_FATAL_FAILURE(expectCandidateLimitOfOne<ConsistentPairsDetector>(testSettings(128), atLimit, details));
+    // Pair (0, 2) was not a candidate, but the oracle says it is apart: the answer is still whole.
     expectAgreesWithOracle(atLimit, details);
 }
 

@@ -109,6 +109,21 @@ void expectCandidateLimitRefused(Detector& detector, const Scene& scene, const B
     atLimit = std::move(ran.value());
 }
 
+// A frame whose point list overflowed (`truncated`, details `some`) against the same frame with room
+// for every point (`all`): the count stays exact, the frame and every pair say truncated, and a
+// warning names pointCapacity. (How many points were kept, the caller checks.)
+template <class Details>
+void expectPointsTruncated(const FrameResults& truncated, const Details& some, const Details& all) {
+    EXPECT_FALSE(all.pointsTruncated);
+    EXPECT_EQ(some.pointCount, all.pointCount) << "the count stays exact past the capacity";
+    EXPECT_TRUE(some.pointsTruncated);
+    EXPECT_TRUE(truncated.truncated);
+    for (const PairResult& pair : truncated.pairs) EXPECT_TRUE(pair.truncated) << "pair (" << pair.a << ", " << pair.b << ")";
+    bool warned = false;
+    for (const std::string& warning : truncated.warnings) warned = warned || warning.find("pointCapacity") != std::string::npos;
+    EXPECT_TRUE(warned) << "no warning names pointCapacity";
+}
+
 // Settings out of range: create() refuses them with InvalidArgument.
 template <class Detector, class Settings>
 void expectSettingsRefused(Context& context, const Settings& settings) {

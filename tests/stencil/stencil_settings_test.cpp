@@ -32,7 +32,7 @@ MeshData octahedron(float radius) {
         for (int sy : {1, -1})
             for (int sz : {1, -1}) {
                 const uint32_t x = sx > 0 ? 0 : 1, y = sy > 0 ? 2 : 3, z = sz > 0 ? 4 : 5;
-                // Counter-clockwise seen from outside: (x, y, z) in the octants of even sign parity.
+                // Counter-clockwise seen from outside: (x, y, z) where sx * sy * sz > 0, else (x, z, y).
                 if (sx * sy * sz > 0)
                     mesh.indices.insert(mesh.indices.end(), {x, y, z});
                 else
@@ -146,6 +146,7 @@ TEST_F(StencilSettingsTest, EdgeOffsetReachesAcrossAGapOnlyWhenLarger) {
         auto results = detector->run(scene.value(), pcs, &details);
         ASSERT_TRUE(results) << results.status().describe();
         EXPECT_NEAR(details.pixelSize, pixel, 1e-5f * pixel);
+        for (uint64_t n : details.negativeSamples) EXPECT_EQ(n, 0u) << "the octahedron is closed and outward";
         if (!reaches) {
             EXPECT_TRUE(results->pairs.empty());
             EXPECT_EQ(details.undecidedPairs, (std::vector<ObjectPair>{{0, 1}}));

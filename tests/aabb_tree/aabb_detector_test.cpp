@@ -233,6 +233,9 @@ TEST_F(AabbDetectorTest, CountersMatchCpuTraversalExactly) {
 TEST_F(AabbDetectorTest, BadPairsNameTheProblem) {
     MeshData ball = icosphere(1, 0.5f, 0);
     Scene scene = makeScene({ball, ball, ball});
+    // Apart from each other's surfaces (not coincident), all three overlapping in pairs.
+    ASSERT_TRUE(scene.setTransform(1, glm::translate(glm::mat4(1.0f), {0.35f, 0.1f, 0.05f})));
+    ASSERT_TRUE(scene.setTransform(2, glm::translate(glm::mat4(1.0f), {0.15f, 0.4f, -0.1f})));
     AabbTreeDetector detector = makeDetector();
     auto unknown = detector.run(scene, std::vector<ObjectPair>{{0, 7}});
     ASSERT_FALSE(unknown);
@@ -250,8 +253,15 @@ TEST_F(AabbDetectorTest, BadPairsNameTheProblem) {
     ASSERT_EQ(normalised->pairs.size(), 1u);
     EXPECT_EQ(normalised->pairs[0].a, 0u);
     EXPECT_EQ(normalised->pairs[0].b, 1u);
-    // And the detector still works after the errors.
-    EXPECT_TRUE(detector.run(scene));
+    const TriSet expected = oraclePairs(scene, 0, 1);
+    EXPECT_GT(expected.size(), 0u);
+    EXPECT_EQ(normalised->pairs[0].trianglePairs.value_or(0), expected.size());
+    EXPECT_EQ(TriSet(normalised->pairs[0].trianglePairList.begin(), normalised->pairs[0].trianglePairList.end()), expected);
+    // And the detector still gives the oracle's answer after the errors, for every pair.
+    auto after = detector.run(scene);
+    ASSERT_TRUE(after) << after.status().describe();
+    EXPECT_EQ(after->pairs.size(), 3u);
+    EXPECT_GT(expectMatchesOracle(scene, after.value(), "after the errors"), expected.size());
 }
 
 // The harness entry point: the broadphase's PCS in, the same answer as the oracle out.

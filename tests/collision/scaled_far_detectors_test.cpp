@@ -7,6 +7,7 @@
 // scenes lost their shape.
 #include "collision/generated_solids.h"
 #include "collision/reference/intersection_volume.h"
+#include "collision/reference/triangle_pairs.h"
 #include "tests/support/test_geometry.h"
 #include "tests/support/vulkan_test.h"
 #include "vkcollide/aabb_tree.h"
@@ -51,7 +52,7 @@ template <class Detector>
 class ScaledFarDetector : public test::VulkanTest {
 protected:
     // The detector's answer on the scene scaled by `scale` and moved by `origin`; checks volumes
-    // against the oracle where the method gives them.
+    // and triangle-pair counts against the oracle where the method gives them.
     PairSet detect(double scale, glm::dvec3 origin) {
         auto scene = Scene::create(context_, kVolumeMethodRequirements);
         EXPECT_TRUE(scene);
@@ -68,6 +69,14 @@ protected:
         if (!results) return found;
         for (const PairResult& pair : results->pairs) {
             found.insert({pair.a, pair.b});
+            if (pair.trianglePairs) {  // aabb-tree: the exact count of intersecting triangle pairs
+                auto exact = reference::intersectingTrianglePairs(sphere, scene->transform(pair.a), sphere,
+                                                                  scene->transform(pair.b));
+                EXPECT_TRUE(exact) << exact.status().describe();
+                if (exact)
+                    EXPECT_EQ(*pair.trianglePairs, exact->pairs.size())
+                        << "pair (" << pair.a << ", " << pair.b << ") at scale " << scale;
+            }
             if (!pair.volume) continue;
             auto exact = reference::intersectionVolume(sphere, scene->transform(pair.a), sphere, scene->transform(pair.b));
             EXPECT_TRUE(exact) << exact.status().describe();

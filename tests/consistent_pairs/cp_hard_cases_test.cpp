@@ -10,21 +10,7 @@
 namespace vkc::cptest {
 namespace {
 
-class CpHardCasesTest : public CpTest {
-protected:
-    // A hollow box (outer 4, cavity 3) holding two overlapping unit boxes in its cavity, one behind
-    // the other along the view (z): along rays through their overlap the front faces are the
-    // shell's outside (layer 1), the first box (2), the second (3), so the first box's back face,
-    // whose nearest front face is layer 3, belongs to the second window.
-    void buildNestedScene(Scene& scene) {
-        MeshId shell = addMesh(scene, hollowBox({4.0f, 4.0f, 4.0f}, {3.0f, 3.0f, 3.0f}));
-        MeshId box = addMesh(scene, solids::box({1.0f, 1.0f, 1.0f}));
-        addObject(scene, shell, glm::mat4(1.0f));
-        addObject(scene, box, glm::translate(glm::mat4(1.0f), {0.1f, 0.0f, -0.4f}));
-        addObject(scene, box, glm::translate(glm::mat4(1.0f), {0.3f, 0.2f, 0.2f}) *
-                                  glm::rotate(glm::mat4(1.0f), 0.4f, glm::vec3(0.0f, 0.0f, 1.0f)));
-    }
-};
+class CpHardCasesTest : public CpTest {};
 
 TEST_F(CpHardCasesTest, NestedPairNeedsSecondIteration) {
     auto scene = Scene::create(context_, kVolumeMethodRequirements);

@@ -55,6 +55,20 @@ protected:
         return detector->run(scene, &details);
     }
 
+    // A hollow box (outer 4, cavity 3) holding two overlapping unit boxes in its cavity, one behind
+    // the other along the view (z): along rays through their overlap the front faces are the
+    // shell's outside (layer 1), the first box (2), the second (3) and the shell's far inner wall
+    // (4, the last). With three layers an iteration the first box's back face, whose nearest front
+    // face is layer 3, belongs to the second window. Pair (1, 2) only.
+    void buildNestedScene(Scene& scene) {
+        MeshId shell = addMesh(scene, hollowBox({4.0f, 4.0f, 4.0f}, {3.0f, 3.0f, 3.0f}));
+        MeshId box = addMesh(scene, solids::box({1.0f, 1.0f, 1.0f}));
+        addObject(scene, shell, glm::mat4(1.0f));
+        addObject(scene, box, glm::translate(glm::mat4(1.0f), {0.1f, 0.0f, -0.4f}));
+        addObject(scene, box, glm::translate(glm::mat4(1.0f), {0.3f, 0.2f, 0.2f}) *
+                                  glm::rotate(glm::mat4(1.0f), 0.4f, glm::vec3(0.0f, 0.0f, 1.0f)));
+    }
+
     // Pairs that overlap by more than 3 pixels (they still interfere after a 3-pixel shift of one
     // object along any axis) must be found; pairs still apart after any 2-pixel shift must not be.
     void expectAgreesWithOracle(const FrameResults& results, const ConsistentPairsFrameDetails& details) {

@@ -160,11 +160,16 @@ TEST_F(StencilDetectorTest, OneViewOptionAndHarnessEntry) {
     ASSERT_TRUE(detector) << detector.status().describe();
     auto pcs = runBroadphase(scene.value());
     ASSERT_TRUE(pcs) << pcs.status().describe();
-    auto results = tools::runStencilFrame(detector.value(), scene.value(), pcs.value());
+    StencilFrameDetails details;
+    auto results = tools::runStencilFrame(detector.value(), scene.value(), pcs.value(), &details);
     ASSERT_TRUE(results) << results.status().describe();
-    ASSERT_EQ(results->pairs.size(), 1u);
-    EXPECT_FALSE(results->pairs[0].points.empty());
     EXPECT_EQ(detector->settings().views, 1u);
+    // One view: one occlusion-query count of each kind.
+    EXPECT_EQ(details.interferingSamples.size(), 1u);
+    EXPECT_EQ(details.negativeSamples.size(), 1u);
+    EXPECT_TRUE(test::onlyPair(results.value(), 0, 1));
+    EXPECT_GT(expectAgreesWithOracle(results.value(), details), 0);
+    expectPointsNearVolumes(results.value(), details);
 }
 
 TEST_F(StencilDetectorTest, OpenMeshGivesWarningNotCrash) {

@@ -1,7 +1,7 @@
 // What every frame-based detector (stencil, ldi, consistent pairs) promises a host, checked the
 // same way for each: its work recorded into the host's command buffer, results NotReady until the
-// signal the host adds to its submit arrives, and candidate lists naming unknown objects or
-// lacking bounds, or settings out of range, refused as the caller's error.
+// signal the host adds to its submit arrives, and candidate lists naming unknown objects, lacking
+// bounds or longer than maxCandidatePairs, or settings out of range, refused as the caller's error.
 #pragma once
 
 #include "vk/commands.h"
@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <string>
 
 namespace vkc::test {
 
@@ -78,6 +79,49 @@ void expectBadCandidatesRefused(Detector& detector, const Scene& scene) {
         valid.worldBounds.push_back(placedMeshBounds(scene.mesh(scene.objectMesh(object)), scene.transform(object)));
     auto after = detector.run(scene, valid);
     EXPECT_TRUE(after) << after.status().describe();
+}
+
+// A detector created with maxCandidatePairs = `limit` given more unique candidate pairs than that
+// (`pcs`, as its own broadphase finds them in `scene`): InvalidArgument naming the setting, from
+// run(scene) and from run(scene, pcs), as record() documents. The same `limit` pairs written with
+// repeats, reversals and self pairs count as `limit` and run (the refused frames hold no frame
+// slot): `atLimit` and `details` receive that frame for the caller to compare with the oracle.
+template <class Detector, class Details>
+void expectCandidateLimitRefused(Detector& detector, const Scene& scene, const BroadphaseResults& pcs, uint32_t limit,
+                                 FrameResults& atLimit, Details& details) {
+    ASSERT_EQ(detector.settings().maxCandidatePairs, limit);
+    ASSERT_GT(pcs.pairs.size(), size_t(limit));
+    for (int own = 0; own < 2; ++own) {
+        auto over = own ? detector.run(scene) : detector.run(scene, pcs);
+        ASSERT_FALSE(over) << (own ? "its own broadphase's " : "") << pcs.pairs.size() << " candidates ran";
+        EXPECT_EQ(over.status().code, ErrorCode::InvalidArgument) << over.status().describe();
+        EXPECT_NE(over.status().message.find("maxCandidatePairs"), std::string::npos) << over.status().describe();
+    }
+    BroadphaseResults some = pcs;
+    some.pairs.clear();
+    for (uint32_t i = 0; i < limit; ++i) {
+        const ObjectPair pair = pcs.pairs[i];
+        some.pairs.insert(some.pairs.end(), {pair, {pair.b, pair.a}, {pair.a, pair.a}, pair});
+    }
+    some.pairCount = uint32_t(some.pairs.size());
+    auto ran = detector.run(scene, some, &details);
+    ASSERT_TRUE(ran) << ran.status().describe();
+    atLimit = std::move(ran.value());
+}
+
+// A frame whose point list overflowed (`truncated`, details `some`) against the same frame with room
+// for every point (`all`): the count stays exact, the frame and every pair say truncated, and a
+// warning names pointCapacity. (How many points were kept, the caller checks.)
+template <class Details>
+void expectPointsTruncated(const FrameResults& truncated, const Details& some, const Details& all) {
+    EXPECT_FALSE(all.pointsTruncated);
+    EXPECT_EQ(some.pointCount, all.pointCount) << "the count stays exact past the capacity";
+    EXPECT_TRUE(some.pointsTruncated);
+    EXPECT_TRUE(truncated.truncated);
+    for (const PairResult& pair : truncated.pairs) EXPECT_TRUE(pair.truncated) << "pair (" << pair.a << ", " << pair.b << ")";
+    bool warned = false;
+    for (const std::string& warning : truncated.warnings) warned = warned || warning.find("pointCapacity") != std::string::npos;
+    EXPECT_TRUE(warned) << "no warning names pointCapacity";
 }
 
 // Settings out of range: create() refuses them with InvalidArgument.

@@ -1,10 +1,12 @@
 // The scenes the image-space method tests (stencil, consistent pairs) place, on the oracle-scene
 // fixture so the exact oracle sees them: random poses, overlapping and separated pairs, an object
-// inside another, a host's interleaved vertex buffer; and the candidate pairs a detector is given
-// (the harness's GPU broadphase, or every pair with exact world boxes).
+// inside another, a host's interleaved vertex buffer; the candidate pairs a detector is given
+// (the harness's GPU broadphase, or every pair with exact world boxes); and the checks both
+// methods share for their settings (the fitted pixel, the candidate-pair limit).
 #pragma once
 
 #include "collision/generated_solids.h"
+#include "tests/support/detector_contract.h"
 #include "tests/support/host_vertex_buffer.h"
 #include "tests/support/oracle_scene.h"
 #include "vkcollide/broadphase.h"
@@ -13,6 +15,13 @@
 #include <vector>
 
 namespace vkc::test {
+
+// The pixel side an image-space method fits (collision/stencil_detector_views.cpp): the largest
+// extent of the candidates' box overlap its views see, grown by the padding on each side, over the
+// resolution.
+inline float fittedPixelSize(float largestExtent, float paddingPixels, uint32_t resolution) {
+    return largestExtent * (1.0f + 2.0f * paddingPixels / float(resolution)) / float(resolution);
+}
 
 class MethodSceneTest : public OracleSceneTest {
 protected:
@@ -43,6 +52,14 @@ protected:
         addObject(scene, box, glm::translate(glm::mat4(1.0f), {0.7f, 0.2f, 0.1f}) *
                                   glm::rotate(glm::mat4(1.0f), 0.5f, glm::vec3(0.3f, 1.0f, 0.2f)));
         return box;
+    }
+
+    // addOverlappingBoxes, and a third box turned 45 degrees about z beside the first, whose world
+    // box overlaps the first's (so the broadphase passes (0, 1) and (0, 2)) across a gap: pair (0, 1).
+    void addOverlappingAndSeparatedBoxes(Scene& scene) {
+        MeshId box = addOverlappingBoxes(scene);
+        addObject(scene, box, glm::translate(glm::mat4(1.0f), {-1.15f, -1.15f, 0.0f}) *
+                                  glm::rotate(glm::mat4(1.0f), glm::radians(45.0f), glm::vec3(0, 0, 1)));
     }
 
     // Two unit boxes 5 apart: not even their world boxes overlap, so no candidate pair.
@@ -90,6 +107,47 @@ protected:
         auto broadphase = Broadphase::create(context_);
         if (!broadphase) return broadphase.status();
         return broadphase->run(scene);
+    }
+
+    // expectCandidateLimitRefused (detector_contract.h) with maxCandidatePairs = 1 in `settings` on
+    // addOverlappingAndSeparatedBoxes, whose broadphase gives two candidates. The frame at the limit
+    // (candidate (0, 1) only) finds pair (0, 1), the whole answer since (0, 2) is apart; `atLimit`
+    // and `details` receive it for the caller to compare with the oracle.
+    template <class Detector, class Settings, class Details>
+    void expectCandidateLimitOfOne(Settings settings, FrameResults& atLimit, Details& details) {
+        auto scene = Scene::create(context_, kVolumeMethodRequirements);
+        ASSERT_TRUE(scene);
+        addOverlappingAndSeparatedBoxes(scene.value());
+        auto pcs = runBroadphase(scene.value());
+        ASSERT_TRUE(pcs) << pcs.status().describe();
+        ASSERT_EQ(pcs->pairs, (std::vector<ObjectPair>{{0, 1}, {0, 2}}));
+        settings.maxCandidatePairs = 1;
+        auto detector = Detector::create(context_, settings);
+        ASSERT_TRUE(detector) << detector.status().describe();
+        ASSERT_NO_FATAL_FAILURE(expectCandidateLimitRefused(detector.value(), scene.value(), pcs.value(), 1, atLimit,
+                                                            details));
+        EXPECT_TRUE(onlyPair(atLimit, 0, 1));
+    }
+
+    // For regionPaddingPixels 0 (the default, 2), 1 and 6.5 in `settings`: a detector's fitted pixel
+    // over `pcs` is fittedPixelSize(largestExtent, padding, resolution), and pair (0, 1) is found.
+    template <class Detector, class Details, class Settings>
+    void expectPaddingSetsFittedPixel(Settings settings, const Scene& scene, const BroadphaseResults& pcs,
+                                      float largestExtent) {
+        for (float padding : {0.0f, 1.0f, 6.5f}) {
+            SCOPED_TRACE("regionPaddingPixels " + std::to_string(padding));
+            settings.regionPaddingPixels = padding;
+            auto detector = Detector::create(context_, settings);
+            ASSERT_TRUE(detector) << detector.status().describe();
+            const float used = padding == 0.0f ? 2.0f : padding;  // 0: the documented default
+            EXPECT_EQ(detector->settings().regionPaddingPixels, used);
+            Details details;
+            auto results = detector->run(scene, pcs, &details);
+            ASSERT_TRUE(results) << results.status().describe();
+            const float expected = fittedPixelSize(largestExtent, used, detector->settings().resolution);
+            EXPECT_NEAR(details.pixelSize, expected, 1e-5f * expected);
+            EXPECT_TRUE(onlyPair(results.value(), 0, 1));
+        }
     }
 
     // Every pair of objects as a candidate, with the objects' world boxes (worldBoxes).

@@ -1,14 +1,13 @@
 // The mapped read-back ring: a frame's slot is NotReady while its submit is held back by a
 // timeline wait, then readable with the GPU's data once it completes; reused slots are refused.
+#include "tests/support/host_frame_loop.h"
 #include "tests/support/vulkan_test.h"
 #include "vk/commands.h"
 #include "vk/readback_ring.h"
 
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cstring>
-#include <thread>
 
 namespace vkc {
 namespace {
@@ -23,12 +22,8 @@ TEST_F(ReadbackRingTest, SlotIsNotReadyUntilItsFrameCompletes) {
     EXPECT_GE(ring->slotStride, 100u);
 
     // A gate the "host" opens later, so that the submit cannot have finished when we first poll.
-    VkSemaphoreTypeCreateInfo type = {VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
-    type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
-    VkSemaphoreCreateInfo semaphoreInfo = {VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
-    semaphoreInfo.pNext = &type;
-    VkSemaphore gate = VK_NULL_HANDLE;
-    ASSERT_EQ(vk().vkd.vkCreateSemaphore(vk().device, &semaphoreInfo, nullptr, &gate), VK_SUCCESS);
+    test::HostGate gate(vk());
+    ASSERT_EQ(gate.created(), VK_SUCCESS);
 
     VkCommandBufferAllocateInfo allocInfo = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
     allocInfo.commandPool = vk().oneShotPool;
@@ -47,21 +42,7 @@ TEST_F(ReadbackRingTest, SlotIsNotReadyUntilItsFrameCompletes) {
     ringHostBarrier(vk(), cmd, ring.value(), frame);
     ASSERT_EQ(vk().vkd.vkEndCommandBuffer(cmd), VK_SUCCESS);
 
-    VkSemaphoreSubmitInfo wait = {VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
-    wait.semaphore = gate;
-    wait.value = 1;
-    wait.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-    VkSemaphoreSubmitInfo signal = ringSignal(ring.value(), frame);
-    VkCommandBufferSubmitInfo cmdInfo = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
-    cmdInfo.commandBuffer = cmd;
-    VkSubmitInfo2 submit = {VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
-    submit.waitSemaphoreInfoCount = 1;
-    submit.pWaitSemaphoreInfos = &wait;
-    submit.commandBufferInfoCount = 1;
-    submit.pCommandBufferInfos = &cmdInfo;
-    submit.signalSemaphoreInfoCount = 1;
-    submit.pSignalSemaphoreInfos = &signal;
-    ASSERT_EQ(vk().vkd.vkQueueSubmit2(vk().queue, 1, &submit, VK_NULL_HANDLE), VK_SUCCESS);
+    ASSERT_EQ(test::submitWithSignal(vk(), cmd, ringSignal(ring.value(), frame), &gate), VK_SUCCESS);
 
     Result<const void*> early = readRingSlot(vk(), ring.value(), frame);
     EXPECT_FALSE(early.ok());
@@ -72,19 +53,15 @@ TEST_F(ReadbackRingTest, SlotIsNotReadyUntilItsFrameCompletes) {
     // A frame never signalled is a caller error, not NotReady.
     EXPECT_EQ(readRingSlot(vk(), ring.value(), frame + 1).status().code, ErrorCode::InvalidArgument);
 
-    VkSemaphoreSignalInfo open = {VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
-    open.semaphore = gate;
-    open.value = 1;
-    ASSERT_EQ(vk().vkd.vkSignalSemaphore(vk().device, &open), VK_SUCCESS);
+    ASSERT_EQ(gate.open(), VK_SUCCESS);
 
-    // Poll as a frame loop would; give up after 10 s.
+    // Poll as a frame loop would, up to the deadline.
     Result<const void*> data = readRingSlot(vk(), ring.value(), frame);
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (!data.ok() && data.status().code == ErrorCode::NotReady && std::chrono::steady_clock::now() < deadline) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    Status read = test::pollUntilReady([&] {
         data = readRingSlot(vk(), ring.value(), frame);
-    }
-    ASSERT_TRUE(data.ok()) << data.status().describe();
+        return data ? Status::success() : data.status();
+    });
+    ASSERT_TRUE(read.ok()) << read.describe();
     uint32_t words[25];
     memcpy(words, data.value(), sizeof(words));
     for (uint32_t w : words) EXPECT_EQ(w, 0xC0FFEE11u);
@@ -96,7 +73,6 @@ TEST_F(ReadbackRingTest, SlotIsNotReadyUntilItsFrameCompletes) {
 
     ASSERT_EQ(vk().vkd.vkQueueWaitIdle(vk().queue), VK_SUCCESS);
     vk().vkd.vkFreeCommandBuffers(vk().device, vk().oneShotPool, 1, &cmd);
-    vk().vkd.vkDestroySemaphore(vk().device, gate, nullptr);
     destroyReadbackRing(vk(), ring.value());
 }
 

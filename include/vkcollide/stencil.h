@@ -27,8 +27,9 @@ struct StencilSettings {
     uint32_t views = 0;           // 0: 3 (orthogonal, along z, x, y); 1: along z only. Fig. 6 of the
                                   // paper: an interference hidden behind edges in one view shows in another
     float edgeOffsetPixels = 0;   // 0: 0.5. Edges move this many pixels (of the coarsest view axis)
-                                  // outward along vertex normals (section 6.3); overlaps thinner than
-                                  // this are not seen
+                                  // outward along vertex normals (section 6.3), so that an edge lying
+                                  // on another object's face is seen; objects closer than about this
+                                  // many pixels can therefore be reported as a pair
     float regionPaddingPixels = 0;  // 0: 2. The fitted view grows by this many pixels on each side
     uint32_t maxObjects = 0;      // 0: 4096, at most 65535. Objects in the scene (pair-flag matrix is n^2 bits)
     uint32_t maxCandidatePairs = 0;  // 0: 16384. Potentially colliding pairs one frame may test

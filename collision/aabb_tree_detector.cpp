@@ -157,7 +157,7 @@ static Status checkSubgroupSupport(const VulkanContext& ctx) {
 Result<AabbTreeDetector> AabbTreeDetector::create(Context& context, const AabbTreeSettings& settings) {
     if (!context.valid()) return makeError(ErrorCode::InvalidArgument, "AabbTreeDetector::create: context is not valid");
     auto impl = std::make_unique<AabbTreeDetectorImpl>();
-    impl->ctx = &context.vulkan();
+    impl->ctx = &vulkanOf(context);
     impl->settings = settings;
     AabbTreeSettings& s = impl->settings;
     if (s.nodePairCapacity == 0) s.nodePairCapacity = kAabbDefaultNodePairCapacity;
@@ -176,18 +176,18 @@ Result<AabbTreeDetector> AabbTreeDetector::create(Context& context, const AabbTr
 const AabbTreeSettings& AabbTreeDetector::settings() const { return impl_->settings; }
 
 Status AabbTreeDetector::record(VkCommandBuffer cmd, const Scene& scene, std::span<const ObjectPair> pairs, uint64_t frame) {
-    return impl_->recordFrame(cmd, scene.impl(), pairs, frame);
+    return impl_->recordFrame(cmd, sceneImplOf(scene), pairs, frame);
 }
 
 Status AabbTreeDetector::record(VkCommandBuffer cmd, const Scene& scene, uint64_t frame) {
-    std::vector<ObjectPair> pairs = cpuOverlappingObjectPairs(scene.impl());
-    return impl_->recordFrame(cmd, scene.impl(), pairs, frame);
+    std::vector<ObjectPair> pairs = cpuOverlappingObjectPairs(sceneImplOf(scene));
+    return impl_->recordFrame(cmd, sceneImplOf(scene), pairs, frame);
 }
 
 VkSemaphoreSubmitInfo AabbTreeDetector::completionSignal(uint64_t frame) { return ringSignal(impl_->ring, frame); }
 
 Result<FrameResults> AabbTreeDetector::run(const Scene& scene, AabbTreeFrameStats* stats) {
-    std::vector<ObjectPair> pairs = cpuOverlappingObjectPairs(scene.impl());
+    std::vector<ObjectPair> pairs = cpuOverlappingObjectPairs(sceneImplOf(scene));
     return run(scene, pairs, stats);
 }
 

@@ -221,7 +221,7 @@ Result<Broadphase> Broadphase::create(Context& context, const BroadphaseSettings
     if (!(settings.margin >= 0.0f) || !std::isfinite(settings.margin))
         return makeError(ErrorCode::InvalidArgument, "BroadphaseSettings::margin must be finite and >= 0");
     auto impl = std::make_unique<BroadphaseImpl>();
-    impl->ctx = &context.vulkan();
+    impl->ctx = &vulkanOf(context);
     impl->settings = settings;
     BroadphaseSettings& s = impl->settings;
     if (s.maxObjects == 0) s.maxObjects = kDefaultMaxObjects;
@@ -237,7 +237,7 @@ Result<Broadphase> Broadphase::create(Context& context, const BroadphaseSettings
 }
 
 Status Broadphase::record(VkCommandBuffer cmd, const Scene& scene, uint64_t frame) {
-    return impl_->recordFrame(cmd, scene.impl(), frame);
+    return impl_->recordFrame(cmd, sceneImplOf(scene), frame);
 }
 
 VkSemaphoreSubmitInfo Broadphase::completionSignal(uint64_t frame) { return ringSignal(impl_->ring, frame); }

@@ -190,7 +190,7 @@ Result<ConsistentPairsDetector> ConsistentPairsDetector::create(Context& context
     if (!context.valid())
         return makeError(ErrorCode::InvalidArgument, "ConsistentPairsDetector::create: context is not valid");
     auto impl = std::make_unique<ConsistentPairsDetectorImpl>();
-    impl->ctx = &context.vulkan();
+    impl->ctx = &vulkanOf(context);
     impl->context = &context;
     impl->settings = settings;
     ConsistentPairsSettings& s = impl->settings;
@@ -224,7 +224,7 @@ Result<ConsistentPairsDetector> ConsistentPairsDetector::create(Context& context
 
 Status ConsistentPairsDetector::record(VkCommandBuffer cmd, const Scene& scene, std::span<const ObjectPair> candidates,
                                        std::span<const Aabb> worldBounds, uint64_t frame) {
-    return impl_->recordFrame(cmd, scene.impl(), candidates, worldBounds, frame);
+    return impl_->recordFrame(cmd, sceneImplOf(scene), candidates, worldBounds, frame);
 }
 
 VkSemaphoreSubmitInfo ConsistentPairsDetector::completionSignal(uint64_t frame) {

@@ -163,7 +163,7 @@ LdiDetector::~LdiDetector() = default;
 Result<LdiDetector> LdiDetector::create(Context& context, const LdiSettings& settings) {
     if (!context.valid()) return makeError(ErrorCode::InvalidArgument, "LdiDetector::create: context is not valid");
     auto impl = std::make_unique<LdiDetectorImpl>();
-    impl->ctx = &context.vulkan();
+    impl->ctx = &vulkanOf(context);
     impl->context = &context;
     impl->settings = settings;
     LdiSettings& s = impl->settings;
@@ -243,7 +243,7 @@ Result<LdiDetector> LdiDetector::create(Context& context, const LdiSettings& set
 
 Status LdiDetector::record(VkCommandBuffer cmd, const Scene& scene, std::span<const ObjectPair> candidates,
                            std::span<const Aabb> worldBounds, uint64_t frame) {
-    return impl_->recordFrame(cmd, scene.impl(), candidates, worldBounds, frame);
+    return impl_->recordFrame(cmd, sceneImplOf(scene), candidates, worldBounds, frame);
 }
 
 VkSemaphoreSubmitInfo LdiDetector::completionSignal(uint64_t frame) { return ringSignal(impl_->frames.ring, frame); }
@@ -255,7 +255,7 @@ Status LdiDetector::results(uint64_t frame, FrameResults& out, LdiFrameDetails* 
 Status LdiDetector::recordPointQuery(VkCommandBuffer cmd, const Scene& scene, uint32_t object, const Aabb& objectBounds,
                                      VkBuffer points, VkDeviceSize offset, uint32_t stride, uint32_t count,
                                      uint64_t frame) {
-    return impl_->recordPoints(cmd, scene.impl(), object, objectBounds, points, offset, stride, count, frame);
+    return impl_->recordPoints(cmd, sceneImplOf(scene), object, objectBounds, points, offset, stride, count, frame);
 }
 
 Status LdiDetector::pointResults(uint64_t frame, LdiPointResults& out) { return impl_->readPointResults(frame, out); }

@@ -93,4 +93,9 @@ struct LdiDetectorImpl {
     Status readPointResults(uint64_t frame, LdiPointResults& out);
 };
 
+// The library's and the tests' way into an LdiDetector (its public header holds the contract only).
+struct LdiDetectorAccess {
+    static LdiDetectorImpl& impl(const LdiDetector& detector) { return *detector.impl_; }
+};
+
 }  // namespace vkc

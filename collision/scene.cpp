@@ -22,7 +22,7 @@ Result<Scene> Scene::create(Context& context, const MeshRequirements& requiremen
     if (!context.valid()) return makeError(ErrorCode::InvalidArgument, "Scene::create: context is not valid");
     static std::atomic<uint64_t> nextId{1};
     auto impl = std::make_unique<SceneImpl>();
-    impl->ctx = &context.vulkan();
+    impl->ctx = &vulkanOf(context);
     impl->id = nextId++;
     impl->requirements = requirements;
     return Scene(std::move(impl));

@@ -47,4 +47,10 @@ struct SceneImpl {
     ~SceneImpl();
 };
 
+// The library's way into a Scene (its public header holds the contract only).
+struct SceneAccess {
+    static SceneImpl& impl(const Scene& scene) { return *scene.impl_; }
+};
+inline SceneImpl& sceneImplOf(const Scene& scene) { return SceneAccess::impl(scene); }
+
 }  // namespace vkc

@@ -213,7 +213,7 @@ StencilDetector::~StencilDetector() = default;
 Result<StencilDetector> StencilDetector::create(Context& context, const StencilSettings& settings) {
     if (!context.valid()) return makeError(ErrorCode::InvalidArgument, "StencilDetector::create: context is not valid");
     auto impl = std::make_unique<StencilDetectorImpl>();
-    impl->ctx = &context.vulkan();
+    impl->ctx = &vulkanOf(context);
     impl->context = &context;
     impl->settings = settings;
     StencilSettings& s = impl->settings;
@@ -244,7 +244,7 @@ Result<StencilDetector> StencilDetector::create(Context& context, const StencilS
 
 Status StencilDetector::record(VkCommandBuffer cmd, const Scene& scene, std::span<const ObjectPair> candidates,
                                std::span<const Aabb> worldBounds, uint64_t frame) {
-    return impl_->recordFrame(cmd, scene.impl(), candidates, worldBounds, frame);
+    return impl_->recordFrame(cmd, sceneImplOf(scene), candidates, worldBounds, frame);
 }
 
 VkSemaphoreSubmitInfo StencilDetector::completionSignal(uint64_t frame) {

@@ -164,20 +164,26 @@ Result<Context> adoptContext(const ContextDesc& desc) {
     return Context(std::move(ctx));
 }
 
-const DeviceInfo& deviceInfo(const Context& context) { return context.vulkan().info; }
+const DeviceInfo& deviceInfo(const Context& context) { return vulkanOf(context).info; }
 
-uint32_t validationMessageCount(const Context& context) { return context.vulkan().validationCount.load(); }
+ContextInfo contextInfo(const Context& context) {
+    const VulkanContext& c = vulkanOf(context);
+    return {c.instance,   c.physicalDevice,   c.device,     c.queueFamilyIndex,        c.queue,
+            c.apiVersion, c.hasRayQuery,      c.hasRayTracingPipeline, c.hasAccelerationStructure, c.hasDebugUtils};
+}
+
+uint32_t validationMessageCount(const Context& context) { return vulkanOf(context).validationCount.load(); }
 
 std::vector<std::string> validationMessages(const Context& context) {
-    VulkanContext& ctx = context.vulkan();
+    VulkanContext& ctx = vulkanOf(context);
     std::lock_guard<std::mutex> lock(ctx.messageMutex);
     return ctx.messages;
 }
 
 void setObjectName(const Context& context, VkObjectType type, uint64_t handle, const char* name) {
-    setObjectName(context.vulkan(), type, handle, name);
+    setObjectName(vulkanOf(context), type, handle, name);
 }
-void beginLabel(const Context& context, VkCommandBuffer cmd, const char* name) { beginLabel(context.vulkan(), cmd, name); }
-void endLabel(const Context& context, VkCommandBuffer cmd) { endLabel(context.vulkan(), cmd); }
+void beginLabel(const Context& context, VkCommandBuffer cmd, const char* name) { beginLabel(vulkanOf(context), cmd, name); }
+void endLabel(const Context& context, VkCommandBuffer cmd) { endLabel(vulkanOf(context), cmd); }
 
 }  // namespace vkc

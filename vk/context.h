@@ -62,6 +62,12 @@ struct VulkanContext {
     ~VulkanContext();
 };
 
+// The library's way into a Context (its public header holds the contract only).
+struct ContextAccess {
+    static VulkanContext& vulkan(const Context& context) { return *context.impl_; }
+};
+inline VulkanContext& vulkanOf(const Context& context) { return ContextAccess::vulkan(context); }
+
 void logMessage(const VulkanContext& ctx, LogLevel level, const std::string& message);
 
 struct PhysicalDeviceCaps;

@@ -63,7 +63,8 @@ struct HeadlessDesc {
     void* logUser;
 };
 
-// Move-only handle; the Vulkan state lives in VulkanContext (vk/context.h).
+// Move-only handle; the Vulkan state lives in VulkanContext (vk/context.h), which the library's
+// internals reach through ContextAccess.
 class Context {
 public:
     Context();
@@ -75,9 +76,9 @@ public:
     ~Context();
 
     bool valid() const { return impl_ != nullptr; }
-    VulkanContext& vulkan() const { return *impl_; }
 
 private:
+    friend struct ContextAccess;
     std::unique_ptr<VulkanContext> impl_;
 };
 
@@ -86,6 +87,22 @@ Result<Context> adoptContext(const ContextDesc& desc);
 // Preferred device: discrete > integrated > virtual > CPU, among those with every requirement.
 // NotFound when Vulkan or any device is absent.
 Result<Context> createHeadlessContext(const HeadlessDesc& desc);
+
+// What a context runs on, in the spirit of VmaAllocatorInfo: the handles it was adopted with or
+// created (owned by the context when headless), and the optional feature sets it enabled.
+struct ContextInfo {
+    VkInstance instance;
+    VkPhysicalDevice physicalDevice;
+    VkDevice device;
+    uint32_t queueFamilyIndex;
+    VkQueue queue;
+    uint32_t apiVersion;           // effective: the lower of the instance's and the device's
+    bool rayQuery;                 // enabled on the device, not merely supported
+    bool rayTracingPipeline;
+    bool accelerationStructure;
+    bool debugUtils;               // names and labels reach RenderDoc and the validation layer
+};
+ContextInfo contextInfo(const Context& context);
 
 // Every physical device with its capabilities (creates and destroys a temporary instance).
 Result<std::vector<DeviceInfo>> listDevices();

@@ -137,9 +137,8 @@ public:
     Result<LdiPointResults> classifyPoints(const Scene& scene, uint32_t object, std::span<const glm::vec3> worldPoints);
 
     const LdiSettings& settings() const;  // with defaults filled in
-    LdiDetectorImpl& impl() const { return *impl_; }  // internals, for tests (collision/ldi_detector_impl.h)
-
 private:
+    friend struct LdiDetectorAccess;  // the library's internals and tests (collision/ldi_detector_impl.h)
     explicit LdiDetector(std::unique_ptr<LdiDetectorImpl> impl);
     std::unique_ptr<LdiDetectorImpl> impl_;
 };

@@ -80,9 +80,8 @@ public:
     const glm::dmat4& transform(ObjectId object) const;
     const std::string& objectName(ObjectId object) const;
 
-    SceneImpl& impl() const { return *impl_; }
-
 private:
+    friend struct SceneAccess;  // the library's internals (collision/scene_impl.h)
     explicit Scene(std::unique_ptr<SceneImpl> impl);
     std::unique_ptr<SceneImpl> impl_;
 };

@@ -153,21 +153,21 @@ TEST_F(CpDetectorTest, SceneIndexCacheForgetsOldSceneWhenCreationFails) {
     ASSERT_TRUE(sceneA && sceneB);
     addOverlappingBoxes(sceneA.value());
     addBoxesApart(sceneB.value());
-    VulkanContext& vk = context_.vulkan();
+    VulkanContext& vk = vulkanOf(context_);
     SceneIndexCache cache;
-    ASSERT_TRUE(ensureSceneIndices(vk, cache, sceneA->impl(), "test indices"));
+    ASSERT_TRUE(ensureSceneIndices(vk, cache, sceneImplOf(*sceneA), "test indices"));
     EXPECT_NE(cache.buffer.buffer, VkBuffer(VK_NULL_HANDLE));
 
     Status failed;
     {
         test::FailingBufferCreation failing(vk);
-        failed = ensureSceneIndices(vk, cache, sceneB->impl(), "test indices");
+        failed = ensureSceneIndices(vk, cache, sceneImplOf(*sceneB), "test indices");
     }
     EXPECT_FALSE(failed);
-    EXPECT_NE(cache.key, sceneA->impl().topologyKey()) << "the cache still names scene A without its buffer";
+    EXPECT_NE(cache.key, sceneImplOf(*sceneA).topologyKey()) << "the cache still names scene A without its buffer";
 
     // Scene A again: rebuilt, not served from a destroyed buffer.
-    ASSERT_TRUE(ensureSceneIndices(vk, cache, sceneA->impl(), "test indices"));
+    ASSERT_TRUE(ensureSceneIndices(vk, cache, sceneImplOf(*sceneA), "test indices"));
     EXPECT_NE(cache.buffer.buffer, VkBuffer(VK_NULL_HANDLE));
     destroyBuffer(vk, cache.buffer);
 }

@@ -45,7 +45,7 @@ struct GpuLdi {
 };
 
 GpuLdi readTile(VulkanContext& vk, LdiDetector& detector, uint32_t tile) {
-    LdiDetectorImpl& impl = detector.impl();
+    LdiDetectorImpl& impl = LdiDetectorAccess::impl(detector);
     const LdiSlot& slot = impl.slots[0];
     const uint32_t res = impl.settings.resolution, cap = impl.settings.layerCap, perTile = res * res;
     std::vector<float> layers(size_t(perTile) * cap);

@@ -259,7 +259,7 @@ TEST_F(StencilDetectorTest, TopologyFailureForgetsOldScene) {
     settings.framesInFlight = 1;  // one slot: every frame reuses the same topology buffers
     auto detector = StencilDetector::create(context_, settings);
     ASSERT_TRUE(detector) << detector.status().describe();
-    VulkanContext& vk = context_.vulkan();
+    VulkanContext& vk = vulkanOf(context_);
     auto frameOf = [&](const Scene& scene, const BroadphaseResults& pcs, uint64_t frame) {
         return test::recordInHostSubmit(vk, [&](VkCommandBuffer cmd) {
             return detector->record(cmd, scene, pcs.pairs, pcs.worldBounds, frame);

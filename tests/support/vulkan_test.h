@@ -21,7 +21,7 @@ protected:
     void SetUp() override;
     void TearDown() override;
 
-    VulkanContext& vk() { return context_.vulkan(); }
+    VulkanContext& vk() { return vulkanOf(context_); }
 
     Context context_;
 

@@ -176,11 +176,18 @@ TEST(AdoptContextTest, AdoptsAHostDeviceWithTheRequiredFeaturesAndUsesIt) {
     VKC_CREATE_HOST(host, [](DeviceFeatureChain&) {});
     Result<Context> context = adoptContext(host.desc());
     ASSERT_TRUE(context.ok()) << context.status().describe();
-    VulkanContext& vk = context->vulkan();
-    EXPECT_EQ(vk.device, host.device);
+    // What the host gave comes back through the public API alone.
+    const ContextInfo info = contextInfo(*context);
+    EXPECT_EQ(info.instance, host.instance);
+    EXPECT_EQ(info.physicalDevice, host.physicalDevice);
+    EXPECT_EQ(info.device, host.device);
+    EXPECT_EQ(info.queue, host.queue);
+    EXPECT_EQ(info.queueFamilyIndex, host.family);
+    EXPECT_TRUE(info.debugUtils);
+    EXPECT_FALSE(info.rayQuery);  // the host did not enable the ray-query set
+    EXPECT_FALSE(info.accelerationStructure);
+    VulkanContext& vk = vulkanOf(*context);
     EXPECT_FALSE(vk.ownsDevice);
-    EXPECT_TRUE(vk.hasDebugUtils);
-    EXPECT_FALSE(vk.hasRayQuery);  // the host did not enable the ray-query set
 
     // The adopted device works through our own function table.
     Result<Buffer> buffer = createBuffer(vk, {64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal, "adopted"});

@@ -132,7 +132,7 @@ TEST(ValidationCounterTest, CountsAndReportsAValidationError) {
     if (!context.ok() && context.status().code == ErrorCode::NotFound && !test::deviceRequired())
         GTEST_SKIP() << context.status().describe();
     ASSERT_TRUE(context.ok()) << context.status().describe();
-    VulkanContext& vk = context->vulkan();
+    VulkanContext& vk = vulkanOf(*context);
     EXPECT_EQ(validationMessageCount(context.value()), 0u);
     // usage 0 breaks VUID-VkBufferCreateInfo-usage-requiredbitmask; harmless for the driver.
     VkBufferCreateInfo info = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
@@ -161,11 +161,11 @@ TEST(ValidationCounterTest, AnAllocationNeverFreedFailsTheFixture) {
     if (!context.ok() && context.status().code == ErrorCode::NotFound && !test::deviceRequired())
         GTEST_SKIP() << context.status().describe();
     ASSERT_TRUE(context.ok()) << context.status().describe();
-    auto buffer = createBuffer(context->vulkan(), {256, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal,
+    auto buffer = createBuffer(vulkanOf(*context), {256, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal,
                                                    "forgotten buffer"});
     ASSERT_TRUE(buffer.ok()) << buffer.status().describe();
     // Only the sub-allocation leaks: the VkBuffer goes, so validation itself has nothing to say.
-    context->vulkan().vkd.vkDestroyBuffer(context->vulkan().device, buffer->buffer, context->vulkan().allocationCallbacks);
+    vulkanOf(*context).vkd.vkDestroyBuffer(vulkanOf(*context).device, buffer->buffer, vulkanOf(*context).allocationCallbacks);
     EXPECT_TRUE(failing.empty());
     context.value() = Context();
     ASSERT_EQ(failing.size(), 1u);

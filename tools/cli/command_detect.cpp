@@ -10,7 +10,6 @@
 #include "tools/cli/stencil_method.h"
 #include "tools/cli/report_json.h"
 #include "tools/io/scene_builder.h"
-#include "vk/context.h"
 #include "vkcollide/aabb_tree.h"
 #include "vkcollide/broadphase.h"
 #include "vkcollide/consistent_pairs.h"
@@ -183,7 +182,7 @@ Status runDetect(const DetectOptions& options) {
     RunReport report;
     report.method = options.method;
     report.scene = options.scene;
-    report.device = {device.name, device.driver, context->vulkan().hasRayQuery};
+    report.device = {device.name, device.driver, contextInfo(*context).rayQuery};
     report.settings = {{"views", options.views}};
     if (options.resolution) report.settings["resolution"] = *options.resolution;
     if (options.method == "ldi") {
@@ -195,7 +194,7 @@ Status runDetect(const DetectOptions& options) {
         const io::SceneFrame& frame = description->frames[f];
         auto start = std::chrono::steady_clock::now();
         VKC_TRY(io::applyFrame(scene.value(), frame));
-        if (capture && f == 0) capture->begin(context->vulkan().instance);
+        if (capture && f == 0) capture->begin(contextInfo(*context).instance);
         auto pcs = broadphase->run(scene.value());
         if (!pcs) return pcs.status();
         FrameReport frameReport;

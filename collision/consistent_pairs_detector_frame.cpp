@@ -31,14 +31,7 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     const std::vector<ObjectPair>& pairs = candidatePairs.value();
     const std::vector<uint32_t> draw = objectsOfPairs(pairs);
     // Front and back faces alternate only along rays through closed, outward-oriented solids.
-    for (uint32_t object : draw) {
-        const SceneObject& o = scene.objects[object];
-        const SceneMesh& mesh = scene.meshes[o.mesh];
-        if (!mesh.report.validForVolumeMethods())
-            return makeError(ErrorCode::InvalidMesh, "consistent-pairs: object \"" + o.name + "\" (" +
-                                                         std::to_string(object) + ") uses mesh \"" + mesh.data.name +
-                                                         "\", which is not a closed, manifold, outward-oriented solid");
-    }
+    for (uint32_t object : draw) VKC_TRY(requireClosedSolid(scene, object, "consistent-pairs"));
     // The slot is free once the frame that last used it has completed on the GPU (never waits).
     VKC_TRY(ringSlotAvailable(c, frames.ring, frame));
     ConsistentPairsSlot& slot = slots[frame % slots.size()];

@@ -13,21 +13,6 @@ namespace vkc {
 
 namespace {
 
-std::string objectLabel(const SceneImpl& scene, uint32_t object) {
-    const SceneObject& o = scene.objects[object];
-    std::string label = "object " + std::to_string(object);
-    if (!o.name.empty()) label += " \"" + o.name + "\"";
-    return label + " (mesh \"" + scene.meshes[o.mesh].data.name + "\")";
-}
-
-Status requireSolid(const SceneImpl& scene, uint32_t object) {
-    const SceneMesh& mesh = scene.meshes[scene.objects[object].mesh];
-    Status solid = requireVolumeMethods(mesh.report, mesh.data.name);
-    if (solid.ok()) return solid;
-    return makeError(ErrorCode::InvalidArgument,
-                     objectLabel(scene, object) + ": ldi needs closed meshes (" + solid.message + ")");
-}
-
 glm::mat4 toFloat(const glm::dmat4& m) { return glm::mat4(m); }
 
 }  // namespace
@@ -139,8 +124,8 @@ Status LdiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene,
     std::vector<TileRequest> tiles;
     std::vector<PointRequest> points;
     for (const ObjectPair& pair : pairs.value()) {
-        VKC_TRY(requireSolid(scene, pair.a));
-        VKC_TRY(requireSolid(scene, pair.b));
+        VKC_TRY(requireClosedSolid(scene, pair.a, "ldi"));
+        VKC_TRY(requireClosedSolid(scene, pair.b, "ldi"));
         // Boxes that only touch hold no intersection volume: not tested (§3.1).
         std::optional<LdiVoi> voi = computeLdiVoi(worldBounds[pair.a], worldBounds[pair.b]);
         if (!voi) continue;
@@ -206,7 +191,7 @@ Status LdiDetectorImpl::recordPoints(VkCommandBuffer cmd, const SceneImpl& scene
                          "ldi: point query offset " + std::to_string(offset) + " + " + std::to_string(count) +
                              " points of stride " + std::to_string(stride) +
                              " reach beyond 16 GiB (the shader's 32-bit float index)");
-    VKC_TRY(requireSolid(scene, object));
+    VKC_TRY(requireClosedSolid(scene, object, "ldi"));
     // The object's own box is the VoI: every face lies on the box, so rays along z from below work.
     std::optional<LdiVoi> voi = computeLdiVoi(bounds, bounds);
     if (!voi)

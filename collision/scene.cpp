@@ -110,6 +110,22 @@ Status Scene::updateVertices(MeshId meshId, std::span<const glm::vec3> positions
     return Status::success();
 }
 
+std::string objectLabel(const SceneImpl& scene, uint32_t object) {
+    const SceneObject& o = scene.objects[object];
+    std::string label = "object " + std::to_string(object);
+    if (!o.name.empty()) label += " \"" + o.name + "\"";
+    return label + " (mesh \"" + scene.meshes[o.mesh].data.name + "\")";
+}
+
+Status requireClosedSolid(const SceneImpl& scene, uint32_t object, const char* method) {
+    const SceneMesh& mesh = scene.meshes[scene.objects[object].mesh];
+    const Status solid = requireVolumeMethods(mesh.report, mesh.data.name);
+    if (solid.ok()) return solid;
+    return makeError(ErrorCode::InvalidMesh, std::string(method) + ": " + objectLabel(scene, object) +
+                                                 " is not a closed, manifold, outward-oriented solid (" +
+                                                 solid.message + ")");
+}
+
 void Scene::markDeformed(MeshId mesh) {
     if (mesh < impl_->meshes.size()) ++impl_->meshes[mesh].deformedGeneration;
 }

@@ -47,6 +47,13 @@ struct SceneImpl {
     ~SceneImpl();
 };
 
+// How messages name a scene object: `object 3 "name" (mesh "x")`.
+std::string objectLabel(const SceneImpl& scene, uint32_t object);
+
+// InvalidMesh naming `method`, the object, its mesh and what the checks found, unless the object's
+// mesh is a closed, manifold, outward-oriented solid (what the volume methods need).
+Status requireClosedSolid(const SceneImpl& scene, uint32_t object, const char* method);
+
 // The library's way into a Scene (its public header holds the contract only).
 struct SceneAccess {
     static SceneImpl& impl(const Scene& scene) { return *scene.impl_; }

@@ -106,9 +106,10 @@ public:
     // buffer (outside a render pass), over `candidates` with their world bounds (usually the
     // broadphase's). A pair with a == b is ignored, b < a is swapped; a pair whose boxes overlap
     // with no volume is not tested. Errors: NotReady when the frame's slot is still in flight;
-    // InvalidArgument for an unknown object, missing bounds, more pairs than maxPairs, or a mesh
-    // that is not a closed, consistently oriented solid ("object 3 (mesh "x"): ldi needs closed
-    // meshes: ..."); Unsupported for more than 64 distinct vertex buffers.
+    // InvalidArgument for an unknown object, missing bounds or more pairs than maxPairs; InvalidMesh
+    // for a mesh that is not a closed, oriented solid ("ldi: object 3 "o3" (mesh "x") is not a
+    // closed, manifold, outward-oriented solid (open (2 boundary edges))"); Unsupported for more
+    // than 64 distinct vertex buffers.
     Status record(VkCommandBuffer cmd, const Scene& scene, std::span<const ObjectPair> candidates,
                   std::span<const Aabb> worldBounds, uint64_t frame);
     // Add this to the vkQueueSubmit2 that carries the frame's command buffer.

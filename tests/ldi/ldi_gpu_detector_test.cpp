@@ -211,10 +211,11 @@ TEST_F(LdiGpuDetector, OpenMeshRefusedNamingTheObject) {
     ASSERT_TRUE(detector);
     auto results = detector->run(scene.value(), ldi_test::allPairs(placed));
     ASSERT_FALSE(results);
-    EXPECT_EQ(results.status().code, ErrorCode::InvalidArgument);
+    EXPECT_EQ(results.status().code, ErrorCode::InvalidMesh);
     EXPECT_NE(results.status().message.find("object 2"), std::string::npos) << results.status().message;
     EXPECT_NE(results.status().message.find("lidless"), std::string::npos) << results.status().message;
-    EXPECT_NE(results.status().message.find("ldi needs closed meshes"), std::string::npos) << results.status().message;
+    EXPECT_NE(results.status().message.find("ldi: object 2"), std::string::npos) << results.status().message;
+    EXPECT_NE(results.status().message.find("not a closed"), std::string::npos) << results.status().message;
 }
 
 TEST_F(LdiGpuDetector, FramesInFlightNeverBlockAndSlotsAreReused) {

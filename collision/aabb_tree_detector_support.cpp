@@ -22,7 +22,7 @@ gpu::AabbNodeGpu positionsBox(const MeshData& mesh) {
 
 gpu::AabbNodeGpu slackBox(const SceneMesh& mesh, const AabbTree& tree, uint64_t builtGeneration) {
     if (mesh.deformedGeneration == builtGeneration) return tree.nodes[0];
-    if (mesh.uploaded.buffer != VK_NULL_HANDLE) return positionsBox(mesh.data);
+    if (mesh.ownsPositions()) return positionsBox(mesh.data);
     gpu::AabbNodeGpu box = tree.nodes[0];
     glm::vec4 extent = box.hi - box.lo;
     box.lo -= extent;

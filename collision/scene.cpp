@@ -3,6 +3,7 @@
 
 #include "collision/object_transform.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstring>
@@ -10,7 +11,7 @@
 namespace vkc {
 
 SceneImpl::~SceneImpl() {
-    for (SceneMesh& mesh : meshes) destroyBuffer(*ctx, mesh.uploaded);
+    for (VertexPage& page : vertexPages) destroyBuffer(*ctx, page.buffer);
 }
 
 Scene::Scene(std::unique_ptr<SceneImpl> impl) : impl_(std::move(impl)) {}
@@ -28,9 +29,42 @@ Result<Scene> Scene::create(Context& context, const MeshRequirements& requiremen
     return Scene(std::move(impl));
 }
 
-static Status uploadPositions(VulkanContext& ctx, SceneMesh& mesh, std::span<const glm::vec3> positions) {
-    return uploadBuffer(ctx, mesh.uploaded, positions.data(), positions.size_bytes());
+namespace {
+
+// The first vertex page holds 1 MiB, each next one twice the last, up to 64 MiB (and to what one
+// binding reaches): small scenes stay small, large ones bind a few pages. A mesh larger than a
+// page gets a page of its own size.
+constexpr VkDeviceSize kFirstVertexPageBytes = VkDeviceSize(1) << 20;
+constexpr VkDeviceSize kMaxVertexPageBytes = VkDeviceSize(64) << 20;
+
+Status uploadPositions(SceneImpl& scene, const SceneMesh& mesh, std::span<const glm::vec3> positions) {
+    return uploadBuffer(*scene.ctx, scene.vertexPages[mesh.vertexPage].buffer, positions.data(), positions.size_bytes(),
+                        VkDeviceSize(mesh.vertexOffsetFloats) * sizeof(float));
 }
+
+// Places `bytes` of positions at the end of the last vertex page, or of a new one when they do not
+// fit; sets the mesh's page, buffer and offset.
+Status placePositions(SceneImpl& scene, SceneMesh& mesh, VkDeviceSize bytes) {
+    if (scene.vertexPages.empty() || scene.vertexPages.back().used + bytes > scene.vertexPages.back().buffer.size) {
+        const VkDeviceSize reach = scene.ctx->properties.limits.maxStorageBufferRange;
+        const VkDeviceSize grown = scene.vertexPages.empty() ? kFirstVertexPageBytes
+                                                            : 2 * scene.vertexPages.back().buffer.size;
+        const VkDeviceSize capacity = std::max(bytes, std::min({grown, kMaxVertexPageBytes, reach}));
+        const std::string name = "scene vertex page " + std::to_string(scene.vertexPages.size());
+        auto buffer = createBuffer(*scene.ctx, {capacity, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
+                                                MemoryUsage::DeviceLocal, name.c_str()});
+        if (!buffer) return buffer.status();
+        scene.vertexPages.push_back({buffer.value(), 0});
+    }
+    VertexPage& page = scene.vertexPages.back();
+    mesh.vertexPage = int32_t(scene.vertexPages.size() - 1);
+    mesh.vertexBuffer = page.buffer.buffer;
+    mesh.vertexOffsetFloats = uint32_t(page.used / sizeof(float));
+    page.used += bytes;
+    return Status::success();
+}
+
+}  // namespace
 
 Result<MeshId> Scene::addMesh(const MeshDesc& desc) {
     if (!desc.name || !*desc.name) return makeError(ErrorCode::InvalidArgument, "Scene::addMesh: a mesh needs a name");
@@ -42,7 +76,6 @@ Result<MeshId> Scene::addMesh(const MeshDesc& desc) {
     mesh.report = checkMesh(mesh.data);
     VKC_TRY(requireMesh(mesh.report, impl_->requirements, name));
 
-    VulkanContext& ctx = *impl_->ctx;
     if (desc.hostVertexBuffer != VK_NULL_HANDLE) {
         uint32_t stride = desc.hostVertexStride ? desc.hostVertexStride : 12;
         if (desc.hostVertexOffset % 4 != 0 || stride % 4 != 0 || stride < 12)
@@ -54,18 +87,10 @@ Result<MeshId> Scene::addMesh(const MeshDesc& desc) {
         mesh.vertexOffsetFloats = uint32_t(desc.hostVertexOffset / 4);
         mesh.vertexStrideFloats = stride / 4;
     } else {
-        std::string bufferName = "mesh " + name + " positions";
-        auto buffer = createBuffer(ctx, {mesh.data.positions.size() * sizeof(glm::vec3),
-                                         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
-                                         MemoryUsage::DeviceLocal, bufferName.c_str()});
-        if (!buffer) return buffer.status();
-        mesh.uploaded = buffer.value();
-        mesh.vertexBuffer = mesh.uploaded.buffer;
-        Status uploaded = uploadPositions(ctx, mesh, mesh.data.positions);
-        if (!uploaded.ok()) {
-            destroyBuffer(ctx, mesh.uploaded);
-            return uploaded;
-        }
+        const VkDeviceSize bytes = mesh.data.positions.size() * sizeof(glm::vec3);
+        VKC_TRY(placePositions(*impl_, mesh, bytes));
+        // A failed upload leaves its bytes unused in the page; the mesh is not added.
+        VKC_TRY(uploadPositions(*impl_, mesh, mesh.data.positions));
     }
     impl_->meshes.push_back(std::move(mesh));
     return MeshId(impl_->meshes.size() - 1);
@@ -93,7 +118,7 @@ Status Scene::updateVertices(MeshId meshId, std::span<const glm::vec3> positions
     if (meshId >= impl_->meshes.size())
         return makeError(ErrorCode::InvalidArgument, "Scene::updateVertices: no mesh with id " + std::to_string(meshId));
     SceneMesh& mesh = impl_->meshes[meshId];
-    if (mesh.uploaded.buffer == VK_NULL_HANDLE)
+    if (!mesh.ownsPositions())
         return makeError(ErrorCode::InvalidArgument, "mesh \"" + mesh.data.name +
                                                          "\": its vertices live in the host's buffer; write them "
                                                          "there and call markDeformed");
@@ -104,7 +129,7 @@ Status Scene::updateVertices(MeshId meshId, std::span<const glm::vec3> positions
     for (const glm::vec3& p : positions)
         if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
             return makeError(ErrorCode::InvalidMesh, "mesh \"" + mesh.data.name + "\": new positions contain NaN or Inf");
-    VKC_TRY(uploadPositions(*impl_->ctx, mesh, positions));
+    VKC_TRY(uploadPositions(*impl_, mesh, positions));
     mesh.data.positions.assign(positions.begin(), positions.end());
     ++mesh.deformedGeneration;
     return Status::success();

@@ -1,5 +1,5 @@
-// The state behind vkc::Scene that detectors record from: per-mesh GPU vertex buffers (ours or
-// the host's) and per-object transforms.
+// The state behind vkc::Scene that detectors record from: mesh positions on the GPU (the host's
+// buffers, or ours packed into a few vertex pages) and per-object transforms.
 #pragma once
 
 #include "vk/buffer.h"
@@ -14,11 +14,15 @@ namespace vkc {
 struct SceneMesh {
     MeshData data;                  // CPU copy: topology for every method, positions for the oracle
     MeshCheckReport report;
-    Buffer uploaded;                // our copy of the positions; empty when read from the host
-    VkBuffer vertexBuffer = VK_NULL_HANDLE;  // what shaders read: uploaded.buffer or the host's
+    int32_t vertexPage = -1;        // SceneImpl::vertexPages index of our copy; -1: read from the host
+    VkBuffer vertexBuffer = VK_NULL_HANDLE;  // what shaders read: our vertex page or the host's buffer
     uint32_t vertexOffsetFloats = 0;
     uint32_t vertexStrideFloats = 3;
     uint64_t deformedGeneration = 0;  // bumped by markDeformed / updateVertices
+
+    // Whether the CPU positions are what the GPU reads (our copy), not a rest pose the host may
+    // have deformed since.
+    bool ownsPositions() const { return vertexPage >= 0; }
 };
 
 struct SceneObject {
@@ -36,10 +40,19 @@ struct SceneTopologyKey {
     friend bool operator==(const SceneTopologyKey&, const SceneTopologyKey&) = default;
 };
 
+// Our copies of CPU meshes' positions, packed: many meshes share one buffer, so a scene of
+// thousands of meshes binds a few buffers (the detectors' descriptor arrays hold 64), not one per
+// mesh. A page is bound whole, so it never exceeds the device's maxStorageBufferRange.
+struct VertexPage {
+    Buffer buffer;
+    VkDeviceSize used = 0;  // bytes, from the start; meshes are appended
+};
+
 struct SceneImpl {
     VulkanContext* ctx = nullptr;
     uint64_t id = 0;  // unique per Scene::create in this process, from 1
     MeshRequirements requirements;
+    std::vector<VertexPage> vertexPages;
     std::vector<SceneMesh> meshes;
     std::vector<SceneObject> objects;
 

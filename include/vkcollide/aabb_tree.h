@@ -55,8 +55,8 @@ public:
     // broadphase's PCS; a pair with a == b is ignored, b < a is swapped. Builds (and caches) the
     // tree of a mesh seen for the first time (CPU, blocking for that call). Errors: NotReady when
     // the frame's slot is still in flight; InvalidArgument for an unknown object or more than
-    // maxObjectPairs pairs; InvalidMesh from the tree build (naming the mesh); Unsupported for
-    // more than 64 distinct vertex buffers.
+    // maxObjectPairs pairs; InvalidMesh from the tree build (naming the mesh); Unsupported when the
+    // pairs read more than 64 distinct vertex buffers (the scene's own copies share a few).
     Status record(VkCommandBuffer cmd, const Scene& scene, std::span<const ObjectPair> pairs, uint64_t frame);
     // Convenience: every pair of objects whose world AABBs, computed on the CPU from the scene's
     // CPU positions, overlap or touch. (Meshes deformed in the host's buffers: use the broadphase.)

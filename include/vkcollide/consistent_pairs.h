@@ -95,8 +95,8 @@ public:
     // sees the scene (or a mesh's shape changes). Errors: NotReady when the frame's slot is still in
     // flight; InvalidMesh naming the object and mesh when a drawn mesh is not a closed, oriented
     // solid (the method needs closed solids); InvalidArgument for an unknown object, bounds missing
-    // for an object, or more pairs / objects than the settings allow; Unsupported for more than 64
-    // distinct vertex buffers.
+    // for an object, or more pairs / objects than the settings allow; Unsupported when the drawn
+    // objects read more than 64 distinct vertex buffers (the scene's own copies share a few).
     Status record(VkCommandBuffer cmd, const Scene& scene, std::span<const ObjectPair> candidates,
                   std::span<const Aabb> worldBounds, uint64_t frame);
     // Add this to the vkQueueSubmit2 that carries the frame's command buffer.

@@ -108,8 +108,8 @@ public:
     // with no volume is not tested. Errors: NotReady when the frame's slot is still in flight;
     // InvalidArgument for an unknown object, missing bounds or more pairs than maxPairs; InvalidMesh
     // for a mesh that is not a closed, oriented solid ("ldi: object 3 "o3" (mesh "x") is not a
-    // closed, manifold, outward-oriented solid (open (2 boundary edges))"); Unsupported for more
-    // than 64 distinct vertex buffers.
+    // closed, manifold, outward-oriented solid (open (2 boundary edges))"); Unsupported when the
+    // pairs read more than 64 distinct vertex buffers (the scene's own copies share a few).
     Status record(VkCommandBuffer cmd, const Scene& scene, std::span<const ObjectPair> candidates,
                   std::span<const Aabb> worldBounds, uint64_t frame);
     // Add this to the vkQueueSubmit2 that carries the frame's command buffer.

@@ -74,8 +74,8 @@ public:
     // with kObjectSpaceMethodRequirements) and reported as warnings. Builds the edge list and
     // vertex adjacency of a mesh seen for the first time (CPU, once). Errors: NotReady when the
     // frame's slot is still in flight; InvalidArgument for an unknown object, bounds missing for
-    // an object, or more pairs / objects than the settings allow; Unsupported for more than 64
-    // distinct vertex buffers.
+    // an object, or more pairs / objects than the settings allow; Unsupported when the drawn
+    // objects read more than 64 distinct vertex buffers (the scene's own copies share a few).
     Status record(VkCommandBuffer cmd, const Scene& scene, std::span<const ObjectPair> candidates,
                   std::span<const Aabb> worldBounds, uint64_t frame);
     // Add this to the vkQueueSubmit2 that carries the frame's command buffer.

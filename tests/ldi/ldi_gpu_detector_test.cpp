@@ -12,6 +12,7 @@
 #include "tests/ldi/ldi_gpu_support.h"
 #include "tests/ldi/ldi_ray_crossings.h"
 #include "tests/support/detector_contract.h"
+#include "tests/support/host_vertex_buffer.h"
 
 #include <cstdio>
 
@@ -318,13 +319,18 @@ TEST_F(LdiGpuDetector, FailedRecordLeavesTheSlotsEarlierFrameReadable) {
     ASSERT_TRUE(recorded.ok()) << recorded.describe();
     ASSERT_EQ(test::signalFromHost(vk(), detector->completionSignal(0)), VK_SUCCESS);
 
-    std::vector<ldi_test::Placed> many;
-    for (uint32_t i = 0; i < 66; ++i)
-        many.push_back({&box, glm::translate(glm::mat4(1.0f), {3.0f * float(i / 2) + 0.5f * float(i % 2), 0, 0})});
-    auto manyScene = ldi_test::makeScene(context_, many);
+    // 66 boxes, each read from a host buffer of its own: more than the 64 the detector binds.
+    test::HostVertexBuffers hostBuffers(vk());
+    auto manyScene = Scene::create(context_);
     ASSERT_TRUE(manyScene) << manyScene.status().describe();
     BroadphaseResults manyPairs;
-    for (const ldi_test::Placed& p : many) manyPairs.worldBounds.push_back(placedMeshBounds(*p.mesh, p.transform));
+    for (uint32_t i = 0; i < 66; ++i) {
+        auto mesh = hostBuffers.addMesh(manyScene.value(), box, "box " + std::to_string(i));
+        ASSERT_TRUE(mesh) << mesh.status().describe();
+        const glm::mat4 pose = glm::translate(glm::mat4(1.0f), {3.0f * float(i / 2) + 0.5f * float(i % 2), 0, 0});
+        ASSERT_TRUE(manyScene->addObject(mesh.value(), pose));
+        manyPairs.worldBounds.push_back(placedMeshBounds(box, pose));
+    }
     for (uint32_t i = 0; i < 33; ++i) manyPairs.pairs.push_back({2 * i, 2 * i + 1});
     Status failed = test::recordInHostSubmit(vk(), [&](VkCommandBuffer cmd) {
         return detector->record(cmd, manyScene.value(), manyPairs.pairs, manyPairs.worldBounds, 1);

@@ -5,7 +5,9 @@
 
 #include "tests/support/test_geometry.h"
 #include "vk/buffer.h"
+#include "vkcollide/scene.h"
 
+#include <string>
 #include <vector>
 
 namespace vkc::test {
@@ -22,5 +24,29 @@ inline Result<Buffer> createInterleavedVertexBuffer(VulkanContext& vk, const std
     destroyBuffer(vk, buffer.value());
     return uploaded;
 }
+
+// Vertex buffers a test made as a host would, one per mesh; destroyed with this object, so declare
+// it before the scene that reads them.
+class HostVertexBuffers {
+public:
+    explicit HostVertexBuffers(VulkanContext& vk) : vk_(&vk) {}
+    HostVertexBuffers(const HostVertexBuffers&) = delete;
+    HostVertexBuffers& operator=(const HostVertexBuffers&) = delete;
+    ~HostVertexBuffers() {
+        for (Buffer& buffer : buffers_) destroyBuffer(*vk_, buffer);
+    }
+
+    // Adds `mesh` to `scene`, its positions read in place from a new buffer of its own.
+    Result<MeshId> addMesh(Scene& scene, const MeshData& mesh, const std::string& name) {
+        auto buffer = createInterleavedVertexBuffer(*vk_, mesh.positions, 3, 0, name.c_str());
+        if (!buffer) return buffer.status();
+        buffers_.push_back(buffer.value());
+        return scene.addMesh({name.c_str(), &mesh, buffer->buffer, 0, 12});
+    }
+
+private:
+    VulkanContext* vk_;
+    std::vector<Buffer> buffers_;
+};
 
 }  // namespace vkc::test

@@ -80,7 +80,8 @@ for target in "${targets[@]}"; do
   log=$work/$target.log
   echo "== $target: ${seconds}s$([ "$runs" -ge 0 ] && echo ", at most $runs runs"), seeds: $(ls "$work/seeds/$target" | wc -l)"
   status=0
-  "$build/tests/fuzz/$target" -max_total_time="$seconds" -runs="$runs" -timeout=10 -rss_limit_mb=2048 \
+  mkdir -p "$work/tmp"  # the targets' scratch files, removed with $work
+  TMPDIR=$work/tmp "$build/tests/fuzz/$target" -max_total_time="$seconds" -runs="$runs" -timeout=10 -rss_limit_mb=2048 \
     -max_len="$max_len" -artifact_prefix="$artifacts/$target-" "$corpus" "$work/seeds/$target" >"$log" 2>&1 || status=$?
   done_line=$(grep -E '^Done [0-9]+ runs in [0-9]+ second' "$log" | tail -n 1 || true)
   if [ "$status" -ne 0 ] || [ -z "$done_line" ]; then

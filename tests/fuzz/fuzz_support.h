@@ -19,7 +19,9 @@
 
 namespace vkc::fuzz {
 
-// A folder of this process under /tmp, created empty on first use and removed at exit.
+// A folder of this process under $TMPDIR (else /tmp), created empty on first use. It is not
+// removed here (libFuzzer may end the process with _Exit): tools/run_fuzz.sh points TMPDIR into
+// its own work folder and removes that.
 inline const std::filesystem::path& scratchDir() {
     static const std::filesystem::path dir = [] {
         std::string pattern = (std::filesystem::temp_directory_path() / "vkc-fuzz-XXXXXX").string();
@@ -27,7 +29,6 @@ inline const std::filesystem::path& scratchDir() {
             std::perror("vkc-fuzz: mkdtemp");
             std::abort();
         }
-        std::atexit([] { std::error_code ignored; std::filesystem::remove_all(scratchDir(), ignored); });
         return std::filesystem::path(pattern);
     }();
     return dir;

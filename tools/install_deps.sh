@@ -14,6 +14,7 @@ packages=(
   libspirv-cross-c-shared-dev spirv-cross
   renderdoccmd librenderdoc librenderdoc-dev
   gnuplot-nox
+  clang-14 libfuzzer-14-dev
 )
 backports_packages=(mesa-vulkan-drivers)
 

@@ -600,5 +600,23 @@ TEST(SceneJson, ParseErrorsStayShort) {
     EXPECT_LT(scene.status().message.size(), 260u) << scene.status().message;
 }
 
+// Found by tests/fuzz's scene target: messages quote the file's keys and names, and a JSON "\n"
+// escape put a line break into the one-line error. Control characters now print as '?'.
+TEST(SceneJson, KeysAndNamesWithLineBreaksKeepErrorsOnOneLine) {
+    const std::pair<const char*, const char*> cases[] = {
+        {R"({"meshes": {"ball": {"sphere": {"r\n%adius": 0.5}}}, "objects": []})",
+         R"(scene "fuzz.json": meshes.ball.sphere.r?%adius: unknown key)"},
+        {R"({"meshes": {"b": {"box": {"size": [1, 1, 1]}}},
+             "objects": [{"name": "a\r\nb", "mesh": "b"}, {"name": "a\r\nb", "mesh": "b"}]})",
+         R"(scene "fuzz.json": objects[1] "a??b": duplicate object name (also objects[0]))"},
+    };
+    for (const auto& [text, expected] : cases) {
+        Result<io::SceneDescription> scene = io::parseScene(text, test::scratchDir("line_breaks"), "fuzz.json");
+        ASSERT_FALSE(scene.ok()) << text;
+        EXPECT_THAT(scene.status().message, StartsWith(expected));
+        EXPECT_EQ(scene.status().message.find_first_of("\r\n"), std::string::npos) << scene.status().message;
+    }
+}
+
 }  // namespace
 }  // namespace vkc

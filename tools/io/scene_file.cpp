@@ -385,7 +385,11 @@ private:
 };
 
 Status sceneError(std::string_view displayName, ErrorCode code, const std::string& message) {
-    return makeError(code, "scene \"" + std::string(displayName) + "\": " + message);
+    std::string text = "scene \"" + std::string(displayName) + "\": " + message;
+    // Messages quote the file's keys and names, which may hold a newline ("a\nb" in JSON): keep
+    // the error on one line. Only control characters go; UTF-8 names stay readable.
+    std::replace_if(text.begin(), text.end(), [](char c) { return (unsigned char)c < 0x20 || c == 0x7F; }, '?');
+    return makeError(code, std::move(text));
 }
 
 }  // namespace

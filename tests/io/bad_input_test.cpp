@@ -628,7 +628,8 @@ TEST(ObjReader, VertexWeightJointIdsBeyondIntAreAParseError) {
         obj += "f " + std::to_string(f[0] + 1) + " " + std::to_string(f[1] + 1) + " " + std::to_string(f[2] + 1) + "\n";
     const auto dir = test::scratchDir("obj_weights");
     expectTetra(load(writeFile(dir / "weights.obj", obj + "vw 0 3 0.5 7 0.25\n")));
-    for (const char* weights : {"vw 0 7485150042 0.5\n", " \tvw 1 2 0.5 -1e30 0.25\n", "vw 1 nan 0.5\n"}) {
+    for (const char* weights : {"vw 0 7485150042 0.5\n", " \tvw 1 2 0.5 -1e30 0.25\n", "vw 1 nan 0.5\n",
+                                "vw\tv 0.074122999e9003\n"}) {
         const auto path = writeFile(dir / "huge.obj", obj + weights);
         Result<MeshData> mesh = load(path);
         ASSERT_FALSE(mesh.ok()) << weights;

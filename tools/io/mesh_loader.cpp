@@ -75,7 +75,7 @@ void restoreNonFinite(const std::string& text, std::vector<glm::vec3>& positions
 }
 
 // The line of the first vertex skin weight ("vw", a tinyobjloader extension vkcollide never reads)
-// whose joint id lies outside int's range, or 0: tinyobjloader converts joint ids from float to
+// whose joint id is not a number within int's range, or 0: tinyobjloader converts joint ids from float to
 // int unchecked, which is undefined there (found by fuzz_mesh_obj). Its own checks (a negative
 // id, say) still apply to the others.
 size_t firstVertexWeightBeyondInt(const std::string& text) {
@@ -97,7 +97,9 @@ size_t firstVertexWeightBeyondInt(const std::string& text) {
             const size_t length = std::min(line.find_first_of(" \t\r"), line.size());
             double value = 0.0;
             const auto parsed = std::from_chars(line.data(), line.data() + length, value);
-            if (token % 2 == 1 && parsed.ec == std::errc() && !(std::abs(value) < 2147483647.0)) return lineNumber + 1;
+            // Whatever we cannot read as a number within int's range is refused (tinyobjloader's own
+            // parser may read it as a huge or infinite one).
+            if (token % 2 == 1 && !(parsed.ec == std::errc() && std::abs(value) < 2147483647.0)) return lineNumber + 1;
             line.remove_prefix(length);
         }
     }

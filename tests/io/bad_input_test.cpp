@@ -618,24 +618,19 @@ TEST(SceneJson, KeysAndNamesWithLineBreaksKeepErrorsOnOneLine) {
     }
 }
 
-// An OBJ vertex weight ("vw", a tinyobjloader extension) with a joint id beyond int's range: the
-// float-to-int conversion inside tinyobjloader was undefined (fuzz_mesh_obj; the sanitizer stage of
-// run_tests.sh aborts on it). Now a parse error naming the line; weights within range load as before.
-TEST(ObjReader, VertexWeightJointIdsBeyondIntAreAParseError) {
+// OBJ vertex weights ("vw", a tinyobjloader extension) with joint ids beyond int's range or that
+// read as infinite: tinyobjloader's float-to-int conversion was undefined (fuzz_mesh_obj; the
+// sanitizer stage of run_tests.sh aborts on it), also on a line begun by a lone '\r'. Weights are
+// not read, so the tetrahedron loads as written.
+TEST(ObjReader, VertexWeightsAreIgnored) {
     std::string obj;
     for (const auto& v : kTetra) obj += "v " + std::to_string(v[0]) + " " + std::to_string(v[1]) + " " + std::to_string(v[2]) + "\n";
     for (const auto& f : kTetraFaces)
         obj += "f " + std::to_string(f[0] + 1) + " " + std::to_string(f[1] + 1) + " " + std::to_string(f[2] + 1) + "\n";
     const auto dir = test::scratchDir("obj_weights");
-    expectTetra(load(writeFile(dir / "weights.obj", obj + "vw 0 3 0.5 7 0.25\n")));
-    for (const char* weights : {"vw 0 7485150042 0.5\n", " \tvw 1 2 0.5 -1e30 0.25\n", "vw 1 nan 0.5\n",
-                                "vw\tv 0.074122999e9003\n"}) {
-        const auto path = writeFile(dir / "huge.obj", obj + weights);
-        Result<MeshData> mesh = load(path);
-        ASSERT_FALSE(mesh.ok()) << weights;
-        EXPECT_THAT(mesh.status().message, HasSubstr(path.string()));
-        EXPECT_THAT(mesh.status().message, HasSubstr("line 9: a vertex weight's joint id is beyond the integer range"));
-    }
+    for (const char* weights : {"vw 0 3 0.5 7 0.25\n", "vw 0 7485150042 0.5\n", " \tvw 1 2 0.5 -1e30 0.25\n",
+                                "vw\tv 0.074122999e9003\n", "# x\rvw 0 6e12 0.5\n"})
+        expectTetra(load(writeFile(dir / "weights.obj", obj + weights)));
 }
 
 }  // namespace

@@ -96,8 +96,8 @@ TEST(MeshLoader, MissingFileAndUnknownExtension) {
 
 TEST(MeshLoader, ObjParseErrorNamesFileAndLine) {
     const auto dir = test::scratchDir("obj_parse");
-    // A negative joint id in a skin-weight line is one of the few things tinyobjloader rejects.
-    const auto path = writeFile(dir / "bad.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nvw 0 -1 0.5\nf 1 2 3\n");
+    // A face index of 0 is one of the few things tinyobjloader rejects (OBJ indices start at 1).
+    const auto path = writeFile(dir / "bad.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 0 1 2\nf 1 2 3\n");
     Result<MeshData> mesh = io::loadMesh(path);
     ASSERT_FALSE(mesh.ok());
     EXPECT_THAT(mesh.status().message, HasSubstr(path.string()));

@@ -74,45 +74,28 @@ void restoreNonFinite(const std::string& text, std::vector<glm::vec3>& positions
     }
 }
 
-// The line of the first vertex skin weight ("vw", a tinyobjloader extension vkcollide never reads)
-// whose joint id is not a number within int's range, or 0: tinyobjloader converts joint ids from float to
-// int unchecked, which is undefined there (found by fuzz_mesh_obj). Its own checks (a negative
-// id, say) still apply to the others.
-size_t firstVertexWeightBeyondInt(const std::string& text) {
-    size_t lineNumber = 0;
-    for (size_t begin = 0; begin < text.size(); ++lineNumber) {
-        size_t end = text.find('\n', begin);
-        if (end == std::string::npos) end = text.size();
-        std::string_view line(text.data() + begin, end - begin);
-        begin = end + 1;
-        const size_t start = line.find_first_not_of(" \t");
-        if (start == std::string_view::npos || (line.substr(start, 3) != "vw " && line.substr(start, 3) != "vw\t"))
-            continue;
-        line.remove_prefix(start + 3);
-        // vw vertex joint weight [joint weight ...]: tokens 1, 3, ... are joint ids.
-        for (int token = 0;; ++token) {
-            const size_t from = line.find_first_not_of(" \t\r");
-            if (from == std::string_view::npos) break;
-            line.remove_prefix(from);
-            const size_t length = std::min(line.find_first_of(" \t\r"), line.size());
-            double value = 0.0;
-            const auto parsed = std::from_chars(line.data(), line.data() + length, value);
-            // Whatever we cannot read as a number within int's range is refused (tinyobjloader's own
-            // parser may read it as a huge or infinite one).
-            if (token % 2 == 1 && !(parsed.ec == std::errc() && std::abs(value) < 2147483647.0)) return lineNumber + 1;
-            line.remove_prefix(length);
-        }
+// Vertex skin weights ("vw", a tinyobjloader extension vkcollide never reads) become comments
+// before parsing: tinyobjloader converts their joint ids from float to int unchecked, undefined
+// for ids beyond int's range (found by fuzz_mesh_obj). A line starts wherever tinyobjloader may
+// start one: after '\n' or '\r'.
+void commentOutVertexWeights(std::string& text) {
+    for (size_t start = 0; start < text.size();) {
+        const size_t first = text.find_first_not_of(" \t", start);
+        if (first == std::string::npos) return;
+        if (first + 2 < text.size() && text[first] == 'v' && text[first + 1] == 'w' &&
+            (text[first + 2] == ' ' || text[first + 2] == '\t'))
+            text[first] = '#';
+        const size_t end = text.find_first_of("\n\r", first);
+        if (end == std::string::npos) return;
+        start = end + 1;
     }
-    return 0;
 }
 
 Result<MeshData> loadObj(const std::filesystem::path& path) {
     Result<std::string> bytes = readWholeFile(path);
     if (!bytes.ok()) return bytes.status();
+    commentOutVertexWeights(*bytes);
     const std::string& text = *bytes;
-    if (const size_t line = firstVertexWeightBeyondInt(text))
-        return makeError(ErrorCode::IoError, meshFileName(path) + ": parse error: line " + std::to_string(line) +
-                                                 ": a vertex weight's joint id is beyond the integer range");
     std::istringstream stream(text);
     tinyobj::attrib_t attrib;
     std::vector<tinyobj::shape_t> shapes;

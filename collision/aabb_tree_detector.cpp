@@ -20,37 +20,13 @@ namespace vkc {
 
 AabbTreeDetectorImpl::~AabbTreeDetectorImpl() {
     if (!ctx) return;
-    for (AabbFrameSlot& s : slots) {
-        for (Buffer* b : {&s.trees, &s.nodes, &s.leaves, &s.refitList, &s.pairs, &s.seedLevels, &s.seeds, &s.treesGpu,
-                          &s.nodesGpu, &s.leavesGpu, &s.refitListGpu, &s.pairsGpu, &s.seedLevelsGpu, &s.seedsGpu,
-                          &s.state, &s.nodePairs, &s.trianglePairs, &s.pairStats})
-            destroyBuffer(*ctx, *b);
-        destroyQueryPool(*ctx, s.timestamps);
-    }
+    slots.clear();  // before the allocator that destroys their resources
     destroyReadbackRing(*ctx, ring);
     destroyBuffer(*ctx, dummyVertices);
     destroyDescriptorPool(*ctx, descriptorPool);
     destroyPipeline(*ctx, refitPipeline);
     destroyPipeline(*ctx, indirectPipeline);
     destroyPipeline(*ctx, traversePipeline);
-}
-
-Status AabbTreeDetectorImpl::ensureBuffer(Buffer& buffer, VkDeviceSize bytes, MemoryUsage memory,
-                                          const std::string& name, VkBufferUsageFlags extraUsage) {
-    bytes = std::max<VkDeviceSize>(aabbAlign16(bytes), 16);
-    if (buffer.buffer != VK_NULL_HANDLE && buffer.size >= bytes) return Status::success();
-    // Grow geometrically so a slowly growing scene does not reallocate every frame.
-    const VkDeviceSize size = std::max(bytes, buffer.size * 2);
-    destroyBuffer(*ctx, buffer);
-    auto created = createBuffer(*ctx, {size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | extraUsage, memory, name.c_str()});
-    if (!created) return created.status();
-    buffer = created.value();
-    return Status::success();
-}
-
-Status AabbTreeDetectorImpl::ensureMirrored(Buffer& staging, Buffer& device, VkDeviceSize bytes, const std::string& name) {
-    VKC_TRY(ensureBuffer(staging, bytes, MemoryUsage::Upload, name + " upload"));
-    return ensureBuffer(device, bytes, MemoryUsage::DeviceLocal, name);
 }
 
 Status AabbTreeDetectorImpl::createResources() {
@@ -85,28 +61,15 @@ Status AabbTreeDetectorImpl::createResources() {
     if (!createdRing) return createdRing.status();
     ring = createdRing.value();
 
+    allocator = std::make_unique<VulkanGraphAllocator>(c);
     slots.resize(frames);
     for (uint32_t i = 0; i < frames; ++i) {
         AabbFrameSlot& s = slots[i];
-        const std::string suffix = " [frame slot " + std::to_string(i) + "]";
-        // The state holds the per-level VkDispatchIndirectCommands aabb_indirect.comp writes.
-        VKC_TRY(ensureBuffer(s.state, kAabbStateBytes, MemoryUsage::DeviceLocal, "aabb-tree traversal state" + suffix,
-                             VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT));
-        // One buffer, two ping-pong halves (aabb_traverse.comp: list k starts at k * capacity).
-        VKC_TRY(ensureBuffer(s.nodePairs, 2ull * settings.nodePairCapacity * sizeof(gpu::AabbNodePairGpu),
-                             MemoryUsage::DeviceLocal, "aabb-tree node pair lists" + suffix));
-        VKC_TRY(ensureBuffer(s.trianglePairs, VkDeviceSize(trianglePairCapacity()) * sizeof(gpu::AabbTrianglePairGpu),
-                             MemoryUsage::DeviceLocal, "aabb-tree triangle pairs" + suffix));
-        VKC_TRY(ensureBuffer(s.pairStats, VkDeviceSize(settings.maxObjectPairs) * sizeof(gpu::AabbPairStatsGpu),
-                             MemoryUsage::DeviceLocal, "aabb-tree pair stats" + suffix));
-        VKC_TRY(ensureMirrored(s.seedLevels, s.seedLevelsGpu, sizeof(gpu::AabbSeedLevelGpu) * gpu::kAabbMaxLevels,
-                               "aabb-tree seed levels" + suffix));
-        auto set = allocateDescriptorSet(c, descriptorPool, refitPipeline.setLayouts[0], ("aabb-tree set" + suffix).c_str());
+        s.resources = std::make_unique<PersistentResources>(*allocator, i);
+        auto set = allocateDescriptorSet(c, descriptorPool, refitPipeline.setLayouts[0],
+                                         ("aabb-tree set [frame slot " + std::to_string(i) + "]").c_str());
         if (!set) return set.status();
         s.set = set.value();
-        auto timestamps = createQueryPool(c, VK_QUERY_TYPE_TIMESTAMP, 2 * kAabbMaxPasses, ("aabb-tree timestamps" + suffix).c_str());
-        if (!timestamps) return timestamps.status();
-        s.timestamps = timestamps.value();
     }
     return Status::success();
 }

@@ -13,6 +13,8 @@
 #include "vk/readback_ring.h"
 #include "vkcollide/aabb_tree.h"
 
+#include "collision/graph_execution.h"
+
 #include <map>
 #include <memory>
 #include <string>
@@ -26,8 +28,6 @@ inline constexpr uint32_t kAabbDefaultNodePairCapacity = 1u << 19;
 inline constexpr uint32_t kAabbDefaultTrianglePairCapacity = 1u << 16;
 inline constexpr uint32_t kAabbDefaultMaxObjectPairs = 4096;
 inline constexpr uint32_t kAabbDefaultFramesInFlight = 2;
-// Passes per frame at most: upload + refit levels + clear + (indirect + traverse) per level + readback.
-inline constexpr uint32_t kAabbMaxPasses = 3 * gpu::kAabbMaxLevels + 3;
 
 inline constexpr VkDeviceSize kAabbStateBytes = sizeof(gpu::AabbTraversalStateGpu);
 inline VkDeviceSize aabbAlign16(VkDeviceSize bytes) { return (bytes + 15) & ~VkDeviceSize(15); }
@@ -40,19 +40,16 @@ struct AabbCachedTree {
     uint64_t builtGeneration = 0;  // the mesh's deformedGeneration whose positions built the boxes
 };
 
-// Everything one frame in flight uses; reused once that frame has been read back.
+// Everything one frame in flight uses; reused once that frame has been read back. Its buffers
+// are the graph's (`resources`): host-written staging uploaded each frame to device-local inputs,
+// the slot's node boxes (refit on the GPU, kept across its frames) and the traversal's lists.
 struct AabbFrameSlot {
-    // Host-written each frame or on change (Upload memory, staging), grown on demand while the slot
-    // is free, and their device-local mirrors that the shaders read (copied by the aabb-upload pass).
-    Buffer trees, nodes, leaves, refitList, pairs, seedLevels, seeds;
-    Buffer treesGpu, nodesGpu, leavesGpu, refitListGpu, pairsGpu, seedLevelsGpu, seedsGpu;
-    // GPU-only, fixed size.
-    Buffer state, nodePairs, trianglePairs, pairStats;
+    std::unique_ptr<PersistentResources> resources;
     VkDescriptorSet set = VK_NULL_HANDLE;
-    QueryPool timestamps;
     std::unique_ptr<Graph> graph;  // kept for pass names when reading timings
 
     std::vector<MeshId> layout;              // trees in node-buffer order
+    bool nodesValid = false;                 // the node buffer holds `layout`'s boxes
     std::vector<uint64_t> boxGenerations;    // per tree: generation its boxes in `nodes` reflect
     std::vector<ObjectPair> objectPairs;     // per stats entry
     std::vector<gpu::AabbPairGpu> gpuPairs;  // as uploaded (entrance heuristic needs them)
@@ -67,6 +64,7 @@ struct AabbTreeDetectorImpl {
     Pipeline refitPipeline, indirectPipeline, traversePipeline;
     VkDescriptorPool descriptorPool = VK_NULL_HANDLE;
     Buffer dummyVertices;  // fills the unused slots of the vertex descriptor array
+    std::unique_ptr<VulkanGraphAllocator> allocator;  // outlives the slots, whose resources it made
     std::vector<AabbFrameSlot> slots;
     ReadbackRing ring;
     VkDeviceSize readbackStatsOffset = 0;
@@ -80,10 +78,6 @@ struct AabbTreeDetectorImpl {
     Status createResources();
     Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, std::span<const ObjectPair> pairs, uint64_t frame);
     Result<const AabbCachedTree*> tree(const SceneImpl& scene, MeshId mesh);
-    Status ensureBuffer(Buffer& buffer, VkDeviceSize bytes, MemoryUsage memory, const std::string& name,
-                        VkBufferUsageFlags extraUsage = 0);
-    // A staging buffer and its device-local mirror, both at least `bytes`.
-    Status ensureMirrored(Buffer& staging, Buffer& device, VkDeviceSize bytes, const std::string& name);
     uint32_t trianglePairCapacity() const { return settings.keepTrianglePairList ? settings.trianglePairCapacity : 0; }
 };
 

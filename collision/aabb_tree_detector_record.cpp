@@ -21,16 +21,14 @@ namespace vkc {
 
 namespace {
 
-SyncState either(Access a, Access b) {
-    SyncState x = syncStateOf(a), y = syncStateOf(b);
-    return {x.stages | y.stages, x.access | y.access, VK_IMAGE_LAYOUT_UNDEFINED};
-}
+// A buffer's size for `bytes` of contents: never empty, 16-byte aligned.
+VkDeviceSize bufferBytes(VkDeviceSize bytes) { return std::max<VkDeviceSize>(16, aabbAlign16(bytes)); }
 
-Status upload(VulkanContext& ctx, const Buffer& buffer, const void* data, size_t bytes) {
-    if (bytes == 0) return Status::success();
-    std::memcpy(buffer.data, data, bytes);
-    return flushBuffer(ctx, buffer, 0, VK_WHOLE_SIZE);
-}
+// Host data for one staging buffer, copied in once the graph has created it.
+struct StagedData {
+    BufferHandle staging;
+    std::span<const std::byte> bytes;
+};
 
 }  // namespace
 
@@ -46,7 +44,7 @@ Status AabbTreeDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& s
     if (scene.id != sceneId) {
         trees.clear();
         entranceLevels.clear();
-        for (AabbFrameSlot& other : slots) other.layout.clear();
+        for (AabbFrameSlot& other : slots) other.nodesValid = false;
         sceneId = scene.id;
     }
 
@@ -104,27 +102,22 @@ Status AabbTreeDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& s
         nodeCount += uint32_t(cached[t]->tree.nodes.size());
         leafCount += uint32_t(cached[t]->tree.leaves.size());
     }
-    const std::string suffix = " [frame slot " + std::to_string(slotIndex) + "]";
-    VKC_TRY(ensureMirrored(slot.trees, slot.treesGpu, headers.size() * sizeof(gpu::AabbTreeGpu), "aabb-tree trees" + suffix));
-    VKC_TRY(upload(c, slot.trees, headers.data(), headers.size() * sizeof(gpu::AabbTreeGpu)));
     std::vector<uint64_t> boxGenerations = slot.boxGenerations;
-    const bool rewriteTrees = layout != slot.layout || slot.nodes.buffer == VK_NULL_HANDLE;
+    // A slot rewrites its nodes from the CPU trees only when the set of trees changed; otherwise
+    // the boxes the GPU refit last are kept in its persistent node buffer.
+    const bool rewriteTrees = !slot.nodesValid || layout != slot.layout;
+    std::vector<gpu::AabbNodeGpu> nodes;
+    std::vector<glm::uvec4> leaves;
     if (rewriteTrees) {
-        VKC_TRY(ensureMirrored(slot.nodes, slot.nodesGpu, VkDeviceSize(nodeCount) * sizeof(gpu::AabbNodeGpu),
-                               "aabb-tree nodes" + suffix));
-        VKC_TRY(ensureMirrored(slot.leaves, slot.leavesGpu, VkDeviceSize(leafCount) * sizeof(glm::uvec4),
-                               "aabb-tree leaves" + suffix));
-        auto* nodes = static_cast<gpu::AabbNodeGpu*>(slot.nodes.data);
-        auto* leaves = static_cast<glm::uvec4*>(slot.leaves.data);
+        nodes.resize(nodeCount);
+        leaves.resize(leafCount);
         boxGenerations.clear();
         for (uint32_t t = 0; t < layout.size(); ++t) {
             const AabbTree& tree = cached[t]->tree;
-            std::copy(tree.nodes.begin(), tree.nodes.end(), nodes + headers[t].nodeOffset);
-            std::copy(tree.leaves.begin(), tree.leaves.end(), leaves + headers[t].leafOffset);
+            std::copy(tree.nodes.begin(), tree.nodes.end(), nodes.begin() + headers[t].nodeOffset);
+            std::copy(tree.leaves.begin(), tree.leaves.end(), leaves.begin() + headers[t].leafOffset);
             boxGenerations.push_back(cached[t]->builtGeneration);
         }
-        VKC_TRY(flushBuffer(c, slot.nodes));
-        VKC_TRY(flushBuffer(c, slot.leaves));
     }
     // GPU refit for the trees whose mesh moved on since this slot's boxes were computed.
     std::vector<uint32_t> refitList;
@@ -140,8 +133,6 @@ Status AabbTreeDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& s
     if (refitList.size() > c.properties.limits.maxComputeWorkGroupCount[1])
         return makeError(ErrorCode::Unsupported, "aabb-tree: " + std::to_string(refitList.size()) +
                                                      " deformed meshes in one frame exceed the device's workgroup rows");
-    VKC_TRY(ensureMirrored(slot.refitList, slot.refitListGpu, refitList.size() * 4, "aabb-tree refit list" + suffix));
-    VKC_TRY(upload(c, slot.refitList, refitList.data(), refitList.size() * 4));
 
     // Object pairs with their relative transforms, slacks and entrance levels.
     std::vector<gpu::AabbPairGpu> gpuPairs;
@@ -172,22 +163,7 @@ Status AabbTreeDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& s
     for (const AabbCachedTree* t : cached) views.push_back({&t->tree, {}});
     auto seeds = buildAabbSeedTable(views, gpuPairs, entrance);
     if (!seeds) return seeds.status();
-    VKC_TRY(ensureMirrored(slot.pairs, slot.pairsGpu, gpuPairs.size() * sizeof(gpu::AabbPairGpu), "aabb-tree pairs" + suffix));
-    VKC_TRY(upload(c, slot.pairs, gpuPairs.data(), gpuPairs.size() * sizeof(gpu::AabbPairGpu)));
-    VKC_TRY(upload(c, slot.seedLevels, seeds->levels.data(), sizeof(seeds->levels)));
-    VKC_TRY(ensureMirrored(slot.seeds, slot.seedsGpu, seeds->seeds.size() * sizeof(gpu::AabbSeedGpu), "aabb-tree seeds" + suffix));
-    VKC_TRY(upload(c, slot.seeds, seeds->seeds.data(), seeds->seeds.size() * sizeof(gpu::AabbSeedGpu)));
 
-    // Descriptors (the slot is idle, so rewriting its set is allowed).
-    const Buffer* bound[] = {&slot.treesGpu, &slot.nodesGpu, &slot.leavesGpu, &slot.refitListGpu, &slot.pairsGpu,
-                             &slot.seedLevelsGpu, &slot.seedsGpu, &slot.state, &slot.nodePairs, &slot.trianglePairs,
-                             &slot.pairStats};
-    static_assert(gpu::kAabbBindingPairStats == 10 && gpu::kAabbBindingVertices == 11);
-    for (uint32_t b = 0; b < 11; ++b) writeBufferDescriptor(c, slot.set, b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, *bound[b]);
-    writeStorageBufferArray(c, slot.set, gpu::kAabbBindingVertices, gpu::kAabbMaxVertexSlots, vertexBuffers,
-                            dummyVertices.buffer);
-
-    // The graph. Persistent per-slot buffers state what the slot's previous frame last did with them.
     slot.graph = std::make_unique<Graph>();
     Graph& graph = *slot.graph;
     AabbTreePassInputs in;
@@ -203,43 +179,61 @@ Status AabbTreeDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& s
     in.trianglePairCapacity = trianglePairCapacity();
     in.pairCount = uint32_t(gpuPairs.size());
     in.maxGroups = std::min(c.properties.limits.maxComputeWorkGroupCount[0], gpu::kAabbMaxGroups);
-    // Device-local inputs were last read by compute or written by the upload copy; their staging
-    // buffers were last read by that copy (the host writes them only once the slot is idle).
-    const SyncState deviceInput = either(Access::ComputeRead, Access::TransferDst);
-    in.trees = importPersistentBuffer(graph, "aabb-tree trees", slot.treesGpu, deviceInput);
-    in.nodes = importPersistentBuffer(graph, "aabb-tree nodes", slot.nodesGpu, either(Access::ComputeReadWrite, Access::TransferDst));
-    in.leaves = importPersistentBuffer(graph, "aabb-tree leaves", slot.leavesGpu, deviceInput);
-    in.refitList = importPersistentBuffer(graph, "aabb-tree refit list", slot.refitListGpu, deviceInput);
-    in.pairs = importPersistentBuffer(graph, "aabb-tree pairs", slot.pairsGpu, deviceInput);
-    in.seedLevels = importPersistentBuffer(graph, "aabb-tree seed levels", slot.seedLevelsGpu, deviceInput);
-    in.seeds = importPersistentBuffer(graph, "aabb-tree seeds", slot.seedsGpu, deviceInput);
-    const SyncState staged = syncStateOf(Access::TransferSrc);
-    auto upload = [&](const char* name, const Buffer& staging, BufferHandle device, VkDeviceSize bytes) {
-        in.uploads.push_back({importPersistentBuffer(graph, name, staging, staged), device, bytes});
+    // Device-local inputs the shaders read, each filled from host-written staging by aabb-upload.
+    std::vector<StagedData> staged;
+    auto upload = [&](BufferHandle device, const std::string& name, auto contents) {
+        const std::span<const std::byte> bytes = std::as_bytes(std::span(contents));
+        BufferHandle staging = graph.createBuffer(name + " upload", {bufferBytes(bytes.size()), 0, /*hostWrite*/ true});
+        in.uploads.push_back({staging, device, bytes.size()});
+        staged.push_back({staging, bytes});
+        return device;
     };
-    upload("aabb-tree trees upload", slot.trees, in.trees, headers.size() * sizeof(gpu::AabbTreeGpu));
+    auto input = [&](const std::string& name, auto contents) {
+        return upload(graph.createBuffer(name, {bufferBytes(std::span(contents).size_bytes())}), name, contents);
+    };
+    in.trees = input("aabb-tree trees", std::span<const gpu::AabbTreeGpu>(headers));
+    in.nodes = graph.persistentBuffer("aabb-tree nodes", {bufferBytes(VkDeviceSize(nodeCount) * sizeof(gpu::AabbNodeGpu))});
+    in.leaves = graph.persistentBuffer("aabb-tree leaves", {bufferBytes(VkDeviceSize(leafCount) * sizeof(glm::uvec4))});
     if (rewriteTrees) {
-        upload("aabb-tree nodes upload", slot.nodes, in.nodes, VkDeviceSize(nodeCount) * sizeof(gpu::AabbNodeGpu));
-        upload("aabb-tree leaves upload", slot.leaves, in.leaves, VkDeviceSize(leafCount) * sizeof(glm::uvec4));
+        upload(in.nodes, "aabb-tree nodes", std::span<const gpu::AabbNodeGpu>(nodes));
+        upload(in.leaves, "aabb-tree leaves", std::span<const glm::uvec4>(leaves));
     }
-    upload("aabb-tree refit list upload", slot.refitList, in.refitList, refitList.size() * 4);
-    upload("aabb-tree pairs upload", slot.pairs, in.pairs, gpuPairs.size() * sizeof(gpu::AabbPairGpu));
-    upload("aabb-tree seed levels upload", slot.seedLevels, in.seedLevels, sizeof(seeds->levels));
-    upload("aabb-tree seeds upload", slot.seeds, in.seeds, seeds->seeds.size() * sizeof(gpu::AabbSeedGpu));
-    in.state = importPersistentBuffer(graph, "aabb-tree traversal state", slot.state, either(Access::TransferSrc, Access::IndirectRead));
-    in.nodePairs = importPersistentBuffer(graph, "aabb-tree node pair lists", slot.nodePairs, syncStateOf(Access::ComputeReadWrite));
-    in.trianglePairs = importPersistentBuffer(graph, "aabb-tree triangle pairs", slot.trianglePairs,
-                                  either(Access::TransferSrc, Access::ComputeReadWrite));
-    in.pairStats = importPersistentBuffer(graph, "aabb-tree pair stats", slot.pairStats, either(Access::TransferSrc, Access::ComputeReadWrite));
+    in.refitList = input("aabb-tree refit list", std::span<const uint32_t>(refitList));
+    in.pairs = input("aabb-tree pairs", std::span<const gpu::AabbPairGpu>(gpuPairs));
+    in.seedLevels = input("aabb-tree seed levels", std::span<const gpu::AabbSeedLevelGpu>(seeds->levels));
+    in.seeds = input("aabb-tree seeds", std::span<const gpu::AabbSeedGpu>(seeds->seeds));
+    // The state holds the per-level VkDispatchIndirectCommands aabb_indirect.comp writes.
+    in.state = graph.createBuffer("aabb-tree traversal state", {bufferBytes(kAabbStateBytes)});
+    // One buffer, two ping-pong halves (aabb_traverse.comp: list k starts at k * capacity).
+    in.nodePairs = graph.createBuffer("aabb-tree node pair lists",
+                                      {bufferBytes(2ull * settings.nodePairCapacity * sizeof(gpu::AabbNodePairGpu))});
+    in.trianglePairs = graph.createBuffer(
+        "aabb-tree triangle pairs", {bufferBytes(VkDeviceSize(trianglePairCapacity()) * sizeof(gpu::AabbTrianglePairGpu))});
+    in.pairStats = graph.createBuffer(
+        "aabb-tree pair stats", {bufferBytes(VkDeviceSize(settings.maxObjectPairs) * sizeof(gpu::AabbPairStatsGpu))});
     in.vertices = importVertexBuffers(graph, vertexBuffers);
     in.readback = importReadbackSlot(graph, "aabb-tree readback slot", ring, frame);
     in.readbackStatsOffset = readbackStatsOffset;
     in.readbackTrianglesOffset = readbackTrianglesOffset;
     addAabbTreePasses(graph, in);
-    VKC_TRY(graph.compile());
-    VKC_TRY(graph.execute(cmd, graphExecuteContext(c, slot.timestamps)));
+    VKC_TRY(graph.compile(*slot.resources));
+    // Node boxes are kept only while the tree set is unchanged, which also keeps the buffer's size.
+    if (!rewriteTrees && graph.created(in.nodes))
+        return makeError(ErrorCode::Unsupported, "aabb-tree: the slot's node buffer was recreated without its trees");
 
+    for (const StagedData& data : staged) VKC_TRY(fillHostBuffer(*allocator, graph, data.staging, data.bytes));
+    const GraphDescriptors d(c, graph, dummyVertices.buffer);
+    const BufferHandle bound[] = {in.trees, in.nodes, in.leaves, in.refitList, in.pairs, in.seedLevels,
+                                  in.seeds, in.state, in.nodePairs, in.trianglePairs, in.pairStats};
+    static_assert(gpu::kAabbBindingPairStats == 10 && gpu::kAabbBindingVertices == 11);
+    for (uint32_t b = 0; b < 11; ++b) d.storageBuffer(slot.set, b, bound[b]);
+    writeStorageBufferArray(c, slot.set, gpu::kAabbBindingVertices, gpu::kAabbMaxVertexSlots, vertexBuffers,
+                            dummyVertices.buffer);
+    auto execute = graphExecuteContext(c, graph, *slot.resources);
+    if (!execute) return execute.status();
+    VKC_TRY(graph.execute(cmd, execute.value()));
     slot.layout = std::move(layout);
+    slot.nodesValid = true;
     slot.boxGenerations = std::move(boxGenerations);
     slot.objectPairs = std::move(objectPairs);
     slot.gpuPairs = std::move(gpuPairs);

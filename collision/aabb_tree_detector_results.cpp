@@ -85,7 +85,7 @@ Status AabbTreeDetector::results(uint64_t frame, FrameResults& out, AabbTreeFram
         stats->nodePairsNeeded = state.nodePairOverflow;
         stats->refitTrees = slot.refitTrees;
     }
-    return readPassTimings(*d.ctx, *slot.graph, slot.timestamps, out.gpuTimingsMs);
+    return readPassTimings(*d.ctx, *slot.graph, *slot.resources, out.gpuTimingsMs);
 }
 
 }  // namespace vkc

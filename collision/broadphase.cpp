@@ -31,12 +31,9 @@ constexpr uint32_t kDefaultFramesInFlight = 2;
 
 // Everything one frame in flight uses; reused once that frame has been read back.
 struct FrameSlot {
-    Buffer objects;  // host-visible: the CPU writes transforms at record time
-    Buffer bounds;
-    Buffer pairs;
+    std::unique_ptr<PersistentResources> resources;  // the graph's buffers and timestamps
     VkDescriptorSet boundsSet = VK_NULL_HANDLE;
     VkDescriptorSet pairsSet = VK_NULL_HANDLE;
-    QueryPool timestamps;
     std::unique_ptr<Graph> graph;  // kept for pass names when reading timings
     uint32_t objectCount = 0;
     glm::dvec3 origin{0.0};  // the shaders' coordinates are world minus this
@@ -63,6 +60,7 @@ struct BroadphaseImpl {
     Pipeline pairsPipeline;
     VkDescriptorPool descriptorPool = VK_NULL_HANDLE;
     Buffer dummyVertices;  // fills the unused mesh slots of the descriptor array
+    std::unique_ptr<VulkanGraphAllocator> allocator;  // outlives the slots, whose resources it made
     std::vector<FrameSlot> slots;
     ReadbackRing ring;
     VkDeviceSize readbackPairsOffset = 0;
@@ -75,12 +73,7 @@ struct BroadphaseImpl {
 
 BroadphaseImpl::~BroadphaseImpl() {
     if (!ctx) return;
-    for (FrameSlot& slot : slots) {
-        destroyBuffer(*ctx, slot.objects);
-        destroyBuffer(*ctx, slot.bounds);
-        destroyBuffer(*ctx, slot.pairs);
-        destroyQueryPool(*ctx, slot.timestamps);
-    }
+    slots.clear();
     destroyReadbackRing(*ctx, ring);
     destroyBuffer(*ctx, dummyVertices);
     destroyDescriptorPool(*ctx, descriptorPool);
@@ -115,22 +108,12 @@ Status BroadphaseImpl::createResources() {
     if (!createdRing) return createdRing.status();
     ring = createdRing.value();
 
+    allocator = std::make_unique<VulkanGraphAllocator>(c);
     slots.resize(frames);
     for (uint32_t i = 0; i < frames; ++i) {
         FrameSlot& slot = slots[i];
+        slot.resources = std::make_unique<PersistentResources>(*allocator, i);
         std::string suffix = " [frame slot " + std::to_string(i) + "]";
-        auto objects = createBuffer(c, {sizeof(gpu::ObjectGpu) * settings.maxObjects, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                        MemoryUsage::Upload, ("broadphase objects" + suffix).c_str()});
-        if (!objects) return objects.status();
-        slot.objects = objects.value();
-        auto boundsBuffer = createBuffer(c, {boundsBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal,
-                                             ("broadphase world bounds" + suffix).c_str()});
-        if (!boundsBuffer) return boundsBuffer.status();
-        slot.bounds = boundsBuffer.value();
-        auto pairBuffer = createBuffer(c, {pairsBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal,
-                                           ("broadphase pairs" + suffix).c_str()});
-        if (!pairBuffer) return pairBuffer.status();
-        slot.pairs = pairBuffer.value();
         auto boundsSet = allocateDescriptorSet(c, descriptorPool, boundsPipeline.setLayouts[0],
                                                ("broadphase-bounds set" + suffix).c_str());
         if (!boundsSet) return boundsSet.status();
@@ -139,14 +122,6 @@ Status BroadphaseImpl::createResources() {
                                               ("broadphase-pairs set" + suffix).c_str());
         if (!pairsSet) return pairsSet.status();
         slot.pairsSet = pairsSet.value();
-        auto timestamps = createQueryPool(c, VK_QUERY_TYPE_TIMESTAMP, 8, ("broadphase timestamps" + suffix).c_str());
-        if (!timestamps) return timestamps.status();
-        slot.timestamps = timestamps.value();
-
-        writeBufferDescriptor(c, slot.boundsSet, gpu::kBindingObjects, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slot.objects);
-        writeBufferDescriptor(c, slot.boundsSet, gpu::kBindingBounds, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slot.bounds);
-        writeBufferDescriptor(c, slot.pairsSet, gpu::kBindingBounds, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slot.bounds);
-        writeBufferDescriptor(c, slot.pairsSet, gpu::kBindingPairs, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slot.pairs);
     }
     return Status::success();
 }
@@ -162,10 +137,18 @@ Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, 
     VKC_TRY(ringSlotAvailable(c, ring, frame));
     FrameSlot& slot = slots[frame % slots.size()];
 
+    slot.graph = std::make_unique<Graph>();
+    Graph& graph = *slot.graph;
+    BroadphasePassInputs in;
+    in.objects = graph.createBuffer("broadphase objects",
+                                    {sizeof(gpu::ObjectGpu) * std::max(objectCount, 1u), 0, /*hostWrite*/ true});
+    in.bounds = graph.createBuffer("broadphase world bounds", {broadphaseBoundsBytes(settings.maxObjects)});
+    in.pairs = graph.createBuffer("broadphase pairs", {broadphasePairsBytes(settings.pairCapacity)});
+
     // Distinct vertex buffers → descriptor-array slots.
     std::vector<VkBuffer> meshBuffers;
     std::unordered_map<VkBuffer, uint32_t> bufferSlot;
-    auto* objects = static_cast<gpu::ObjectGpu*>(slot.objects.data);
+    std::vector<gpu::ObjectGpu> objects(objectCount);
     const glm::dvec3 origin = frameOrigin(scene);
     uint32_t maxVertexCount = 0;
     for (uint32_t i = 0; i < objectCount; ++i) {
@@ -182,13 +165,7 @@ Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, 
                       mesh.vertexOffsetFloats};
         maxVertexCount = std::max(maxVertexCount, vertexCount);
     }
-    VKC_TRY(flushBuffer(c, slot.objects));
-    writeStorageBufferArray(c, slot.boundsSet, gpu::kBindingMeshVertices, gpu::kMaxMeshSlots, meshBuffers,
-                            dummyVertices.buffer);
 
-    slot.graph = std::make_unique<Graph>();
-    Graph& graph = *slot.graph;
-    BroadphasePassInputs in;
     in.boundsPipeline = &boundsPipeline;
     in.pairsPipeline = &pairsPipeline;
     in.boundsSet = slot.boundsSet;
@@ -197,15 +174,24 @@ Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, 
     in.pairCapacity = settings.pairCapacity;
     in.maxVertexCount = maxVertexCount;
     in.maxPairGroups = c.properties.limits.maxComputeWorkGroupCount[0];
-    in.objects = importPersistentBuffer(graph, "broadphase objects", slot.objects, syncStateOf(Access::ComputeRead));
-    in.bounds = importPersistentBuffer(graph, "broadphase world bounds", slot.bounds, syncStateOf(Access::TransferSrc));
-    in.pairs = importPersistentBuffer(graph, "broadphase pairs", slot.pairs, syncStateOf(Access::TransferSrc));
     in.meshVertices = importVertexBuffers(graph, meshBuffers);
     in.readback = importReadbackSlot(graph, "broadphase readback slot", ring, frame);
     in.readbackPairsOffset = readbackPairsOffset;
     addBroadphasePasses(graph, in);
-    VKC_TRY(graph.compile());
-    VKC_TRY(graph.execute(cmd, graphExecuteContext(c, slot.timestamps)));
+    VKC_TRY(graph.compile(*slot.resources));
+
+    if (objectCount != 0) std::memcpy(graph.mapped(in.objects), objects.data(), objects.size() * sizeof(objects[0]));
+    VKC_TRY(allocator->flush(graph.buffer(in.objects)));
+    const VkDescriptorType storage = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    writeBufferDescriptor(c, slot.boundsSet, gpu::kBindingObjects, storage, graph.buffer(in.objects));
+    writeBufferDescriptor(c, slot.boundsSet, gpu::kBindingBounds, storage, graph.buffer(in.bounds));
+    writeBufferDescriptor(c, slot.pairsSet, gpu::kBindingBounds, storage, graph.buffer(in.bounds));
+    writeBufferDescriptor(c, slot.pairsSet, gpu::kBindingPairs, storage, graph.buffer(in.pairs));
+    writeStorageBufferArray(c, slot.boundsSet, gpu::kBindingMeshVertices, gpu::kMaxMeshSlots, meshBuffers,
+                            dummyVertices.buffer);
+    auto execute = graphExecuteContext(c, graph, *slot.resources);
+    if (!execute) return execute.status();
+    VKC_TRY(graph.execute(cmd, execute.value()));
     slot.objectCount = objectCount;
     slot.origin = origin;
     return Status::success();
@@ -252,7 +238,7 @@ static float decodeOrderedFloat(uint32_t encoded) {
 Status Broadphase::results(uint64_t frame, BroadphaseResults& out) {
     auto bytes = readRingSlot(*impl_->ctx, impl_->ring, frame);
     if (!bytes) return bytes.status();
-    const FrameSlot& slot = impl_->slots[frame % impl_->slots.size()];
+    FrameSlot& slot = impl_->slots[frame % impl_->slots.size()];
     const uint32_t n = slot.objectCount;
     const auto* bounds = static_cast<const uint32_t*>(bytes.value());
     out.worldBounds.resize(n);
@@ -275,7 +261,7 @@ Status Broadphase::results(uint64_t frame, BroadphaseResults& out) {
         std::memcpy(out.pairs.data(), pairBytes + sizeof(header), stored * sizeof(ObjectPair));
     std::sort(out.pairs.begin(), out.pairs.end());
     out.gpuTimingsMs.clear();
-    return readPassTimings(*impl_->ctx, *slot.graph, slot.timestamps, out.gpuTimingsMs);
+    return readPassTimings(*impl_->ctx, *slot.graph, *slot.resources, out.gpuTimingsMs);
 }
 
 Result<BroadphaseResults> Broadphase::run(const Scene& scene) {

@@ -47,13 +47,4 @@ std::vector<uint32_t> objectsOfPairs(std::span<const ObjectPair> pairs) {
     return objects;
 }
 
-Status uploadCandidatePairs(VulkanContext& ctx, Buffer& buffer, std::span<const ObjectPair> pairs) {
-    auto* data = static_cast<uint32_t*>(buffer.data);
-    for (size_t i = 0; i < pairs.size(); ++i) {
-        data[i * 2] = pairs[i].a;
-        data[i * 2 + 1] = pairs[i].b;
-    }
-    return flushBuffer(ctx, buffer);
-}
-
 }  // namespace vkc

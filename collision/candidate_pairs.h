@@ -28,7 +28,4 @@ Result<std::vector<ObjectPair>> frameCandidatePairs(const CandidateLimits& limit
 // Every object of `pairs`, sorted and unique.
 std::vector<uint32_t> objectsOfPairs(std::span<const ObjectPair> pairs);
 
-// Writes `pairs` (uvec2 each) into the mapped `buffer` and flushes it.
-Status uploadCandidatePairs(VulkanContext& ctx, Buffer& buffer, std::span<const ObjectPair> pairs);
-
 }  // namespace vkc

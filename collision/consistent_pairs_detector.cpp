@@ -43,15 +43,7 @@ constexpr uint32_t kDefaultFramesInFlight = 2;
 
 ConsistentPairsDetectorImpl::~ConsistentPairsDetectorImpl() {
     if (!ctx) return;
-    for (ConsistentPairsSlot& slot : slots) {
-        for (Buffer* buffer : {&slot.objects, &slot.frame, &slot.draws, &slot.candidates, &slot.indices.buffer,
-                               &slot.pairFlags, &slot.stats, &slot.pairs, &slot.points})
-            destroyBuffer(*ctx, *buffer);
-        for (Image* image : {&slot.depth, &slot.peelTarget, &slot.layers, &slot.backDepth, &slot.backId})
-            destroyImage(*ctx, *image);
-        destroyQueryPool(*ctx, slot.occlusion);
-        destroyQueryPool(*ctx, slot.timestamps);
-    }
+    for (ConsistentPairsSlot& slot : slots) destroyQueryPool(*ctx, slot.occlusion);
     destroyDetectorFrames(*ctx, frames);
     for (Pipeline* p : {&peel, &consistency, &backId, &determination, &decide, &compact}) destroyPipeline(*ctx, *p);
 }
@@ -104,63 +96,15 @@ Status ConsistentPairsDetectorImpl::createPipelines() {
 }
 
 Status ConsistentPairsDetectorImpl::createSlot(ConsistentPairsSlot& slot, uint32_t index) {
-    VulkanContext& c = *ctx;
-    const ConsistentPairsSettings& s = settings;
-    const FrameSlotResources make(c, index);
-    const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-    VKC_TRY(make.buffer(slot.objects, sizeof(gpu::CpObjectGpu) * s.maxObjects, storage, MemoryUsage::Upload,
-                        "cp objects"));
-    VKC_TRY(make.buffer(slot.frame, sizeof(gpu::CpFrameGpu), storage, MemoryUsage::Upload, "cp frame view"));
-    VKC_TRY(make.buffer(slot.draws, sizeof(VkDrawIndexedIndirectCommand) * VkDeviceSize(s.maxObjects) * s.maxIterations,
-                        storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, MemoryUsage::Upload, "cp indirect draws"));
-    VKC_TRY(make.buffer(slot.candidates, 8 * VkDeviceSize(s.maxCandidatePairs), storage, MemoryUsage::Upload,
-                        "cp candidate pairs"));
-    VKC_TRY(make.buffer(slot.pairFlags, std::max<VkDeviceSize>(16, stencilPairFlagsBytes(s.maxObjects)), storage,
-                        MemoryUsage::DeviceLocal, "cp pair flags"));
-    VKC_TRY(make.buffer(slot.stats, sizeof(gpu::CpStatsGpu), storage, MemoryUsage::DeviceLocal, "cp stats"));
-    VKC_TRY(make.buffer(slot.pairs, stencilPairsBytes(s.maxCandidatePairs), storage, MemoryUsage::DeviceLocal,
-                        "cp pairs"));
-    VKC_TRY(make.buffer(slot.points, consistentPairsPointsBytes(s.pointCapacity), storage, MemoryUsage::DeviceLocal,
-                        "cp collision points"));
-
-    const uint32_t res = s.resolution, layers = s.layersPerIteration;
-    const VkImageUsageFlags storageImage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-    VKC_TRY(make.image(slot.depth, {res, res, kConsistentPairsDepthFormat, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, 1,
-                                    "cp depth"}));
-    VKC_TRY(make.image(slot.peelTarget, {res, res, kConsistentPairsLayerFormat,
-                                         VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, 1,
-                                         "cp peel target"}));
-    // Two layers at least, so that every view of an array image is an array view.
-    VKC_TRY(make.image(slot.layers, {res, res, kConsistentPairsLayerFormat, storageImage, layers, "cp front layers"}));
-    VKC_TRY(make.image(slot.backDepth, {res, res, kConsistentPairsBackDepthFormat, storageImage, layers,
-                                        "cp nearest back depth per slot"}));
-    VKC_TRY(make.image(slot.backId, {res, res, kConsistentPairsBackIdFormat, storageImage, layers,
-                                     "cp nearest back id per slot"}));
-
+    const FrameSlotResources make(*ctx, index);
     const VkDescriptorPool pool = frames.descriptorPool;
     VKC_TRY(make.descriptorSet(slot.geometrySet, pool, peel.setLayouts[0], "cp geometry set"));
     VKC_TRY(make.descriptorSet(slot.windowSet, pool, peel.setLayouts[1], "cp window set"));
     VKC_TRY(make.descriptorSet(slot.decideSet, pool, decide.setLayouts[0], "cp decide set"));
     VKC_TRY(make.descriptorSet(slot.compactSet, pool, compact.setLayouts[0], "cp compact set"));
-
-    VKC_TRY(make.queryPool(slot.occlusion, VK_QUERY_TYPE_OCCLUSION, consistentPairsPeelCount(layers, s.maxIterations),
-                           "cp peel occlusion"));
-    VKC_TRY(make.queryPool(slot.timestamps, VK_QUERY_TYPE_TIMESTAMP,
-                           2 * consistentPairsPassCount(layers, s.maxIterations), "cp timestamps"));
-
-    const VkDescriptorType sb = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    writeBufferDescriptor(c, slot.geometrySet, gpu::kCpBindingObjects, sb, slot.objects);
-    writeBufferDescriptor(c, slot.geometrySet, gpu::kCpBindingFrame, sb, slot.frame);
-    writeBufferDescriptor(c, slot.windowSet, gpu::kCpBindingPairFlags, sb, slot.pairFlags);
-    writeBufferDescriptor(c, slot.windowSet, gpu::kCpBindingStats, sb, slot.stats);
-    writeBufferDescriptor(c, slot.windowSet, gpu::kCpBindingPoints, sb, slot.points);
-    writeBufferDescriptor(c, slot.decideSet, gpu::kCpBindingDecideStats, sb, slot.stats);
-    writeBufferDescriptor(c, slot.decideSet, gpu::kCpBindingDraws, sb, slot.draws);
-    writePairCompactDescriptors(c, slot.compactSet, slot.candidates, slot.pairFlags, slot.pairs);
-    writeStorageImageDescriptor(c, slot.windowSet, gpu::kCpBindingLayers, slot.layers.view);
-    writeStorageImageDescriptor(c, slot.windowSet, gpu::kCpBindingBackDepth, slot.backDepth.view);
-    writeStorageImageDescriptor(c, slot.windowSet, gpu::kCpBindingBackId, slot.backId.view);
-    return Status::success();
+    return make.queryPool(slot.occlusion, VK_QUERY_TYPE_OCCLUSION,
+                          consistentPairsPeelCount(settings.layersPerIteration, settings.maxIterations),
+                          "cp peel occlusion");
 }
 
 Status ConsistentPairsDetectorImpl::createResources() {

@@ -18,6 +18,26 @@
 
 namespace vkc {
 
+void ConsistentPairsDetectorImpl::writeDescriptors(const ConsistentPairsSlot& slot, const Graph& graph,
+                                                   const ConsistentPairsPassInputs& in,
+                                                   std::span<const VkBuffer> meshBuffers) {
+    VulkanContext& c = *ctx;
+    const GraphDescriptors d(c, graph, frames.dummyVertices.buffer);
+    d.storageBuffer(slot.geometrySet, gpu::kCpBindingObjects, in.objects);
+    d.storageBuffer(slot.geometrySet, gpu::kCpBindingFrame, in.frame);
+    writeStorageBufferArray(c, slot.geometrySet, gpu::kCpBindingMeshVertices, gpu::kCpMaxMeshSlots, meshBuffers,
+                            frames.dummyVertices.buffer);
+    d.storageBuffer(slot.windowSet, gpu::kCpBindingPairFlags, in.pairFlags);
+    d.storageBuffer(slot.windowSet, gpu::kCpBindingStats, in.stats);
+    d.storageBuffer(slot.windowSet, gpu::kCpBindingPoints, in.points);
+    d.storageImage(slot.windowSet, gpu::kCpBindingLayers, in.layers);
+    d.storageImage(slot.windowSet, gpu::kCpBindingBackDepth, in.backDepth);
+    d.storageImage(slot.windowSet, gpu::kCpBindingBackId, in.backId);
+    d.storageBuffer(slot.decideSet, gpu::kCpBindingDecideStats, in.stats);
+    d.storageBuffer(slot.decideSet, gpu::kCpBindingDraws, in.draws);
+    writePairCompactDescriptors(c, slot.compactSet, d.buffer(in.candidates), d.buffer(in.pairFlags), d.buffer(in.pairs));
+}
+
 Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene,
                                                 std::span<const ObjectPair> candidates,
                                                 std::span<const Aabb> worldBounds, uint64_t frame) {
@@ -35,14 +55,14 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     // The slot is free once the frame that last used it has completed on the GPU (never waits).
     VKC_TRY(ringSlotAvailable(c, frames.ring, frame));
     ConsistentPairsSlot& slot = slots[frame % slots.size()];
-    VKC_TRY(ensureSceneIndices(c, slot.indices, scene, "cp triangle indices"));
+    ensureSceneIndices(slot.indices, scene);
 
     // Objects and vertex buffers of the drawn objects; draws per iteration, instanceCount 1 (the GPU
     // turns those of iterations after the first off when nothing remains to peel).
     VertexBufferSlots vertexSlots(gpu::kCpMaxMeshSlots, "consistent-pairs: the candidate objects read");
-    auto* objects = static_cast<gpu::CpObjectGpu*>(slot.objects.data);
-    auto* draws = static_cast<VkDrawIndexedIndirectCommand*>(slot.draws.data);
     const uint32_t drawn = uint32_t(draw.size());
+    std::vector<gpu::CpObjectGpu> objects(std::max(objectCount, 1u));
+    std::vector<VkDrawIndexedIndirectCommand> draws(std::max(size_t(drawn) * s.maxIterations, size_t(1)));
     const LocalRegion region = localRegion(worldBounds, draw);
     for (uint32_t i = 0; i < drawn; ++i) {
         const SceneObject& o = scene.objects[draw[i]];
@@ -55,11 +75,6 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
             draws[iteration * drawn + i] = {uint32_t(mesh.data.indices.size()), 1u, slot.indices.firstIndex[o.mesh], 0,
                                             0u};
     }
-    VKC_TRY(flushBuffer(c, slot.objects));
-    VKC_TRY(flushBuffer(c, slot.draws));
-    VKC_TRY(uploadCandidatePairs(c, slot.candidates, pairs));
-    writeStorageBufferArray(c, slot.geometrySet, gpu::kCpBindingMeshVertices, gpu::kCpMaxMeshSlots,
-                            vertexSlots.buffers(), frames.dummyVertices.buffer);
 
     // One view along z over the candidates' box overlaps, depth over every drawn object whole.
     gpu::CpFrameGpu view = {};
@@ -79,8 +94,6 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     view.layerCount = s.layersPerIteration;
     view.objectCount = objectCount;
     view.pointCapacity = s.pointCapacity;
-    std::memcpy(slot.frame.data, &view, sizeof(view));
-    VKC_TRY(flushBuffer(c, slot.frame));
 
     ConsistentPairsPassInputs in;
     in.pipelines = {&peel, &consistency, &backId, &determination, &decide, &compact};
@@ -99,29 +112,39 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
 
     slot.graph = std::make_unique<Graph>();
     Graph& graph = *slot.graph;
-    // Each import states what the slot's previous frame last did with the resource (see graph_execution.h).
-    in.objects = importPersistentBuffer(graph, "cp objects", slot.objects, syncStateOf(Access::FragmentRead));
-    in.frame = importPersistentBuffer(graph, "cp frame view", slot.frame, syncStateOf(Access::FragmentRead));
-    in.indices = importPersistentBuffer(graph, "cp triangle indices", slot.indices.buffer,
-                                        syncStateOf(Access::VertexRead));
-    in.draws = importPersistentBuffer(graph, "cp indirect draws", slot.draws, syncStateOf(Access::IndirectRead));
-    in.candidates = importPersistentBuffer(graph, "cp candidate pairs", slot.candidates, syncStateOf(Access::ComputeRead));
-    in.pairFlags = importPersistentBuffer(graph, "cp pair flags", slot.pairFlags, syncStateOf(Access::ComputeRead));
-    in.stats = importPersistentBuffer(graph, "cp stats", slot.stats, syncStateOf(Access::TransferSrc));
-    in.pairs = importPersistentBuffer(graph, "cp pairs", slot.pairs, syncStateOf(Access::TransferSrc));
-    in.points = importPersistentBuffer(graph, "cp collision points", slot.points, syncStateOf(Access::TransferSrc));
+    const uint32_t res = s.resolution, layers = s.layersPerIteration;
+    in.objects = graph.createBuffer("cp objects", {objects.size() * sizeof(objects[0]), 0, true});
+    in.frame = graph.createBuffer("cp frame view", {sizeof(view), 0, true});
+    in.indices = declareSceneIndices(graph, slot.indices, "cp");
+    // The GPU rewrites instanceCount of iterations after the first.
+    in.draws = graph.createBuffer("cp indirect draws", {draws.size() * sizeof(draws[0]), 0, true});
+    in.candidates = graph.createBuffer("cp candidate pairs", {8 * std::max<VkDeviceSize>(1, pairs.size()), 0, true});
+    in.pairFlags = graph.createBuffer("cp pair flags", {std::max<VkDeviceSize>(16, stencilPairFlagsBytes(objectCount))});
+    in.stats = graph.createBuffer("cp stats", {sizeof(gpu::CpStatsGpu)});
+    in.pairs = graph.createBuffer("cp pairs", {stencilPairsBytes(s.maxCandidatePairs)});
+    in.points = graph.createBuffer("cp collision points", {consistentPairsPointsBytes(s.pointCapacity)});
     in.meshVertices = importVertexBuffers(graph, vertexSlots.buffers());
     in.readback = importReadbackSlot(graph, "cp readback slot", frames.ring, frame);
-    // Per-slot images: every frame clears or rewrites what it reads later.
-    in.depth = importPersistentImage(graph, "cp depth", slot.depth, Access::DepthStencilReadOnly);
-    in.peelTarget = importPersistentImage(graph, "cp peel target", slot.peelTarget, Access::TransferSrc);
-    in.layers = importPersistentImage(graph, "cp front layers", slot.layers, Access::FragmentRead);
-    in.backDepth = importPersistentImage(graph, "cp nearest back depth", slot.backDepth, Access::FragmentRead);
-    in.backId = importPersistentImage(graph, "cp nearest back id", slot.backId, Access::FragmentRead);
-
+    in.depth = graph.createImage("cp depth", {res, res, kConsistentPairsDepthFormat});
+    in.peelTarget = graph.createImage("cp peel target", {res, res, kConsistentPairsLayerFormat});
+    // Array images, so that every view of them is an array view.
+    in.layers = graph.createImage("cp front layers", {res, res, kConsistentPairsLayerFormat, layers});
+    in.backDepth = graph.createImage("cp nearest back depth", {res, res, kConsistentPairsBackDepthFormat, layers});
+    in.backId = graph.createImage("cp nearest back id", {res, res, kConsistentPairsBackIdFormat, layers});
     addConsistentPairsPasses(graph, in);
-    VKC_TRY(graph.compile());
-    VKC_TRY(graph.execute(cmd, graphExecuteContext(c, slot.timestamps)));
+    PersistentResources& resources = slotResources(frames, frame);
+    VKC_TRY(graph.compile(resources));
+
+    VulkanGraphAllocator& allocator = *frames.allocator;
+    VKC_TRY(uploadSceneIndices(allocator, graph, in.indices, slot.indices));
+    VKC_TRY(fillHostBuffer(allocator, graph, in.objects, std::span<const gpu::CpObjectGpu>(objects)));
+    VKC_TRY(fillHostBuffer(allocator, graph, in.frame, std::span<const gpu::CpFrameGpu>(&view, 1)));
+    VKC_TRY(fillHostBuffer(allocator, graph, in.draws, std::span<const VkDrawIndexedIndirectCommand>(draws)));
+    VKC_TRY(fillHostBuffer(allocator, graph, in.candidates, std::span<const ObjectPair>(pairs)));
+    writeDescriptors(slot, graph, in, vertexSlots.buffers());
+    auto execute = graphExecuteContext(c, graph, resources);
+    if (!execute) return execute.status();
+    VKC_TRY(graph.execute(cmd, execute.value()));
     slot.drawnObjects = drawn;
     return Status::success();
 }
@@ -194,7 +217,7 @@ Status ConsistentPairsDetectorImpl::readResults(uint64_t frame, FrameResults& ou
                                " fragments in the last peel); collisions behind front layer " +
                                std::to_string(d.fragmentsPerPeel.size()) + " were not tested");
     if (details) *details = std::move(d);
-    return readPassTimings(c, *slot.graph, slot.timestamps, out.gpuTimingsMs);
+    return readPassTimings(c, *slot.graph, slotResources(frames, frame), out.gpuTimingsMs);
 }
 
 }  // namespace vkc

@@ -22,27 +22,13 @@ namespace vkc {
 struct SceneImpl;
 
 // Everything one frame in flight uses; reused once that frame has been read back.
+// Its buffers and images are the graph's (DetectorFrames::slots).
 struct ConsistentPairsSlot {
-    Buffer objects;     // host-visible CpObjectGpu per object (written at record time)
-    Buffer frame;       // host-visible CpFrameGpu
-    Buffer draws;       // host-visible VkDrawIndexedIndirectCommand per iteration per drawn object; the GPU
-                        // rewrites instanceCount of iterations after the first
-    Buffer candidates;  // host-visible uvec2 per candidate pair
-    Buffer pairFlags;   // maxObjects^2 bits
-    Buffer stats;
-    Buffer pairs;
-    Buffer points;
-    Image depth;
-    Image peelTarget;
-    Image layers;
-    Image backDepth;
-    Image backId;
     VkDescriptorSet geometrySet = VK_NULL_HANDLE;
     VkDescriptorSet windowSet = VK_NULL_HANDLE;
     VkDescriptorSet decideSet = VK_NULL_HANDLE;
     VkDescriptorSet compactSet = VK_NULL_HANDLE;
     QueryPool occlusion;
-    QueryPool timestamps;
     std::unique_ptr<Graph> graph;  // kept for pass names when reading timings
 
     SceneIndexCache indices;  // every mesh's triangles, rebuilt when the scene's mesh shapes change
@@ -68,6 +54,8 @@ struct ConsistentPairsDetectorImpl {
     Status createPipelines();
     Status createResources();
     Status createSlot(ConsistentPairsSlot& slot, uint32_t index);
+    void writeDescriptors(const ConsistentPairsSlot& slot, const Graph& graph, const ConsistentPairsPassInputs& in,
+                          std::span<const VkBuffer> meshBuffers);
     Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, std::span<const ObjectPair> candidates,
                        std::span<const Aabb> worldBounds, uint64_t frame);
     Status readResults(uint64_t frame, FrameResults& out, ConsistentPairsFrameDetails* details);

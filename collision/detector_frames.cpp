@@ -20,10 +20,15 @@ Status createDetectorFrames(VulkanContext& ctx, const DetectorFramesDesc& desc, 
     auto ring = createReadbackRing(ctx, desc.readbackBytes, desc.framesInFlight, (method + " readback ring").c_str());
     if (!ring) return ring.status();
     out.ring = ring.value();
+    out.allocator = std::make_unique<VulkanGraphAllocator>(ctx);
+    for (uint32_t slot = 0; slot < desc.framesInFlight; ++slot)
+        out.slots.push_back(std::make_unique<PersistentResources>(*out.allocator, slot));
     return Status::success();
 }
 
 void destroyDetectorFrames(VulkanContext& ctx, DetectorFrames& frames) {
+    frames.slots.clear();  // before the allocator that destroys their objects
+    frames.allocator.reset();
     destroyReadbackRing(ctx, frames.ring);
     destroyBuffer(ctx, frames.dummyVertices);
     destroyDescriptorPool(ctx, frames.descriptorPool);

@@ -4,6 +4,7 @@
 // / results triple (a one-shot submit, then the host signals the frame's ring value itself).
 #pragma once
 
+#include "collision/graph_execution.h"
 #include "vk/readback_ring.h"
 #include "vkcollide/broadphase.h"
 #include "vkcollide/results.h"
@@ -11,10 +12,13 @@
 #include <functional>
 #include <memory>
 #include <span>
+#include <vector>
 
 namespace vkc {
 
 struct DetectorFrames {
+    std::unique_ptr<VulkanGraphAllocator> allocator;  // creates what the slots' graphs declare
+    std::vector<std::unique_ptr<PersistentResources>> slots;  // per frame slot, kept across its frames
     VkDescriptorPool descriptorPool = VK_NULL_HANDLE;
     Buffer dummyVertices;  // fills the unused mesh slots of the vertex-buffer descriptor arrays
     ReadbackRing ring;
@@ -33,6 +37,11 @@ struct DetectorFramesDesc {
 
 Status createDetectorFrames(VulkanContext& ctx, const DetectorFramesDesc& desc, DetectorFrames& out);
 void destroyDetectorFrames(VulkanContext& ctx, DetectorFrames& frames);
+
+// The resources of `frame`'s slot.
+inline PersistentResources& slotResources(DetectorFrames& frames, uint64_t frame) {
+    return *frames.slots[frame % frames.slots.size()];
+}
 
 // Blocking (tools and tests): records the next run frame with `record` into a one-shot submit
 // named `label`, waits for it and marks the frame complete in the ring; returns the frame, whose

@@ -8,23 +8,6 @@ namespace vkc {
 FrameSlotResources::FrameSlotResources(VulkanContext& ctx, uint32_t slotIndex)
     : ctx_(ctx), suffix_(" [frame slot " + std::to_string(slotIndex) + "]") {}
 
-Status FrameSlotResources::buffer(Buffer& out, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUsage memory,
-                                  const char* name) const {
-    auto created = createBuffer(ctx_, {size, usage, memory, named(name).c_str()});
-    if (!created) return created.status();
-    out = created.value();
-    return Status::success();
-}
-
-Status FrameSlotResources::image(Image& out, ImageDesc desc) const {
-    const std::string name = named(desc.name);
-    desc.name = name.c_str();
-    auto created = createImage(ctx_, desc);
-    if (!created) return created.status();
-    out = created.value();
-    return Status::success();
-}
-
 Status FrameSlotResources::descriptorSet(VkDescriptorSet& out, VkDescriptorPool pool, VkDescriptorSetLayout layout,
                                          const char* name) const {
     auto created = allocateDescriptorSet(ctx_, pool, layout, named(name).c_str());

@@ -1,9 +1,9 @@
-// Creates the resources of one frame slot of a detector, each named "<name> [frame slot i]" so
-// that debuggers and validation messages tell the slots apart.
+// Creates what one frame slot of a detector holds besides its graph's resources (descriptor sets,
+// occlusion query pools), each named "<name> [frame slot i]" so that debuggers and validation
+// messages tell the slots apart.
 #pragma once
 
-#include "vk/buffer.h"
-#include "vk/image.h"
+#include "vk/context.h"
 #include "vk/query_pool.h"
 
 #include <string>
@@ -14,9 +14,6 @@ class FrameSlotResources {
 public:
     FrameSlotResources(VulkanContext& ctx, uint32_t slotIndex);
 
-    Status buffer(Buffer& out, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUsage memory, const char* name) const;
-    // desc.name is suffixed.
-    Status image(Image& out, ImageDesc desc) const;
     Status descriptorSet(VkDescriptorSet& out, VkDescriptorPool pool, VkDescriptorSetLayout layout,
                          const char* name) const;
     Status queryPool(QueryPool& out, VkQueryType type, uint32_t count, const char* name) const;

@@ -42,14 +42,6 @@ constexpr uint32_t kMaxPairsLimit = 1024;
 
 LdiDetectorImpl::~LdiDetectorImpl() {
     if (!ctx) return;
-    for (LdiSlot& slot : slots) {
-        for (Buffer* buffer : {&slot.tiles, &slot.indices.buffer, &slot.layers, &slot.stencilCounts, &slot.stats,
-                               &slot.commands, &slot.pairResults, &slot.depthImage, &slot.volumePartials,
-                               &slot.inside})
-            destroyBuffer(*ctx, *buffer);
-        destroyImage(*ctx, slot.atlas);
-        destroyQueryPool(*ctx, slot.timestamps);
-    }
     destroyDetectorFrames(*ctx, frames);
     for (Pipeline* p : {&peel, &layerCount, &indirect, &sort, &volume, &volumeSum, &points}) destroyPipeline(*ctx, *p);
 }
@@ -91,7 +83,7 @@ Status LdiDetectorImpl::createResources() {
     VkDescriptorPoolSize sizes[2] = {
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (2 * (1 + gpu::kLdiMaxMeshSlots) + 8)},
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, slotCount}};
-    const uint32_t perTile = s.resolution * s.resolution;
+    const VkDeviceSize perTile = VkDeviceSize(s.resolution) * s.resolution;
     readbackPairsOffset = ldiInsideBytes(s.insideCapacity);
     readbackStatsOffset = readbackPairsOffset + VkDeviceSize(s.maxPairs) * sizeof(gpu::LdiPairResultGpu);
     VkDeviceSize ringBytes = readbackStatsOffset + VkDeviceSize(maxTiles) * sizeof(gpu::LdiTileStatsGpu);
@@ -101,56 +93,11 @@ Status LdiDetectorImpl::createResources() {
     }
     VKC_TRY(createDetectorFrames(c, {"ldi", slotCount, slotCount * 2, sizes, ringBytes}, frames));
 
-    const uint32_t atlasRows = (maxTiles + atlasColumns - 1) / atlasColumns;
     slots.resize(slotCount);
     for (uint32_t i = 0; i < slotCount; ++i) {
-        LdiSlot& slot = slots[i];
         const FrameSlotResources make(c, i);
-        const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-        VKC_TRY(make.buffer(slot.tiles, sizeof(gpu::LdiTileGpu) * maxTiles, storage, MemoryUsage::Upload, "ldi tiles"));
-        VKC_TRY(make.buffer(slot.layers, VkDeviceSize(maxTiles) * ldiTileLayerBytes(s.resolution, s.layerCap), storage,
-                            MemoryUsage::DeviceLocal, "ldi layers"));
-        // The stencil copy covers whole atlas rows: a partly filled last row is copied at full width.
-        VKC_TRY(make.buffer(slot.stencilCounts, (VkDeviceSize(atlasColumns) * atlasRows * perTile + 3) / 4 * 4, storage,
-                            MemoryUsage::DeviceLocal, "ldi stencil counts"));
-        VKC_TRY(make.buffer(slot.stats, sizeof(gpu::LdiTileStatsGpu) * maxTiles, storage, MemoryUsage::DeviceLocal,
-                            "ldi tile stats"));
-        VKC_TRY(make.buffer(slot.commands,
-                            std::max<VkDeviceSize>(16, VkDeviceSize(s.layerCap - 1) * maxTiles *
-                                                           sizeof(VkDrawIndexedIndirectCommand)),
-                            storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, MemoryUsage::DeviceLocal, "ldi layer draws"));
-        VKC_TRY(make.buffer(slot.pairResults, sizeof(gpu::LdiPairResultGpu) * s.maxPairs, storage,
-                            MemoryUsage::DeviceLocal, "ldi pair results"));
-        VKC_TRY(make.buffer(slot.depthImage, VkDeviceSize(s.maxPairs) * perTile * sizeof(float), storage,
-                            MemoryUsage::DeviceLocal, "ldi intersection depth"));
-        VKC_TRY(make.buffer(slot.volumePartials,
-                            VkDeviceSize(s.maxPairs) * ldiVolumeGroups(s.resolution) * sizeof(double), storage,
-                            MemoryUsage::DeviceLocal, "ldi volume partial sums"));
-        VKC_TRY(make.buffer(slot.inside, ldiInsideBytes(s.insideCapacity), storage, MemoryUsage::DeviceLocal,
-                            "ldi inside vertices"));
-        VKC_TRY(make.image(slot.atlas, {atlasColumns * s.resolution, atlasRows * s.resolution, depthStencilFormat,
-                                        VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, 1,
-                                        "ldi atlas"}));
-
-        VKC_TRY(make.descriptorSet(slot.drawSet, frames.descriptorPool, peel.setLayouts[0], "ldi draw set"));
-        VKC_TRY(make.descriptorSet(slot.computeSet, frames.descriptorPool, sort.setLayouts[0], "ldi compute set"));
-        // Passes (2 each): setups, count, copy, layer count, indirect, cap - 1 layers, sort, volume,
-        // volume sum, points, readback.
-        VKC_TRY(make.queryPool(slot.timestamps, VK_QUERY_TYPE_TIMESTAMP, 2 * (s.layerCap + 11), "ldi timestamps"));
-
-        const VkDescriptorType type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        writeBufferDescriptor(c, slot.drawSet, gpu::kLdiBindingTiles, type, slot.tiles);
-        writeBufferDescriptor(c, slot.drawSet, gpu::kLdiBindingTileLayers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
-                              slot.layers, 0, ldiTileLayerBytes(s.resolution, s.layerCap));
-        writeBufferDescriptor(c, slot.computeSet, gpu::kLdiBindingTiles, type, slot.tiles);
-        writeBufferDescriptor(c, slot.computeSet, gpu::kLdiBindingLayers, type, slot.layers);
-        writeBufferDescriptor(c, slot.computeSet, gpu::kLdiBindingStencilCounts, type, slot.stencilCounts);
-        writeBufferDescriptor(c, slot.computeSet, gpu::kLdiBindingTileStats, type, slot.stats);
-        writeBufferDescriptor(c, slot.computeSet, gpu::kLdiBindingCommands, type, slot.commands);
-        writeBufferDescriptor(c, slot.computeSet, gpu::kLdiBindingPairResults, type, slot.pairResults);
-        writeBufferDescriptor(c, slot.computeSet, gpu::kLdiBindingDepthImage, type, slot.depthImage);
-        writeBufferDescriptor(c, slot.computeSet, gpu::kLdiBindingInsideList, type, slot.inside);
-        writeBufferDescriptor(c, slot.computeSet, gpu::kLdiBindingVolumePartials, type, slot.volumePartials);
+        VKC_TRY(make.descriptorSet(slots[i].drawSet, frames.descriptorPool, peel.setLayouts[0], "ldi draw set"));
+        VKC_TRY(make.descriptorSet(slots[i].computeSet, frames.descriptorPool, sort.setLayouts[0], "ldi compute set"));
     }
     return Status::success();
 }

@@ -17,12 +17,34 @@ glm::mat4 toFloat(const glm::dmat4& m) { return glm::mat4(m); }
 
 }  // namespace
 
+void LdiDetectorImpl::writeDescriptors(const LdiSlot& slot, const Graph& graph, const LdiPassInputs& in,
+                                       std::span<const VkBuffer> meshBuffers) {
+    VulkanContext& c = *ctx;
+    const GraphDescriptors d(c, graph, frames.dummyVertices.buffer);
+    const DepthPeelInputs& peel = in.peel;
+    d.storageBuffer(slot.drawSet, gpu::kLdiBindingTiles, peel.tileBuffer);
+    d.storageBuffer(slot.drawSet, gpu::kLdiBindingTileLayers, peel.layers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
+                    ldiTileLayerBytes(settings.resolution, settings.layerCap));
+    d.storageBuffer(slot.computeSet, gpu::kLdiBindingTiles, peel.tileBuffer);
+    d.storageBuffer(slot.computeSet, gpu::kLdiBindingLayers, peel.layers);
+    d.storageBuffer(slot.computeSet, gpu::kLdiBindingStencilCounts, peel.stencilCounts);
+    d.storageBuffer(slot.computeSet, gpu::kLdiBindingTileStats, peel.stats);
+    d.storageBuffer(slot.computeSet, gpu::kLdiBindingCommands, peel.commands);
+    d.storageBuffer(slot.computeSet, gpu::kLdiBindingPairResults, in.pairResults);
+    d.storageBuffer(slot.computeSet, gpu::kLdiBindingDepthImage, in.depthImage);
+    d.storageBuffer(slot.computeSet, gpu::kLdiBindingInsideList, in.inside);
+    d.storageBuffer(slot.computeSet, gpu::kLdiBindingVolumePartials, in.volumePartials);
+    for (VkDescriptorSet set : {slot.drawSet, slot.computeSet})
+        writeStorageBufferArray(c, set, gpu::kLdiBindingMeshVertices, gpu::kLdiMaxMeshSlots, meshBuffers,
+                                frames.dummyVertices.buffer);
+}
+
 Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene, LdiSlot& slot, uint64_t frame,
                                     std::span<const TileRequest> tiles, uint32_t pairCount,
                                     std::span<const PointRequest> points) {
     VulkanContext& c = *ctx;
     const LdiSettings& s = settings;
-    VKC_TRY(ensureSceneIndices(c, slot.indices, scene, "ldi triangle indices"));
+    ensureSceneIndices(slot.indices, scene);
     VertexBufferSlots vertexSlots(gpu::kLdiMaxMeshSlots, "ldi: the frame reads");
     std::vector<LdiPointTest> pointTests;
     for (const PointRequest& request : points) {
@@ -31,7 +53,7 @@ Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene,
         pointTests.push_back(request.test);
         pointTests.back().meshSlot = used.value();
     }
-    auto* gpuTiles = static_cast<gpu::LdiTileGpu*>(slot.tiles.data);
+    std::vector<gpu::LdiTileGpu> gpuTiles(std::max<size_t>(tiles.size(), 1));
     DepthPeelInputs peel;
     // Built aside and committed only when recording succeeds: a failed record leaves the slot as its
     // previous frame left it, so that frame's results still read consistent tiles.
@@ -60,13 +82,10 @@ Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene,
         tileObjects.push_back(tiles[t].object);
         tileViews.push_back(view);
     }
-    VKC_TRY(flushBuffer(c, slot.tiles));
-    for (VkDescriptorSet set : {slot.drawSet, slot.computeSet})
-        writeStorageBufferArray(c, set, gpu::kLdiBindingMeshVertices, gpu::kLdiMaxMeshSlots, vertexSlots.buffers(),
-                                frames.dummyVertices.buffer);
-
     auto ownedGraph = std::make_unique<Graph>();
     Graph& graph = *ownedGraph;
+    const VkDeviceSize perTile = VkDeviceSize(s.resolution) * s.resolution;
+    const uint32_t atlasRows = (maxTiles + atlasColumns - 1) / atlasColumns;
     peel.drawSet = slot.drawSet;
     peel.computeSet = slot.computeSet;
     peel.storeOpNone = c.apiVersion >= VK_API_VERSION_1_3;
@@ -74,18 +93,18 @@ Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene,
     peel.layerCap = s.layerCap;
     peel.atlasColumns = atlasColumns;
     peel.maxGroupsX = c.properties.limits.maxComputeWorkGroupCount[0];
-    // Each import states what the slot's previous frame last did with the resource (see graph_execution.h).
-    peel.tileBuffer = importPersistentBuffer(graph, "ldi tiles", slot.tiles, syncStateOf(Access::ComputeRead));
-    peel.indices = importPersistentBuffer(graph, "ldi triangle indices", slot.indices.buffer,
-                                          syncStateOf(Access::VertexRead));
+    peel.tileBuffer = graph.createBuffer("ldi tiles", {gpuTiles.size() * sizeof(gpuTiles[0]), 0, true});
+    peel.indices = declareSceneIndices(graph, slot.indices, "ldi");
     peel.meshVertices = importVertexBuffers(graph, vertexSlots.buffers());
-    peel.layers = importPersistentBuffer(graph, "ldi layers", slot.layers, syncStateOf(Access::ComputeRead));
-    peel.stencilCounts = importPersistentBuffer(graph, "ldi stencil counts", slot.stencilCounts,
-                                                syncStateOf(Access::ComputeRead));
-    peel.stats = importPersistentBuffer(graph, "ldi tile stats", slot.stats, syncStateOf(Access::TransferSrc));
-    peel.commands = importPersistentBuffer(graph, "ldi layer draws", slot.commands, syncStateOf(Access::IndirectRead));
-    peel.depthStencil = importPersistentImage(graph, "ldi atlas", slot.atlas,
-                                              s.layerCap > 1 ? Access::DepthStencilAttachment : Access::TransferSrc);
+    peel.layers = graph.createBuffer("ldi layers", {VkDeviceSize(maxTiles) * ldiTileLayerBytes(s.resolution, s.layerCap)});
+    // The stencil copy covers whole atlas rows: a partly filled last row is copied at full width.
+    peel.stencilCounts = graph.createBuffer("ldi stencil counts", {(atlasColumns * atlasRows * perTile + 3) / 4 * 4});
+    peel.stats = graph.createBuffer("ldi tile stats", {sizeof(gpu::LdiTileStatsGpu) * maxTiles});
+    peel.commands = graph.createBuffer(
+        "ldi layer draws",
+        {std::max<VkDeviceSize>(16, VkDeviceSize(s.layerCap - 1) * maxTiles * sizeof(VkDrawIndexedIndirectCommand))});
+    peel.depthStencil = graph.createImage("ldi atlas", {atlasColumns * s.resolution, atlasRows * s.resolution,
+                                                        depthStencilFormat});
     LdiPassInputs in;
     in.peel = std::move(peel);
     in.pipelines.peel = {&this->peel, &layerCount, &indirect, &sort};
@@ -95,19 +114,26 @@ Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene,
     in.pairCount = pairCount;
     in.insideCapacity = s.insideCapacity;
     in.pointTests = std::move(pointTests);
-    in.pairResults = importPersistentBuffer(graph, "ldi pair results", slot.pairResults, syncStateOf(Access::TransferSrc));
-    in.depthImage = importPersistentBuffer(graph, "ldi intersection depth", slot.depthImage,
-                                           syncStateOf(Access::TransferSrc));
-    in.volumePartials = importPersistentBuffer(graph, "ldi volume partial sums", slot.volumePartials,
-                                               syncStateOf(Access::ComputeRead));
-    in.inside = importPersistentBuffer(graph, "ldi inside vertices", slot.inside, syncStateOf(Access::TransferSrc));
+    in.pairResults = graph.createBuffer("ldi pair results", {sizeof(gpu::LdiPairResultGpu) * s.maxPairs});
+    in.depthImage = graph.createBuffer("ldi intersection depth", {VkDeviceSize(s.maxPairs) * perTile * sizeof(float)});
+    in.volumePartials = graph.createBuffer(
+        "ldi volume partial sums", {VkDeviceSize(s.maxPairs) * ldiVolumeGroups(s.resolution) * sizeof(double)});
+    in.inside = graph.createBuffer("ldi inside vertices", {ldiInsideBytes(s.insideCapacity)});
     in.readback = importReadbackSlot(graph, "ldi readback slot", frames.ring, frame);
     in.readbackPairsOffset = readbackPairsOffset;
     in.readbackStatsOffset = readbackStatsOffset;
     in.readbackImagesOffset = readbackImagesOffset;
     addLdiPasses(graph, in);
-    VKC_TRY(graph.compile());
-    VKC_TRY(graph.execute(cmd, graphExecuteContext(c, slot.timestamps)));
+    PersistentResources& resources = slotResources(frames, frame);
+    VKC_TRY(graph.compile(resources));
+
+    VulkanGraphAllocator& allocator = *frames.allocator;
+    VKC_TRY(uploadSceneIndices(allocator, graph, in.peel.indices, slot.indices));
+    VKC_TRY(fillHostBuffer(allocator, graph, in.peel.tileBuffer, std::span<const gpu::LdiTileGpu>(gpuTiles)));
+    writeDescriptors(slot, graph, in, vertexSlots.buffers());
+    auto execute = graphExecuteContext(c, graph, resources);
+    if (!execute) return execute.status();
+    VKC_TRY(graph.execute(cmd, execute.value()));
     slot.tileObjects = std::move(tileObjects);
     slot.tileViews = std::move(tileViews);
     slot.tileCount = uint32_t(tiles.size());

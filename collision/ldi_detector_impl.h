@@ -32,20 +32,10 @@ struct LdiRecordedPair {
 };
 
 // Everything one frame in flight uses; reused once that frame has been read back.
+// Its buffers and images are the graph's (DetectorFrames::slots).
 struct LdiSlot {
-    Buffer tiles;          // host-visible LdiTileGpu per tile (written at record time)
-    Buffer layers;         // tiles x res^2 x cap floats
-    Buffer stencilCounts;  // the atlas's stencil, one byte per pixel
-    Buffer stats;          // LdiTileStatsGpu per tile
-    Buffer commands;       // (cap - 1) x tiles indirect draws
-    Buffer pairResults;    // LdiPairResultGpu per pair
-    Buffer depthImage;     // res^2 floats per pair
-    Buffer volumePartials; // one double per ldi_volume workgroup per pair
-    Buffer inside;         // inside list
-    Image atlas;           // depth-stencil, columns x rows tiles
     VkDescriptorSet drawSet = VK_NULL_HANDLE;
     VkDescriptorSet computeSet = VK_NULL_HANDLE;
-    QueryPool timestamps;
     std::unique_ptr<Graph> graph;  // kept for pass names when reading timings
 
     SceneIndexCache indices;  // every mesh's triangles, rebuilt when the scene's meshes change
@@ -83,6 +73,8 @@ struct LdiDetectorImpl {
         VkBuffer buffer;
         LdiPointTest test;
     };
+    void writeDescriptors(const LdiSlot& slot, const Graph& graph, const LdiPassInputs& in,
+                          std::span<const VkBuffer> meshBuffers);
     Status recordTiles(VkCommandBuffer cmd, const SceneImpl& scene, LdiSlot& slot, uint64_t frame,
                        std::span<const TileRequest> tiles, uint32_t pairCount, std::span<const PointRequest> points);
     Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, std::span<const ObjectPair> candidates,

@@ -153,7 +153,7 @@ Status LdiDetectorImpl::readResults(uint64_t frame, FrameResults& out, LdiFrameD
         d.selfIntersections.push_back(s);
     }
     if (details) *details = std::move(d);
-    return readPassTimings(c, *slot.graph, slot.timestamps, out.gpuTimingsMs);
+    return readPassTimings(c, *slot.graph, slotResources(frames, frame), out.gpuTimingsMs);
 }
 
 Status LdiDetectorImpl::readPointResults(uint64_t frame, LdiPointResults& out) {
@@ -172,7 +172,7 @@ Status LdiDetectorImpl::readPointResults(uint64_t frame, LdiPointResults& out) {
     std::sort(out.inside.begin(), out.inside.end());
     out.layers = v.stats[0].layers;
     out.layersTruncated = out.layers > settings.layerCap;
-    return readPassTimings(c, *slot.graph, slot.timestamps, out.gpuTimingsMs);
+    return readPassTimings(c, *slot.graph, slotResources(frames, frame), out.gpuTimingsMs);
 }
 
 }  // namespace vkc

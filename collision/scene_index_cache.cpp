@@ -2,29 +2,32 @@
 #include "collision/scene_index_cache.h"
 
 #include <algorithm>
-#include <cstring>
 
 namespace vkc {
 
-Status ensureSceneIndices(VulkanContext& ctx, SceneIndexCache& cache, const SceneImpl& scene, const char* name) {
-    if (cache.key == scene.topologyKey()) return Status::success();
-    std::vector<uint32_t> indices;
-    std::vector<uint32_t> firstIndex;
+void ensureSceneIndices(SceneIndexCache& cache, const SceneImpl& scene) {
+    if (cache.key == scene.topologyKey()) return;
+    cache.indices.clear();
+    cache.firstIndex.clear();
     for (const SceneMesh& mesh : scene.meshes) {
-        firstIndex.push_back(uint32_t(indices.size()));
-        indices.insert(indices.end(), mesh.data.indices.begin(), mesh.data.indices.end());
+        cache.firstIndex.push_back(uint32_t(cache.indices.size()));
+        cache.indices.insert(cache.indices.end(), mesh.data.indices.begin(), mesh.data.indices.end());
     }
-    // Forget the old scene first: should creation fail, the next call must rebuild, not reuse a null buffer.
-    cache.key = {};
-    destroyBuffer(ctx, cache.buffer);
-    auto buffer = createBuffer(ctx, {std::max<VkDeviceSize>(16, indices.size() * 4), VK_BUFFER_USAGE_INDEX_BUFFER_BIT,
-                                     MemoryUsage::Upload, name});
-    if (!buffer) return buffer.status();
-    cache.buffer = buffer.value();
-    if (!indices.empty()) std::memcpy(cache.buffer.data, indices.data(), indices.size() * 4);
-    VKC_TRY(flushBuffer(ctx, cache.buffer));
-    cache.firstIndex = std::move(firstIndex);
     cache.key = scene.topologyKey();
+}
+
+BufferHandle declareSceneIndices(Graph& graph, const SceneIndexCache& cache, const std::string& method) {
+    return graph.persistentBuffer(method + " triangle indices",
+                                  {std::max<VkDeviceSize>(16, cache.indices.size() * 4), 0, /*hostWrite*/ true});
+}
+
+Status uploadSceneIndices(VulkanGraphAllocator& allocator, const Graph& graph, BufferHandle buffer,
+                          SceneIndexCache& cache) {
+    if (graph.buffer(buffer) == VK_NULL_HANDLE) return Status::success();  // no pass draws this frame
+    if (cache.uploaded == cache.key && !graph.created(buffer)) return Status::success();
+    cache.uploaded = {};  // should the upload fail, the next frame tries again
+    VKC_TRY(fillHostBuffer(allocator, graph, buffer, std::span<const uint32_t>(cache.indices)));
+    cache.uploaded = cache.key;
     return Status::success();
 }
 

@@ -39,7 +39,6 @@ constexpr uint32_t kDefaultMaxObjects = 4096;
 constexpr uint32_t kDefaultMaxCandidatePairs = 16384;
 constexpr uint32_t kDefaultPointCapacity = 16384;
 constexpr uint32_t kDefaultFramesInFlight = 2;
-constexpr uint32_t kTimestampQueries = 64;  // 2 per pass: setup, normals, 6 per view (3), compact, readback
 
 constexpr SpecConstant kEdgeVariant[] = {{0, 1}};
 constexpr SpecConstant kTriangleVariant[] = {{0, 0}};
@@ -52,16 +51,7 @@ VkStencilOpState stencilOp(VkCompareOp compare, uint32_t reference, VkStencilOp 
 
 StencilDetectorImpl::~StencilDetectorImpl() {
     if (!ctx) return;
-    for (StencilSlot& slot : slots) {
-        for (Buffer* buffer : {&slot.objects, &slot.candidates, &slot.topology, &slot.normals, &slot.pairFlags,
-                               &slot.pairs, &slot.points})
-            destroyBuffer(*ctx, *buffer);
-        destroyImage(*ctx, slot.depthStencil);
-        destroyImage(*ctx, slot.penetrating);
-        destroyImage(*ctx, slot.penetrated);
-        destroyQueryPool(*ctx, slot.occlusion);
-        destroyQueryPool(*ctx, slot.timestamps);
-    }
+    for (StencilSlot& slot : slots) destroyQueryPool(*ctx, slot.occlusion);
     destroyDetectorFrames(*ctx, frames);
     for (Pipeline* p : {&normals, &edgeDepth, &count, &positive, &negative, &penetrating, &recount, &penetratedId,
                         &scan, &compact})
@@ -158,49 +148,21 @@ Status StencilDetectorImpl::createResources() {
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (2 * (2 + gpu::kStencilMaxMeshSlots) + 2 + 3)},
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, slotCount * 2}};
     const VkDeviceSize pairsBytes = stencilPairsBytes(s.maxCandidatePairs);
-    const VkDeviceSize pointsBytes = stencilPointsBytes(s.pointCapacity);
     readbackPointsOffset = pairsBytes;
-    VKC_TRY(createDetectorFrames(c, {"stencil", slotCount, slotCount * 4, sizes, pairsBytes + pointsBytes}, frames));
+    VKC_TRY(createDetectorFrames(
+        c, {"stencil", slotCount, slotCount * 4, sizes, pairsBytes + stencilPointsBytes(s.pointCapacity)}, frames));
 
     slots.resize(slotCount);
     for (uint32_t i = 0; i < slotCount; ++i) {
         StencilSlot& slot = slots[i];
         const FrameSlotResources make(c, i);
-        const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-        VKC_TRY(make.buffer(slot.objects, sizeof(gpu::StencilObjectGpu) * s.maxObjects, storage, MemoryUsage::Upload,
-                            "stencil objects"));
-        VKC_TRY(make.buffer(slot.candidates, 8 * VkDeviceSize(s.maxCandidatePairs), storage, MemoryUsage::Upload,
-                            "stencil candidate pairs"));
-        VKC_TRY(make.buffer(slot.pairFlags, std::max<VkDeviceSize>(16, stencilPairFlagsBytes(s.maxObjects)), storage,
-                            MemoryUsage::DeviceLocal, "stencil pair flags"));
-        VKC_TRY(make.buffer(slot.pairs, pairsBytes, storage, MemoryUsage::DeviceLocal, "stencil pairs"));
-        VKC_TRY(make.buffer(slot.points, pointsBytes, storage, MemoryUsage::DeviceLocal, "stencil points"));
-
-        const VkImageUsageFlags idUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_STORAGE_BIT;
-        VKC_TRY(make.image(slot.depthStencil, {s.resolution, s.resolution, depthStencilFormat,
-                                               VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, 1, "stencil depth-stencil"}));
-        VKC_TRY(make.image(slot.penetrating, {s.resolution, s.resolution, kStencilPenetratingFormat, idUsage, 1,
-                                              "stencil penetrating ids"}));
-        VKC_TRY(make.image(slot.penetrated, {s.resolution, s.resolution, kStencilPenetratedFormat, idUsage, 1,
-                                             "stencil penetrated ids"}));
-
         const VkDescriptorPool pool = frames.descriptorPool;
         VKC_TRY(make.descriptorSet(slot.drawSet, pool, edgeDepth.setLayouts[0], "stencil draw set"));
         VKC_TRY(make.descriptorSet(slot.normalsSet, pool, normals.setLayouts[0], "stencil normals set"));
         VKC_TRY(make.descriptorSet(slot.scanSet, pool, scan.setLayouts[0], "stencil scan set"));
         VKC_TRY(make.descriptorSet(slot.compactSet, pool, compact.setLayouts[0], "stencil compact set"));
-
         VKC_TRY(make.queryPool(slot.occlusion, VK_QUERY_TYPE_OCCLUSION, s.views * (2 + 2 * s.maxObjects),
                                "stencil occlusion"));
-        VKC_TRY(make.queryPool(slot.timestamps, VK_QUERY_TYPE_TIMESTAMP, kTimestampQueries, "stencil timestamps"));
-
-        const VkDescriptorType sb = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        writeBufferDescriptor(c, slot.drawSet, gpu::kStencilBindingObjects, sb, slot.objects);
-        writeBufferDescriptor(c, slot.scanSet, gpu::kStencilBindingPairFlags, sb, slot.pairFlags);
-        writeBufferDescriptor(c, slot.scanSet, gpu::kStencilBindingPoints, sb, slot.points);
-        writePairCompactDescriptors(c, slot.compactSet, slot.candidates, slot.pairFlags, slot.pairs);
-        writeStorageImageDescriptor(c, slot.scanSet, gpu::kStencilBindingPenetratingImage, slot.penetrating.view);
-        writeStorageImageDescriptor(c, slot.scanSet, gpu::kStencilBindingPenetratedImage, slot.penetrated.view);
     }
     return Status::success();
 }

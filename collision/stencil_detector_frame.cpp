@@ -20,7 +20,6 @@ namespace vkc {
 
 Status StencilDetectorImpl::ensureTopology(StencilSlot& slot, const SceneImpl& scene) {
     if (slot.topologyKey == scene.topologyKey()) return Status::success();
-
     std::vector<const MeshData*> meshes;
     for (const SceneMesh& mesh : scene.meshes) {
         if (!mesh.report.validForObjectSpaceMethods())
@@ -28,34 +27,27 @@ Status StencilDetectorImpl::ensureTopology(StencilSlot& slot, const SceneImpl& s
                                                          "\" is empty, has indices out of range or non-finite vertices");
         meshes.push_back(&mesh.data);
     }
-    StencilTopology topology = buildStencilTopology(meshes);
-    // The slot's previous frame has completed (ringSlotAvailable), so its buffers may go now. Forget
-    // the old scene first: should creation fail, the next frame must rebuild, not reuse null buffers.
-    slot.topologyKey = {};
-    destroyBuffer(*ctx, slot.topology);
-    destroyBuffer(*ctx, slot.normals);
-    auto buffer = createBuffer(*ctx, {std::max<VkDeviceSize>(16, topology.data.size() * 4),
-                                      VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                      MemoryUsage::Upload, "stencil topology (indices, edges, adjacency)"});
-    if (!buffer) return buffer.status();
-    slot.topology = buffer.value();
-    if (!topology.data.empty()) std::memcpy(slot.topology.data, topology.data.data(), topology.data.size() * 4);
-    VKC_TRY(flushBuffer(*ctx, slot.topology));
-    auto normals = createBuffer(*ctx, {std::max<VkDeviceSize>(16, VkDeviceSize(topology.totalVertices) * 12),
-                                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal,
-                                       "stencil vertex normals"});
-    if (!normals) return normals.status();
-    slot.normals = normals.value();
-    writeBufferDescriptor(*ctx, slot.normalsSet, gpu::kStencilBindingTopology, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                          slot.topology);
-    writeBufferDescriptor(*ctx, slot.normalsSet, gpu::kStencilBindingNormals, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                          slot.normals);
-    writeBufferDescriptor(*ctx, slot.drawSet, gpu::kStencilBindingNormals, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                          slot.normals);
-    topology.data.clear();
-    topology.data.shrink_to_fit();
-    slot.topologyLayout = std::move(topology);
-    slot.topologyKey = scene.topologyKey();
+    slot.topology = buildStencilTopology(meshes);
+    slot.topologyKey = {};  // set once the buffer holds it (recordFrame)
+    return Status::success();
+}
+
+Status StencilDetectorImpl::writeDescriptors(const StencilSlot& slot, const Graph& graph, const StencilPassInputs& in,
+                                             std::span<const VkBuffer> meshBuffers) {
+    VulkanContext& c = *ctx;
+    const GraphDescriptors d(c, graph, frames.dummyVertices.buffer);
+    d.storageBuffer(slot.drawSet, gpu::kStencilBindingObjects, in.objects);
+    d.storageBuffer(slot.drawSet, gpu::kStencilBindingNormals, in.normals);
+    d.storageBuffer(slot.normalsSet, gpu::kStencilBindingTopology, in.topology);
+    d.storageBuffer(slot.normalsSet, gpu::kStencilBindingNormals, in.normals);
+    for (VkDescriptorSet set : {slot.drawSet, slot.normalsSet})
+        writeStorageBufferArray(c, set, gpu::kStencilBindingMeshVertices, gpu::kStencilMaxMeshSlots, meshBuffers,
+                                frames.dummyVertices.buffer);
+    d.storageBuffer(slot.scanSet, gpu::kStencilBindingPairFlags, in.pairFlags);
+    d.storageBuffer(slot.scanSet, gpu::kStencilBindingPoints, in.points);
+    d.storageImage(slot.scanSet, gpu::kStencilBindingPenetratingImage, in.penetratingImage);
+    d.storageImage(slot.scanSet, gpu::kStencilBindingPenetratedImage, in.penetratedImage);
+    writePairCompactDescriptors(c, slot.compactSet, d.buffer(in.candidates), d.buffer(in.pairFlags), d.buffer(in.pairs));
     return Status::success();
 }
 
@@ -80,7 +72,7 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     // Objects, vertex buffers and normal dispatches of the drawn objects.
     VertexBufferSlots vertexSlots(gpu::kStencilMaxMeshSlots, "stencil: the candidate objects read");
     std::map<MeshId, uint32_t> drawnMeshes;  // mesh -> vertex-buffer slot
-    auto* objects = static_cast<gpu::StencilObjectGpu*>(slot.objects.data);
+    std::vector<gpu::StencilObjectGpu> objects(std::max(objectCount, 1u));
     std::vector<StencilMeshRange> ranges;
     slot.openMeshes.clear();
     for (uint32_t object : draw) {
@@ -91,16 +83,10 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
         if (drawnMeshes.emplace(o.mesh, vertexSlot.value()).second && !mesh.report.validForVolumeMethods())
             slot.openMeshes.push_back(mesh.data.name);
         objects[object] = {objectToLocal(o.objectToWorld, region.origin), vertexSlot.value(), mesh.vertexStrideFloats,
-                           mesh.vertexOffsetFloats,
-                           slot.topologyLayout.normals[o.mesh].normalBase};
-        ranges.push_back(slot.topologyLayout.ranges[o.mesh]);
+                           mesh.vertexOffsetFloats, slot.topology.normals[o.mesh].normalBase};
+        ranges.push_back(slot.topology.ranges[o.mesh]);
     }
-    VKC_TRY(flushBuffer(c, slot.objects));
-    VKC_TRY(uploadCandidatePairs(c, slot.candidates, pairs));
     const std::vector<VkBuffer>& meshBuffers = vertexSlots.buffers();
-    for (VkDescriptorSet set : {slot.drawSet, slot.normalsSet})
-        writeStorageBufferArray(c, set, gpu::kStencilBindingMeshVertices, gpu::kStencilMaxMeshSlots, meshBuffers,
-                                frames.dummyVertices.buffer);
 
     StencilPassInputs in;
     in.pipelines = {&normals, &edgeDepth, &count, &positive, &negative, &penetrating, &recount, &penetratedId,
@@ -114,7 +100,7 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     in.resolution = s.resolution;
     in.clearAfterRecount = !slot.openMeshes.empty();
     for (const auto& [mesh, vertexSlot] : drawnMeshes) {
-        gpu::StencilNormalsPush push = slot.topologyLayout.normals[mesh];
+        gpu::StencilNormalsPush push = slot.topology.normals[mesh];
         push.meshSlot = vertexSlot;
         push.vertexStride = scene.meshes[mesh].vertexStrideFloats;
         push.vertexOffset = scene.meshes[mesh].vertexOffsetFloats;
@@ -135,25 +121,39 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
 
     slot.graph = std::make_unique<Graph>();
     Graph& graph = *slot.graph;
-    // Each import states what the slot's previous frame last did with the resource (see graph_execution.h).
-    in.topology = importPersistentBuffer(graph, "stencil topology", slot.topology, syncStateOf(Access::VertexRead));
-    in.objects = importPersistentBuffer(graph, "stencil objects", slot.objects, syncStateOf(Access::VertexShaderRead));
-    in.normals = importPersistentBuffer(graph, "stencil vertex normals", slot.normals, syncStateOf(Access::VertexShaderRead));
-    in.candidates = importPersistentBuffer(graph, "stencil candidate pairs", slot.candidates, syncStateOf(Access::ComputeRead));
-    in.pairFlags = importPersistentBuffer(graph, "stencil pair flags", slot.pairFlags, syncStateOf(Access::ComputeRead));
-    in.pairs = importPersistentBuffer(graph, "stencil pairs", slot.pairs, syncStateOf(Access::TransferSrc));
-    in.points = importPersistentBuffer(graph, "stencil points", slot.points, syncStateOf(Access::TransferSrc));
+    const std::vector<uint32_t>& topology = slot.topology.data;
+    in.topology = graph.persistentBuffer("stencil topology", {std::max<VkDeviceSize>(16, topology.size() * 4), 0, true});
+    in.objects = graph.createBuffer("stencil objects", {objects.size() * sizeof(objects[0]), 0, true});
+    in.normals = graph.createBuffer("stencil vertex normals",
+                                    {std::max<VkDeviceSize>(16, VkDeviceSize(slot.topology.totalVertices) * 12)});
+    in.candidates = graph.createBuffer("stencil candidate pairs", {8 * std::max<VkDeviceSize>(1, pairs.size()), 0, true});
+    in.pairFlags = graph.createBuffer("stencil pair flags", {std::max<VkDeviceSize>(16, stencilPairFlagsBytes(objectCount))});
+    in.pairs = graph.createBuffer("stencil pairs", {stencilPairsBytes(s.maxCandidatePairs)});
+    in.points = graph.createBuffer("stencil points", {stencilPointsBytes(s.pointCapacity)});
     in.meshVertices = importVertexBuffers(graph, meshBuffers);
     in.readback = importReadbackSlot(graph, "stencil readback slot", frames.ring, frame);
     in.readbackPointsOffset = readbackPointsOffset;
-    in.depthStencil = importPersistentImage(graph, "stencil depth-stencil", slot.depthStencil,
-                                            Access::DepthStencilAttachment);
-    in.penetratingImage = importPersistentImage(graph, "stencil penetrating ids", slot.penetrating, Access::ComputeRead);
-    in.penetratedImage = importPersistentImage(graph, "stencil penetrated ids", slot.penetrated, Access::ComputeRead);
-
+    in.depthStencil = graph.createImage("stencil depth-stencil", {s.resolution, s.resolution, depthStencilFormat});
+    in.penetratingImage =
+        graph.createImage("stencil penetrating ids", {s.resolution, s.resolution, kStencilPenetratingFormat});
+    in.penetratedImage = graph.createImage("stencil penetrated ids", {s.resolution, s.resolution, kStencilPenetratedFormat});
     addStencilPasses(graph, in);
-    VKC_TRY(graph.compile());
-    VKC_TRY(graph.execute(cmd, graphExecuteContext(c, slot.timestamps)));
+    PersistentResources& resources = slotResources(frames, frame);
+    VKC_TRY(graph.compile(resources));
+
+    // The topology buffer keeps its contents until the scene's topology changes (a frame that draws
+    // nothing does not create it).
+    const bool topologyUsed = graph.buffer(in.topology) != VK_NULL_HANDLE;
+    if (topologyUsed && (slot.topologyKey != scene.topologyKey() || graph.created(in.topology))) {
+        VKC_TRY(fillHostBuffer(*frames.allocator, graph, in.topology, std::span<const uint32_t>(topology)));
+        slot.topologyKey = scene.topologyKey();
+    }
+    VKC_TRY(fillHostBuffer(*frames.allocator, graph, in.objects, std::span<const gpu::StencilObjectGpu>(objects)));
+    VKC_TRY(fillHostBuffer(*frames.allocator, graph, in.candidates, std::span<const ObjectPair>(pairs)));
+    VKC_TRY(writeDescriptors(slot, graph, in, meshBuffers));
+    auto execute = graphExecuteContext(c, graph, resources);
+    if (!execute) return execute.status();
+    VKC_TRY(graph.execute(cmd, execute.value()));
 
     slot.drawObjects = std::move(draw);
     slot.candidatePairs = pairs;
@@ -255,7 +255,7 @@ Status StencilDetectorImpl::readResults(uint64_t frame, FrameResults& out, Stenc
                                                : " (open or non-manifold: " + meshes + ")"));
     }
     if (details) *details = std::move(d);
-    return readPassTimings(c, *slot.graph, slot.timestamps, out.gpuTimingsMs);
+    return readPassTimings(c, *slot.graph, slotResources(frames, frame), out.gpuTimingsMs);
 }
 
 }  // namespace vkc

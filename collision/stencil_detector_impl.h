@@ -21,28 +21,18 @@
 namespace vkc {
 
 // Everything one frame in flight uses; reused once that frame has been read back.
+// Its buffers and images are the graph's (DetectorFrames::slots).
 struct StencilSlot {
-    Buffer objects;     // host-visible StencilObjectGpu per object (written at record time)
-    Buffer candidates;  // host-visible uvec2 per candidate pair
-    Buffer topology;    // host-visible: indices, edges, adjacency of every mesh (rebuilt per scene)
-    Buffer normals;     // vec3 per vertex of every mesh (GPU, per frame)
-    Buffer pairFlags;   // maxObjects^2 bits
-    Buffer pairs;
-    Buffer points;
-    Image depthStencil;
-    Image penetrating;  // id image A
-    Image penetrated;   // id image B
     VkDescriptorSet drawSet = VK_NULL_HANDLE;
     VkDescriptorSet normalsSet = VK_NULL_HANDLE;
     VkDescriptorSet scanSet = VK_NULL_HANDLE;
     VkDescriptorSet compactSet = VK_NULL_HANDLE;
     QueryPool occlusion;
-    QueryPool timestamps;
     std::unique_ptr<Graph> graph;  // kept for pass names when reading timings
 
-    // Topology cache: which scene topology `topology` was built for.
+    // Topology cache: which scene topology the slot's "stencil topology" buffer holds.
     SceneTopologyKey topologyKey;
-    StencilTopology topologyLayout;     // ranges and normal dispatches (data already uploaded)
+    StencilTopology topology;  // indices, edges, adjacency, ranges and normal dispatches
 
     // What the frame recorded, for results().
     std::vector<uint32_t> drawObjects;
@@ -68,6 +58,8 @@ struct StencilDetectorImpl {
     Status createPipelines();
     Status createResources();
     Status ensureTopology(StencilSlot& slot, const SceneImpl& scene);
+    Status writeDescriptors(const StencilSlot& slot, const Graph& graph, const StencilPassInputs& in,
+                            std::span<const VkBuffer> meshBuffers);
     Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, std::span<const ObjectPair> candidates,
                        std::span<const Aabb> worldBounds, uint64_t frame);
     Status readResults(uint64_t frame, FrameResults& out, StencilFrameDetails* details);

@@ -113,8 +113,11 @@ void addAabbTreePasses(Graph& graph, const AabbTreePassInputs& inputs) {
         for (BufferHandle v : in.vertices) traverse.read(v, Access::ComputeRead);
         traverse.read(state, Access::IndirectRead);
         state = traverse.write(state, Access::ComputeReadWrite);
-        lists = traverse.write(lists, Access::ComputeReadWrite);
-        triangles = traverse.write(triangles, Access::ComputeReadWrite);
+        // The first level starts the node-pair lists from the seeds and the triangle list is append
+        // only (its counter lives in the state): neither reads what an earlier frame left.
+        const Access appended = g == 0 ? Access::ComputeWrite : Access::ComputeReadWrite;
+        lists = traverse.write(lists, appended);
+        triangles = traverse.write(triangles, appended);
         stats = traverse.write(stats, Access::ComputeReadWrite);
         traverse.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
             bind(cmd, r, *in.traversePipeline, in.set, &push, sizeof(push));

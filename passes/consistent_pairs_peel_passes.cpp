@@ -85,7 +85,8 @@ void addConsistentPairsPeelPasses(Graph& graph, const ConsistentPairsPassInputs&
         PassBuilder peel = graph.addPass("cp-peel");
         readConsistentPairsGeometry(peel, in, state);
         // The frame's first peel reads nothing, but its set still names the array (kept valid).
-        peel.read(state.layers, Access::FragmentRead);
+        if (layer == 0) peel.bind(state.layers, Access::FragmentRead);
+        else peel.read(state.layers, Access::FragmentRead);
         state.depth = peel.write(state.depth, Access::DepthStencilAttachment);
         state.peelTarget = peel.write(state.peelTarget, Access::ColorAttachment);
         const ImageHandle depth = state.depth, target = state.peelTarget;

@@ -31,6 +31,12 @@ ImageHandle Graph::createImage(std::string name, const GraphImageDesc& desc) {
     return ImageHandle{uint32_t(images_.size() - 1), 0};
 }
 
+BufferHandle Graph::persistentBuffer(std::string name, const GraphBufferDesc& desc) {
+    BufferHandle handle = createBuffer(std::move(name), desc);
+    buffers_[handle.index].persistent = true;
+    return handle;
+}
+
 BufferHandle Graph::importBuffer(std::string name, const ImportedBuffer& imported) {
     BufferResource resource;
     resource.name = std::move(name);
@@ -96,7 +102,7 @@ VkImageLayout mergeLayouts(VkImageLayout a, VkImageLayout b) {
 
 // Returns the version the pass leaves the resource at (the new one for writes).
 uint32_t Graph::declare(uint32_t passIndex, bool isImage, uint32_t index, uint32_t version, Access kind,
-                        bool asWrite) {
+                        bool asWrite, bool contentsUnused) {
     Pass& pass = passes_[passIndex];
     compiled_ = false;
     const AccessInfo& info = accessInfo(kind);
@@ -142,7 +148,7 @@ uint32_t Graph::declare(uint32_t passIndex, bool isImage, uint32_t index, uint32
     merged->access |= info.access;
     merged->layout = isImage ? mergeLayouts(merged->layout, info.layout) : VK_IMAGE_LAYOUT_UNDEFINED;
     // Reading contents only matters for what existed before the pass, not what it wrote itself.
-    if (info.readsContents && !merged->isWrite) merged->readsContents = true;
+    if (info.readsContents && !merged->isWrite && !contentsUnused) merged->readsContents = true;
     merged->isWrite |= info.isWrite;
     return merged->outputVersion;
 }
@@ -152,6 +158,9 @@ BufferHandle PassBuilder::read(BufferHandle handle, Access kind) {
 }
 ImageHandle PassBuilder::read(ImageHandle handle, Access kind) {
     return ImageHandle{handle.index, graph_->declare(pass_, true, handle.index, handle.version, kind, false)};
+}
+ImageHandle PassBuilder::bind(ImageHandle handle, Access kind) {
+    return ImageHandle{handle.index, graph_->declare(pass_, true, handle.index, handle.version, kind, false, true)};
 }
 BufferHandle PassBuilder::write(BufferHandle handle, Access kind) {
     return BufferHandle{handle.index, graph_->declare(pass_, false, handle.index, handle.version, kind, true)};
@@ -170,11 +179,7 @@ VkDeviceSize PassResources::bufferOffset(BufferHandle handle) const {
     const auto& resource = graph_->buffers_[handle.index];
     return resource.imported ? resource.import.offset : 0;
 }
-VkDeviceSize PassResources::bufferSize(BufferHandle handle) const {
-    assert(handle.index < graph_->buffers_.size());
-    const auto& resource = graph_->buffers_[handle.index];
-    return resource.imported ? resource.import.size : resource.desc.size;
-}
+VkDeviceSize PassResources::bufferSize(BufferHandle handle) const { return graph_->bufferSize(handle); }
 VkImage PassResources::image(ImageHandle handle) const {
     assert(handle.index < graph_->images_.size());
     return graph_->images_[handle.index].object.image;
@@ -186,6 +191,35 @@ VkImageView PassResources::imageView(ImageHandle handle) const {
 const GraphImageDesc& PassResources::imageDesc(ImageHandle handle) const {
     assert(handle.index < graph_->images_.size());
     return graph_->images_[handle.index].desc;
+}
+
+VkBuffer Graph::buffer(BufferHandle handle) const {
+    assert(handle.index < buffers_.size());
+    return buffers_[handle.index].buffer;
+}
+VkImageView Graph::imageView(ImageHandle handle) const {
+    assert(handle.index < images_.size());
+    return images_[handle.index].object.view;
+}
+bool Graph::created(BufferHandle handle) const {
+    assert(handle.index < buffers_.size());
+    return buffers_[handle.index].created;
+}
+void* Graph::mapped(BufferHandle handle) const {
+    assert(handle.index < buffers_.size());
+    return buffers_[handle.index].mapped;
+}
+
+VkDeviceSize Graph::bufferSize(BufferHandle handle) const {
+    assert(handle.index < buffers_.size());
+    const BufferResource& resource = buffers_[handle.index];
+    return resource.imported ? resource.import.size : resource.desc.size;
+}
+
+BufferHandle Graph::findBuffer(const std::string& name) const {
+    for (uint32_t i = 0; i < buffers_.size(); ++i)
+        if (buffers_[i].name == name) return BufferHandle{i, buffers_[i].version};
+    return BufferHandle{};
 }
 
 VkBufferUsageFlags Graph::bufferUsage(BufferHandle handle) const {

@@ -7,6 +7,7 @@
 
 #include "passes/access_kind.h"
 #include "passes/graph_resources.h"
+#include "passes/persistent_resources.h"
 #include "vkcollide/status.h"
 
 #include <vulkan/vulkan_core.h>
@@ -54,6 +55,10 @@ public:
     // Declares a read (isWrite == false kinds); returns the same handle.
     BufferHandle read(BufferHandle handle, Access kind);
     ImageHandle read(ImageHandle handle, Access kind);
+    // Declares that the pass's descriptor set names the image, in the layout of the read `kind`,
+    // but reads none of its contents (a set shared with later passes that do): synchronised like a
+    // read, yet no error when nothing wrote it earlier in the frame.
+    ImageHandle bind(ImageHandle handle, Access kind);
     // Declares a write (isWrite == true kinds, including read-modify-write ones); returns the new
     // version, which later passes must use. The handle passed in becomes stale for later passes.
     BufferHandle write(BufferHandle handle, Access kind);
@@ -120,10 +125,15 @@ public:
     Graph(const Graph&) = delete;  // PassBuilders and record callbacks point into it
     Graph& operator=(const Graph&) = delete;
 
-    // Transient resources: created by the allocator in compile(), contents undefined until a pass
-    // writes them, usage flags derived from every declared access. `name` labels dump and errors.
+    // Transient resources: created in compile(), contents undefined until a pass writes them (or,
+    // for a hostWrite buffer, the host), usage flags derived from every declared access. `name`
+    // labels dump and errors, and keys the resource in PersistentResources: compiled with one, the
+    // slot's previous object is reused and this frame is ordered after that frame's last access.
     BufferHandle createBuffer(std::string name, const GraphBufferDesc& desc);
     ImageHandle createImage(std::string name, const GraphImageDesc& desc);
+    // A buffer whose contents survive from the slot's previous frame (caches such as trees or
+    // per-scene topology). Contents are undefined when created() says the object is new.
+    BufferHandle persistentBuffer(std::string name, const GraphBufferDesc& desc);
     // Host-owned resources, synchronised from `initial` and left in `final`.
     BufferHandle importBuffer(std::string name, const ImportedBuffer& imported);
     ImageHandle importImage(std::string name, const ImportedImage& imported);
@@ -136,7 +146,21 @@ public:
     // transients (an allocation failure is returned naming the resource); without one (tests,
     // dumps) transients resolve to VK_NULL_HANDLE. May be called again after adding passes.
     Status compile(GraphResourceAllocator* allocator = nullptr);
+    // Same, with the resources of the frame slot this graph records for: created resources come
+    // from (and their last access goes back to) `slot`, which owns and destroys them.
+    Status compile(PersistentResources& slot);
     bool compiled() const { return compiled_; }
+
+    // A created resource after compile(): its object, whether it is new this frame (persistent
+    // contents lost), and the mapping of a hostWrite buffer for the host to fill before submit.
+    VkBuffer buffer(BufferHandle handle) const;
+    VkImageView imageView(ImageHandle handle) const;
+    bool created(BufferHandle handle) const;
+    void* mapped(BufferHandle handle) const;
+    VkDeviceSize bufferSize(BufferHandle handle) const;  // bytes asked for (imports: their range)
+    // The latest version of the buffer named `name` (invalid if none): for tests and tools that
+    // inspect a frame's resources after it ran.
+    BufferHandle findBuffer(const std::string& name) const;
 
     // Records every pass with its barriers, then the final barriers of imported resources.
     // Returns InvalidArgument when not compiled or the context lacks a required function.
@@ -172,10 +196,13 @@ private:
     struct BufferResource {
         std::string name;
         bool imported = false;
+        bool persistent = false;    // contents kept across the slot's frames
         GraphBufferDesc desc;            // transient
         ImportedBuffer import;      // imported
         uint32_t version = 0;       // current (latest) version
         VkBuffer buffer = VK_NULL_HANDLE;
+        void* mapped = nullptr;     // hostWrite buffers
+        bool created = false;       // new object this frame
         VkBufferUsageFlags usage = 0;
     };
     struct ImageResource {
@@ -207,7 +234,11 @@ private:
         std::vector<GraphBarrier> barriers;
     };
 
-    uint32_t declare(uint32_t pass, bool isImage, uint32_t index, uint32_t version, Access kind, bool asWrite);
+    uint32_t declare(uint32_t pass, bool isImage, uint32_t index, uint32_t version, Access kind, bool asWrite,
+                     bool contentsUnused = false);
+    Status compileWith(GraphResourceAllocator* allocator, PersistentResources* slot);
+    Status createResources(GraphResourceAllocator* allocator, PersistentResources* slot,
+                           const std::vector<bool>& bufferUsed, const std::vector<bool>& imageUsed);
     void fail(std::string message);
     const std::string& resourceName(bool isImage, uint32_t index) const;
     std::string describeResource(bool isImage, uint32_t index) const;

@@ -4,6 +4,7 @@
 // imported resources back in the state the host asked for. Also derives transient usage flags.
 #include "passes/graph.h"
 
+#include <set>
 #include <utility>
 
 namespace vkc {
@@ -38,6 +39,16 @@ Track importedTrack(const SyncState& initial) {
         track.readStages = initial.stages;
     }
     return track;
+}
+
+// The state a frame leaves a slot resource in, for the slot's next frame: everything it did, and
+// its last write still to be flushed (conservative; the next frame's first access waits for it).
+SyncState lastUseOf(const Track& track) {
+    SyncState state;
+    state.stages = track.writeStages | track.readStages;
+    state.access = track.writeAccess;
+    state.layout = track.layout;
+    return state;
 }
 
 bool isVisible(const Track& track, VkPipelineStageFlags2 stages, VkAccessFlags2 access) {
@@ -99,18 +110,33 @@ bool applyAccess(Track& track, VkPipelineStageFlags2 stages, VkAccessFlags2 acce
 
 }  // namespace
 
-Status Graph::compile(GraphResourceAllocator* allocator) {
+Status Graph::compile(GraphResourceAllocator* allocator) { return compileWith(allocator, nullptr); }
+
+Status Graph::compile(PersistentResources& slot) { return compileWith(nullptr, &slot); }
+
+Status Graph::compileWith(GraphResourceAllocator* allocator, PersistentResources* slot) {
     compiled_ = false;
     finalBarriers_.clear();
     if (!declarationError_.ok()) return declarationError_;
 
+    // A created resource starts where the slot's previous frame left it: buffers keep their
+    // contents when persistent (or the host writes them), images are discarded (UNDEFINED).
+    auto createdTrack = [&](bool isImage, const std::string& name, bool keepsContents) {
+        Track track = slot ? importedTrack(slot->lastUse(isImage, name)) : Track{};
+        track.hasContents = keepsContents;
+        track.layout = VK_IMAGE_LAYOUT_UNDEFINED;
+        return track;
+    };
     std::vector<Track> bufferTracks(buffers_.size()), imageTracks(images_.size());
     for (size_t i = 0; i < buffers_.size(); ++i) {
-        if (buffers_[i].imported) bufferTracks[i] = importedTrack(buffers_[i].import.initial);
-        buffers_[i].usage = buffers_[i].imported ? 0 : buffers_[i].desc.extraUsage;
+        const BufferResource& buffer = buffers_[i];
+        bufferTracks[i] = buffer.imported ? importedTrack(buffer.import.initial)
+                                          : createdTrack(false, buffer.name, buffer.persistent || buffer.desc.hostWrite);
+        buffers_[i].usage = buffer.imported ? 0 : buffer.desc.extraUsage;
     }
     for (size_t i = 0; i < images_.size(); ++i) {
         if (images_[i].imported) imageTracks[i] = importedTrack(images_[i].import.initial);
+        else imageTracks[i] = createdTrack(true, images_[i].name, false);
         images_[i].usage = images_[i].imported ? 0 : images_[i].desc.extraUsage;
     }
     std::vector<bool> bufferUsed(buffers_.size(), false), imageUsed(images_.size(), false);
@@ -156,31 +182,65 @@ Status Graph::compile(GraphResourceAllocator* allocator) {
     for (uint32_t i = 0; i < images_.size(); ++i)
         if (images_[i].imported) finish(true, i, images_[i].import.final);
 
-    // Transients are created last, once every access has contributed its usage flags. A transient
-    // no pass touches is not created (its handle resolves to VK_NULL_HANDLE).
-    if (allocator) {
-        for (uint32_t i = 0; i < buffers_.size(); ++i) {
-            BufferResource& resource = buffers_[i];
-            if (resource.imported || !bufferUsed[i] || resource.buffer != VK_NULL_HANDLE) continue;
-            Result<VkBuffer> created = allocator->createBuffer(resource.name.c_str(), resource.desc, resource.usage);
-            if (!created.ok())
-                return makeError(created.status().code,
-                                 "creating transient buffer '" + resource.name + "': " + created.status().message,
-                                 created.status().vkResult);
-            resource.buffer = created.value();
+    VKC_TRY(createResources(allocator, slot, bufferUsed, imageUsed));
+    if (slot) {
+        for (uint32_t i = 0; i < buffers_.size(); ++i)
+            if (!buffers_[i].imported) slot->setLastUse(false, buffers_[i].name, lastUseOf(bufferTracks[i]));
+        for (uint32_t i = 0; i < images_.size(); ++i)
+            if (!images_[i].imported) slot->setLastUse(true, images_[i].name, lastUseOf(imageTracks[i]));
+    }
+    compiled_ = true;
+    return Status::success();
+}
+
+// Created resources come last, once every access has contributed its usage flags. One no pass
+// touches is not created (its handle resolves to VK_NULL_HANDLE).
+Status Graph::createResources(GraphResourceAllocator* allocator, PersistentResources* slot,
+                              const std::vector<bool>& bufferUsed, const std::vector<bool>& imageUsed) {
+    auto failed = [](const char* what, const std::string& name, const Status& status) {
+        return makeError(status.code, std::string("creating ") + what + " '" + name + "': " + status.message,
+                         status.vkResult);
+    };
+    if (slot) {
+        // The slot keys its objects by name: two resources of one graph must not share one.
+        std::set<std::pair<bool, std::string>> names;
+        for (const BufferResource& resource : buffers_)
+            if (!resource.imported && !names.emplace(false, resource.name).second)
+                return makeError(ErrorCode::InvalidArgument, "two created buffers are named '" + resource.name + "'");
+        for (const ImageResource& resource : images_)
+            if (!resource.imported && !names.emplace(true, resource.name).second)
+                return makeError(ErrorCode::InvalidArgument, "two created images are named '" + resource.name + "'");
+    }
+    for (uint32_t i = 0; i < buffers_.size(); ++i) {
+        BufferResource& resource = buffers_[i];
+        if (resource.imported || !bufferUsed[i]) continue;
+        if (slot) {
+            auto use = slot->buffer(resource.name, resource.desc, resource.usage);
+            if (!use) return failed("buffer", resource.name, use.status());
+            resource.buffer = use->buffer.buffer;
+            resource.mapped = use->buffer.mapped;
+            resource.created = use->created;
+        } else if (allocator && resource.buffer == VK_NULL_HANDLE) {
+            auto created = allocator->createBuffer(resource.name.c_str(), resource.desc, resource.usage);
+            if (!created) return failed("transient buffer", resource.name, created.status());
+            resource.buffer = created->buffer;
+            resource.mapped = created->mapped;
+            resource.created = true;
         }
-        for (uint32_t i = 0; i < images_.size(); ++i) {
-            ImageResource& resource = images_[i];
-            if (resource.imported || !imageUsed[i] || resource.object.image != VK_NULL_HANDLE) continue;
-            Result<GraphImage> created = allocator->createImage(resource.name.c_str(), resource.desc, resource.usage);
-            if (!created.ok())
-                return makeError(created.status().code,
-                                 "creating transient image '" + resource.name + "': " + created.status().message,
-                                 created.status().vkResult);
+    }
+    for (uint32_t i = 0; i < images_.size(); ++i) {
+        ImageResource& resource = images_[i];
+        if (resource.imported || !imageUsed[i]) continue;
+        if (slot) {
+            auto use = slot->image(resource.name, resource.desc, resource.usage);
+            if (!use) return failed("image", resource.name, use.status());
+            resource.object = use->image;
+        } else if (allocator && resource.object.image == VK_NULL_HANDLE) {
+            auto created = allocator->createImage(resource.name.c_str(), resource.desc, resource.usage);
+            if (!created) return failed("transient image", resource.name, created.status());
             resource.object = created.value();
         }
     }
-    compiled_ = true;
     return Status::success();
 }
 

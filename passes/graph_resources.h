@@ -36,6 +36,9 @@ struct ImageHandle {
 struct GraphBufferDesc {
     VkDeviceSize size = 0;                // bytes, > 0
     VkBufferUsageFlags extraUsage = 0;    // added to the derived usage (e.g. for a later host-side copy)
+    // Mapped, host-visible memory the host fills between compile() and the submit (Graph::mapped):
+    // its contents count as written before the first pass, and the submit makes them visible.
+    bool hostWrite = false;
 };
 
 // An image the graph creates; zero means default where noted.
@@ -69,20 +72,32 @@ struct ImportedImage {
     std::optional<SyncState> final;       // final->layout is the layout the host gets it back in
 };
 
-// A transient image the allocator created. The view covers the whole image (all layers/levels).
+// A buffer the allocator created; `mapped` is non-null exactly for hostWrite buffers.
+struct GraphBuffer {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    void* mapped = nullptr;
+};
+
+// An image the allocator created. The view covers the whole image (all layers/levels).
 struct GraphImage {
     VkImage image = VK_NULL_HANDLE;
     VkImageView view = VK_NULL_HANDLE;
 };
 
-// Creates transient resources for Graph::compile. The graph never destroys what it is given:
-// the allocator owns lifetimes and frees them once the frame that used them has retired (it alone
-// knows the frames-in-flight fences). `name` is for debug names and error messages.
+// Creates (and destroys) the resources a graph creates, and timestamp query pools, without the
+// graph depending on vk/ memory code. Graph::compile(allocator) never destroys what it is given;
+// FrameSlotResources (passes/frame_slot_resources.h) keeps them across frames and destroys them.
+// `name` is for debug names and error messages.
 class GraphResourceAllocator {
 public:
     virtual ~GraphResourceAllocator() = default;
-    virtual Result<VkBuffer> createBuffer(const char* name, const GraphBufferDesc& desc, VkBufferUsageFlags usage) = 0;
+    virtual Result<GraphBuffer> createBuffer(const char* name, const GraphBufferDesc& desc, VkBufferUsageFlags usage) = 0;
     virtual Result<GraphImage> createImage(const char* name, const GraphImageDesc& desc, VkImageUsageFlags usage) = 0;
+    virtual Result<VkQueryPool> createTimestampPool(const char* name, uint32_t queries) = 0;
+    // Each is called once per object, after the last frame that used it has completed.
+    virtual void destroyBuffer(const GraphBuffer& buffer) = 0;
+    virtual void destroyImage(const GraphImage& image) = 0;
+    virtual void destroyTimestampPool(VkQueryPool pool) = 0;
 };
 
 }  // namespace vkc

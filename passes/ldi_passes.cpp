@@ -98,8 +98,9 @@ void addLdiPasses(Graph& graph, const LdiPassInputs& in) {
 
     PassBuilder readback = graph.addPass("ldi-readback");
     readback.read(inside, Access::TransferSrc);
-    readback.read(pairResults, Access::TransferSrc);
-    readback.read(state.stats, Access::TransferSrc);
+    // Only what is copied: a frame without pairs or tiles writes neither list.
+    if (in.pairCount != 0) readback.read(pairResults, Access::TransferSrc);
+    if (tileCount != 0) readback.read(state.stats, Access::TransferSrc);
     if (in.readbackImagesOffset != 0 && in.pairCount != 0) readback.read(depthImage, Access::TransferSrc);
     readback.write(in.readback, Access::TransferDst);
     const BufferHandle statsSource = state.stats, imageSource = depthImage, insideSource = inside,

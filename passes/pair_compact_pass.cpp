@@ -8,8 +8,8 @@
 
 namespace vkc {
 
-void writePairCompactDescriptors(const VulkanContext& ctx, VkDescriptorSet set, const Buffer& candidates,
-                                 const Buffer& pairFlags, const Buffer& pairs) {
+void writePairCompactDescriptors(const VulkanContext& ctx, VkDescriptorSet set, VkBuffer candidates,
+                                 VkBuffer pairFlags, VkBuffer pairs) {
     const VkDescriptorType sb = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     writeBufferDescriptor(ctx, set, gpu::kStencilBindingCandidates, sb, candidates);
     writeBufferDescriptor(ctx, set, gpu::kStencilBindingPairFlags, sb, pairFlags);

@@ -31,8 +31,8 @@ struct PairCompactInputs {
 };
 
 // Points the compaction's set (stencil bindings) at a frame slot's buffers.
-void writePairCompactDescriptors(const VulkanContext& ctx, VkDescriptorSet set, const Buffer& candidates,
-                                 const Buffer& pairFlags, const Buffer& pairs);
+void writePairCompactDescriptors(const VulkanContext& ctx, VkDescriptorSet set, VkBuffer candidates,
+                                 VkBuffer pairFlags, VkBuffer pairs);
 
 // Returns the new version of `pairs`.
 BufferHandle addPairCompactPass(Graph& graph, const PairCompactInputs& in, BufferHandle pairFlags, BufferHandle pairs);

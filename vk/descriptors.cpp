@@ -57,8 +57,8 @@ void writeDescriptors(const VulkanContext& ctx, VkDescriptorSet set, uint32_t bi
 }  // namespace
 
 void writeBufferDescriptor(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
-                           const Buffer& buffer, VkDeviceSize offset, VkDeviceSize range) {
-    VkDescriptorBufferInfo bufferInfo = {buffer.buffer, offset, range};
+                           VkBuffer buffer, VkDeviceSize offset, VkDeviceSize range) {
+    VkDescriptorBufferInfo bufferInfo = {buffer, offset, range};
     writeDescriptors(ctx, set, binding, type, 1, &bufferInfo, nullptr);
 }
 

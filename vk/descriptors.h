@@ -14,7 +14,12 @@ Result<VkDescriptorSet> allocateDescriptorSet(VulkanContext& ctx, VkDescriptorPo
                                               const char* name);
 // Points `binding` of `set` at [offset, offset + range) of `buffer` (storage or uniform `type`).
 void writeBufferDescriptor(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
-                           const Buffer& buffer, VkDeviceSize offset = 0, VkDeviceSize range = VK_WHOLE_SIZE);
+                           VkBuffer buffer, VkDeviceSize offset = 0, VkDeviceSize range = VK_WHOLE_SIZE);
+inline void writeBufferDescriptor(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding,
+                                  VkDescriptorType type, const Buffer& buffer, VkDeviceSize offset = 0,
+                                  VkDeviceSize range = VK_WHOLE_SIZE) {
+    writeBufferDescriptor(ctx, set, binding, type, buffer.buffer, offset, range);
+}
 // Points the storage-image `binding` of `set` at `view`, used in the GENERAL layout.
 void writeStorageImageDescriptor(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding, VkImageView view);
 

@@ -5,7 +5,6 @@
 #include "tests/consistent_pairs/cp_test_support.h"
 #include "tests/support/failing_buffer_creation.h"
 #include "tools/cli/consistent_pairs_method.h"
-#include "collision/scene_index_cache.h"
 #include "tools/cli/report_json.h"
 
 namespace vkc::cptest {
@@ -145,31 +144,46 @@ TEST_F(CpDetectorTest, NoCandidatesAndBadInputs) {
         << tooMany.status().describe();
 }
 
-// The detector's index cache (collision/scene_index_cache.cpp): when building for a new scene
-// fails, the cache must not still claim the old scene, whose buffer it has already destroyed.
-TEST_F(CpDetectorTest, SceneIndexCacheForgetsOldSceneWhenCreationFails) {
+// The slot's index buffer (collision/scene_index_cache.h) is a persistent graph buffer. When a
+// frame for a larger scene cannot create its buffers, later frames must not read indices the
+// buffer no longer holds: scene A and then scene B still give their own answers.
+TEST_F(CpDetectorTest, AFrameWhoseBuffersCouldNotBeCreatedLeavesNoStaleIndices) {
     auto sceneA = Scene::create(context_, kVolumeMethodRequirements);
     auto sceneB = Scene::create(context_, kVolumeMethodRequirements);
     ASSERT_TRUE(sceneA && sceneB);
     addOverlappingBoxes(sceneA.value());
-    addBoxesApart(sceneB.value());
-    VulkanContext& vk = vulkanOf(context_);
-    SceneIndexCache cache;
-    ASSERT_TRUE(ensureSceneIndices(vk, cache, sceneImplOf(*sceneA), "test indices"));
-    EXPECT_NE(cache.buffer.buffer, VkBuffer(VK_NULL_HANDLE));
-
-    Status failed;
-    {
-        test::FailingBufferCreation failing(vk);
-        failed = ensureSceneIndices(vk, cache, sceneImplOf(*sceneB), "test indices");
+    addOverlappingBalls(sceneB.value());  // more triangles: its index buffer must grow
+    // Each scene's answer from a detector that never failed (OverlappingBoxesFoundSeparatedNot and
+    // the ball tests check those against the oracle).
+    std::vector<ConsistentPairsFrameDetails> expected(2);
+    const Scene* scenes[] = {&sceneA.value(), &sceneB.value()};
+    for (int s = 0; s < 2; ++s) {
+        auto reference = ConsistentPairsDetector::create(context_, testSettings());
+        ASSERT_TRUE(reference);
+        auto results = reference->run(*scenes[s], &expected[s]);
+        ASSERT_TRUE(results) << results.status().describe();
+        ASSERT_EQ(results->pairs.size(), 1u);
     }
-    EXPECT_FALSE(failed);
-    EXPECT_NE(cache.key, sceneImplOf(*sceneA).topologyKey()) << "the cache still names scene A without its buffer";
 
-    // Scene A again: rebuilt, not served from a destroyed buffer.
-    ASSERT_TRUE(ensureSceneIndices(vk, cache, sceneImplOf(*sceneA), "test indices"));
-    EXPECT_NE(cache.buffer.buffer, VkBuffer(VK_NULL_HANDLE));
-    destroyBuffer(vk, cache.buffer);
+    auto detector = ConsistentPairsDetector::create(context_, testSettings());
+    ASSERT_TRUE(detector) << detector.status().describe();
+    ASSERT_TRUE(detector->run(sceneA.value()));
+    {
+        test::FailingBufferCreation failing(vk());
+        auto failed = detector->run(sceneB.value());
+        ASSERT_FALSE(failed);
+        EXPECT_EQ(failed.status().code, ErrorCode::OutOfDeviceMemory) << failed.status().describe();
+    }
+    for (int round = 0; round < 2; ++round) {  // both slots
+        for (int s = 0; s < 2; ++s) {
+            ConsistentPairsFrameDetails details;
+            auto results = detector->run(*scenes[s], &details);
+            ASSERT_TRUE(results) << results.status().describe();
+            ASSERT_EQ(results->pairs.size(), 1u);
+            EXPECT_EQ(details.pointCount, expected[s].pointCount) << "scene " << s << " round " << round;
+            EXPECT_EQ(details.inconsistentPixels, expected[s].inconsistentPixels);
+        }
+    }
 }
 
 }  // namespace

@@ -44,16 +44,26 @@ struct GpuLdi {
     std::vector<std::vector<std::pair<double, int>>> pixels;
 };
 
+// A buffer of the slot's last graph, by name, as readBuffer takes it.
+Buffer frameBuffer(const LdiSlot& slot, const char* name) {
+    const BufferHandle handle = slot.graph->findBuffer(name);
+    EXPECT_TRUE(handle.valid()) << name;
+    Buffer buffer;
+    buffer.buffer = slot.graph->buffer(handle);
+    buffer.size = slot.graph->bufferSize(handle);
+    return buffer;
+}
+
 GpuLdi readTile(VulkanContext& vk, LdiDetector& detector, uint32_t tile) {
     LdiDetectorImpl& impl = LdiDetectorAccess::impl(detector);
     const LdiSlot& slot = impl.slots[0];
     const uint32_t res = impl.settings.resolution, cap = impl.settings.layerCap, perTile = res * res;
     std::vector<float> layers(size_t(perTile) * cap);
-    EXPECT_TRUE(readBuffer(vk, slot.layers, layers.data(), layers.size() * 4,
+    EXPECT_TRUE(readBuffer(vk, frameBuffer(slot, "ldi layers"), layers.data(), layers.size() * 4,
                            VkDeviceSize(tile) * perTile * cap * 4).ok());
     VkExtent2D atlas = ldiAtlasExtent(slot.tileCount, impl.atlasColumns, res);
     std::vector<uint8_t> counts(size_t(atlas.width) * atlas.height);
-    EXPECT_TRUE(readBuffer(vk, slot.stencilCounts, counts.data(), counts.size()).ok());
+    EXPECT_TRUE(readBuffer(vk, frameBuffer(slot, "ldi stencil counts"), counts.data(), counts.size()).ok());
     const LdiView& view = slot.tileViews[tile];
     GpuLdi out;
     out.pixels.resize(perTile);

@@ -1,6 +1,7 @@
 // Tests of Graph::compile (passes/graph.h): barriers derived for each hazard, layout transitions,
 // imported initial/final states, usage flags for transients, and rejected graphs. No device.
 #include "passes/graph.h"
+#include "tests/passes/fake_graph_allocator.h"
 
 #include <gtest/gtest.h>
 
@@ -16,8 +17,8 @@ constexpr VkAccessFlags2 kStorageWrite = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
 constexpr VkPipelineStageFlags2 kTests =
     VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT;
 
-VkBuffer fakeBuffer(uintptr_t value) { return reinterpret_cast<VkBuffer>(value); }
-VkImage fakeImage(uintptr_t value) { return reinterpret_cast<VkImage>(value); }
+using test::fakeBuffer;
+using test::fakeImage;
 
 GraphImageDesc depthDesc() {
     GraphImageDesc desc;
@@ -381,26 +382,6 @@ TEST(GraphCompile, InvalidHandleIsRejected) {
     EXPECT_NE(status.message.find("invalid buffer handle"), std::string::npos) << status.message;
 }
 
-// Records what the graph asked for and hands out recognisable fake handles.
-class FakeAllocator : public GraphResourceAllocator {
-public:
-    Result<VkBuffer> createBuffer(const char* name, const GraphBufferDesc&, VkBufferUsageFlags usage) override {
-        if (failBuffers) return makeError(ErrorCode::OutOfDeviceMemory, "no memory", VK_ERROR_OUT_OF_DEVICE_MEMORY);
-        names.push_back(name);
-        bufferUsages.push_back(usage);
-        return fakeBuffer(0x1000 + names.size());
-    }
-    Result<GraphImage> createImage(const char* name, const GraphImageDesc&, VkImageUsageFlags usage) override {
-        names.push_back(name);
-        imageUsages.push_back(usage);
-        return GraphImage{fakeImage(0x2000 + names.size()), reinterpret_cast<VkImageView>(uintptr_t(0x3000))};
-    }
-    bool failBuffers = false;
-    std::vector<std::string> names;
-    std::vector<VkBufferUsageFlags> bufferUsages;
-    std::vector<VkImageUsageFlags> imageUsages;
-};
-
 TEST(GraphCompile, AllocatorCreatesUsedTransientsWithDerivedUsage) {
     Graph graph;
     BufferHandle used = graph.createBuffer("used", GraphBufferDesc{64});
@@ -408,7 +389,7 @@ TEST(GraphCompile, AllocatorCreatesUsedTransientsWithDerivedUsage) {
     ImageHandle image = graph.createImage("image", colorDesc());
     used = graph.addPass("p").write(used, Access::ComputeWrite);
     graph.addPass("q").write(image, Access::TransferDst);
-    FakeAllocator allocator;
+    test::FakeGraphAllocator allocator;
     ASSERT_TRUE(graph.compile(&allocator).ok());
     ASSERT_EQ(allocator.names, (std::vector<std::string>{"used", "image"}));
     EXPECT_EQ(allocator.bufferUsages[0], VkBufferUsageFlags(VK_BUFFER_USAGE_STORAGE_BUFFER_BIT));
@@ -419,13 +400,27 @@ TEST(GraphCompile, AllocationFailureNamesTheResource) {
     Graph graph;
     BufferHandle big = graph.createBuffer("huge-pairs", GraphBufferDesc{1ull << 40});
     graph.addPass("p").write(big, Access::ComputeWrite);
-    FakeAllocator allocator;
+    test::FakeGraphAllocator allocator;
     allocator.failBuffers = true;
     Status status = graph.compile(&allocator);
     ASSERT_FALSE(status.ok());
     EXPECT_EQ(status.code, ErrorCode::OutOfDeviceMemory);
     EXPECT_EQ(status.vkResult, VK_ERROR_OUT_OF_DEVICE_MEMORY);
     EXPECT_NE(status.message.find("huge-pairs"), std::string::npos) << status.message;
+}
+
+TEST(GraphCompile, AnImageABoundSetNamesNeedsNoContentsButGetsItsLayout) {
+    Graph graph;
+    ImageHandle layers = graph.createImage("layers", colorDesc());
+    layers = graph.addPass("first").bind(layers, Access::FragmentRead);
+    graph.addPass("second").read(layers, Access::FragmentRead);
+    ASSERT_TRUE(graph.compile().ok());
+    ASSERT_EQ(graph.passBarriers(0).size(), 1u);
+    EXPECT_EQ(graph.passBarriers(0)[0].newLayout, VK_IMAGE_LAYOUT_GENERAL);
+
+    Graph reading;
+    reading.addPass("first").read(reading.createImage("layers", colorDesc()), Access::FragmentRead);
+    EXPECT_FALSE(reading.compile().ok());  // a read of contents nothing wrote
 }
 
 TEST(GraphCompile, TimestampNamesFollowPassOrderAndTimingsConvert) {

@@ -2,6 +2,7 @@
 // Transfer and dynamic-rendering passes need no shaders, yet exercise every barrier shape the graph
 // derives (transient first use, attachment -> transfer transitions, RAW, WAR, the final HOST
 // barrier of an imported read-back slot); the data read back proves the passes ran in order.
+#include "collision/graph_execution.h"
 #include "passes/graph.h"
 #include "tests/support/vulkan_test.h"
 #include "vk/buffer.h"
@@ -17,33 +18,16 @@
 namespace vkc {
 namespace {
 
-// Creates transients with the vk/ helpers and destroys them when the test ends (after the wait).
-class TestAllocator : public GraphResourceAllocator {
+// The library's allocator (destroys what it made when the test ends, after the wait), recording
+// the usage flags the graph derived.
+class TestAllocator : public VulkanGraphAllocator {
 public:
-    explicit TestAllocator(VulkanContext& ctx) : ctx_(ctx) {}
-    ~TestAllocator() override {
-        for (Buffer& buffer : buffers_) destroyBuffer(ctx_, buffer);
-        for (Image& image : images_) destroyImage(ctx_, image);
-    }
-    Result<VkBuffer> createBuffer(const char* name, const GraphBufferDesc& desc, VkBufferUsageFlags usage) override {
+    using VulkanGraphAllocator::VulkanGraphAllocator;
+    Result<GraphBuffer> createBuffer(const char* name, const GraphBufferDesc& desc, VkBufferUsageFlags usage) override {
         usages.push_back(usage);
-        Result<Buffer> buffer = vkc::createBuffer(ctx_, BufferDesc{desc.size, usage, MemoryUsage::DeviceLocal, name});
-        if (!buffer) return buffer.status();
-        buffers_.push_back(buffer.value());
-        return buffers_.back().buffer;
-    }
-    Result<GraphImage> createImage(const char* name, const GraphImageDesc& desc, VkImageUsageFlags usage) override {
-        Result<Image> image = vkc::createImage(ctx_, ImageDesc{desc.width, desc.height, desc.format, usage, desc.layers, name});
-        if (!image) return image.status();
-        images_.push_back(image.value());
-        return GraphImage{images_.back().image, images_.back().view};
+        return VulkanGraphAllocator::createBuffer(name, desc, usage);
     }
     std::vector<VkBufferUsageFlags> usages;
-
-private:
-    VulkanContext& ctx_;
-    std::vector<Buffer> buffers_;
-    std::vector<Image> images_;
 };
 
 class GraphDeviceTest : public test::VulkanTest {};

@@ -2,6 +2,7 @@
 // fake functions appending to a call log, so the test sees which Vulkan commands the graph
 // records, in which order, with which barriers, labels and query indices.
 #include "passes/graph.h"
+#include "tests/passes/fake_graph_allocator.h"
 
 #include <volk.h>
 
@@ -69,10 +70,10 @@ VolkDeviceTable fakeDevice() {
 
 VkCommandBuffer fakeCommandBuffer() { return reinterpret_cast<VkCommandBuffer>(uintptr_t(0xc0)); }
 
-class FakeAllocator : public GraphResourceAllocator {
+class FakeAllocator : public test::FakeGraphAllocator {
 public:
-    Result<VkBuffer> createBuffer(const char*, const GraphBufferDesc&, VkBufferUsageFlags) override {
-        return reinterpret_cast<VkBuffer>(uintptr_t(0xb1));
+    Result<GraphBuffer> createBuffer(const char*, const GraphBufferDesc&, VkBufferUsageFlags) override {
+        return GraphBuffer{reinterpret_cast<VkBuffer>(uintptr_t(0xb1))};
     }
     Result<GraphImage> createImage(const char*, const GraphImageDesc&, VkImageUsageFlags) override {
         return GraphImage{reinterpret_cast<VkImage>(uintptr_t(0x11)), reinterpret_cast<VkImageView>(uintptr_t(0x12))};

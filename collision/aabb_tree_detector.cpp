@@ -53,11 +53,8 @@ Status AabbTreeDetectorImpl::createResources() {
     if (!dummy) return dummy.status();
     dummyVertices = dummy.value();
 
-    // Ring slot: traversal state, per-pair stats, then (when kept) the triangle pair list.
-    readbackStatsOffset = aabbAlign16(kAabbStateBytes);
-    readbackTrianglesOffset = readbackStatsOffset + aabbAlign16(VkDeviceSize(settings.maxObjectPairs) * sizeof(gpu::AabbPairStatsGpu));
-    const VkDeviceSize slotBytes = readbackTrianglesOffset + VkDeviceSize(trianglePairCapacity()) * sizeof(gpu::AabbTrianglePairGpu);
-    auto createdRing = createReadbackRing(c, slotBytes, frames, "aabb-tree readback ring");
+    readback = aabbTreeReadbackLayout(settings.maxObjectPairs, trianglePairCapacity());
+    auto createdRing = createReadbackRing(c, readback.slotBytes(), frames, "aabb-tree readback ring");
     if (!createdRing) return createdRing.status();
     ring = createdRing.value();
 

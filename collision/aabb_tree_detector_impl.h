@@ -10,6 +10,7 @@
 #include "vk/buffer.h"
 #include "vk/pipeline.h"
 #include "vk/query_pool.h"
+#include "passes/readback_layout.h"
 #include "vk/readback_ring.h"
 #include "vkcollide/aabb_tree.h"
 
@@ -67,8 +68,7 @@ struct AabbTreeDetectorImpl {
     std::unique_ptr<VulkanGraphAllocator> allocator;  // outlives the slots, whose resources it made
     std::vector<AabbFrameSlot> slots;
     ReadbackRing ring;
-    VkDeviceSize readbackStatsOffset = 0;
-    VkDeviceSize readbackTrianglesOffset = 0;
+    ReadbackLayout readback;
     uint64_t sceneId = 0;                    // the scene `trees` and `entranceLevels` belong to
     std::map<MeshId, AabbCachedTree> trees;  // std::map: stable addresses for AabbFrameSlot users
     std::map<ObjectPair, uint32_t> entranceLevels;

@@ -213,8 +213,7 @@ Status AabbTreeDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& s
         "aabb-tree pair stats", {bufferBytes(VkDeviceSize(settings.maxObjectPairs) * sizeof(gpu::AabbPairStatsGpu))});
     in.vertices = importVertexBuffers(graph, vertexBuffers);
     in.readback = importReadbackSlot(graph, "aabb-tree readback slot", ring, frame);
-    in.readbackStatsOffset = readbackStatsOffset;
-    in.readbackTrianglesOffset = readbackTrianglesOffset;
+    in.readbackLayout = &readback;
     addAabbTreePasses(graph, in);
     VKC_TRY(graph.compile(*slot.resources));
     // Node boxes are kept only while the tree set is unchanged, which also keeps the buffer's size.

@@ -6,6 +6,7 @@
 
 #include "collision/aabb_traversal_cpu.h"
 #include "collision/graph_execution.h"
+#include "passes/aabb_tree_passes.h"
 
 #include <algorithm>
 #include <cstring>
@@ -17,12 +18,13 @@ Status AabbTreeDetector::results(uint64_t frame, FrameResults& out, AabbTreeFram
     auto bytes = readRingSlot(*d.ctx, d.ring, frame);
     if (!bytes) return bytes.status();
     const AabbFrameSlot& slot = d.slots[frame % d.slots.size()];
-    const char* base = static_cast<const char*>(bytes.value());
-    gpu::AabbTraversalStateGpu state;
-    std::memcpy(&state, base, sizeof(state));
+    const void* base = bytes.value();
+    const ReadbackLayout& layout = d.readback;
+    const auto state = layout.value<gpu::AabbTraversalStateGpu>(base, kAabbReadbackState);
     const size_t pairCount = slot.objectPairs.size();
     std::vector<gpu::AabbPairStatsGpu> pairStats(pairCount);
-    if (pairCount != 0) std::memcpy(pairStats.data(), base + d.readbackStatsOffset, pairCount * sizeof(gpu::AabbPairStatsGpu));
+    if (pairCount != 0)
+        std::memcpy(pairStats.data(), layout.bytes(base, kAabbReadbackPairStats), pairCount * sizeof(gpu::AabbPairStatsGpu));
 
     out = FrameResults{};
     std::vector<int> resultOf(pairCount, -1);
@@ -36,7 +38,7 @@ Status AabbTreeDetector::results(uint64_t frame, FrameResults& out, AabbTreeFram
     }
     const uint32_t capacity = d.trianglePairCapacity();
     if (capacity != 0) {
-        const auto* list = reinterpret_cast<const gpu::AabbTrianglePairGpu*>(base + d.readbackTrianglesOffset);
+        const auto* list = reinterpret_cast<const gpu::AabbTrianglePairGpu*>(layout.bytes(base, kAabbReadbackTrianglePairs));
         const uint32_t stored = std::min(state.trianglePairCount, capacity);
         for (uint32_t i = 0; i < stored; ++i) {
             gpu::AabbTrianglePairGpu entry;

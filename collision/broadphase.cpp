@@ -63,7 +63,7 @@ struct BroadphaseImpl {
     std::unique_ptr<VulkanGraphAllocator> allocator;  // outlives the slots, whose resources it made
     std::vector<FrameSlot> slots;
     ReadbackRing ring;
-    VkDeviceSize readbackPairsOffset = 0;
+    ReadbackLayout readback;
     uint64_t nextRunFrame = 0;
 
     ~BroadphaseImpl();
@@ -101,10 +101,8 @@ Status BroadphaseImpl::createResources() {
     if (!dummy) return dummy.status();
     dummyVertices = dummy.value();
 
-    const VkDeviceSize boundsBytes = broadphaseBoundsBytes(settings.maxObjects);
-    const VkDeviceSize pairsBytes = broadphasePairsBytes(settings.pairCapacity);
-    readbackPairsOffset = boundsBytes;
-    auto createdRing = createReadbackRing(c, boundsBytes + pairsBytes, frames, "broadphase readback ring");
+    readback = broadphaseReadbackLayout(settings.maxObjects, settings.pairCapacity);
+    auto createdRing = createReadbackRing(c, readback.slotBytes(), frames, "broadphase readback ring");
     if (!createdRing) return createdRing.status();
     ring = createdRing.value();
 
@@ -176,7 +174,7 @@ Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, 
     in.maxPairGroups = c.properties.limits.maxComputeWorkGroupCount[0];
     in.meshVertices = importVertexBuffers(graph, meshBuffers);
     in.readback = importReadbackSlot(graph, "broadphase readback slot", ring, frame);
-    in.readbackPairsOffset = readbackPairsOffset;
+    in.readbackLayout = &readback;
     addBroadphasePasses(graph, in);
     VKC_TRY(graph.compile(*slot.resources));
 
@@ -240,7 +238,8 @@ Status Broadphase::results(uint64_t frame, BroadphaseResults& out) {
     if (!bytes) return bytes.status();
     FrameSlot& slot = impl_->slots[frame % impl_->slots.size()];
     const uint32_t n = slot.objectCount;
-    const auto* bounds = static_cast<const uint32_t*>(bytes.value());
+    const ReadbackLayout& layout = impl_->readback;
+    const uint32_t* bounds = layout.span<uint32_t>(bytes.value(), kBroadphaseReadbackBounds, size_t(n) * 6).data();
     out.worldBounds.resize(n);
     // Back to world space in double, rounded outward so each box still contains its object.
     for (uint32_t i = 0; i < n; ++i)
@@ -250,7 +249,7 @@ Status Broadphase::results(uint64_t frame, BroadphaseResults& out) {
             out.worldBounds[i].min[axis] = floatAtMost(lo);
             out.worldBounds[i].max[axis] = floatAtLeast(hi);
         }
-    const char* pairBytes = static_cast<const char*>(bytes.value()) + impl_->readbackPairsOffset;
+    const char* pairBytes = layout.bytes(bytes.value(), kBroadphaseReadbackPairs);
     gpu::PairListHeader header;
     std::memcpy(&header, pairBytes, sizeof(header));
     out.pairCount = header.count;

@@ -112,12 +112,10 @@ Status ConsistentPairsDetectorImpl::createResources() {
     VkDescriptorPoolSize sizes[2] = {
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (2 + gpu::kCpMaxMeshSlots + 3 + 2 + 3)},
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, slotCount * 3}};
-    const VkDeviceSize pairsBytes = stencilPairsBytes(settings.maxCandidatePairs);
-    const VkDeviceSize pointsBytes = consistentPairsPointsBytes(settings.pointCapacity);
-    readbackPointsOffset = pairsBytes;
-    readbackStatsOffset = pairsBytes + pointsBytes;
-    VKC_TRY(createDetectorFrames(
-        *ctx, {"cp", slotCount, slotCount * 4, sizes, readbackStatsOffset + sizeof(gpu::CpStatsGpu)}, frames));
+    VKC_TRY(createDetectorFrames(*ctx,
+                                 {"cp", slotCount, slotCount * 4, sizes,
+                                  consistentPairsReadbackLayout(settings.maxCandidatePairs, settings.pointCapacity)},
+                                 frames));
 
     slots.resize(slotCount);
     for (uint32_t i = 0; i < slotCount; ++i) VKC_TRY(createSlot(slots[i], i));

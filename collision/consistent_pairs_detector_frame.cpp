@@ -125,6 +125,7 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     in.points = graph.createBuffer("cp collision points", {consistentPairsPointsBytes(s.pointCapacity)});
     in.meshVertices = importVertexBuffers(graph, vertexSlots.buffers());
     in.readback = importReadbackSlot(graph, "cp readback slot", frames.ring, frame);
+    in.readbackLayout = &frames.readback;
     in.depth = graph.createImage("cp depth", {res, res, kConsistentPairsDepthFormat});
     in.peelTarget = graph.createImage("cp peel target", {res, res, kConsistentPairsLayerFormat});
     // Array images, so that every view of them is an array view.
@@ -160,8 +161,8 @@ Status ConsistentPairsDetectorImpl::readResults(uint64_t frame, FrameResults& ou
     d.drawnObjects = slot.drawnObjects;
     d.pixelSize = slot.pixelSize;
     d.distanceThreshold = slot.distanceThreshold;
-    gpu::CpStatsGpu stats;
-    std::memcpy(&stats, base + readbackStatsOffset, sizeof(stats));
+    const ReadbackLayout& layout = frames.readback;
+    const auto stats = layout.value<gpu::CpStatsGpu>(base, kConsistentPairsReadbackStats);
     d.iterationsRun = stats.iterations;
     d.inconsistentPixels = stats.inconsistentPixels;
     if (slot.drawnObjects != 0) {
@@ -173,8 +174,10 @@ Status ConsistentPairsDetectorImpl::readResults(uint64_t frame, FrameResults& ou
                                 d.fragmentsPerPeel.back() != 0;
     }
 
-    const ReadbackList pairList = readbackList(base, settings.maxCandidatePairs);
-    const ReadbackList pointList = readbackList(base + readbackPointsOffset, settings.pointCapacity);
+    const ReadbackList pairList = readbackList(layout.bytes(base, kConsistentPairsReadbackPairs),
+                                               settings.maxCandidatePairs);
+    const ReadbackList pointList = readbackList(layout.bytes(base, kConsistentPairsReadbackPoints),
+                                                settings.pointCapacity);
     d.pointCount = pointList.count;
     d.pointsTruncated = pointList.truncated;
 

@@ -47,8 +47,6 @@ struct ConsistentPairsDetectorImpl {
     Pipeline peel, consistency, backId, determination, decide, compact;
     DetectorFrames frames;
     std::vector<ConsistentPairsSlot> slots;
-    VkDeviceSize readbackPointsOffset = 0;
-    VkDeviceSize readbackStatsOffset = 0;
 
     ~ConsistentPairsDetectorImpl();
     Status createPipelines();

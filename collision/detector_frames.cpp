@@ -17,7 +17,9 @@ Status createDetectorFrames(VulkanContext& ctx, const DetectorFramesDesc& desc, 
                                     (method + " unused mesh slot").c_str()});
     if (!dummy) return dummy.status();
     out.dummyVertices = dummy.value();
-    auto ring = createReadbackRing(ctx, desc.readbackBytes, desc.framesInFlight, (method + " readback ring").c_str());
+    out.readback = desc.readback;
+    auto ring = createReadbackRing(ctx, out.readback.slotBytes(), desc.framesInFlight,
+                                   (method + " readback ring").c_str());
     if (!ring) return ring.status();
     out.ring = ring.value();
     out.allocator = std::make_unique<VulkanGraphAllocator>(ctx);

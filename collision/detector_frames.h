@@ -5,6 +5,7 @@
 #pragma once
 
 #include "collision/graph_execution.h"
+#include "passes/readback_layout.h"
 #include "vk/readback_ring.h"
 #include "vkcollide/broadphase.h"
 #include "vkcollide/results.h"
@@ -21,6 +22,7 @@ struct DetectorFrames {
     std::vector<std::unique_ptr<PersistentResources>> slots;  // per frame slot, kept across its frames
     VkDescriptorPool descriptorPool = VK_NULL_HANDLE;
     Buffer dummyVertices;  // fills the unused mesh slots of the vertex-buffer descriptor arrays
+    ReadbackLayout readback;  // the regions of each ring slot
     ReadbackRing ring;
     uint64_t nextRunFrame = 0;               // frames of the blocking calls
     std::unique_ptr<Broadphase> broadphase;  // for run(scene) only, created on first use
@@ -32,7 +34,7 @@ struct DetectorFramesDesc {
     uint32_t framesInFlight = 0;
     uint32_t descriptorSets = 0;                     // in all slots together
     std::span<const VkDescriptorPoolSize> poolSizes;  // in all slots together
-    VkDeviceSize readbackBytes = 0;                  // one ring slot
+    ReadbackLayout readback;                         // what one ring slot holds
 };
 
 Status createDetectorFrames(VulkanContext& ctx, const DetectorFramesDesc& desc, DetectorFrames& out);

@@ -83,15 +83,10 @@ Status LdiDetectorImpl::createResources() {
     VkDescriptorPoolSize sizes[2] = {
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (2 * (1 + gpu::kLdiMaxMeshSlots) + 8)},
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, slotCount}};
-    const VkDeviceSize perTile = VkDeviceSize(s.resolution) * s.resolution;
-    readbackPairsOffset = ldiInsideBytes(s.insideCapacity);
-    readbackStatsOffset = readbackPairsOffset + VkDeviceSize(s.maxPairs) * sizeof(gpu::LdiPairResultGpu);
-    VkDeviceSize ringBytes = readbackStatsOffset + VkDeviceSize(maxTiles) * sizeof(gpu::LdiTileStatsGpu);
-    if (s.keepImages) {
-        readbackImagesOffset = ringBytes;
-        ringBytes += VkDeviceSize(s.maxPairs) * perTile * sizeof(float);
-    }
-    VKC_TRY(createDetectorFrames(c, {"ldi", slotCount, slotCount * 2, sizes, ringBytes}, frames));
+    VKC_TRY(createDetectorFrames(c,
+                                 {"ldi", slotCount, slotCount * 2, sizes,
+                                  ldiReadbackLayout(s.insideCapacity, s.maxPairs, maxTiles, s.resolution, s.keepImages)},
+                                 frames));
 
     slots.resize(slotCount);
     for (uint32_t i = 0; i < slotCount; ++i) {

@@ -120,9 +120,8 @@ Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene,
         "ldi volume partial sums", {VkDeviceSize(s.maxPairs) * ldiVolumeGroups(s.resolution) * sizeof(double)});
     in.inside = graph.createBuffer("ldi inside vertices", {ldiInsideBytes(s.insideCapacity)});
     in.readback = importReadbackSlot(graph, "ldi readback slot", frames.ring, frame);
-    in.readbackPairsOffset = readbackPairsOffset;
-    in.readbackStatsOffset = readbackStatsOffset;
-    in.readbackImagesOffset = readbackImagesOffset;
+    in.readbackLayout = &frames.readback;
+    in.readImages = s.keepImages;
     addLdiPasses(graph, in);
     PersistentResources& resources = slotResources(frames, frame);
     VKC_TRY(graph.compile(resources));

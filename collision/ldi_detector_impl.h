@@ -58,7 +58,6 @@ struct LdiDetectorImpl {
     Pipeline peel, layerCount, indirect, sort, volume, volumeSum, points;
     DetectorFrames frames;
     std::vector<LdiSlot> slots;
-    VkDeviceSize readbackPairsOffset = 0, readbackStatsOffset = 0, readbackImagesOffset = 0;
 
     ~LdiDetectorImpl();
     Status createPipelines();

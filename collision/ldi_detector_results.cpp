@@ -24,12 +24,13 @@ struct SlotView {
 };
 
 SlotView decode(const char* base, const LdiDetectorImpl& impl) {
+    const ReadbackLayout& layout = impl.frames.readback;
     SlotView v;
-    std::memcpy(&v.header, base, sizeof(v.header));
-    v.entries = reinterpret_cast<const uint32_t*>(base + sizeof(gpu::LdiListHeader));
+    v.header = layout.value<gpu::LdiListHeader>(base, kLdiReadbackInside);
+    v.entries = reinterpret_cast<const uint32_t*>(layout.bytes(base, kLdiReadbackInside) + sizeof(gpu::LdiListHeader));
     v.listed = std::min(v.header.count, impl.settings.insideCapacity);
-    v.pairs = reinterpret_cast<const gpu::LdiPairResultGpu*>(base + impl.readbackPairsOffset);
-    v.stats = reinterpret_cast<const gpu::LdiTileStatsGpu*>(base + impl.readbackStatsOffset);
+    v.pairs = reinterpret_cast<const gpu::LdiPairResultGpu*>(layout.bytes(base, kLdiReadbackPairs));
+    v.stats = reinterpret_cast<const gpu::LdiTileStatsGpu*>(layout.bytes(base, kLdiReadbackTileStats));
     return v;
 }
 
@@ -103,8 +104,10 @@ Status LdiDetectorImpl::readResults(uint64_t frame, FrameResults& out, LdiFrameD
             pd.volume = v.pairs[p].lengthSum * r.pixelArea;
             pd.volumeErrorBound = r.boundWithoutDepth + ldiFloatDepthErrorBound(r.voi, a.layers, b.layers);
         }
-        if (readbackImagesOffset != 0) {
-            const auto* image = reinterpret_cast<const float*>(base + readbackImagesOffset) + size_t(p) * perTile;
+        if (settings.keepImages) {
+            const float* image =
+                frames.readback.span<float>(base, kLdiReadbackImages, size_t(slot.pairs.size()) * perTile).data() +
+                size_t(p) * perTile;
             pd.intersectionDepth.assign(image, image + perTile);
         }
         const uint64_t insideCount = uint64_t(v.pairs[p].insideA) + v.pairs[p].insideB;

@@ -147,10 +147,10 @@ Status StencilDetectorImpl::createResources() {
     VkDescriptorPoolSize sizes[2] = {
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (2 * (2 + gpu::kStencilMaxMeshSlots) + 2 + 3)},
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, slotCount * 2}};
-    const VkDeviceSize pairsBytes = stencilPairsBytes(s.maxCandidatePairs);
-    readbackPointsOffset = pairsBytes;
-    VKC_TRY(createDetectorFrames(
-        c, {"stencil", slotCount, slotCount * 4, sizes, pairsBytes + stencilPointsBytes(s.pointCapacity)}, frames));
+    VKC_TRY(createDetectorFrames(c,
+                                 {"stencil", slotCount, slotCount * 4, sizes,
+                                  stencilReadbackLayout(s.maxCandidatePairs, s.pointCapacity)},
+                                 frames));
 
     slots.resize(slotCount);
     for (uint32_t i = 0; i < slotCount; ++i) {

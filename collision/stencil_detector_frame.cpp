@@ -132,7 +132,7 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     in.points = graph.createBuffer("stencil points", {stencilPointsBytes(s.pointCapacity)});
     in.meshVertices = importVertexBuffers(graph, meshBuffers);
     in.readback = importReadbackSlot(graph, "stencil readback slot", frames.ring, frame);
-    in.readbackPointsOffset = readbackPointsOffset;
+    in.readbackLayout = &frames.readback;
     in.depthStencil = graph.createImage("stencil depth-stencil", {s.resolution, s.resolution, depthStencilFormat});
     in.penetratingImage =
         graph.createImage("stencil penetrating ids", {s.resolution, s.resolution, kStencilPenetratingFormat});
@@ -197,8 +197,9 @@ Status StencilDetectorImpl::readResults(uint64_t frame, FrameResults& out, Stenc
         if (penetratedObject[i]) d.penetratedObjects.push_back(slot.drawObjects[i]);
     }
 
-    const ReadbackList pairList = readbackList(base, settings.maxCandidatePairs);
-    const ReadbackList pointList = readbackList(base + readbackPointsOffset, settings.pointCapacity);
+    const ReadbackLayout& layout = frames.readback;
+    const ReadbackList pairList = readbackList(layout.bytes(base, kStencilReadbackPairs), settings.maxCandidatePairs);
+    const ReadbackList pointList = readbackList(layout.bytes(base, kStencilReadbackPoints), settings.pointCapacity);
     d.pointCount = pointList.count;
     d.pointsTruncated = pointList.truncated;
 

@@ -52,7 +52,6 @@ struct StencilDetectorImpl {
     Pipeline normals, edgeDepth, count, positive, negative, penetrating, recount, penetratedId, scan, compact;
     DetectorFrames frames;
     std::vector<StencilSlot> slots;
-    VkDeviceSize readbackPointsOffset = 0;
 
     ~StencilDetectorImpl();
     Status createPipelines();

@@ -32,6 +32,14 @@ void bind(VkCommandBuffer cmd, const PassResources& r, const Pipeline& pipeline,
 static_assert(sizeof(gpu::AabbRefitPush) == 16 && sizeof(gpu::AabbTraversePush) == 16);
 const PipelineLayoutDesc kAabbPipelineLayout = {aabbBindings(), 16};
 
+ReadbackLayout aabbTreeReadbackLayout(uint32_t maxObjectPairs, uint32_t trianglePairCapacity) {
+    ReadbackLayout layout;
+    layout.add(sizeof(gpu::AabbTraversalStateGpu));
+    layout.add(VkDeviceSize(maxObjectPairs) * sizeof(gpu::AabbPairStatsGpu));
+    layout.add(VkDeviceSize(trianglePairCapacity) * sizeof(gpu::AabbTrianglePairGpu));
+    return layout;
+}
+
 void addAabbTreePasses(Graph& graph, const AabbTreePassInputs& inputs) {
     AabbTreePassInputs in = inputs;
     // What the CPU changed this frame (trees, pairs, seeds; nodes and leaves when the set of trees
@@ -128,25 +136,11 @@ void addAabbTreePasses(Graph& graph, const AabbTreePassInputs& inputs) {
     }
 
     // Counts and the kept list go to the mapped ring with a copy (no host read of device memory).
-    PassBuilder readback = graph.addPass(kAabbReadbackPassName);
-    readback.read(state, Access::TransferSrc);
-    readback.read(stats, Access::TransferSrc);
-    if (in.trianglePairCapacity != 0) readback.read(triangles, Access::TransferSrc);
-    readback.write(in.readback, Access::TransferDst);
-    readback.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
-        const VkDeviceSize slot = r.bufferOffset(in.readback);
-        VkBufferCopy copy = {0, slot, sizeof(gpu::AabbTraversalStateGpu)};
-        r.device().vkCmdCopyBuffer(cmd, r.buffer(state), r.buffer(in.readback), 1, &copy);
-        if (in.pairCount != 0) {
-            copy = {0, slot + in.readbackStatsOffset, VkDeviceSize(in.pairCount) * sizeof(gpu::AabbPairStatsGpu)};
-            r.device().vkCmdCopyBuffer(cmd, r.buffer(stats), r.buffer(in.readback), 1, &copy);
-        }
-        if (in.trianglePairCapacity != 0) {
-            copy = {0, slot + in.readbackTrianglesOffset,
-                    VkDeviceSize(in.trianglePairCapacity) * sizeof(gpu::AabbTrianglePairGpu)};
-            r.device().vkCmdCopyBuffer(cmd, r.buffer(triangles), r.buffer(in.readback), 1, &copy);
-        }
-    });
+    const ReadbackCopy copies[] = {
+        {kAabbReadbackState, state, sizeof(gpu::AabbTraversalStateGpu)},
+        {kAabbReadbackPairStats, stats, VkDeviceSize(in.pairCount) * sizeof(gpu::AabbPairStatsGpu)},
+        {kAabbReadbackTrianglePairs, triangles, VkDeviceSize(in.trianglePairCapacity) * sizeof(gpu::AabbTrianglePairGpu)}};
+    addReadbackPass(graph, kAabbReadbackPassName, *in.readbackLayout, in.readback, copies);
 }
 
 }  // namespace vkc

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "passes/graph.h"
+#include "passes/readback_layout.h"
 #include "shaders_glsl/shared/aabb_tree.h"
 #include "vk/pipeline.h"
 
@@ -41,9 +42,8 @@ struct AabbTreePassInputs {
     std::vector<AabbUpload> uploads;
     BufferHandle state, nodePairs, trianglePairs, pairStats;
     std::vector<BufferHandle> vertices;  // every vertex buffer the trees read
-    BufferHandle readback;               // ring slot: state, stats, then the triangle pairs
-    VkDeviceSize readbackStatsOffset = 0;
-    VkDeviceSize readbackTrianglesOffset = 0;
+    BufferHandle readback;               // the frame's ring slot
+    const ReadbackLayout* readbackLayout = nullptr;  // aabbTreeReadbackLayout
 };
 
 // The descriptor layout shared by aabb_refit.comp, aabb_indirect.comp and aabb_traverse.comp
@@ -57,6 +57,10 @@ inline constexpr const char* kAabbClearPassName = "aabb-clear";
 inline constexpr const char* kAabbIndirectPassName = "aabb-indirect";
 inline constexpr const char* kAabbTraversePassName = "aabb-traverse";
 inline constexpr const char* kAabbReadbackPassName = "aabb-readback";
+
+// Read-back regions: the traversal state, per-pair stats, then (when kept) the triangle pairs.
+enum AabbTreeReadback : uint32_t { kAabbReadbackState, kAabbReadbackPairStats, kAabbReadbackTrianglePairs };
+ReadbackLayout aabbTreeReadbackLayout(uint32_t maxObjectPairs, uint32_t trianglePairCapacity);
 
 void addAabbTreePasses(Graph& graph, const AabbTreePassInputs& inputs);
 

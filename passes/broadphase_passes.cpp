@@ -19,6 +19,13 @@ const PipelineLayoutDesc kBroadphasePairsLayout = {
 
 static uint32_t groupsFor(uint32_t threads, uint32_t groupSize) { return (threads + groupSize - 1) / groupSize; }
 
+ReadbackLayout broadphaseReadbackLayout(uint32_t maxObjects, uint32_t pairCapacity) {
+    ReadbackLayout layout;
+    layout.add(broadphaseBoundsBytes(maxObjects));
+    layout.add(broadphasePairsBytes(pairCapacity));
+    return layout;
+}
+
 void addBroadphasePasses(Graph& graph, const BroadphasePassInputs& in) {
     const uint32_t objectCount = in.push.objectCount;
     BufferHandle bounds = in.bounds;
@@ -67,19 +74,9 @@ void addBroadphasePasses(Graph& graph, const BroadphasePassInputs& in) {
     });
 
     // Results go to the mapped ring with a copy, not a host read of device memory (DESIGN.md).
-    PassBuilder readback = graph.addPass("broadphase-readback");
-    readback.read(bounds, Access::TransferSrc);
-    readback.read(pairs, Access::TransferSrc);
-    readback.write(in.readback, Access::TransferDst);
-    readback.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
-        VkDeviceSize slot = r.bufferOffset(in.readback);
-        VkBufferCopy copies[2] = {
-            {0, slot, broadphaseBoundsBytes(objectCount)},
-            {0, slot + in.readbackPairsOffset, broadphasePairsBytes(in.pairCapacity)},
-        };
-        if (objectCount != 0) r.device().vkCmdCopyBuffer(cmd, r.buffer(bounds), r.buffer(in.readback), 1, &copies[0]);
-        r.device().vkCmdCopyBuffer(cmd, r.buffer(pairs), r.buffer(in.readback), 1, &copies[1]);
-    });
+    const ReadbackCopy copies[] = {{kBroadphaseReadbackBounds, bounds, broadphaseBoundsBytes(objectCount)},
+                                   {kBroadphaseReadbackPairs, pairs, broadphasePairsBytes(in.pairCapacity)}};
+    addReadbackPass(graph, "broadphase-readback", *in.readbackLayout, in.readback, copies);
 }
 
 }  // namespace vkc

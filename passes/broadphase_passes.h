@@ -6,6 +6,7 @@
 #pragma once
 
 #include "passes/graph.h"
+#include "passes/readback_layout.h"
 #include "shaders_glsl/shared/broadphase.h"
 #include "vk/pipeline.h"
 
@@ -27,8 +28,8 @@ struct BroadphasePassInputs {
     std::vector<BufferHandle> meshVertices;  // every vertex buffer the objects read
     BufferHandle bounds;                     // 6 uints per object
     BufferHandle pairs;                      // PairListHeader + uvec2 * pairCapacity
-    BufferHandle readback;                   // ring slot: bounds region then the pair list
-    VkDeviceSize readbackPairsOffset = 0;    // where the pair list starts in the slot
+    BufferHandle readback;                   // the frame's ring slot
+    const ReadbackLayout* readbackLayout = nullptr;  // broadphaseReadbackLayout
 };
 
 // Descriptor layouts of broadphase_bounds.comp and broadphase_pairs.comp (checked against the
@@ -41,6 +42,10 @@ inline VkDeviceSize broadphaseBoundsBytes(uint32_t objectCount) { return VkDevic
 inline VkDeviceSize broadphasePairsBytes(uint32_t pairCapacity) {
     return sizeof(gpu::PairListHeader) + VkDeviceSize(pairCapacity) * 8;
 }
+
+// Read-back regions: the world bounds (6 uints per object), then the pair list.
+enum BroadphaseReadback : uint32_t { kBroadphaseReadbackBounds, kBroadphaseReadbackPairs };
+ReadbackLayout broadphaseReadbackLayout(uint32_t maxObjects, uint32_t pairCapacity);
 
 void addBroadphasePasses(Graph& graph, const BroadphasePassInputs& inputs);
 

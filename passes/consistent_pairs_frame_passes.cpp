@@ -5,6 +5,7 @@
 // Reads: queries, candidates, flags. Writes: stats, indirect draws, pairs, the ring slot.
 // Invariant: list counts are exact; at most `capacity` entries are stored.
 #include "passes/consistent_pairs_passes.h"
+#include "passes/stencil_passes.h"
 
 
 #include <volk.h>
@@ -83,24 +84,19 @@ static void addCompactPasses(Graph& graph, const ConsistentPairsPassInputs& in, 
                                              in.objectCount, in.pairCapacity},
                                      state.pairFlags, state.pairs);
 
-    PassBuilder readback = graph.addPass("cp-readback");
-    readback.read(state.pairs, Access::TransferSrc);
-    readback.read(state.points, Access::TransferSrc);
-    readback.read(state.stats, Access::TransferSrc);
-    readback.write(in.readback, Access::TransferDst);
-    const BufferHandle pairs = state.pairs, points = state.points, stats = state.stats;
-    readback.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
-        const VkDeviceSize slot = r.bufferOffset(in.readback);
-        const VkDeviceSize pairBytes = sizeof(gpu::StencilListHeader) +
-                                       VkDeviceSize(in.pairCapacity) * sizeof(gpu::StencilPairGpu);
-        const VkDeviceSize pointBytes = consistentPairsPointsBytes(in.pointCapacity);
-        VkBufferCopy copies[3] = {{r.bufferOffset(pairs), slot, pairBytes},
-                                  {r.bufferOffset(points), slot + pairBytes, pointBytes},
-                                  {r.bufferOffset(stats), slot + pairBytes + pointBytes, sizeof(gpu::CpStatsGpu)}};
-        r.device().vkCmdCopyBuffer(cmd, r.buffer(pairs), r.buffer(in.readback), 1, &copies[0]);
-        r.device().vkCmdCopyBuffer(cmd, r.buffer(points), r.buffer(in.readback), 1, &copies[1]);
-        r.device().vkCmdCopyBuffer(cmd, r.buffer(stats), r.buffer(in.readback), 1, &copies[2]);
-    });
+    const ReadbackCopy copies[] = {
+        {kConsistentPairsReadbackPairs, state.pairs, stencilPairsBytes(in.pairCapacity)},
+        {kConsistentPairsReadbackPoints, state.points, consistentPairsPointsBytes(in.pointCapacity)},
+        {kConsistentPairsReadbackStats, state.stats, sizeof(gpu::CpStatsGpu)}};
+    addReadbackPass(graph, "cp-readback", *in.readbackLayout, in.readback, copies);
+}
+
+ReadbackLayout consistentPairsReadbackLayout(uint32_t pairCapacity, uint32_t pointCapacity) {
+    ReadbackLayout layout;
+    layout.add(stencilPairsBytes(pairCapacity));
+    layout.add(consistentPairsPointsBytes(pointCapacity));
+    layout.add(sizeof(gpu::CpStatsGpu));
+    return layout;
 }
 
 void addConsistentPairsPasses(Graph& graph, const ConsistentPairsPassInputs& in) {

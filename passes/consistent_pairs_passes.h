@@ -12,6 +12,7 @@
 
 #include "passes/graph.h"
 #include "passes/pair_compact_pass.h"
+#include "passes/readback_layout.h"
 #include "shaders_glsl/shared/consistent_pairs.h"
 #include "shaders_glsl/shared/stencil.h"
 #include "vk/pipeline.h"
@@ -53,7 +54,8 @@ struct ConsistentPairsPassInputs : PairListSizes {
     BufferHandle stats;                     // gpu::CpStatsGpu
     BufferHandle pairs;                     // StencilListHeader + StencilPairGpu * pairCapacity
     BufferHandle points;                    // StencilListHeader + CpPointGpu * pointCapacity
-    BufferHandle readback;                  // ring slot: pairs, then points, then stats
+    BufferHandle readback;                  // the frame's ring slot
+    const ReadbackLayout* readbackLayout = nullptr;  // consistentPairsReadbackLayout
     ImageHandle depth;                      // D32, resolution^2
     ImageHandle peelTarget;                 // RGBA32_UINT colour target of one peel
     ImageHandle layers;                     // RGBA32_UINT array, layersPerIteration layers
@@ -82,10 +84,6 @@ inline uint32_t consistentPairsWindowBase(uint32_t layersPerIteration, uint32_t 
 inline uint32_t consistentPairsLastLayer(uint32_t layersPerIteration, uint32_t iteration) {
     return consistentPairsWindowBase(layersPerIteration, iteration) + layersPerIteration - 1;
 }
-// Passes of one frame, for sizing the timestamp pool.
-inline uint32_t consistentPairsPassCount(uint32_t layersPerIteration, uint32_t iterations) {
-    return 3 + 2 * consistentPairsPeelCount(layersPerIteration, iterations) + 6 * iterations;
-}
 inline VkDeviceSize consistentPairsPointsBytes(uint32_t capacity) {
     return sizeof(gpu::StencilListHeader) + VkDeviceSize(capacity) * sizeof(gpu::CpPointGpu);
 }
@@ -97,6 +95,14 @@ struct ConsistentPairsGraphState {
 };
 
 // Every pass of one frame, in order.
+// Read-back regions: the pair list, the point list, then the frame's stats.
+enum ConsistentPairsReadback : uint32_t {
+    kConsistentPairsReadbackPairs,
+    kConsistentPairsReadbackPoints,
+    kConsistentPairsReadbackStats
+};
+ReadbackLayout consistentPairsReadbackLayout(uint32_t pairCapacity, uint32_t pointCapacity);
+
 void addConsistentPairsPasses(Graph& graph, const ConsistentPairsPassInputs& inputs);
 
 // The parts (one file each).

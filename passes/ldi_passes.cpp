@@ -24,6 +24,16 @@ void readPeeledLdis(PassBuilder& pass, const DepthPeelState& state) {
 
 }  // namespace
 
+ReadbackLayout ldiReadbackLayout(uint32_t insideCapacity, uint32_t maxPairs, uint32_t maxTiles, uint32_t resolution,
+                                 bool keepImages) {
+    ReadbackLayout layout;
+    layout.add(ldiInsideBytes(insideCapacity));
+    layout.add(VkDeviceSize(maxPairs) * sizeof(gpu::LdiPairResultGpu));
+    layout.add(VkDeviceSize(maxTiles) * sizeof(gpu::LdiTileStatsGpu));
+    layout.add(keepImages ? VkDeviceSize(maxPairs) * resolution * resolution * sizeof(float) : 0);
+    return layout;
+}
+
 void addLdiPasses(Graph& graph, const LdiPassInputs& in) {
     const uint32_t tileCount = uint32_t(in.peel.tiles.size());
     const uint32_t perTile = in.peel.resolution * in.peel.resolution;
@@ -96,28 +106,12 @@ void addLdiPasses(Graph& graph, const LdiPassInputs& in) {
         });
     }
 
-    PassBuilder readback = graph.addPass("ldi-readback");
-    readback.read(inside, Access::TransferSrc);
-    // Only what is copied: a frame without pairs or tiles writes neither list.
-    if (in.pairCount != 0) readback.read(pairResults, Access::TransferSrc);
-    if (tileCount != 0) readback.read(state.stats, Access::TransferSrc);
-    if (in.readbackImagesOffset != 0 && in.pairCount != 0) readback.read(depthImage, Access::TransferSrc);
-    readback.write(in.readback, Access::TransferDst);
-    const BufferHandle statsSource = state.stats, imageSource = depthImage, insideSource = inside,
-                       resultsSource = pairResults;
-    readback.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
-        const VkDeviceSize slot = r.bufferOffset(in.readback);
-        auto copy = [&](BufferHandle source, VkDeviceSize to, VkDeviceSize bytes) {
-            if (bytes == 0) return;
-            VkBufferCopy region = {r.bufferOffset(source), slot + to, bytes};
-            r.device().vkCmdCopyBuffer(cmd, r.buffer(source), r.buffer(in.readback), 1, &region);
-        };
-        copy(insideSource, 0, ldiInsideBytes(in.insideCapacity));
-        copy(resultsSource, in.readbackPairsOffset, VkDeviceSize(in.pairCount) * sizeof(gpu::LdiPairResultGpu));
-        copy(statsSource, in.readbackStatsOffset, VkDeviceSize(tileCount) * sizeof(gpu::LdiTileStatsGpu));
-        if (in.readbackImagesOffset != 0)
-            copy(imageSource, in.readbackImagesOffset, VkDeviceSize(in.pairCount) * perTile * sizeof(float));
-    });
+    const ReadbackCopy copies[] = {
+        {kLdiReadbackInside, inside, ldiInsideBytes(in.insideCapacity)},
+        {kLdiReadbackPairs, pairResults, VkDeviceSize(in.pairCount) * sizeof(gpu::LdiPairResultGpu)},
+        {kLdiReadbackTileStats, state.stats, VkDeviceSize(tileCount) * sizeof(gpu::LdiTileStatsGpu)},
+        {kLdiReadbackImages, depthImage, in.readImages ? VkDeviceSize(in.pairCount) * perTile * sizeof(float) : 0}};
+    addReadbackPass(graph, "ldi-readback", *in.readbackLayout, in.readback, copies);
 }
 
 }  // namespace vkc

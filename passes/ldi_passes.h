@@ -10,6 +10,7 @@
 #pragma once
 
 #include "passes/depth_peel_passes.h"
+#include "passes/readback_layout.h"
 
 #include <vector>
 
@@ -44,10 +45,9 @@ struct LdiPassInputs {
     BufferHandle depthImage;       // res^2 floats per pair
     BufferHandle volumePartials;   // ldiVolumeGroups(res) doubles per pair
     BufferHandle inside;           // LdiListHeader + uvec2 * insideCapacity
-    BufferHandle readback;         // ring slot
-    VkDeviceSize readbackPairsOffset = 0;
-    VkDeviceSize readbackStatsOffset = 0;
-    VkDeviceSize readbackImagesOffset = 0;  // 0: images are not read back
+    BufferHandle readback;         // the frame's ring slot
+    const ReadbackLayout* readbackLayout = nullptr;  // ldiReadbackLayout
+    bool readImages = false;       // copy the intersection depth images too
 };
 
 // Workgroups of ldi_volume.comp per pair: its partial sums.
@@ -57,6 +57,12 @@ inline uint32_t ldiVolumeGroups(uint32_t resolution) {
 inline VkDeviceSize ldiInsideBytes(uint32_t capacity) {
     return sizeof(gpu::LdiListHeader) + VkDeviceSize(capacity) * 2 * sizeof(uint32_t);
 }
+
+// Read-back regions: the inside list, per-pair results, per-tile stats, then (when kept) the
+// intersection depth images.
+enum LdiReadback : uint32_t { kLdiReadbackInside, kLdiReadbackPairs, kLdiReadbackTileStats, kLdiReadbackImages };
+ReadbackLayout ldiReadbackLayout(uint32_t insideCapacity, uint32_t maxPairs, uint32_t maxTiles, uint32_t resolution,
+                                 bool keepImages);
 
 void addLdiPasses(Graph& graph, const LdiPassInputs& inputs);
 

@@ -58,25 +58,22 @@ void addStencilScanPass(Graph& graph, const StencilPassInputs& in, uint32_t view
     });
 }
 
+ReadbackLayout stencilReadbackLayout(uint32_t pairCapacity, uint32_t pointCapacity) {
+    ReadbackLayout layout;
+    layout.add(stencilPairsBytes(pairCapacity));
+    layout.add(stencilPointsBytes(pointCapacity));
+    return layout;
+}
+
 void addStencilCompactPasses(Graph& graph, const StencilPassInputs& in, StencilGraphState& state) {
     const uint32_t candidates = in.drawObjects.empty() ? 0u : in.candidateCount;
     state.pairs = addPairCompactPass(graph, {"stencil-compact", in.pipelines.compact, in.compactSet, in.candidates,
                                              candidates, in.objectCount, in.pairCapacity},
                                      state.pairFlags, state.pairs);
 
-    PassBuilder readback = graph.addPass("stencil-readback");
-    readback.read(state.pairs, Access::TransferSrc);
-    readback.read(state.points, Access::TransferSrc);
-    readback.write(in.readback, Access::TransferDst);
-    const BufferHandle pairs = state.pairs, points = state.points;
-    readback.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
-        const VkDeviceSize slot = r.bufferOffset(in.readback);
-        VkBufferCopy pairCopy = {r.bufferOffset(pairs), slot, stencilPairsBytes(in.pairCapacity)};
-        VkBufferCopy pointCopy = {r.bufferOffset(points), slot + in.readbackPointsOffset,
-                                  stencilPointsBytes(in.pointCapacity)};
-        r.device().vkCmdCopyBuffer(cmd, r.buffer(pairs), r.buffer(in.readback), 1, &pairCopy);
-        r.device().vkCmdCopyBuffer(cmd, r.buffer(points), r.buffer(in.readback), 1, &pointCopy);
-    });
+    const ReadbackCopy copies[] = {{kStencilReadbackPairs, state.pairs, stencilPairsBytes(in.pairCapacity)},
+                                   {kStencilReadbackPoints, state.points, stencilPointsBytes(in.pointCapacity)}};
+    addReadbackPass(graph, "stencil-readback", *in.readbackLayout, in.readback, copies);
 }
 
 }  // namespace vkc

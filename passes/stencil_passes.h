@@ -9,6 +9,7 @@
 #pragma once
 
 #include "passes/graph.h"
+#include "passes/readback_layout.h"
 #include "passes/pair_compact_pass.h"
 #include "shaders_glsl/shared/stencil.h"
 #include "vk/pipeline.h"
@@ -74,8 +75,8 @@ struct StencilPassInputs : PairListSizes {
     BufferHandle pairFlags;                 // objectCount^2 bits
     BufferHandle pairs;                     // StencilListHeader + StencilPairGpu * pairCapacity
     BufferHandle points;                    // StencilListHeader + StencilPointGpu * pointCapacity
-    BufferHandle readback;                  // ring slot: pairs region then points region
-    VkDeviceSize readbackPointsOffset = 0;
+    BufferHandle readback;                  // the frame's ring slot
+    const ReadbackLayout* readbackLayout = nullptr;  // stencilReadbackLayout
     ImageHandle depthStencil;               // resolution^2, 8-bit stencil
     ImageHandle penetratingImage;           // RGBA32_UINT: object + 1, edge depth bits
     ImageHandle penetratedImage;            // R32_UINT: object + 1
@@ -102,6 +103,10 @@ inline VkDeviceSize stencilPointsBytes(uint32_t capacity) {
 inline VkDeviceSize stencilPairFlagsBytes(uint32_t objectCount) {
     return ((VkDeviceSize(objectCount) * objectCount + 31) / 32) * 4;
 }
+
+// Read-back regions: the pair list, then the point list.
+enum StencilReadback : uint32_t { kStencilReadbackPairs, kStencilReadbackPoints };
+ReadbackLayout stencilReadbackLayout(uint32_t pairCapacity, uint32_t pointCapacity);
 
 // Handles that the passes advance (each write makes a new version).
 struct StencilGraphState {

@@ -37,6 +37,8 @@ TEST(AabbTreePasses, LevelsAreOrderedByIndirectBarriers) {
     in.pairStats = imported("pair stats");
     in.vertices = {imported("vertices")};
     in.readback = imported("readback");
+    static const ReadbackLayout layout = aabbTreeReadbackLayout(in.pairCount, in.trianglePairCapacity);
+    in.readbackLayout = &layout;
     in.uploads = {{imported("nodes staging"), in.nodes, 256}, {imported("seeds staging"), in.seeds, 0}};
     addAabbTreePasses(graph, in);
     ASSERT_TRUE(graph.compile().ok());

@@ -41,6 +41,8 @@ LdiPassInputs fakeInputs(Graph& graph, uint32_t tiles, uint32_t layerCap) {
     readback.buffer = reinterpret_cast<VkBuffer>(uintptr_t(0x2000));
     readback.final = syncStateOf(Access::HostRead);
     in.readback = graph.importBuffer("readback", readback);
+    static const ReadbackLayout layout = ldiReadbackLayout(16, 64, 128, 32, false);  // room for every test's tiles
+    in.readbackLayout = &layout;
     ImportedImage atlas;
     atlas.desc.width = 128;
     atlas.desc.height = 64;

@@ -68,8 +68,7 @@ struct ConsistentPairsDetectorImpl {
     Status createPipelines();
     Status createResources();
     Status createSlot(ConsistentPairsSlot& slot, uint32_t index);
-    Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, std::span<const ObjectPair> candidates,
-                       std::span<const Aabb> worldBounds, uint64_t frame);
+    Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, const CandidateSet& candidates, uint64_t frame);
     Status readResults(uint64_t frame, FrameResults& out, ConsistentPairsFrameDetails* details);
 };
 

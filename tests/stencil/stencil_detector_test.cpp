@@ -262,7 +262,7 @@ TEST_F(StencilDetectorTest, TopologyFailureForgetsOldScene) {
     VulkanContext& vk = vulkanOf(context_);
     auto frameOf = [&](const Scene& scene, const BroadphaseResults& pcs, uint64_t frame) {
         return test::recordInHostSubmit(vk, [&](VkCommandBuffer cmd) {
-            return detector->record(cmd, scene, pcs.pairs, pcs.worldBounds, frame);
+            return detector->record(cmd, scene, pcs, frame);
         });
     };
     auto expectPairOf = [&](uint64_t frame) {

@@ -92,9 +92,9 @@ Result<FrameRunner> makeFrameRunner(const DetectOptions& options, Context& conte
         state.aabbTree = std::move(detector.value());
         return FrameRunner([&options, &context, &scene, &state](const io::SceneFrame&, const BroadphaseResults& pcs,
                                                                 nlohmann::json& extra) {
-            AabbTreeFrameStats stats;
-            auto results = runAabbTreeFrame(context, state.aabbTree, scene, pcs, options.list, &stats);
-            if (results) extra["aabb_tree"] = toJson(stats);
+            AabbTreeFrameDetails details;
+            auto results = runAabbTreeFrame(context, state.aabbTree, scene, pcs, options.list, &details);
+            if (results) extra["aabb_tree"] = toJson(details);
             return results;
         });
     }

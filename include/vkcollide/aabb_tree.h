@@ -20,7 +20,8 @@ namespace vkc {
 
 // Zero-initialised means defaults (the common part: detector.h; maxCandidatePairs 0 means 4096).
 struct AabbTreeSettings : DetectorSettings {
-    uint32_t nodePairCapacity = 0;      // 0: 2^19, at most 2^30. Entries per node-pair list (two ping-pong lists, 16 B each)
+    uint32_t nodePairCapacity = 0;      // 0: 2^19, at most 2^30. Entries per node-pair list (two
+                                        // ping-pong lists, 16 B each)
     uint32_t trianglePairCapacity = 0;  // 0: 2^16. Triangle pairs kept in the list (16 B each; only with keepTrianglePairList)
     bool keepTrianglePairList = false;  // false: counts only (PairResult::trianglePairList stays empty)
     bool disableTemporalCoherence = false;  // false: entrance levels from earlier frames (paper 4, section 5)

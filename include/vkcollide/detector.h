@@ -5,8 +5,8 @@
 //   results(frame, out, details)           NotReady until the GPU finished `frame`; never blocks
 //   run(scene, pcs, details) / run(scene, details)   blocking conveniences for tools and tests
 // Errors every detector returns alike, with the same wording (the method's name first):
-//   NotReady         record() while frame - framesInFlight has not been read back (its slot is busy);
-//                    results() before the frame's signal arrived
+//   NotReady         record() while frame - framesInFlight has not finished on the GPU (its slot
+//                    is busy); results() before the frame's signal arrived
 //   InvalidArgument  "<method>: candidate pair (a, b) names an unknown object";
 //                    "<method>: N world bounds for M objects" (bounds missing for an object);
 //                    "<method>: N candidate pairs, more than <Settings>::maxCandidatePairs (L)";
@@ -15,7 +15,7 @@
 //   InvalidMesh      "<method>: object 3 "o3" (mesh "x") is not a closed, manifold, outward-oriented
 //                    solid (open (2 boundary edges))", from a method that needs closed solids
 //   Unsupported      the drawn objects read more than 64 distinct vertex buffers
-// A refused record() holds no frame slot: the next frame may use the same number.
+// A refused record() holds no frame slot: the host may record the same frame number again.
 #pragma once
 
 #include "vkcollide/broadphase.h"

@@ -26,13 +26,14 @@
 
 namespace vkc {
 
-// Zero-initialised means defaults (the common part: detector.h). Memory per frame in flight: layers res^2 x layerCap x 4 B per
-// LDI (2 per pair: 8 MiB per pair at the defaults), an atlas of 2 x maxPairs tiles (5 B per pixel),
-// res^2 x 4 B per pair for the intersection-depth images: about 36 MiB per frame in flight at
-// the defaults. Limits: each per-frame buffer is bound whole, so 2 x maxPairs x res^2 x layerCap
-// x 4 B (the layers) must fit the device's maxStorageBufferRange and 2^32 bytes (4 GiB; lavapipe
-// binds at most 128 MiB, e.g. 1024^2 x cap 16 fits 1 pair there, and 1024^2 x cap 4 fits 4):
-// create() refuses larger settings with InvalidArgument naming resolution, layerCap and maxPairs.
+// Zero-initialised means defaults (the common part: detector.h). Memory per frame in flight:
+// layers res^2 x layerCap x 4 B per LDI (2 per pair: 8 MiB per pair at the defaults), an atlas of
+// 2 x maxPairs tiles (5 B per pixel), res^2 x 4 B per pair for the intersection-depth images:
+// about 36 MiB per frame in flight at the defaults. Limits: each per-frame buffer is bound whole,
+// so 2 x maxPairs x res^2 x layerCap x 4 B (the layers) must fit the device's
+// maxStorageBufferRange and 2^32 bytes (4 GiB; lavapipe binds at most 128 MiB, e.g. 1024^2 x cap 16
+// fits 1 pair there, and 1024^2 x cap 4 fits 4): create() refuses larger settings with
+// InvalidArgument naming resolution, layerCap and maxPairs.
 struct LdiSettings : DetectorSettings {
     uint32_t resolution = 0;      // 0: 256. Pixels per side of each LDI (the paper used 128)
     uint32_t layerCap = 0;        // 0: 16, at most 254. Layers peeled per pixel, at most; an LDI with

@@ -57,7 +57,8 @@ protected:
 
 template <class Tested>
 class FrameContract : public Contract<Tested> {};
-using FrameTested = ::testing::Types<StencilDetector, LdiDetector, ConsistentPairsDetector, AabbTreeDetector, Broadphase>;
+using FrameTested =
+    ::testing::Types<StencilDetector, LdiDetector, ConsistentPairsDetector, AabbTreeDetector, Broadphase>;
 TYPED_TEST_SUITE(FrameContract, FrameTested);
 
 template <class Tested>

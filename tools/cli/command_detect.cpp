@@ -150,8 +150,8 @@ Result<MethodRun> startLdi(const DetectOptions& options, Context& context, const
     runner->settings.keepImages = !options.images.empty();
     auto framesWritten = std::make_shared<size_t>(0);
     MethodRun run;
-    run.runFrame = [&options, &context, &scene, runner, framesWritten](
-                       const io::SceneFrame&, const BroadphaseResults& pcs, nlohmann::json& extra) -> Result<FrameResults> {
+    run.runFrame = [&options, &context, &scene, runner, framesWritten](const io::SceneFrame&, const BroadphaseResults& pcs,
+                                                                       nlohmann::json& extra) -> Result<FrameResults> {
         LdiFrameDetails details;
         auto results = runLdiFrame(context, *runner, scene, pcs, &details);
         if (!results) return results;

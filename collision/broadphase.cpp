@@ -2,11 +2,11 @@
 // builds the pass graph per frame (passes/broadphase_passes.cpp) and decodes the read-back slot.
 #include "vkcollide/broadphase.h"
 
+#include "collision/blocking_run.h"
 #include "collision/graph_execution.h"
 #include "collision/object_transform.h"
 #include "collision/scene_impl.h"
 #include "passes/broadphase_passes.h"
-#include "collision/blocking_run.h"
 #include "vk/descriptors.h"
 #include "vk/readback_ring.h"
 

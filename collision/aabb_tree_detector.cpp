@@ -5,9 +5,10 @@
 #include "collision/aabb_tree_detector_impl.h"
 
 #include "collision/aabb_tree_detector_support.h"
+#include "collision/blocking_run.h"
+#include "collision/detector_settings.h"
 #include "collision/scene_impl.h"
 #include "passes/aabb_tree_passes.h"
-#include "vk/commands.h"
 #include "vk/descriptors.h"
 
 #include "spirv/aabb_indirect.comp.h"
@@ -53,7 +54,7 @@ Status AabbTreeDetectorImpl::createResources() {
     if (!dummy) return dummy.status();
     dummyVertices = dummy.value();
 
-    readback = aabbTreeReadbackLayout(settings.maxObjectPairs, trianglePairCapacity());
+    readback = aabbTreeReadbackLayout(settings.maxCandidatePairs, trianglePairCapacity());
     auto createdRing = createReadbackRing(c, readback.slotBytes(), frames, "aabb-tree readback ring");
     if (!createdRing) return createdRing.status();
     ring = createdRing.value();
@@ -118,12 +119,12 @@ Result<AabbTreeDetector> AabbTreeDetector::create(Context& context, const AabbTr
     if (!context.valid()) return makeError(ErrorCode::InvalidArgument, "AabbTreeDetector::create: context is not valid");
     auto impl = std::make_unique<AabbTreeDetectorImpl>();
     impl->ctx = &vulkanOf(context);
+    impl->context = &context;
     impl->settings = settings;
     AabbTreeSettings& s = impl->settings;
     if (s.nodePairCapacity == 0) s.nodePairCapacity = kAabbDefaultNodePairCapacity;
     if (s.trianglePairCapacity == 0) s.trianglePairCapacity = kAabbDefaultTrianglePairCapacity;
-    if (s.maxObjectPairs == 0) s.maxObjectPairs = kAabbDefaultMaxObjectPairs;
-    if (s.framesInFlight == 0) s.framesInFlight = kAabbDefaultFramesInFlight;
+    VKC_TRY(applyDetectorDefaults(s, kAabbDefaultMaxCandidatePairs, "AabbTreeSettings"));
     // Both ping-pong lists index one buffer with 32-bit entry numbers.
     if (s.nodePairCapacity > (1u << 30))
         return makeError(ErrorCode::InvalidArgument, "AabbTreeSettings::nodePairCapacity " +
@@ -135,33 +136,22 @@ Result<AabbTreeDetector> AabbTreeDetector::create(Context& context, const AabbTr
 
 const AabbTreeSettings& AabbTreeDetector::settings() const { return impl_->settings; }
 
-Status AabbTreeDetector::record(VkCommandBuffer cmd, const Scene& scene, std::span<const ObjectPair> pairs, uint64_t frame) {
-    return impl_->recordFrame(cmd, sceneImplOf(scene), pairs, frame);
-}
-
-Status AabbTreeDetector::record(VkCommandBuffer cmd, const Scene& scene, uint64_t frame) {
-    std::vector<ObjectPair> pairs = cpuOverlappingObjectPairs(sceneImplOf(scene));
-    return impl_->recordFrame(cmd, sceneImplOf(scene), pairs, frame);
+Status AabbTreeDetector::record(VkCommandBuffer cmd, const Scene& scene, const CandidateSet& candidates, uint64_t frame) {
+    return impl_->recordFrame(cmd, sceneImplOf(scene), candidates, frame);
 }
 
 VkSemaphoreSubmitInfo AabbTreeDetector::completionSignal(uint64_t frame) { return ringSignal(impl_->ring, frame); }
 
-Result<FrameResults> AabbTreeDetector::run(const Scene& scene, AabbTreeFrameStats* stats) {
-    std::vector<ObjectPair> pairs = cpuOverlappingObjectPairs(sceneImplOf(scene));
-    return run(scene, pairs, stats);
+Result<FrameResults> AabbTreeDetector::run(const Scene& scene, const BroadphaseResults& pcs, AabbTreeFrameDetails* details) {
+    return runDetectorFrame(
+        *impl_->ctx, impl_->ring, impl_->nextRunFrame, "aabb-tree", pcs,
+        [&](VkCommandBuffer cmd, uint64_t frame) { return record(cmd, scene, pcs, frame); },
+        [&](uint64_t frame, FrameResults& out) { return results(frame, out, details); });
 }
 
-Result<FrameResults> AabbTreeDetector::run(const Scene& scene, std::span<const ObjectPair> pairs, AabbTreeFrameStats* stats) {
-    VulkanContext& c = *impl_->ctx;
-    const uint64_t frame = impl_->nextRunFrame++;
-    Status recorded = Status::success();
-    VKC_TRY(submitAndWait(c, [&](VkCommandBuffer cmd) { recorded = record(cmd, scene, pairs, frame); }, "aabb-tree run"));
-    VKC_TRY(recorded);
-    // The submit has completed, so the host signals the frame's completion itself.
-    VKC_TRY(signalRingFromHost(c, impl_->ring, frame));
-    FrameResults out;
-    VKC_TRY(results(frame, out, stats));
-    return out;
+Result<FrameResults> AabbTreeDetector::run(const Scene& scene, AabbTreeFrameDetails* details) {
+    return runAfterOwnBroadphase(*impl_->context, impl_->settings.broadphase, impl_->broadphase, scene,
+                                 [&](const BroadphaseResults& pcs) { return run(scene, pcs, details); });
 }
 
 }  // namespace vkc

@@ -27,8 +27,7 @@ struct SceneImpl;
 
 inline constexpr uint32_t kAabbDefaultNodePairCapacity = 1u << 19;
 inline constexpr uint32_t kAabbDefaultTrianglePairCapacity = 1u << 16;
-inline constexpr uint32_t kAabbDefaultMaxObjectPairs = 4096;
-inline constexpr uint32_t kAabbDefaultFramesInFlight = 2;
+inline constexpr uint32_t kAabbDefaultMaxCandidatePairs = 4096;
 
 inline constexpr VkDeviceSize kAabbStateBytes = sizeof(gpu::AabbTraversalStateGpu);
 inline VkDeviceSize aabbAlign16(VkDeviceSize bytes) { return (bytes + 15) & ~VkDeviceSize(15); }
@@ -61,6 +60,7 @@ struct AabbFrameSlot {
 
 struct AabbTreeDetectorImpl {
     VulkanContext* ctx = nullptr;
+    Context* context = nullptr;  // run(scene) creates its broadphase on it
     AabbTreeSettings settings;
     Pipeline refitPipeline, indirectPipeline, traversePipeline;
     VkDescriptorPool descriptorPool = VK_NULL_HANDLE;
@@ -72,11 +72,12 @@ struct AabbTreeDetectorImpl {
     uint64_t sceneId = 0;                    // the scene `trees` and `entranceLevels` belong to
     std::map<MeshId, AabbCachedTree> trees;  // std::map: stable addresses for AabbFrameSlot users
     std::map<ObjectPair, uint32_t> entranceLevels;
-    uint64_t nextRunFrame = 0;
+    uint64_t nextRunFrame = 0;                // frames of the blocking calls
+    std::unique_ptr<Broadphase> broadphase;  // for run(scene) only, created on first use
 
     ~AabbTreeDetectorImpl();
     Status createResources();
-    Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, std::span<const ObjectPair> pairs, uint64_t frame);
+    Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, const CandidateSet& candidates, uint64_t frame);
     Result<const AabbCachedTree*> tree(const SceneImpl& scene, MeshId mesh);
     uint32_t trianglePairCapacity() const { return settings.keepTrianglePairList ? settings.trianglePairCapacity : 0; }
 };

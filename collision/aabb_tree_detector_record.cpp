@@ -7,6 +7,7 @@
 
 #include "collision/aabb_traversal_cpu.h"
 #include "collision/aabb_tree_detector_support.h"
+#include "collision/candidate_pairs.h"
 #include "collision/graph_execution.h"
 #include "collision/object_transform.h"
 #include "collision/scene_impl.h"
@@ -32,7 +33,7 @@ struct StagedData {
 
 }  // namespace
 
-Status AabbTreeDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, std::span<const ObjectPair> requested,
+Status AabbTreeDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, const CandidateSet& candidates,
                                          uint64_t frame) {
     VulkanContext& c = *ctx;
     const size_t slotIndex = frame % slots.size();
@@ -49,22 +50,10 @@ Status AabbTreeDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& s
     }
 
     // Object pairs: normalised (a < b), deduplicated, checked.
-    std::vector<ObjectPair> objectPairs;
-    for (ObjectPair p : requested) {
-        if (p.a == p.b) continue;
-        if (p.a > p.b) std::swap(p.a, p.b);
-        if (p.b >= scene.objects.size())
-            return makeError(ErrorCode::InvalidArgument, "aabb-tree: pair (" + std::to_string(p.a) + ", " +
-                                                             std::to_string(p.b) + ") names an object the scene lacks (" +
-                                                             std::to_string(scene.objects.size()) + " objects)");
-        objectPairs.push_back(p);
-    }
-    std::sort(objectPairs.begin(), objectPairs.end());
-    objectPairs.erase(std::unique(objectPairs.begin(), objectPairs.end()), objectPairs.end());
-    if (objectPairs.size() > settings.maxObjectPairs)
-        return makeError(ErrorCode::InvalidArgument, "aabb-tree: " + std::to_string(objectPairs.size()) +
-                                                         " object pairs, more than AabbTreeSettings::maxObjectPairs (" +
-                                                         std::to_string(settings.maxObjectPairs) + ")");
+    auto checkedPairs = frameCandidatePairs({"aabb-tree", "AabbTreeSettings", settings}, uint32_t(scene.objects.size()),
+                                            candidates);
+    if (!checkedPairs) return checkedPairs.status();
+    std::vector<ObjectPair> objectPairs = std::move(checkedPairs.value());
 
     // Trees of this frame, in first-use order, and the distinct vertex buffers they read.
     std::vector<MeshId> layout;
@@ -210,7 +199,7 @@ Status AabbTreeDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& s
     in.trianglePairs = graph.createBuffer(
         "aabb-tree triangle pairs", {bufferBytes(VkDeviceSize(trianglePairCapacity()) * sizeof(gpu::AabbTrianglePairGpu))});
     in.pairStats = graph.createBuffer(
-        "aabb-tree pair stats", {bufferBytes(VkDeviceSize(settings.maxObjectPairs) * sizeof(gpu::AabbPairStatsGpu))});
+        "aabb-tree pair stats", {bufferBytes(VkDeviceSize(settings.maxCandidatePairs) * sizeof(gpu::AabbPairStatsGpu))});
     in.vertices = importVertexBuffers(graph, vertexBuffers);
     in.readback = importReadbackSlot(graph, "aabb-tree readback slot", ring, frame);
     in.readbackLayout = &readback;

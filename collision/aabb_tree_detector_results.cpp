@@ -13,7 +13,7 @@
 
 namespace vkc {
 
-Status AabbTreeDetector::results(uint64_t frame, FrameResults& out, AabbTreeFrameStats* stats) {
+Status AabbTreeDetector::results(uint64_t frame, FrameResults& out, AabbTreeFrameDetails* details) {
     AabbTreeDetectorImpl& d = *impl_;
     auto bytes = readRingSlot(*d.ctx, d.ring, frame);
     if (!bytes) return bytes.status();
@@ -68,7 +68,7 @@ Status AabbTreeDetector::results(uint64_t frame, FrameResults& out, AabbTreeFram
     // Temporal coherence (section 5): next frame's entrance level from this frame's overlap counts.
     if (!d.settings.disableTemporalCoherence) {
         // Pairs that left the PCS keep their entry; bound the map so a long run cannot grow it forever.
-        if (d.entranceLevels.size() > 4ull * d.settings.maxObjectPairs) d.entranceLevels.clear();
+        if (d.entranceLevels.size() > 4ull * d.settings.maxCandidatePairs) d.entranceLevels.clear();
         // A frame of a scene recorded before the detector moved on to another has nothing to teach.
         for (size_t k = 0; k < pairCount && !slot.layout.empty(); ++k) {
             const gpu::AabbPairGpu& pair = slot.gpuPairs[k];
@@ -78,14 +78,14 @@ Status AabbTreeDetector::results(uint64_t frame, FrameResults& out, AabbTreeFram
                 nextAabbEntranceLevel(pair, treeA, treeB, pairStats[k], slot.entrance[k]);
         }
     }
-    if (stats) {
-        stats->globalLevels = slot.globalLevels;
-        stats->levelTested.assign(state.levelTested, state.levelTested + slot.globalLevels);
-        stats->levelOverlaps.assign(state.levelOverlaps, state.levelOverlaps + slot.globalLevels);
-        stats->trianglePairCount = state.trianglePairCount;
-        stats->nodePairOverflow = state.nodePairOverflow != 0;
-        stats->nodePairsNeeded = state.nodePairOverflow;
-        stats->refitTrees = slot.refitTrees;
+    if (details) {
+        details->globalLevels = slot.globalLevels;
+        details->levelTested.assign(state.levelTested, state.levelTested + slot.globalLevels);
+        details->levelOverlaps.assign(state.levelOverlaps, state.levelOverlaps + slot.globalLevels);
+        details->trianglePairCount = state.trianglePairCount;
+        details->nodePairOverflow = state.nodePairOverflow != 0;
+        details->nodePairsNeeded = state.nodePairOverflow;
+        details->refitTrees = slot.refitTrees;
     }
     return readPassTimings(*d.ctx, *slot.graph, *slot.resources, out.gpuTimingsMs);
 }

@@ -1,15 +1,12 @@
-// CPU-side helpers of AabbTreeDetector: which object pairs to test when the caller has no
-// broadphase (world AABBs from the CPU positions), and the object-space root box a pair's
-// box-test slack is derived from when a mesh has deformed since its tree was built.
+// CPU-side helpers of AabbTreeDetector: the object-space root box a pair's box-test slack is
+// derived from when a mesh has deformed since its tree was built.
 // Invariant: the slack box always bounds the positions the GPU refit will see (or, for meshes
 // deformed in the host's buffers, a documented allowance around the rest box).
 #pragma once
 
 #include "collision/aabb_tree.h"
 #include "collision/scene_impl.h"
-#include "vkcollide/broadphase.h"
 
-#include <vector>
 
 namespace vkc {
 
@@ -22,10 +19,5 @@ gpu::AabbNodeGpu positionsBox(const MeshData& mesh);
 // the positions, so the rest root box grown by its own extent on every side (deformations up to
 // one mesh size keep their magnitudes within it; the slack is 1e-5 relative, so this costs nothing).
 gpu::AabbNodeGpu slackBox(const SceneMesh& mesh, const AabbTree& tree, uint64_t builtGeneration);
-
-// Object pairs (a < b, sorted) whose world AABBs, from the CPU positions under each object's
-// transform, overlap or touch (closed boxes, grown by 1e-5 of their magnitude so touching contacts
-// survive rounding).
-std::vector<ObjectPair> cpuOverlappingObjectPairs(const SceneImpl& scene);
 
 }  // namespace vkc

@@ -2,11 +2,11 @@
 // builds the pass graph per frame (passes/broadphase_passes.cpp) and decodes the read-back slot.
 #include "vkcollide/broadphase.h"
 
+#include "collision/blocking_run.h"
 #include "collision/graph_execution.h"
 #include "collision/object_transform.h"
 #include "collision/scene_impl.h"
 #include "passes/broadphase_passes.h"
-#include "vk/commands.h"
 #include "vk/descriptors.h"
 #include "vk/readback_ring.h"
 
@@ -263,17 +263,13 @@ Status Broadphase::results(uint64_t frame, BroadphaseResults& out) {
     return readPassTimings(*impl_->ctx, *slot.graph, *slot.resources, out.gpuTimingsMs);
 }
 
+const BroadphaseSettings& Broadphase::settings() const { return impl_->settings; }
+
 Result<BroadphaseResults> Broadphase::run(const Scene& scene) {
-    VulkanContext& c = *impl_->ctx;
-    const uint64_t frame = impl_->nextRunFrame++;
-    Status recorded = Status::success();
-    VKC_TRY(submitAndWait(c, [&](VkCommandBuffer cmd) { recorded = record(cmd, scene, frame); }, "broadphase run"));
-    VKC_TRY(recorded);
-    // The submit has completed, so the host signals the frame's completion itself.
-    VKC_TRY(signalRingFromHost(c, impl_->ring, frame));
-    BroadphaseResults out;
-    VKC_TRY(results(frame, out));
-    return out;
+    return runAndWait<BroadphaseResults>(
+        *impl_->ctx, impl_->ring, impl_->nextRunFrame, "broadphase run",
+        [&](VkCommandBuffer cmd, uint64_t frame) { return record(cmd, scene, frame); },
+        [&](uint64_t frame, BroadphaseResults& out) { return results(frame, out); });
 }
 
 }  // namespace vkc

@@ -7,18 +7,18 @@
 namespace vkc {
 
 Result<std::vector<ObjectPair>> frameCandidatePairs(const CandidateLimits& limits, uint32_t objectCount,
-                                                    std::span<const ObjectPair> candidates,
-                                                    std::span<const Aabb> worldBounds) {
+                                                    const CandidateSet& candidates) {
     const std::string method = limits.method;
-    if (limits.maxObjects != 0 && objectCount > limits.maxObjects)
+    const DetectorSettings& settings = limits.settings;
+    if (objectCount > settings.maxObjects)
         return makeError(ErrorCode::InvalidArgument, method + ": the scene has " + std::to_string(objectCount) +
-                                                         " objects, more than " + limits.settings + "::maxObjects (" +
-                                                         std::to_string(limits.maxObjects) + ")");
-    if (worldBounds.size() < objectCount)
-        return makeError(ErrorCode::InvalidArgument, method + ": " + std::to_string(worldBounds.size()) +
+                                                         " objects, more than " + limits.settingsName +
+                                                         "::maxObjects (" + std::to_string(settings.maxObjects) + ")");
+    if (candidates.worldBounds.size() < objectCount)
+        return makeError(ErrorCode::InvalidArgument, method + ": " + std::to_string(candidates.worldBounds.size()) +
                                                          " world bounds for " + std::to_string(objectCount) + " objects");
     std::vector<ObjectPair> pairs;
-    for (ObjectPair pair : candidates) {
+    for (ObjectPair pair : candidates.pairs) {
         if (pair.a == pair.b) continue;
         if (pair.b < pair.a) std::swap(pair.a, pair.b);
         if (pair.b >= objectCount)
@@ -28,11 +28,11 @@ Result<std::vector<ObjectPair>> frameCandidatePairs(const CandidateLimits& limit
     }
     std::sort(pairs.begin(), pairs.end());
     pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
-    if (limits.maxCandidatePairs != 0 && pairs.size() > limits.maxCandidatePairs)
+    if (pairs.size() > settings.maxCandidatePairs)
         return makeError(ErrorCode::InvalidArgument, method + ": " + std::to_string(pairs.size()) +
-                                                         " candidate pairs, more than " + limits.settings +
+                                                         " candidate pairs, more than " + limits.settingsName +
                                                          "::maxCandidatePairs (" +
-                                                         std::to_string(limits.maxCandidatePairs) + ")");
+                                                         std::to_string(settings.maxCandidatePairs) + ")");
     return pairs;
 }
 

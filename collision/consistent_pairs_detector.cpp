@@ -2,6 +2,7 @@
 // the public entry points. Frames are recorded and decoded in consistent_pairs_detector_frame.cpp.
 #include "collision/consistent_pairs_detector_impl.h"
 
+#include "collision/blocking_run.h"
 #include "collision/detector_settings.h"
 #include "collision/frame_slot_resources.h"
 #include "collision/scene_impl.h"
@@ -35,9 +36,7 @@ constexpr uint32_t kDefaultIterations = 8;
 constexpr float kDefaultThresholdPixels = 1.5f;
 constexpr float kDefaultPaddingPixels = 2.0f;
 constexpr uint32_t kDefaultPointCapacity = 65536;
-constexpr uint32_t kDefaultMaxObjects = 4096;
 constexpr uint32_t kDefaultMaxCandidatePairs = 16384;
-constexpr uint32_t kDefaultFramesInFlight = 2;
 
 }  // namespace
 
@@ -142,9 +141,8 @@ Result<ConsistentPairsDetector> ConsistentPairsDetector::create(Context& context
     if (s.distanceThresholdPixels == 0.0f) s.distanceThresholdPixels = kDefaultThresholdPixels;
     if (s.regionPaddingPixels == 0.0f) s.regionPaddingPixels = kDefaultPaddingPixels;
     if (s.pointCapacity == 0) s.pointCapacity = kDefaultPointCapacity;
-    if (s.maxObjects == 0) s.maxObjects = kDefaultMaxObjects;
-    if (s.maxCandidatePairs == 0) s.maxCandidatePairs = kDefaultMaxCandidatePairs;
-    if (s.framesInFlight == 0) s.framesInFlight = kDefaultFramesInFlight;
+    // Pair indices front * objectCount + object are 32-bit in cp_consistency.frag and the compaction.
+    VKC_TRY(applyDetectorDefaults(s, kDefaultMaxCandidatePairs, "ConsistentPairsSettings"));
     if (s.layersPerIteration < 2 || s.layersPerIteration > gpu::kCpMaxLayers)
         return makeError(ErrorCode::InvalidArgument, "ConsistentPairsSettings::layersPerIteration must be 2.." +
                                                          std::to_string(gpu::kCpMaxLayers) + ", not " +
@@ -154,8 +152,6 @@ Result<ConsistentPairsDetector> ConsistentPairsDetector::create(Context& context
                                                          std::to_string(s.maxIterations) + " exceeds " +
                                                          std::to_string(gpu::kCpMaxIterations));
     VKC_TRY(checkFramebufferResolution(*impl->ctx, s.resolution, "ConsistentPairsSettings"));
-    // Pair indices front * objectCount + object are 32-bit in cp_consistency.frag and the compaction.
-    VKC_TRY(checkMaxObjects(s.maxObjects, "ConsistentPairsSettings"));
     if (!validPixelDistance(s.distanceThresholdPixels) || !validPixelDistance(s.regionPaddingPixels))
         return makeError(ErrorCode::InvalidArgument,
                          "ConsistentPairsSettings: distanceThresholdPixels and regionPaddingPixels must be finite and >= 0");
@@ -164,9 +160,9 @@ Result<ConsistentPairsDetector> ConsistentPairsDetector::create(Context& context
     return ConsistentPairsDetector(std::move(impl));
 }
 
-Status ConsistentPairsDetector::record(VkCommandBuffer cmd, const Scene& scene, std::span<const ObjectPair> candidates,
-                                       std::span<const Aabb> worldBounds, uint64_t frame) {
-    return impl_->recordFrame(cmd, sceneImplOf(scene), candidates, worldBounds, frame);
+Status ConsistentPairsDetector::record(VkCommandBuffer cmd, const Scene& scene, const CandidateSet& candidates,
+                                       uint64_t frame) {
+    return impl_->recordFrame(cmd, sceneImplOf(scene), candidates, frame);
 }
 
 VkSemaphoreSubmitInfo ConsistentPairsDetector::completionSignal(uint64_t frame) {
@@ -181,14 +177,14 @@ const ConsistentPairsSettings& ConsistentPairsDetector::settings() const { retur
 
 Result<FrameResults> ConsistentPairsDetector::run(const Scene& scene, const BroadphaseResults& pcs,
                                                   ConsistentPairsFrameDetails* details) {
-    return runFrameAndWait(
-        *impl_->ctx, impl_->frames, "consistent-pairs", pcs,
-        [&](VkCommandBuffer cmd, uint64_t frame) { return record(cmd, scene, pcs.pairs, pcs.worldBounds, frame); },
+    return runDetectorFrame(
+        *impl_->ctx, impl_->frames.ring, impl_->frames.nextRunFrame, "consistent-pairs", pcs,
+        [&](VkCommandBuffer cmd, uint64_t frame) { return record(cmd, scene, pcs, frame); },
         [&](uint64_t frame, FrameResults& out) { return results(frame, out, details); });
 }
 
 Result<FrameResults> ConsistentPairsDetector::run(const Scene& scene, ConsistentPairsFrameDetails* details) {
-    return runAfterOwnBroadphase(*impl_->context, impl_->settings.broadphase, impl_->frames, scene,
+    return runAfterOwnBroadphase(*impl_->context, impl_->settings.broadphase, impl_->frames.broadphase, scene,
                                  [&](const BroadphaseResults& pcs) { return run(scene, pcs, details); });
 }
 

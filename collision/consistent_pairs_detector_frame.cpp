@@ -39,14 +39,11 @@ void ConsistentPairsDetectorImpl::writeDescriptors(const ConsistentPairsSlot& sl
 }
 
 Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene,
-                                                std::span<const ObjectPair> candidates,
-                                                std::span<const Aabb> worldBounds, uint64_t frame) {
+                                                const CandidateSet& candidates, uint64_t frame) {
     VulkanContext& c = *ctx;
     const ConsistentPairsSettings& s = settings;
     const uint32_t objectCount = uint32_t(scene.objects.size());
-    auto candidatePairs = frameCandidatePairs({"consistent-pairs", "ConsistentPairsSettings", s.maxObjects,
-                                               s.maxCandidatePairs},
-                                              objectCount, candidates, worldBounds);
+    auto candidatePairs = frameCandidatePairs({"consistent-pairs", "ConsistentPairsSettings", s}, objectCount, candidates);
     if (!candidatePairs) return candidatePairs.status();
     const std::vector<ObjectPair>& pairs = candidatePairs.value();
     const std::vector<uint32_t> draw = objectsOfPairs(pairs);
@@ -63,7 +60,7 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     const uint32_t drawn = uint32_t(draw.size());
     std::vector<gpu::CpObjectGpu> objects(std::max(objectCount, 1u));
     std::vector<VkDrawIndexedIndirectCommand> draws(std::max(size_t(drawn) * s.maxIterations, size_t(1)));
-    const LocalRegion region = localRegion(worldBounds, draw);
+    const LocalRegion region = localRegion(candidates.worldBounds, draw);
     for (uint32_t i = 0; i < drawn; ++i) {
         const SceneObject& o = scene.objects[draw[i]];
         const SceneMesh& mesh = scene.meshes[o.mesh];

@@ -54,8 +54,7 @@ struct ConsistentPairsDetectorImpl {
     Status createSlot(ConsistentPairsSlot& slot, uint32_t index);
     void writeDescriptors(const ConsistentPairsSlot& slot, const Graph& graph, const ConsistentPairsPassInputs& in,
                           std::span<const VkBuffer> meshBuffers);
-    Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, std::span<const ObjectPair> candidates,
-                       std::span<const Aabb> worldBounds, uint64_t frame);
+    Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, const CandidateSet& candidates, uint64_t frame);
     Status readResults(uint64_t frame, FrameResults& out, ConsistentPairsFrameDetails* details);
 };
 

@@ -1,16 +1,13 @@
 // Frames in flight of an image-space detector (stencil, ldi, consistent-pairs): the descriptor
 // pool its slots' sets come from, the read-back ring whose slot frame % framesInFlight holds a
-// frame's results, and the blocking run() calls built on the non-blocking record / completionSignal
-// / results triple (a one-shot submit, then the host signals the frame's ring value itself).
+// frame's results, and what its blocking run() calls keep (collision/blocking_run.h).
 #pragma once
 
 #include "collision/graph_execution.h"
 #include "passes/readback_layout.h"
 #include "vk/readback_ring.h"
 #include "vkcollide/broadphase.h"
-#include "vkcollide/results.h"
 
-#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -44,24 +41,5 @@ void destroyDetectorFrames(VulkanContext& ctx, DetectorFrames& frames);
 inline PersistentResources& slotResources(DetectorFrames& frames, uint64_t frame) {
     return *frames.slots[frame % frames.slots.size()];
 }
-
-// Blocking (tools and tests): records the next run frame with `record` into a one-shot submit
-// named `label`, waits for it and marks the frame complete in the ring; returns the frame, whose
-// results can be read at once.
-Result<uint64_t> recordAndWait(VulkanContext& ctx, DetectorFrames& frames, const char* label,
-                               const std::function<Status(VkCommandBuffer, uint64_t frame)>& record);
-
-// A detector's run(scene, pcs): recordAndWait, then `read` the frame; a broadphase that truncated
-// its pairs adds a warning that names `method`.
-Result<FrameResults> runFrameAndWait(VulkanContext& ctx, DetectorFrames& frames, const char* method,
-                                     const BroadphaseResults& pcs,
-                                     const std::function<Status(VkCommandBuffer, uint64_t frame)>& record,
-                                     const std::function<Status(uint64_t frame, FrameResults&)>& read);
-
-// A detector's run(scene): its own broadphase (created on first use with `settings`), then `run`
-// on the broadphase's pairs; the frame's GPU timings include the broadphase's.
-Result<FrameResults> runAfterOwnBroadphase(Context& context, const BroadphaseSettings& settings, DetectorFrames& frames,
-                                           const Scene& scene,
-                                           const std::function<Result<FrameResults>(const BroadphaseResults&)>& run);
 
 }  // namespace vkc

@@ -1,4 +1,4 @@
-// Shared settings checks of the image-space detectors; see detector_settings.h.
+// Shared settings checks and defaults of the detectors; see detector_settings.h.
 #include "collision/detector_settings.h"
 
 #include <algorithm>
@@ -22,6 +22,13 @@ Status checkMaxObjects(uint32_t maxObjects, const char* settings) {
                                                          std::to_string(maxObjects) + " exceeds " +
                                                          std::to_string(kMaxDetectorObjects));
     return Status::success();
+}
+
+Status applyDetectorDefaults(DetectorSettings& common, uint32_t maxCandidatePairs, const char* settings) {
+    if (common.framesInFlight == 0) common.framesInFlight = 2;
+    if (common.maxObjects == 0) common.maxObjects = 4096;
+    if (common.maxCandidatePairs == 0) common.maxCandidatePairs = maxCandidatePairs;
+    return checkMaxObjects(common.maxObjects, settings);
 }
 
 bool validPixelDistance(float pixels) { return std::isfinite(pixels) && pixels >= 0.0f; }

@@ -1,7 +1,9 @@
-// Checks shared by the image-space detectors' create(): settings the device must accommodate.
+// Checks and defaults shared by the detectors' create(): the common settings part (detector.h) and
+// settings the device must accommodate.
 #pragma once
 
 #include "vk/context.h"
+#include "vkcollide/detector.h"
 
 namespace vkc {
 
@@ -15,6 +17,10 @@ inline constexpr uint32_t kMaxDetectorObjects = 65535;
 
 // InvalidArgument "<settings>::maxObjects N exceeds 65535" when maxObjects > kMaxDetectorObjects.
 Status checkMaxObjects(uint32_t maxObjects, const char* settings);
+
+// Fills the zero fields of the common part with the documented defaults (detector.h), with
+// `maxCandidatePairs` the method's own, and checks maxObjects (checkMaxObjects) as `settings`.
+Status applyDetectorDefaults(DetectorSettings& common, uint32_t maxCandidatePairs, const char* settings);
 
 // A distance in pixels that may be used: finite and not negative.
 bool validPixelDistance(float pixels);

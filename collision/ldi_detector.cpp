@@ -2,6 +2,7 @@
 // entry points. Frames are recorded in ldi_detector_frame.cpp and decoded in ldi_detector_results.cpp.
 #include "collision/ldi_detector_impl.h"
 
+#include "collision/blocking_run.h"
 #include "collision/detector_settings.h"
 #include "collision/frame_slot_resources.h"
 #include "collision/scene_impl.h"
@@ -34,7 +35,7 @@ constexpr uint32_t kDefaultResolution = 256;
 constexpr uint32_t kDefaultLayerCap = 16;
 constexpr uint32_t kDefaultMaxPairs = 4;
 constexpr uint32_t kDefaultInsideCapacity = 65536;
-constexpr uint32_t kDefaultFramesInFlight = 2;
+constexpr uint32_t kDefaultMaxCandidatePairs = 16384;
 // The stats reset is one vkCmdUpdateBuffer (at most 65536 bytes): 2048 tiles of 32 bytes.
 constexpr uint32_t kMaxPairsLimit = 1024;
 
@@ -113,7 +114,7 @@ Result<LdiDetector> LdiDetector::create(Context& context, const LdiSettings& set
     if (s.layerCap == 0) s.layerCap = kDefaultLayerCap;
     if (s.maxPairs == 0) s.maxPairs = kDefaultMaxPairs;
     if (s.insideCapacity == 0) s.insideCapacity = kDefaultInsideCapacity;
-    if (s.framesInFlight == 0) s.framesInFlight = kDefaultFramesInFlight;
+    VKC_TRY(applyDetectorDefaults(s, kDefaultMaxCandidatePairs, "LdiSettings"));
     if (s.layerCap > gpu::kLdiMaxLayerCap)
         return makeError(ErrorCode::InvalidArgument, "LdiSettings::layerCap " + std::to_string(s.layerCap) +
                                                          " exceeds " + std::to_string(gpu::kLdiMaxLayerCap) +
@@ -183,9 +184,8 @@ Result<LdiDetector> LdiDetector::create(Context& context, const LdiSettings& set
     return LdiDetector(std::move(impl));
 }
 
-Status LdiDetector::record(VkCommandBuffer cmd, const Scene& scene, std::span<const ObjectPair> candidates,
-                           std::span<const Aabb> worldBounds, uint64_t frame) {
-    return impl_->recordFrame(cmd, sceneImplOf(scene), candidates, worldBounds, frame);
+Status LdiDetector::record(VkCommandBuffer cmd, const Scene& scene, const CandidateSet& candidates, uint64_t frame) {
+    return impl_->recordFrame(cmd, sceneImplOf(scene), candidates, frame);
 }
 
 VkSemaphoreSubmitInfo LdiDetector::completionSignal(uint64_t frame) { return ringSignal(impl_->frames.ring, frame); }
@@ -205,14 +205,14 @@ Status LdiDetector::pointResults(uint64_t frame, LdiPointResults& out) { return 
 const LdiSettings& LdiDetector::settings() const { return impl_->settings; }
 
 Result<FrameResults> LdiDetector::run(const Scene& scene, const BroadphaseResults& pcs, LdiFrameDetails* details) {
-    return runFrameAndWait(
-        *impl_->ctx, impl_->frames, "ldi", pcs,
-        [&](VkCommandBuffer cmd, uint64_t frame) { return record(cmd, scene, pcs.pairs, pcs.worldBounds, frame); },
+    return runDetectorFrame(
+        *impl_->ctx, impl_->frames.ring, impl_->frames.nextRunFrame, "ldi", pcs,
+        [&](VkCommandBuffer cmd, uint64_t frame) { return record(cmd, scene, pcs, frame); },
         [&](uint64_t frame, FrameResults& out) { return results(frame, out, details); });
 }
 
 Result<FrameResults> LdiDetector::run(const Scene& scene, LdiFrameDetails* details) {
-    return runAfterOwnBroadphase(*impl_->context, impl_->settings.broadphase, impl_->frames, scene,
+    return runAfterOwnBroadphase(*impl_->context, impl_->settings.broadphase, impl_->frames.broadphase, scene,
                                  [&](const BroadphaseResults& pcs) { return run(scene, pcs, details); });
 }
 
@@ -229,7 +229,7 @@ Result<LdiPointResults> LdiDetector::classifyPoints(const Scene& scene, uint32_t
     if (!worldPoints.empty()) std::memcpy(points.data, worldPoints.data(), worldPoints.size_bytes());
     auto query = [&]() -> Result<uint64_t> {
         VKC_TRY(flushBuffer(c, points));
-        return recordAndWait(c, impl_->frames, "ldi classify points", [&](VkCommandBuffer cmd, uint64_t frame) {
+        return recordAndWait(c, impl_->frames.ring, impl_->frames.nextRunFrame, "ldi classify points", [&](VkCommandBuffer cmd, uint64_t frame) {
             return recordPointQuery(cmd, scene, object, box, points.buffer, 0, sizeof(glm::vec3),
                                     uint32_t(worldPoints.size()), frame);
         });

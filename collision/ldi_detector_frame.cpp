@@ -140,10 +140,10 @@ Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene,
     return Status::success();
 }
 
-Status LdiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, std::span<const ObjectPair> candidates,
-                                    std::span<const Aabb> worldBounds, uint64_t frame) {
-    // Capacity counts pairs with a volume of interest (below), not candidates.
-    auto pairs = frameCandidatePairs({"ldi", "LdiSettings"}, uint32_t(scene.objects.size()), candidates, worldBounds);
+Status LdiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, const CandidateSet& candidates,
+                                    uint64_t frame) {
+    // maxPairs counts pairs with a volume of interest (below), maxCandidatePairs the candidates.
+    auto pairs = frameCandidatePairs({"ldi", "LdiSettings", settings}, uint32_t(scene.objects.size()), candidates);
     if (!pairs) return pairs.status();
     std::vector<LdiRecordedPair> recorded;
     std::vector<TileRequest> tiles;
@@ -152,7 +152,7 @@ Status LdiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene,
         VKC_TRY(requireClosedSolid(scene, pair.a, "ldi"));
         VKC_TRY(requireClosedSolid(scene, pair.b, "ldi"));
         // Boxes that only touch hold no intersection volume: not tested (§3.1).
-        std::optional<LdiVoi> voi = computeLdiVoi(worldBounds[pair.a], worldBounds[pair.b]);
+        std::optional<LdiVoi> voi = computeLdiVoi(candidates.worldBounds[pair.a], candidates.worldBounds[pair.b]);
         if (!voi) continue;
         LdiRecordedPair r;
         r.a = pair.a;

@@ -76,8 +76,7 @@ struct LdiDetectorImpl {
                           std::span<const VkBuffer> meshBuffers);
     Status recordTiles(VkCommandBuffer cmd, const SceneImpl& scene, LdiSlot& slot, uint64_t frame,
                        std::span<const TileRequest> tiles, uint32_t pairCount, std::span<const PointRequest> points);
-    Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, std::span<const ObjectPair> candidates,
-                       std::span<const Aabb> worldBounds, uint64_t frame);
+    Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, const CandidateSet& candidates, uint64_t frame);
     Status recordPoints(VkCommandBuffer cmd, const SceneImpl& scene, uint32_t object, const Aabb& bounds,
                         VkBuffer points, VkDeviceSize offset, uint32_t stride, uint32_t count, uint64_t frame);
     Status readResults(uint64_t frame, FrameResults& out, LdiFrameDetails* details);

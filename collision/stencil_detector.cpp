@@ -2,6 +2,7 @@
 // entry points. Frames are recorded and decoded in stencil_detector_frame.cpp.
 #include "collision/stencil_detector_impl.h"
 
+#include "collision/blocking_run.h"
 #include "collision/detector_settings.h"
 #include "collision/frame_slot_resources.h"
 #include "collision/scene_impl.h"
@@ -35,10 +36,8 @@ constexpr uint32_t kDefaultResolution = 512;
 constexpr uint32_t kDefaultViews = 3;
 constexpr float kDefaultEdgeOffsetPixels = 0.5f;
 constexpr float kDefaultPaddingPixels = 2.0f;
-constexpr uint32_t kDefaultMaxObjects = 4096;
 constexpr uint32_t kDefaultMaxCandidatePairs = 16384;
 constexpr uint32_t kDefaultPointCapacity = 16384;
-constexpr uint32_t kDefaultFramesInFlight = 2;
 
 constexpr SpecConstant kEdgeVariant[] = {{0, 1}};
 constexpr SpecConstant kTriangleVariant[] = {{0, 0}};
@@ -183,17 +182,14 @@ Result<StencilDetector> StencilDetector::create(Context& context, const StencilS
     if (s.views == 0) s.views = kDefaultViews;
     if (s.edgeOffsetPixels == 0.0f) s.edgeOffsetPixels = kDefaultEdgeOffsetPixels;
     if (s.regionPaddingPixels == 0.0f) s.regionPaddingPixels = kDefaultPaddingPixels;
-    if (s.maxObjects == 0) s.maxObjects = kDefaultMaxObjects;
-    if (s.maxCandidatePairs == 0) s.maxCandidatePairs = kDefaultMaxCandidatePairs;
     if (s.pointCapacity == 0) s.pointCapacity = kDefaultPointCapacity;
-    if (s.framesInFlight == 0) s.framesInFlight = kDefaultFramesInFlight;
+    // Ids are packed as 16 bits in the point list.
+    VKC_TRY(applyDetectorDefaults(s, kDefaultMaxCandidatePairs, "StencilSettings"));
     if (s.views != 1 && s.views != 3)
         return makeError(ErrorCode::InvalidArgument, "StencilSettings::views must be 1 or 3, not " + std::to_string(s.views));
     VKC_TRY(checkFramebufferResolution(*impl->ctx, s.resolution, "StencilSettings"));
     if (!validPixelDistance(s.edgeOffsetPixels) || !validPixelDistance(s.regionPaddingPixels))
         return makeError(ErrorCode::InvalidArgument, "StencilSettings: edgeOffsetPixels and regionPaddingPixels must be finite and >= 0");
-    // Ids are packed as 16 bits in the point list.
-    VKC_TRY(checkMaxObjects(s.maxObjects, "StencilSettings"));
     // 8 stencil bits hold the signed count (mod 256); prefer the exact float depth.
     impl->depthStencilFormat = pickDepthStencilFormat(*impl->ctx, VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT);
     if (impl->depthStencilFormat == VK_FORMAT_UNDEFINED)
@@ -204,9 +200,8 @@ Result<StencilDetector> StencilDetector::create(Context& context, const StencilS
     return StencilDetector(std::move(impl));
 }
 
-Status StencilDetector::record(VkCommandBuffer cmd, const Scene& scene, std::span<const ObjectPair> candidates,
-                               std::span<const Aabb> worldBounds, uint64_t frame) {
-    return impl_->recordFrame(cmd, sceneImplOf(scene), candidates, worldBounds, frame);
+Status StencilDetector::record(VkCommandBuffer cmd, const Scene& scene, const CandidateSet& candidates, uint64_t frame) {
+    return impl_->recordFrame(cmd, sceneImplOf(scene), candidates, frame);
 }
 
 VkSemaphoreSubmitInfo StencilDetector::completionSignal(uint64_t frame) {
@@ -220,14 +215,14 @@ Status StencilDetector::results(uint64_t frame, FrameResults& out, StencilFrameD
 const StencilSettings& StencilDetector::settings() const { return impl_->settings; }
 
 Result<FrameResults> StencilDetector::run(const Scene& scene, const BroadphaseResults& pcs, StencilFrameDetails* details) {
-    return runFrameAndWait(
-        *impl_->ctx, impl_->frames, "stencil", pcs,
-        [&](VkCommandBuffer cmd, uint64_t frame) { return record(cmd, scene, pcs.pairs, pcs.worldBounds, frame); },
+    return runDetectorFrame(
+        *impl_->ctx, impl_->frames.ring, impl_->frames.nextRunFrame, "stencil", pcs,
+        [&](VkCommandBuffer cmd, uint64_t frame) { return record(cmd, scene, pcs, frame); },
         [&](uint64_t frame, FrameResults& out) { return results(frame, out, details); });
 }
 
 Result<FrameResults> StencilDetector::run(const Scene& scene, StencilFrameDetails* details) {
-    return runAfterOwnBroadphase(*impl_->context, impl_->settings.broadphase, impl_->frames, scene,
+    return runAfterOwnBroadphase(*impl_->context, impl_->settings.broadphase, impl_->frames.broadphase, scene,
                                  [&](const BroadphaseResults& pcs) { return run(scene, pcs, details); });
 }
 

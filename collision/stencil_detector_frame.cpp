@@ -51,14 +51,12 @@ Status StencilDetectorImpl::writeDescriptors(const StencilSlot& slot, const Grap
     return Status::success();
 }
 
-Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene,
-                                        std::span<const ObjectPair> candidates, std::span<const Aabb> worldBounds,
+Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, const CandidateSet& candidates,
                                         uint64_t frame) {
     VulkanContext& c = *ctx;
     const StencilSettings& s = settings;
     const uint32_t objectCount = uint32_t(scene.objects.size());
-    auto candidatePairs = frameCandidatePairs({"stencil", "StencilSettings", s.maxObjects, s.maxCandidatePairs},
-                                              objectCount, candidates, worldBounds);
+    auto candidatePairs = frameCandidatePairs({"stencil", "StencilSettings", s}, objectCount, candidates);
     if (!candidatePairs) return candidatePairs.status();
     const std::vector<ObjectPair>& pairs = candidatePairs.value();
     // The slot is free once the frame that last used it has completed on the GPU (never waits).
@@ -67,7 +65,7 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     VKC_TRY(ensureTopology(slot, scene));
 
     std::vector<uint32_t> draw = objectsOfPairs(pairs);
-    const LocalRegion region = localRegion(worldBounds, draw);
+    const LocalRegion region = localRegion(candidates.worldBounds, draw);
 
     // Objects, vertex buffers and normal dispatches of the drawn objects.
     VertexBufferSlots vertexSlots(gpu::kStencilMaxMeshSlots, "stencil: the candidate objects read");

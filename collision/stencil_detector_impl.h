@@ -59,8 +59,7 @@ struct StencilDetectorImpl {
     Status ensureTopology(StencilSlot& slot, const SceneImpl& scene);
     Status writeDescriptors(const StencilSlot& slot, const Graph& graph, const StencilPassInputs& in,
                             std::span<const VkBuffer> meshBuffers);
-    Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, std::span<const ObjectPair> candidates,
-                       std::span<const Aabb> worldBounds, uint64_t frame);
+    Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, const CandidateSet& candidates, uint64_t frame);
     Status readResults(uint64_t frame, FrameResults& out, StencilFrameDetails* details);
 };
 

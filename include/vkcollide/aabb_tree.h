@@ -7,30 +7,29 @@
 
 #include "vkcollide/broadphase.h"
 #include "vkcollide/context.h"
+#include "vkcollide/detector.h"
 #include "vkcollide/results.h"
 #include "vkcollide/scene.h"
 #include "vkcollide/status.h"
 
 #include <cstdint>
 #include <memory>
-#include <span>
 #include <vector>
 
 namespace vkc {
 
-// Zero-initialised means defaults.
-struct AabbTreeSettings {
-    uint32_t nodePairCapacity = 0;      // 0: 2^19. Entries per node-pair list (two ping-pong lists, 16 B each)
+// Zero-initialised means defaults (the common part: detector.h; maxCandidatePairs 0 means 4096).
+struct AabbTreeSettings : DetectorSettings {
+    uint32_t nodePairCapacity = 0;      // 0: 2^19, at most 2^30. Entries per node-pair list (two
+                                        // ping-pong lists, 16 B each)
     uint32_t trianglePairCapacity = 0;  // 0: 2^16. Triangle pairs kept in the list (16 B each; only with keepTrianglePairList)
-    uint32_t maxObjectPairs = 0;        // 0: 4096. Object pairs one frame may test
     bool keepTrianglePairList = false;  // false: counts only (PairResult::trianglePairList stays empty)
     bool disableTemporalCoherence = false;  // false: entrance levels from earlier frames (paper 4, section 5)
-    uint32_t framesInFlight = 0;        // 0: 2. Frames recorded but not yet read back, at most
 };
 
 // What the paper read with occlusion queries, from the GPU's counters (per global level of the
 // batched traversal: level 0 = roots of the deepest pair).
-struct AabbTreeFrameStats {
+struct AabbTreeFrameDetails {
     uint32_t globalLevels = 0;
     std::vector<uint32_t> levelTested;    // box pairs tested per level
     std::vector<uint32_t> levelOverlaps;  // of those, overlapping
@@ -42,35 +41,38 @@ struct AabbTreeFrameStats {
 
 struct AabbTreeDetectorImpl;
 
+// Lifetime: an AabbTreeDetector must not outlive its Context (run(scene) creates a broadphase on it).
 class AabbTreeDetector {
 public:
-    // Errors: InvalidArgument for an invalid context; OutOfDeviceMemory naming the buffer.
+    using Settings = AabbTreeSettings;
+    using Details = AabbTreeFrameDetails;
+
+    // Errors: InvalidArgument for an invalid context or settings; MissingFeature when the device
+    // lacks subgroup operations in compute; OutOfDeviceMemory naming the buffer.
     static Result<AabbTreeDetector> create(Context& context, const AabbTreeSettings& settings = {});
     AabbTreeDetector(AabbTreeDetector&&) noexcept;
     AabbTreeDetector& operator=(AabbTreeDetector&&) noexcept;
     ~AabbTreeDetector();
 
     // Records refit + traversal for `frame` (frames increase by one per call) into the host's
-    // command buffer (outside a render pass). `pairs`: the object pairs to test, usually the
-    // broadphase's PCS; a pair with a == b is ignored, b < a is swapped. Builds (and caches) the
-    // tree of a mesh seen for the first time (CPU, blocking for that call). Errors: NotReady when
-    // the frame's slot is still in flight; InvalidArgument for an unknown object or more than
-    // maxObjectPairs pairs; InvalidMesh from the tree build (naming the mesh); Unsupported when the
-    // pairs read more than 64 distinct vertex buffers (the scene's own copies share a few).
-    Status record(VkCommandBuffer cmd, const Scene& scene, std::span<const ObjectPair> pairs, uint64_t frame);
-    // Convenience: every pair of objects whose world AABBs, computed on the CPU from the scene's
-    // CPU positions, overlap or touch. (Meshes deformed in the host's buffers: use the broadphase.)
-    Status record(VkCommandBuffer cmd, const Scene& scene, uint64_t frame);
+    // command buffer (outside a render pass), over `candidates` (detector.h). The world bounds are
+    // checked like every detector's but not otherwise used: the traversal starts from each pair's
+    // tree roots, so the answer does not depend on them. Builds (and caches) the tree of a mesh
+    // seen for the first time (CPU, blocking for that call). Errors: those of detector.h (NotReady,
+    // InvalidArgument for the candidates or the scene's size, Unsupported when the pairs read more
+    // than 64 distinct vertex buffers); InvalidMesh from the tree build (naming the mesh).
+    Status record(VkCommandBuffer cmd, const Scene& scene, const CandidateSet& candidates, uint64_t frame);
     // Add this to the vkQueueSubmit2 that carries the frame's command buffer.
     VkSemaphoreSubmitInfo completionSignal(uint64_t frame);
     // NotReady until the GPU finished `frame`; never blocks. Colliding pairs only, with exact
     // trianglePairs counts; trianglePairList when kept (sorted); `truncated` when a capacity was
     // hit (then FrameResults::warnings says which). Also feeds the temporal-coherence state.
-    Status results(uint64_t frame, FrameResults& out, AabbTreeFrameStats* stats = nullptr);
+    Status results(uint64_t frame, FrameResults& out, AabbTreeFrameDetails* details = nullptr);
 
-    // Blocking convenience for tools and tests: record (CPU-AABB pairs, or `pairs`), submit, wait, read.
-    Result<FrameResults> run(const Scene& scene, AabbTreeFrameStats* stats = nullptr);
-    Result<FrameResults> run(const Scene& scene, std::span<const ObjectPair> pairs, AabbTreeFrameStats* stats = nullptr);
+    // Blocking convenience for tools and tests: record over `pcs`, submit, wait, read.
+    Result<FrameResults> run(const Scene& scene, const BroadphaseResults& pcs, AabbTreeFrameDetails* details = nullptr);
+    // Same, running its own broadphase (settings.broadphase) first.
+    Result<FrameResults> run(const Scene& scene, AabbTreeFrameDetails* details = nullptr);
 
     const AabbTreeSettings& settings() const;  // with defaults filled in
 

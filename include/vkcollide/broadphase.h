@@ -55,14 +55,22 @@ struct BroadphaseImpl;
 
 class Broadphase {
 public:
+    using Settings = BroadphaseSettings;
+    using Results = BroadphaseResults;
+
+    // Errors: InvalidArgument for an invalid context or settings (margin negative or not finite,
+    // maxObjects above the device's dispatch rows or 65535); OutOfDeviceMemory naming the buffer.
     static Result<Broadphase> create(Context& context, const BroadphaseSettings& settings = {});
     Broadphase(Broadphase&&) noexcept;
     Broadphase& operator=(Broadphase&&) noexcept;
     ~Broadphase();
 
     // Records the broadphase for `frame` (frames increase by one per call) into the host's command
-    // buffer, which must be outside a render pass. NotReady when `frame` would reuse a slot whose
-    // frame has not been read back (more than framesInFlight frames in flight).
+    // buffer, which must be outside a render pass. Errors: NotReady when `frame` would reuse a slot
+    // whose frame the GPU has not finished (more than framesInFlight frames in flight);
+    // InvalidArgument when the scene has more than maxObjects objects ("broadphase: the scene has N
+    // objects, more than BroadphaseSettings::maxObjects (L)"); Unsupported when the objects read
+    // more than 64 distinct vertex buffers. A refused frame holds no slot.
     Status record(VkCommandBuffer cmd, const Scene& scene, uint64_t frame);
     // Add this to the vkQueueSubmit2 that carries the frame's command buffer: it tells results()
     // when the GPU is done, so results() never waits.
@@ -72,6 +80,8 @@ public:
 
     // Blocking convenience for tools and tests: record, submit, wait, read.
     Result<BroadphaseResults> run(const Scene& scene);
+
+    const BroadphaseSettings& settings() const;  // with defaults filled in
 
 private:
     explicit Broadphase(std::unique_ptr<BroadphaseImpl> impl);

@@ -14,6 +14,7 @@
 
 #include "vkcollide/broadphase.h"
 #include "vkcollide/context.h"
+#include "vkcollide/detector.h"
 #include "vkcollide/results.h"
 #include "vkcollide/scene.h"
 #include "vkcollide/status.h"
@@ -27,11 +28,12 @@
 
 namespace vkc {
 
-// Zero-initialised means defaults. GPU memory per frame in flight, R = resolution, L = layers per
-// iteration: R^2 * (20 + 28 L) bytes of images (R = 1024, L = 3: 104 MiB), 64 B per point of
-// capacity (4 MiB at the default), maxObjects^2 / 8 bytes of pair flags (2 MiB), and
+// Zero-initialised means defaults (the common part: detector.h; maxObjects at most 65535, as pair
+// indices are 32-bit). GPU memory per frame in flight, R = resolution, L = layers per iteration:
+// R^2 * (20 + 28 L) bytes of images (R = 1024, L = 3: 104 MiB), 64 B per point of capacity
+// (4 MiB at the default), maxObjects^2 / 8 bytes of pair flags (2 MiB), and
 // 20 B * maxObjects * maxIterations of indirect draws (640 KiB).
-struct ConsistentPairsSettings {
+struct ConsistentPairsSettings : DetectorSettings {
     uint32_t resolution = 0;          // 0: 1024. Pixels per side of the square view (the paper's default)
     uint32_t layersPerIteration = 0;  // 0: 3 (the paper's three textures). Front layers an iteration
                                       // keeps, 2..8; the next iteration starts from the last of them
@@ -41,11 +43,6 @@ struct ConsistentPairsSettings {
                                         // closer than this along a ray (paper 4.3, test 3), in pixels
     float regionPaddingPixels = 0;    // 0: 2. The view grows by this many pixels on each side
     uint32_t pointCapacity = 0;       // 0: 65536. Collision points kept (64 B each); the count stays exact
-    uint32_t maxObjects = 0;          // 0: 4096. Objects in the scene, at most 65535 (pair indices are
-                                      // 32-bit); the pair-flag matrix is n^2 bits
-    uint32_t maxCandidatePairs = 0;   // 0: 16384. Potentially colliding pairs one frame may test
-    uint32_t framesInFlight = 0;      // 0: 2. Frames recorded but not yet read back, at most
-    BroadphaseSettings broadphase;    // for run(scene), which runs its own broadphase first
 };
 
 // One collision point as the determination pass wrote it (paper 4.3, Fig. 6): two surface samples
@@ -81,6 +78,9 @@ struct ConsistentPairsDetectorImpl;
 // Lifetime: a ConsistentPairsDetector must not outlive its Context (run(scene) creates a broadphase on it).
 class ConsistentPairsDetector {
 public:
+    using Settings = ConsistentPairsSettings;
+    using Details = ConsistentPairsFrameDetails;
+
     // Errors: InvalidArgument for an invalid context or settings; OutOfDeviceMemory naming the
     // buffer or image.
     static Result<ConsistentPairsDetector> create(Context& context, const ConsistentPairsSettings& settings = {});
@@ -89,16 +89,12 @@ public:
     ~ConsistentPairsDetector();
 
     // Records the method for `frame` (frames increase by one per call) into the host's command
-    // buffer (outside a render pass), over `candidates`: usually the broadphase's PCS with its world
-    // bounds (the view covers the overlaps of the candidates' boxes, depth all drawn objects). A pair
-    // with a == b is ignored, b < a is swapped. Uploads every mesh's triangle indices when it first
-    // sees the scene (or a mesh's shape changes). Errors: NotReady when the frame's slot is still in
-    // flight; InvalidMesh naming the object and mesh when a drawn mesh is not a closed, oriented
-    // solid (the method needs closed solids); InvalidArgument for an unknown object, bounds missing
-    // for an object, or more pairs / objects than the settings allow; Unsupported when the drawn
-    // objects read more than 64 distinct vertex buffers (the scene's own copies share a few).
-    Status record(VkCommandBuffer cmd, const Scene& scene, std::span<const ObjectPair> candidates,
-                  std::span<const Aabb> worldBounds, uint64_t frame);
+    // buffer (outside a render pass), over `candidates` (detector.h; the view covers the overlaps
+    // of the candidates' boxes, depth all drawn objects). Uploads every mesh's triangle indices
+    // when it first sees the scene (or a mesh's shape changes). Errors: those of detector.h
+    // (NotReady, InvalidArgument for the candidates or the scene's size, Unsupported), and
+    // InvalidMesh when a drawn mesh is not a closed, oriented solid (the method needs closed solids).
+    Status record(VkCommandBuffer cmd, const Scene& scene, const CandidateSet& candidates, uint64_t frame);
     // Add this to the vkQueueSubmit2 that carries the frame's command buffer.
     VkSemaphoreSubmitInfo completionSignal(uint64_t frame);
     // NotReady until the GPU finished `frame`; never blocks. Pairs carry their collision points

@@ -10,6 +10,7 @@
 
 #include "vkcollide/broadphase.h"
 #include "vkcollide/context.h"
+#include "vkcollide/detector.h"
 #include "vkcollide/results.h"
 #include "vkcollide/scene.h"
 #include "vkcollide/status.h"
@@ -25,22 +26,22 @@
 
 namespace vkc {
 
-// Zero-initialised means defaults. Memory per frame in flight: layers res^2 x layerCap x 4 B per
-// LDI (2 per pair: 8 MiB per pair at the defaults), an atlas of 2 x maxPairs tiles (5 B per pixel),
-// res^2 x 4 B per pair for the intersection-depth images: about 36 MiB per frame in flight at
-// the defaults. Limits: each per-frame buffer is bound whole, so 2 x maxPairs x res^2 x layerCap
-// x 4 B (the layers) must fit the device's maxStorageBufferRange and 2^32 bytes (4 GiB; lavapipe
-// binds at most 128 MiB, e.g. 1024^2 x cap 16 fits 1 pair there, and 1024^2 x cap 4 fits 4):
-// create() refuses larger settings with InvalidArgument naming resolution, layerCap and maxPairs.
-struct LdiSettings {
+// Zero-initialised means defaults (the common part: detector.h). Memory per frame in flight:
+// layers res^2 x layerCap x 4 B per LDI (2 per pair: 8 MiB per pair at the defaults), an atlas of
+// 2 x maxPairs tiles (5 B per pixel), res^2 x 4 B per pair for the intersection-depth images:
+// about 36 MiB per frame in flight at the defaults. Limits: each per-frame buffer is bound whole,
+// so 2 x maxPairs x res^2 x layerCap x 4 B (the layers) must fit the device's
+// maxStorageBufferRange and 2^32 bytes (4 GiB; lavapipe binds at most 128 MiB, e.g. 1024^2 x cap 16
+// fits 1 pair there, and 1024^2 x cap 4 fits 4): create() refuses larger settings with
+// InvalidArgument naming resolution, layerCap and maxPairs.
+struct LdiSettings : DetectorSettings {
     uint32_t resolution = 0;      // 0: 256. Pixels per side of each LDI (the paper used 128)
     uint32_t layerCap = 0;        // 0: 16, at most 254. Layers peeled per pixel, at most; an LDI with
                                   // more (n_max > cap) is `truncated` and gives no volume
-    uint32_t maxPairs = 0;        // 0: 4. Pairs one frame may test (the atlas holds 2 LDIs per pair)
+    uint32_t maxPairs = 0;        // 0: 4. Pairs with a volume of interest one frame renders (the
+                                  // atlas holds 2 LDIs per pair); more is InvalidArgument naming it
     uint32_t insideCapacity = 0;  // 0: 65536. Inside vertices / points listed per frame; counts stay exact
-    uint32_t framesInFlight = 0;  // 0: 2. Frames recorded but not yet read back, at most
     bool keepImages = false;      // read back each pair's per-pixel intersection depth (LdiPairDetails)
-    BroadphaseSettings broadphase;  // for run(scene), which runs its own broadphase first
 };
 
 // Inside-vertex encoding in PairResult::insideVertices: a vertex index of object a (inside b's LDI)
@@ -95,6 +96,9 @@ struct LdiDetectorImpl;
 // Lifetime: an LdiDetector must not outlive its Context (run(scene) creates a broadphase on it).
 class LdiDetector {
 public:
+    using Settings = LdiSettings;
+    using Details = LdiFrameDetails;
+
     // Errors: InvalidArgument for an invalid context or settings; MissingFeature when no
     // depth-stencil format with 8 stencil bits can be rendered; OutOfDeviceMemory naming the buffer.
     static Result<LdiDetector> create(Context& context, const LdiSettings& settings = {});
@@ -103,15 +107,12 @@ public:
     ~LdiDetector();
 
     // Records the method for `frame` (frames increase by one per call) into the host's command
-    // buffer (outside a render pass), over `candidates` with their world bounds (usually the
-    // broadphase's). A pair with a == b is ignored, b < a is swapped; a pair whose boxes overlap
-    // with no volume is not tested. Errors: NotReady when the frame's slot is still in flight;
-    // InvalidArgument for an unknown object, missing bounds or more pairs than maxPairs; InvalidMesh
-    // for a mesh that is not a closed, oriented solid ("ldi: object 3 "o3" (mesh "x") is not a
-    // closed, manifold, outward-oriented solid (open (2 boundary edges))"); Unsupported when the
-    // pairs read more than 64 distinct vertex buffers (the scene's own copies share a few).
-    Status record(VkCommandBuffer cmd, const Scene& scene, std::span<const ObjectPair> candidates,
-                  std::span<const Aabb> worldBounds, uint64_t frame);
+    // buffer (outside a render pass), over `candidates` (detector.h); a pair whose boxes overlap
+    // with no volume is not tested. Errors: those of detector.h (NotReady, InvalidArgument for the
+    // candidates or the scene's size, Unsupported), InvalidArgument for more pairs with a volume
+    // than maxPairs, and InvalidMesh for a mesh that is not a closed, oriented solid ("ldi: object 3
+    // "o3" (mesh "x") is not a closed, manifold, outward-oriented solid (open (2 boundary edges))").
+    Status record(VkCommandBuffer cmd, const Scene& scene, const CandidateSet& candidates, uint64_t frame);
     // Add this to the vkQueueSubmit2 that carries the frame's command buffer.
     VkSemaphoreSubmitInfo completionSignal(uint64_t frame);
     // NotReady until the GPU finished `frame`; never blocks. Pairs: every pair with a volume > 0 or

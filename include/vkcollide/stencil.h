@@ -10,6 +10,7 @@
 
 #include "vkcollide/broadphase.h"
 #include "vkcollide/context.h"
+#include "vkcollide/detector.h"
 #include "vkcollide/results.h"
 #include "vkcollide/scene.h"
 #include "vkcollide/status.h"
@@ -21,8 +22,9 @@
 
 namespace vkc {
 
-// Zero-initialised means defaults.
-struct StencilSettings {
+// Zero-initialised means defaults (the common part: detector.h). maxObjects sizes the pair-flag
+// matrix (n^2 bits).
+struct StencilSettings : DetectorSettings {
     uint32_t resolution = 0;      // 0: 512. Pixels per side of each view's square depth-stencil image
     uint32_t views = 0;           // 0: 3 (orthogonal, along z, x, y); 1: along z only. Fig. 6 of the
                                   // paper: an interference hidden behind edges in one view shows in another
@@ -31,11 +33,7 @@ struct StencilSettings {
                                   // on another object's face is seen; objects closer than about this
                                   // many pixels can therefore be reported as a pair
     float regionPaddingPixels = 0;  // 0: 2. The fitted view grows by this many pixels on each side
-    uint32_t maxObjects = 0;      // 0: 4096, at most 65535. Objects in the scene (pair-flag matrix is n^2 bits)
-    uint32_t maxCandidatePairs = 0;  // 0: 16384. Potentially colliding pairs one frame may test
     uint32_t pointCapacity = 0;   // 0: 16384. Interfering edge points kept (16 B each); count stays exact
-    uint32_t framesInFlight = 0;  // 0: 2. Frames recorded but not yet read back, at most
-    BroadphaseSettings broadphase;  // for run(scene), which runs its own broadphase first
 };
 
 // What the paper reads with occlusion queries, per frame (views in the order z, x, y).
@@ -60,6 +58,9 @@ struct StencilDetectorImpl;
 // Lifetime: a StencilDetector must not outlive its Context (run(scene) creates a broadphase on it).
 class StencilDetector {
 public:
+    using Settings = StencilSettings;
+    using Details = StencilFrameDetails;
+
     // Errors: InvalidArgument for an invalid context or settings; MissingFeature when no
     // depth-stencil format with 8 stencil bits can be rendered; OutOfDeviceMemory naming the buffer.
     static Result<StencilDetector> create(Context& context, const StencilSettings& settings = {});
@@ -68,16 +69,12 @@ public:
     ~StencilDetector();
 
     // Records the method for `frame` (frames increase by one per call) into the host's command
-    // buffer (outside a render pass), over `candidates`: usually the broadphase's PCS with its
-    // world bounds (the view is fitted to the overlap of the candidates' boxes). A pair with
-    // a == b is ignored, b < a is swapped. Open meshes are drawn (the scene may have been created
+    // buffer (outside a render pass), over `candidates` (detector.h; the view is fitted to the
+    // overlap of the candidates' boxes). Open meshes are drawn (the scene may have been created
     // with kObjectSpaceMethodRequirements) and reported as warnings. Builds the edge list and
-    // vertex adjacency of a mesh seen for the first time (CPU, once). Errors: NotReady when the
-    // frame's slot is still in flight; InvalidArgument for an unknown object, bounds missing for
-    // an object, or more pairs / objects than the settings allow; Unsupported when the drawn
-    // objects read more than 64 distinct vertex buffers (the scene's own copies share a few).
-    Status record(VkCommandBuffer cmd, const Scene& scene, std::span<const ObjectPair> candidates,
-                  std::span<const Aabb> worldBounds, uint64_t frame);
+    // vertex adjacency of a mesh seen for the first time (CPU, once). Errors: those of detector.h
+    // (NotReady, InvalidArgument for the candidates or the scene's size, Unsupported).
+    Status record(VkCommandBuffer cmd, const Scene& scene, const CandidateSet& candidates, uint64_t frame);
     // Add this to the vkQueueSubmit2 that carries the frame's command buffer.
     VkSemaphoreSubmitInfo completionSignal(uint64_t frame);
     // NotReady until the GPU finished `frame`; never blocks. `colliding` is the occlusion-query

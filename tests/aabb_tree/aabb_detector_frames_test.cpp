@@ -52,7 +52,7 @@ TEST_F(AabbDetectorFramesTest, DeformingMeshStaysExactAfterGpuRefit) {
     for (int frame = 0; frame < 7; ++frame) {
         const bool deform = frame < 5;
         if (deform) ASSERT_TRUE(scene->updateVertices(sphereId.value(), wobble(sphere.positions, frame)));
-        AabbTreeFrameStats stats;
+        AabbTreeFrameDetails stats;
         auto results = detector.run(scene.value(), &stats);
         ASSERT_TRUE(results) << results.status().describe();
         const size_t n = expectMatchesOracle(scene.value(), results.value(), ("frame " + std::to_string(frame)).c_str());
@@ -93,7 +93,7 @@ TEST_F(AabbDetectorFramesTest, HostStridedBufferDeformedInPlace) {
             const std::vector<glm::vec3> moved = wobble(sphere.positions, frame + 1);
             write(moved);
             scene->markDeformed(sphereId.value());
-            auto results = detector.run(scene.value(), std::vector<ObjectPair>{{0, 1}});
+            auto results = detector.run(scene.value(), withPlacedBounds(scene.value(), {{0, 1}}));
             ASSERT_TRUE(results) << results.status().describe();
             // The oracle sees the positions the host wrote (the scene's CPU copy is the rest pose).
             MeshData current = sphere;
@@ -127,7 +127,7 @@ TEST_F(AabbDetectorFramesTest, CapacityOverflowReportsTruncatedWithExactCount) {
     AabbTreeSettings small;
     small.trianglePairCapacity = 16;
     AabbTreeDetector detector = makeDetector(small);
-    AabbTreeFrameStats stats;
+    AabbTreeFrameDetails stats;
     auto results = detector.run(scene.value(), &stats);
     ASSERT_TRUE(results) << results.status().describe();
     ASSERT_EQ(results->pairs.size(), 1u);
@@ -188,7 +188,7 @@ TEST_F(AabbDetectorFramesTest, TemporalCoherenceOnAndOffIdentical) {
         const float t = 0.05f * float(frame);
         ASSERT_TRUE(scene->setTransform(1, glm::rotate(glm::translate(glm::mat4(1.0f), {0.2f + t, 0.1f, 0.0f}), t, {0, 1, 0})));
         ASSERT_TRUE(scene->setTransform(2, glm::translate(glm::mat4(1.0f), {-0.25f, 0.1f * t, 0.05f})));
-        AabbTreeFrameStats statsOn, statsOff;
+        AabbTreeFrameDetails statsOn, statsOff;
         auto on = coherent.run(scene.value(), &statsOn);
         auto offResults = plain.run(scene.value(), &statsOff);
         ASSERT_TRUE(on && offResults);
@@ -233,14 +233,13 @@ TEST_F(AabbDetectorFramesTest, FramesInFlightNeverBlock) {
     ASSERT_EQ(vkd.vkAllocateCommandBuffers(vk().device, &allocate, cmds), VK_SUCCESS);
     test::HostGate gate(vk());
     ASSERT_EQ(gate.created(), VK_SUCCESS);
-    const std::vector<ObjectPair> pairs = {{0, 1}};
     auto place = [&](uint64_t frame) {
         return scene->setTransform(1, glm::translate(glm::mat4(1.0f), {0.45f + 0.03f * float(frame), 0.0f, 0.0f}));
     };
     auto recordInto = [&](VkCommandBuffer cmd, uint64_t frame) {
         VkCommandBufferBeginInfo begin = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
         EXPECT_EQ(vkd.vkBeginCommandBuffer(cmd, &begin), VK_SUCCESS);
-        Status recorded = detector.record(cmd, scene.value(), pairs, frame);
+        Status recorded = detector.record(cmd, scene.value(), withPlacedBounds(scene.value(), {{0, 1}}), frame);
         EXPECT_EQ(vkd.vkEndCommandBuffer(cmd), VK_SUCCESS);
         return recorded;
     };

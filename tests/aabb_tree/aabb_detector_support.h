@@ -8,6 +8,7 @@
 #include "tests/support/vulkan_test.h"
 #include "tools/io/mesh_loader.h"
 #include "vkcollide/aabb_tree.h"
+#include "vkcollide/broadphase.h"
 #include "vkcollide/scene.h"
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -186,6 +187,17 @@ inline size_t expectMatchesOracle(const Scene& scene, const FrameResults& result
         }
     }
     return total;
+}
+
+// `pairs` as a detector's candidates, with every object's world box from its CPU positions (what
+// a broadphase would give for a scene the host does not deform).
+inline BroadphaseResults withPlacedBounds(const Scene& scene, std::vector<ObjectPair> pairs) {
+    BroadphaseResults candidates;
+    for (uint32_t object = 0; object < scene.objectCount(); ++object)
+        candidates.worldBounds.push_back(placedMeshBounds(scene.mesh(scene.objectMesh(object)), scene.transform(object)));
+    candidates.pairCount = uint32_t(pairs.size());
+    candidates.pairs = std::move(pairs);
+    return candidates;
 }
 
 }  // namespace vkc::aabbtest

@@ -190,8 +190,8 @@ TEST_F(AabbDetectorTest, CountersMatchCpuTraversalExactly) {
     AabbTreeSettings settings;
     settings.disableTemporalCoherence = true;
     AabbTreeDetector detector = makeDetector(settings);
-    AabbTreeFrameStats stats;
-    auto results = detector.run(scene, all, &stats);
+    AabbTreeFrameDetails stats;
+    auto results = detector.run(scene, withPlacedBounds(scene, all), &stats);
     ASSERT_TRUE(results) << results.status().describe();
 
     std::vector<AabbTree> trees;
@@ -237,18 +237,18 @@ TEST_F(AabbDetectorTest, BadPairsNameTheProblem) {
     ASSERT_TRUE(scene.setTransform(1, glm::translate(glm::mat4(1.0f), {0.35f, 0.1f, 0.05f})));
     ASSERT_TRUE(scene.setTransform(2, glm::translate(glm::mat4(1.0f), {0.15f, 0.4f, -0.1f})));
     AabbTreeDetector detector = makeDetector();
-    auto unknown = detector.run(scene, std::vector<ObjectPair>{{0, 7}});
+    auto unknown = detector.run(scene, withPlacedBounds(scene, {{0, 7}}));
     ASSERT_FALSE(unknown);
     EXPECT_EQ(unknown.status().code, ErrorCode::InvalidArgument);
     EXPECT_NE(unknown.status().message.find("(0, 7)"), std::string::npos) << unknown.status().message;
     AabbTreeSettings one;
-    one.maxObjectPairs = 1;
+    one.maxCandidatePairs = 1;
     AabbTreeDetector small = makeDetector(one);
-    auto tooMany = small.run(scene, std::vector<ObjectPair>{{0, 1}, {1, 2}});
+    auto tooMany = small.run(scene, withPlacedBounds(scene, {{0, 1}, {1, 2}}));
     ASSERT_FALSE(tooMany);
-    EXPECT_NE(tooMany.status().message.find("maxObjectPairs"), std::string::npos) << tooMany.status().message;
+    EXPECT_NE(tooMany.status().message.find("maxCandidatePairs"), std::string::npos) << tooMany.status().message;
     // Self pairs are ignored, reversed and repeated pairs normalised: one pair, a < b.
-    auto normalised = detector.run(scene, std::vector<ObjectPair>{{1, 1}, {1, 0}, {0, 1}});
+    auto normalised = detector.run(scene, withPlacedBounds(scene, {{1, 1}, {1, 0}, {0, 1}}));
     ASSERT_TRUE(normalised) << normalised.status().describe();
     ASSERT_EQ(normalised->pairs.size(), 1u);
     EXPECT_EQ(normalised->pairs[0].a, 0u);

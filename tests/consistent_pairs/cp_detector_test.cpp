@@ -1,10 +1,10 @@
 // Tier B: ConsistentPairsDetector (paper 3) on a device under the validation layer, on small
 // hand-placed cases against the exact oracle: overlapping and separated boxes (also over later
 // frames reusing the slots), non-blocking frames in flight, an open mesh refused naming the
-// object, the point list's capacity (exact count, truncated), and the harness entry.
+// object, the point list's capacity (exact count, truncated), and a run over the broadphase's pairs
+// with its details as the harness reports them.
 #include "tests/consistent_pairs/cp_test_support.h"
 #include "tests/support/failing_buffer_creation.h"
-#include "tools/cli/consistent_pairs_method.h"
 #include "tools/cli/report_json.h"
 
 namespace vkc::cptest {
@@ -95,7 +95,7 @@ TEST_F(CpDetectorTest, PointCapacityKeepsExactCountAndSaysTruncated) {
     EXPECT_EQ(results->pairs.size(), 1u);
 }
 
-TEST_F(CpDetectorTest, HarnessEntryAndReportFields) {
+TEST_F(CpDetectorTest, OverTheBroadphasesPairsWithReportFields) {
     auto scene = Scene::create(context_, kVolumeMethodRequirements);
     ASSERT_TRUE(scene);
     addOverlappingBalls(scene.value());
@@ -104,7 +104,7 @@ TEST_F(CpDetectorTest, HarnessEntryAndReportFields) {
     auto pcs = runBroadphase(scene.value());
     ASSERT_TRUE(pcs) << pcs.status().describe();
     ConsistentPairsFrameDetails details;
-    auto results = tools::runConsistentPairsFrame(detector.value(), scene.value(), pcs.value(), &details);
+    auto results = detector->run(scene.value(), pcs.value(), &details);
     ASSERT_TRUE(results) << results.status().describe();
     ASSERT_EQ(results->pairs.size(), 1u);
     nlohmann::json json = tools::toJson(details);

@@ -231,7 +231,7 @@ TEST_F(LdiGpuDetector, FramesInFlightNeverBlockAndSlotsAreReused) {
     BroadphaseResults pcs = ldi_test::allPairs(placed);
     auto recordFrame = [&](uint64_t frame) {
         return test::recordInHostSubmit(vk(), [&](VkCommandBuffer cmd) {
-            return detector->record(cmd, scene.value(), pcs.pairs, pcs.worldBounds, frame);
+            return detector->record(cmd, scene.value(), pcs, frame);
         });
     };
     // Frames 0 and 1 recorded and submitted; neither signalled yet: both NotReady, and frame 2
@@ -314,7 +314,7 @@ TEST_F(LdiGpuDetector, FailedRecordLeavesTheSlotsEarlierFrameReadable) {
     ASSERT_TRUE(goodScene) << goodScene.status().describe();
     const BroadphaseResults goodPairs = ldi_test::allPairs(good);
     Status recorded = test::recordInHostSubmit(vk(), [&](VkCommandBuffer cmd) {
-        return detector->record(cmd, goodScene.value(), goodPairs.pairs, goodPairs.worldBounds, 0);
+        return detector->record(cmd, goodScene.value(), goodPairs, 0);
     });
     ASSERT_TRUE(recorded.ok()) << recorded.describe();
     ASSERT_EQ(test::signalFromHost(vk(), detector->completionSignal(0)), VK_SUCCESS);
@@ -333,7 +333,7 @@ TEST_F(LdiGpuDetector, FailedRecordLeavesTheSlotsEarlierFrameReadable) {
     }
     for (uint32_t i = 0; i < 33; ++i) manyPairs.pairs.push_back({2 * i, 2 * i + 1});
     Status failed = test::recordInHostSubmit(vk(), [&](VkCommandBuffer cmd) {
-        return detector->record(cmd, manyScene.value(), manyPairs.pairs, manyPairs.worldBounds, 1);
+        return detector->record(cmd, manyScene.value(), manyPairs, 1);
     });
     ASSERT_FALSE(failed.ok());
     EXPECT_NE(failed.message.find("vertex buffers"), std::string::npos) << failed.describe();

@@ -1,12 +1,11 @@
 // Tier B: StencilDetector (paper 1) on a device under the validation layer, on small hand-placed
 // cases against the exact oracle: overlapping and separated boxes, an object fully inside another
-// (edges inside a volume), one view, an open mesh (warning, not a crash), frames in flight, the
-// harness entry point, and every pipeline layout against its SPIR-V.
+// (edges inside a volume), one view over the broadphase's pairs (as the harness runs it), an open
+// mesh (warning, not a crash), frames in flight, and every pipeline layout against its SPIR-V.
 #include "passes/stencil_passes.h"
 #include "tests/stencil/stencil_test_support.h"
 #include "tests/support/failing_buffer_creation.h"
 #include "tests/support/reflection_check.h"
-#include "tools/cli/stencil_method.h"
 
 #include "spirv/stencil_compact.comp.h"
 #include "spirv/stencil_empty.frag.h"
@@ -152,7 +151,7 @@ TEST_F(StencilDetectorTest, SmallObjectInsideLargeOneFound) {
     expectPointsNearVolumes(results.value(), details);
 }
 
-TEST_F(StencilDetectorTest, OneViewOptionAndHarnessEntry) {
+TEST_F(StencilDetectorTest, OneViewOverTheBroadphasesPairs) {
     auto scene = Scene::create(context_, kVolumeMethodRequirements);
     ASSERT_TRUE(scene);
     addOverlappingBalls(scene.value());
@@ -161,7 +160,7 @@ TEST_F(StencilDetectorTest, OneViewOptionAndHarnessEntry) {
     auto pcs = runBroadphase(scene.value());
     ASSERT_TRUE(pcs) << pcs.status().describe();
     StencilFrameDetails details;
-    auto results = tools::runStencilFrame(detector.value(), scene.value(), pcs.value(), &details);
+    auto results = detector->run(scene.value(), pcs.value(), &details);
     ASSERT_TRUE(results) << results.status().describe();
     EXPECT_EQ(detector->settings().views, 1u);
     // One view: one occlusion-query count of each kind.
@@ -262,7 +261,7 @@ TEST_F(StencilDetectorTest, TopologyFailureForgetsOldScene) {
     VulkanContext& vk = vulkanOf(context_);
     auto frameOf = [&](const Scene& scene, const BroadphaseResults& pcs, uint64_t frame) {
         return test::recordInHostSubmit(vk, [&](VkCommandBuffer cmd) {
-            return detector->record(cmd, scene, pcs.pairs, pcs.worldBounds, frame);
+            return detector->record(cmd, scene, pcs, frame);
         });
     };
     auto expectPairOf = [&](uint64_t frame) {

@@ -1,13 +1,18 @@
-// What every frame-based detector (stencil, ldi, consistent pairs) promises a host, checked the
-// same way for each: its work recorded into the host's command buffer, results NotReady until the
-// signal the host adds to its submit arrives, and candidate lists naming unknown objects, lacking
-// bounds or longer than maxCandidatePairs, or settings out of range, refused as the caller's error.
+// What every detector (stencil, ldi, consistent-pairs, aabb-tree) and the broadphase promise a host
+// (include/vkcollide/detector.h), checked the same way for each through one set of templates: work
+// recorded into the host's command buffer, results NotReady until the signal the host adds to its
+// submit arrives, no more than framesInFlight frames in flight, and scenes larger than maxObjects,
+// candidate lists naming unknown objects, lacking bounds or longer than maxCandidatePairs, or
+// settings out of range, refused as the caller's error without holding a frame slot.
+// ContractTraits adapts the broadphase, which finds its own candidates and returns
+// BroadphaseResults, to the detectors' shape.
 #pragma once
 
 #include "vk/commands.h"
 #include "vk/context.h"
 #include "vkcollide/broadphase.h"
 #include "vkcollide/context.h"
+#include "vkcollide/detector.h"
 #include "vkcollide/results.h"
 #include "vkcollide/scene.h"
 
@@ -15,6 +20,7 @@
 
 #include <functional>
 #include <string>
+#include <type_traits>
 
 namespace vkc::test {
 
@@ -34,24 +40,100 @@ inline VkResult signalFromHost(VulkanContext& vk, const VkSemaphoreSubmitInfo& s
     return vk.vkd.vkSignalSemaphore(vk.device, &info);
 }
 
+// A detector as the contract drives it: record over candidates, FrameResults.
+template <class Tested>
+struct ContractTraits {
+    using Results = FrameResults;
+    static Status record(Tested& tested, VkCommandBuffer cmd, const Scene& scene, const CandidateSet& candidates,
+                         uint64_t frame) {
+        return tested.record(cmd, scene, candidates, frame);
+    }
+};
+
+// The broadphase finds its own candidates (the ones given are ignored) and returns BroadphaseResults.
+template <>
+struct ContractTraits<Broadphase> {
+    using Results = BroadphaseResults;
+    static Status record(Broadphase& broadphase, VkCommandBuffer cmd, const Scene& scene, const CandidateSet&,
+                         uint64_t frame) {
+        return broadphase.record(cmd, scene, frame);
+    }
+};
+
+// Frame `frame` over `candidates` recorded into a host submit, with its completion signal handed out.
+template <class Tested>
+Status recordFrameInHostSubmit(VulkanContext& vk, Tested& tested, const Scene& scene,
+                               const BroadphaseResults& candidates, uint64_t frame) {
+    Status recorded = recordInHostSubmit(vk, [&](VkCommandBuffer cmd) {
+        return ContractTraits<Tested>::record(tested, cmd, scene, candidates, frame);
+    });
+    if (recorded.ok()) tested.completionSignal(frame);
+    return recorded;
+}
+
 // Frame 0 over `candidates` recorded into the host's command buffer: results() says NotReady
 // until the host signals completionSignal(0), then gives the frame, with `expectedPairs` pairs.
-template <class Detector>
-void expectResultsWaitForHostSignal(VulkanContext& vk, Detector& detector, const Scene& scene,
+template <class Tested>
+void expectResultsWaitForHostSignal(VulkanContext& vk, Tested& tested, const Scene& scene,
                                     const BroadphaseResults& candidates, size_t expectedPairs) {
     Status recorded = recordInHostSubmit(vk, [&](VkCommandBuffer cmd) {
-        return detector.record(cmd, scene, candidates.pairs, candidates.worldBounds, 0);
+        return ContractTraits<Tested>::record(tested, cmd, scene, candidates, 0);
     });
     ASSERT_TRUE(recorded.ok()) << recorded.describe();
-    VkSemaphoreSubmitInfo signal = detector.completionSignal(0);
-    FrameResults out;
-    Status early = detector.results(0, out);
+    VkSemaphoreSubmitInfo signal = tested.completionSignal(0);
+    typename ContractTraits<Tested>::Results out;
+    Status early = tested.results(0, out);
     EXPECT_EQ(early.code, ErrorCode::NotReady) << early.describe();
     ASSERT_EQ(signalFromHost(vk, signal), VK_SUCCESS);
-    Status read = detector.results(0, out);
+    Status read = tested.results(0, out);
     ASSERT_TRUE(read.ok()) << read.describe();
-    EXPECT_EQ(out.colliding, expectedPairs > 0);
+    if constexpr (std::is_same_v<decltype(out), FrameResults>) EXPECT_EQ(out.colliding, expectedPairs > 0);
     EXPECT_EQ(out.pairs.size(), expectedPairs);
+}
+
+// framesInFlight frames recorded and handed their signals, none signalled: the next frame reuses
+// frame 0's slot and is NotReady, never a wait; once the host signals frame 0 it records, and every
+// frame reads back in order as the host signals it.
+template <class Tested>
+void expectFramesInFlightLimited(VulkanContext& vk, Tested& tested, const Scene& scene,
+                                 const BroadphaseResults& candidates) {
+    const uint32_t inFlight = tested.settings().framesInFlight;
+    ASSERT_GE(inFlight, 1u);
+    for (uint64_t frame = 0; frame < inFlight; ++frame) {
+        Status recorded = recordFrameInHostSubmit(vk, tested, scene, candidates, frame);
+        ASSERT_TRUE(recorded.ok()) << "frame " << frame << ": " << recorded.describe();
+    }
+    Status busy = recordFrameInHostSubmit(vk, tested, scene, candidates, inFlight);
+    EXPECT_EQ(busy.code, ErrorCode::NotReady) << busy.describe();
+    typename ContractTraits<Tested>::Results out;
+    EXPECT_EQ(tested.results(0, out).code, ErrorCode::NotReady);
+    ASSERT_EQ(signalFromHost(vk, tested.completionSignal(0)), VK_SUCCESS);
+    Status read = tested.results(0, out);
+    EXPECT_TRUE(read.ok()) << read.describe();
+    Status freed = recordFrameInHostSubmit(vk, tested, scene, candidates, inFlight);
+    ASSERT_TRUE(freed.ok()) << freed.describe();
+    for (uint64_t frame = 1; frame <= inFlight; ++frame) {
+        ASSERT_EQ(signalFromHost(vk, tested.completionSignal(frame)), VK_SUCCESS);
+        read = tested.results(frame, out);
+        EXPECT_TRUE(read.ok()) << "frame " << frame << ": " << read.describe();
+    }
+}
+
+// `tested`, created with maxObjects one below `scene`'s object count: its blocking run(scene)
+// refuses the scene with InvalidArgument naming maxObjects, twice (the frame numbers of both
+// framesInFlight slots); the refused frames hold no slot, so `smaller` (maxObjects objects) runs.
+template <class Tested>
+void expectTooManyObjectsRefused(Tested& tested, const Scene& scene, const Scene& smaller) {
+    ASSERT_EQ(tested.settings().maxObjects + 1, scene.objectCount());
+    ASSERT_EQ(tested.settings().maxObjects, smaller.objectCount());
+    for (uint32_t attempt = 0; attempt < tested.settings().framesInFlight; ++attempt) {
+        auto refused = tested.run(scene);
+        ASSERT_FALSE(refused) << "attempt " << attempt;
+        EXPECT_EQ(refused.status().code, ErrorCode::InvalidArgument) << refused.status().describe();
+        EXPECT_NE(refused.status().message.find("maxObjects"), std::string::npos) << refused.status().describe();
+    }
+    auto ran = tested.run(smaller);
+    EXPECT_TRUE(ran) << ran.status().describe();
 }
 
 // A candidate pair naming the first id past the last object, and fewer world bounds than objects:

@@ -191,7 +191,7 @@ void BM_AabbTreeCpu(benchmark::State& state, const SharedMeshPair& pair) {
 struct GpuCase {
     std::unique_ptr<Scene> scene;
     std::unique_ptr<AabbTreeDetector> detector;
-    std::vector<ObjectPair> objectPairs{{0, 1}};
+    BroadphaseResults candidates;  // pair (0, 1), with the objects' world boxes
     uint32_t nodePairCapacity = 0;
 };
 
@@ -260,6 +260,10 @@ std::unique_ptr<GpuCase> makeGpuCase(const PreparedPair& prepared, bool temporal
             error = "addObject failed";
             return nullptr;
         }
+        created->candidates.pairs = {{0, 1}};
+        for (ObjectId object : {0u, 1u})
+            created->candidates.worldBounds.push_back(placedMeshBounds(
+                created->scene->mesh(created->scene->objectMesh(object)), created->scene->transform(object)));
         AabbTreeSettings settings;
         settings.nodePairCapacity = capacity;
         settings.framesInFlight = 1;  // run() waits for every frame
@@ -271,10 +275,10 @@ std::unique_ptr<GpuCase> makeGpuCase(const PreparedPair& prepared, bool temporal
         }
         created->detector = std::make_unique<AabbTreeDetector>(std::move(detector.value()));
         created->nodePairCapacity = capacity;
-        AabbTreeFrameStats stats;
+        AabbTreeFrameDetails stats;
         // Two warm-up runs: the second starts at the entrance level the first remembered.
         for (int run = 0; run < 2; ++run) {
-            auto results = created->detector->run(*created->scene, created->objectPairs, &stats);
+            auto results = created->detector->run(*created->scene, created->candidates, &stats);
             if (!results) {
                 error = results.status().describe();
                 return nullptr;
@@ -314,9 +318,9 @@ void BM_AabbTreeGpu(benchmark::State& state, const SharedMeshPair& pair, bool te
         return;
     }
     GpuTimings timings;
-    AabbTreeFrameStats stats;
+    AabbTreeFrameDetails stats;
     for (auto _ : state) {
-        auto results = gpu->detector->run(*gpu->scene, gpu->objectPairs, &stats);
+        auto results = gpu->detector->run(*gpu->scene, gpu->candidates, &stats);
         if (skippedOnError(state, results)) return;
         timings.add(results->gpuTimingsMs);
     }

@@ -14,9 +14,9 @@ namespace vkc::bench {
 
 // The detector for settings.resolution, created with `settings` on first use; null with `error`
 // set when creation fails.
-template <class Detector, class Settings>
+template <class Detector>
 Detector* cachedDetector(std::map<uint32_t, std::unique_ptr<Detector>>& detectors, Context& context,
-                         const Settings& settings, std::string& error) {
+                         const typename Detector::Settings& settings, std::string& error) {
     std::unique_ptr<Detector>& detector = detectors[settings.resolution];
     if (!detector) {
         auto created = Detector::create(context, settings);

@@ -17,23 +17,23 @@ uint32_t grownCapacity(uint32_t capacity, uint64_t needed) {
 }  // namespace
 
 Result<FrameResults> runAabbTreeFrame(Context& context, std::optional<AabbTreeDetector>& detector, const Scene& scene,
-                                      const BroadphaseResults& pcs, bool keepList, AabbTreeFrameStats* stats) {
+                                      const BroadphaseResults& pcs, bool keepList, AabbTreeFrameDetails* details) {
     if (keepList && !detector->settings().keepTrianglePairList)
         return makeError(ErrorCode::InvalidArgument,
                          "aabb-tree: --list needs a detector created with AabbTreeSettings::keepTrianglePairList");
-    AabbTreeFrameStats frameStats;
-    auto results = detector->run(scene, pcs.pairs, &frameStats);
+    AabbTreeFrameDetails frame;
+    auto results = detector->run(scene, pcs, &frame);
     if (!results) return results.status();
     // A full list keeps its counts exact and says so; the harness wants complete answers, so it
     // grows the lists the way the warning tells a host to, and runs the frame again.
     for (;;) {
         const AabbTreeSettings& current = detector->settings();
         AabbTreeSettings grown = current;
-        if (frameStats.nodePairOverflow && current.nodePairCapacity < kMaxAabbCapacity)
-            grown.nodePairCapacity = grownCapacity(current.nodePairCapacity, frameStats.nodePairsNeeded);
-        if (keepList && frameStats.trianglePairCount > current.trianglePairCapacity &&
+        if (frame.nodePairOverflow && current.nodePairCapacity < kMaxAabbCapacity)
+            grown.nodePairCapacity = grownCapacity(current.nodePairCapacity, frame.nodePairsNeeded);
+        if (keepList && frame.trianglePairCount > current.trianglePairCapacity &&
             current.trianglePairCapacity < kMaxAabbCapacity)
-            grown.trianglePairCapacity = grownCapacity(current.trianglePairCapacity, frameStats.trianglePairCount);
+            grown.trianglePairCapacity = grownCapacity(current.trianglePairCapacity, frame.trianglePairCount);
         if (grown.nodePairCapacity == current.nodePairCapacity &&
             grown.trianglePairCapacity == current.trianglePairCapacity)
             break;
@@ -41,17 +41,13 @@ Result<FrameResults> runAabbTreeFrame(Context& context, std::optional<AabbTreeDe
         auto larger = AabbTreeDetector::create(context, grown);
         if (!larger) return larger.status();
         detector = std::move(larger.value());
-        results = detector->run(scene, pcs.pairs, &frameStats);
+        results = detector->run(scene, pcs, &frame);
         if (!results) return results.status();
     }
-    if (stats) *stats = frameStats;
+    if (details) *details = frame;
     FrameResults out = std::move(results.value());
     if (!keepList)
         for (PairResult& pair : out.pairs) pair.trianglePairList.clear();
-    if (pcs.truncated)
-        out.warnings.push_back("aabb-tree: the broadphase kept " + std::to_string(pcs.pairs.size()) + " of " +
-                               std::to_string(pcs.pairCount) +
-                               " potentially colliding pairs (BroadphaseSettings::pairCapacity): pairs may be missing");
     return out;
 }
 

@@ -20,9 +20,10 @@ inline constexpr uint32_t kMaxAabbCapacity = 1u << 23;
 // The detector must have been created with keepTrianglePairList when `keepList` is set
 // (InvalidArgument otherwise). When a list overflows, `detector` is replaced by one with larger
 // lists and the frame runs again (up to kMaxAabbCapacity); what still does not fit, and a
-// truncated PCS, are warnings in the results. `stats` (optional) receives the GPU's per-level
+// truncated PCS, are warnings in the results. `details` (optional) receives the GPU's per-level
 // counters of the last run (what the paper read with occlusion queries).
 Result<FrameResults> runAabbTreeFrame(Context& context, std::optional<AabbTreeDetector>& detector, const Scene& scene,
-                                      const BroadphaseResults& pcs, bool keepList, AabbTreeFrameStats* stats = nullptr);
+                                      const BroadphaseResults& pcs, bool keepList,
+                                      AabbTreeFrameDetails* details = nullptr);
 
 }  // namespace vkc::tools

@@ -2,12 +2,10 @@
 // every frame, checks the broadphase against the method's pairs, and writes the report JSON.
 #include "tools/cli/aabb_tree_method.h"
 #include "tools/cli/commands.h"
-#include "tools/cli/consistent_pairs_method.h"
 #include "tools/cli/exact_method.h"
 #include "tools/cli/ldi_method.h"
 #include "tools/cli/method_catalog.h"
 #include "tools/cli/renderdoc_capture.h"
-#include "tools/cli/stencil_method.h"
 #include "tools/cli/report_json.h"
 #include "tools/io/scene_builder.h"
 #include "vkcollide/aabb_tree.h"
@@ -26,6 +24,8 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <string_view>
+#include <utility>
 
 namespace vkc::tools {
 
@@ -34,9 +34,9 @@ namespace {
 struct DetectOptions {
     std::string scene;
     std::string method;
-    std::optional<uint32_t> resolution;  // default: the method's (stencil 512, ldi 256, consistent-pairs 1024)
-    uint32_t views = 3;
-    uint32_t layerCap = 16;
+    std::optional<uint32_t> resolution;  // unset: the method's default (its settings header)
+    std::optional<uint32_t> views;
+    std::optional<uint32_t> layerCap;
     bool validate = false;  // Khronos validation (with synchronization checks); any message fails the run
     std::string report;
     std::string images;
@@ -70,79 +70,118 @@ Status writeReport(const RunReport& report, const std::string& path) {
 using FrameRunner =
     std::function<Result<FrameResults>(const io::SceneFrame&, const BroadphaseResults&, nlohmann::json& extra)>;
 
-struct MethodState {
-    std::optional<AabbTreeDetector> aabbTree;
-    std::optional<StencilDetector> stencil;
-    std::optional<ConsistentPairsDetector> consistentPairs;
-    LdiRunner ldi;
-    size_t ldiFrames = 0;  // frames whose images were written
+// A method as `detect` runs it: its frames, and the settings its detector used (defaults filled in,
+// read once the frames ran) for the report.
+struct MethodRun {
+    FrameRunner runFrame;
+    std::function<nlohmann::json()> settings = [] { return nlohmann::json::object(); };
 };
 
-Result<FrameRunner> makeFrameRunner(const DetectOptions& options, Context& context, const io::SceneDescription& file,
-                                    const Scene& scene, MethodState& state) {
-    if (options.method == "exact")
-        return FrameRunner([&options, &file](const io::SceneFrame& frame, const BroadphaseResults&, nlohmann::json&) {
-            return runExactFrame(file, frame, options.list);
-        });
-    if (options.method == "aabb-tree") {
-        AabbTreeSettings settings;
-        settings.keepTrianglePairList = options.list;
-        auto detector = AabbTreeDetector::create(context, settings);
-        if (!detector) return detector.status();
-        state.aabbTree = std::move(detector.value());
-        return FrameRunner([&options, &context, &scene, &state](const io::SceneFrame&, const BroadphaseResults& pcs,
-                                                                nlohmann::json& extra) {
-            AabbTreeFrameStats stats;
-            auto results = runAabbTreeFrame(context, state.aabbTree, scene, pcs, options.list, &stats);
-            if (results) extra["aabb_tree"] = toJson(stats);
-            return results;
-        });
-    }
-    if (options.method == "stencil") {
-        StencilSettings settings;
-        settings.resolution = options.resolution.value_or(512);
-        settings.views = options.views;
-        auto detector = StencilDetector::create(context, settings);
-        if (!detector) return detector.status();
-        state.stencil = std::move(detector.value());
-        return FrameRunner([&scene, &state](const io::SceneFrame&, const BroadphaseResults& pcs, nlohmann::json& extra) {
-            StencilFrameDetails details;
-            auto results = runStencilFrame(*state.stencil, scene, pcs, &details);
-            if (results) extra["stencil"] = toJson(details);
-            return results;
-        });
-    }
-    if (options.method == "consistent-pairs") {
-        ConsistentPairsSettings settings;
-        settings.resolution = options.resolution.value_or(1024);
-        auto detector = ConsistentPairsDetector::create(context, settings);
-        if (!detector) return detector.status();
-        state.consistentPairs = std::move(detector.value());
-        return FrameRunner([&scene, &state](const io::SceneFrame&, const BroadphaseResults& pcs, nlohmann::json& extra) {
-            ConsistentPairsFrameDetails details;
-            auto results = runConsistentPairsFrame(*state.consistentPairs, scene, pcs, &details);
-            if (results) extra["consistent_pairs"] = toJson(details);
-            return results;
-        });
-    }
-    if (options.method == "ldi") {
-        state.ldi.settings.resolution = options.resolution.value_or(256);
-        state.ldi.settings.layerCap = options.layerCap;
-        state.ldi.settings.keepImages = !options.images.empty();
-        return FrameRunner([&options, &context, &scene, &state](const io::SceneFrame&, const BroadphaseResults& pcs,
-                                                                nlohmann::json& extra) -> Result<FrameResults> {
-            LdiFrameDetails details;
-            auto results = runLdiFrame(context, state.ldi, scene, pcs, &details);
-            if (!results) return results;
-            extra["ldi"] = toJson(details);
-            if (!options.images.empty()) {
-                auto written = writeLdiImages(details, options.images, state.ldiFrames++);
-                if (!written) return written.status();
-                std::cerr << "--images: " << written->size() << " intersection-depth PNGs in " << options.images << "\n";
-            }
-            return results;
-        });
-    }
+// The settings the report shows of each detector.
+nlohmann::json reportedSettings(const StencilSettings& s) { return {{"resolution", s.resolution}, {"views", s.views}}; }
+nlohmann::json reportedSettings(const ConsistentPairsSettings& s) { return {{"resolution", s.resolution}}; }
+
+// A detector whose blocking run() over the broadphase's pairs is the frame; its details go into
+// the report under `key`.
+template <class Detector>
+Result<MethodRun> startDetector(Context& context, const typename Detector::Settings& settings, const Scene& scene,
+                                const char* key) {
+    auto created = Detector::create(context, settings);
+    if (!created) return created.status();
+    auto detector = std::make_shared<Detector>(std::move(created.value()));
+    MethodRun run;
+    run.runFrame = [detector, &scene, key](const io::SceneFrame&, const BroadphaseResults& pcs, nlohmann::json& extra) {
+        typename Detector::Details details;
+        auto results = detector->run(scene, pcs, &details);
+        if (results) extra[key] = toJson(details);
+        return results;
+    };
+    run.settings = [detector] { return reportedSettings(detector->settings()); };
+    return run;
+}
+
+Result<MethodRun> startExact(const DetectOptions& options, Context&, const io::SceneDescription& file, const Scene&) {
+    MethodRun run;
+    run.runFrame = [&options, &file](const io::SceneFrame& frame, const BroadphaseResults&, nlohmann::json&) {
+        return runExactFrame(file, frame, options.list);
+    };
+    return run;
+}
+
+Result<MethodRun> startAabbTree(const DetectOptions& options, Context& context, const io::SceneDescription&,
+                                const Scene& scene) {
+    AabbTreeSettings settings;
+    settings.keepTrianglePairList = options.list;
+    auto created = AabbTreeDetector::create(context, settings);
+    if (!created) return created.status();
+    // runAabbTreeFrame replaces the detector when its lists must grow.
+    auto detector = std::make_shared<std::optional<AabbTreeDetector>>(std::move(created.value()));
+    MethodRun run;
+    run.runFrame = [&options, &context, &scene, detector](const io::SceneFrame&, const BroadphaseResults& pcs,
+                                                          nlohmann::json& extra) {
+        AabbTreeFrameDetails details;
+        auto results = runAabbTreeFrame(context, *detector, scene, pcs, options.list, &details);
+        if (results) extra["aabb_tree"] = toJson(details);
+        return results;
+    };
+    return run;
+}
+
+Result<MethodRun> startStencil(const DetectOptions& options, Context& context, const io::SceneDescription&,
+                               const Scene& scene) {
+    StencilSettings settings;
+    settings.resolution = options.resolution.value_or(0);
+    settings.views = options.views.value_or(0);
+    return startDetector<StencilDetector>(context, settings, scene, "stencil");
+}
+
+Result<MethodRun> startConsistentPairs(const DetectOptions& options, Context& context, const io::SceneDescription&,
+                                       const Scene& scene) {
+    ConsistentPairsSettings settings;
+    settings.resolution = options.resolution.value_or(0);
+    return startDetector<ConsistentPairsDetector>(context, settings, scene, "consistent_pairs");
+}
+
+Result<MethodRun> startLdi(const DetectOptions& options, Context& context, const io::SceneDescription&,
+                           const Scene& scene) {
+    auto runner = std::make_shared<LdiRunner>();
+    runner->settings.resolution = options.resolution.value_or(0);
+    runner->settings.layerCap = options.layerCap.value_or(0);
+    runner->settings.keepImages = !options.images.empty();
+    auto framesWritten = std::make_shared<size_t>(0);
+    MethodRun run;
+    run.runFrame = [&options, &context, &scene, runner, framesWritten](const io::SceneFrame&, const BroadphaseResults& pcs,
+                                                                       nlohmann::json& extra) -> Result<FrameResults> {
+        LdiFrameDetails details;
+        auto results = runLdiFrame(context, *runner, scene, pcs, &details);
+        if (!results) return results;
+        extra["ldi"] = toJson(details);
+        if (!options.images.empty()) {
+            auto written = writeLdiImages(details, options.images, (*framesWritten)++);
+            if (!written) return written.status();
+            std::cerr << "--images: " << written->size() << " intersection-depth PNGs in " << options.images << "\n";
+        }
+        return results;
+    };
+    run.settings = [runner] {
+        if (!runner->detector) return nlohmann::json::object();  // no frame ran
+        const LdiSettings& used = runner->detector->settings();
+        return nlohmann::json{{"resolution", used.resolution}, {"layer_cap", used.layerCap}};
+    };
+    return run;
+}
+
+// Every method `detect` runs, by --method id (method_catalog.h lists them for `info`).
+using MethodStart = Result<MethodRun> (*)(const DetectOptions&, Context&, const io::SceneDescription&, const Scene&);
+constexpr std::pair<std::string_view, MethodStart> kMethodStarts[] = {
+    {"exact", startExact},   {"aabb-tree", startAabbTree}, {"stencil", startStencil},
+    {"consistent-pairs", startConsistentPairs}, {"ldi", startLdi},
+};
+
+Result<MethodRun> startMethod(const DetectOptions& options, Context& context, const io::SceneDescription& file,
+                              const Scene& scene) {
+    for (const auto& [id, start] : kMethodStarts)
+        if (id == options.method) return start(options, context, file, scene);
     return makeError(ErrorCode::Unsupported, "method \"" + options.method + "\": not available yet");
 }
 
@@ -175,20 +214,13 @@ Status runDetect(const DetectOptions& options) {
     if (!scene) return scene.status();
     auto broadphase = Broadphase::create(context.value());
     if (!broadphase) return broadphase.status();
-    MethodState methodState;
-    auto runFrame = makeFrameRunner(options, context.value(), description.value(), scene.value(), methodState);
-    if (!runFrame) return runFrame.status();
+    auto methodRun = startMethod(options, context.value(), description.value(), scene.value());
+    if (!methodRun) return methodRun.status();
 
     RunReport report;
     report.method = options.method;
     report.scene = options.scene;
     report.device = {device.name, device.driver, contextInfo(*context).rayQuery};
-    report.settings = {{"views", options.views}};
-    if (options.resolution) report.settings["resolution"] = *options.resolution;
-    if (options.method == "ldi") {
-        report.settings["resolution"] = methodState.ldi.settings.resolution;
-        report.settings["layer_cap"] = options.layerCap;
-    }
     const size_t frameCount = std::min<size_t>(description->frameCount(), options.frames.value_or(UINT32_MAX));
     for (size_t f = 0; f < frameCount; ++f) {
         const io::SceneFrame& frame = description->frames[f];
@@ -198,7 +230,7 @@ Status runDetect(const DetectOptions& options) {
         auto pcs = broadphase->run(scene.value());
         if (!pcs) return pcs.status();
         FrameReport frameReport;
-        auto results = runFrame.value()(frame, pcs.value(), frameReport.extra);
+        auto results = methodRun->runFrame(frame, pcs.value(), frameReport.extra);
         if (capture && f == 0) VKC_TRY(capture->end());
         if (!results) return results.status();
         frameReport.results = std::move(results.value());
@@ -211,6 +243,7 @@ Status runDetect(const DetectOptions& options) {
         for (const std::string& warning : frameReport.results.warnings) std::cerr << "  warning: " << warning << "\n";
         report.frames.push_back(std::move(frameReport));
     }
+    report.settings = methodRun->settings();
     if (!options.images.empty() && options.method != "ldi")
         std::cerr << "--images: only --method ldi writes images (per-pair intersection depth); nothing written\n";
     VKC_TRY(writeReport(report, options.report));
@@ -230,12 +263,13 @@ void addDetectCommand(CLI::App& app, int& exitCode) {
     command->add_option("scene", options->scene, "Scene file (JSON, see DESIGN.md)")->required()->check(CLI::ExistingFile);
     command->add_option("--method,-m", options->method, "Method id (see `vkcollide info`)")->required();
     command->add_option("--resolution", options->resolution,
-                        "Image-space methods: pixels per side (default: stencil 512, ldi 256, consistent-pairs 1024)")
+                        "Image-space methods: pixels per side (default: the method's, shown in the report)")
         ->check(CLI::Range(16u, 16384u));
     command->add_option("--layer-cap", options->layerCap,
-                        "ldi: layers peeled per pixel at most (default 16); deeper pairs are reported truncated")
+                        "ldi: layers peeled per pixel at most (default: the method's, shown in the report); deeper "
+                        "pairs are reported truncated")
         ->check(CLI::Range(1u, 254u));
-    command->add_option("--views", options->views, "stencil: orthogonal views, 3 (default) or 1")
+    command->add_option("--views", options->views, "stencil: orthogonal views, 3 or 1 (default: the method's)")
         ->check(CLI::IsMember({1u, 3u}));
     command->add_option("--report", options->report, "Report file (JSON); default: standard output");
     command->add_option("--images", options->images, "ldi: directory for PNGs of each pair's intersection depth");

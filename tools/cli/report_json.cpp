@@ -27,13 +27,13 @@ nlohmann::json toJson(const PairResult& pair) {
     return json;
 }
 
-nlohmann::json toJson(const AabbTreeFrameStats& stats) {
-    return {{"global_levels", stats.globalLevels},
-            {"box_pairs_tested_per_level", stats.levelTested},
-            {"box_pairs_overlapping_per_level", stats.levelOverlaps},
-            {"triangle_pairs", stats.trianglePairCount},
-            {"node_pair_overflow", stats.nodePairOverflow},
-            {"trees_refit", stats.refitTrees}};
+nlohmann::json toJson(const AabbTreeFrameDetails& details) {
+    return {{"global_levels", details.globalLevels},
+            {"box_pairs_tested_per_level", details.levelTested},
+            {"box_pairs_overlapping_per_level", details.levelOverlaps},
+            {"triangle_pairs", details.trianglePairCount},
+            {"node_pair_overflow", details.nodePairOverflow},
+            {"trees_refit", details.refitTrees}};
 }
 
 static nlohmann::json pairsJson(const std::vector<ObjectPair>& pairs) {

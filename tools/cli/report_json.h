@@ -37,7 +37,7 @@ struct RunReport {
 
 nlohmann::json toJson(const PairResult& pair);
 // Method-specific frame fields: the counts each paper read with occlusion queries.
-nlohmann::json toJson(const AabbTreeFrameStats& stats);
+nlohmann::json toJson(const AabbTreeFrameDetails& details);
 nlohmann::json toJson(const StencilFrameDetails& details);
 nlohmann::json toJson(const LdiFrameDetails& details);
 // Iterations (run, truncated), fragments per peel, inconsistent pixels, drawn objects, point count

@@ -1,12 +1,12 @@
 #include "tools/difftest/campaign.h"
 
 #include "tools/cli/aabb_tree_method.h"
-#include "tools/cli/consistent_pairs_method.h"
 #include "tools/cli/exact_method.h"
 #include "tools/cli/ldi_method.h"
-#include "tools/cli/stencil_method.h"
 #include "tools/io/scene_builder.h"
 #include "vkcollide/broadphase.h"
+#include "vkcollide/consistent_pairs.h"
+#include "vkcollide/stencil.h"
 
 #include <algorithm>
 #include <chrono>
@@ -285,8 +285,8 @@ struct Methods {
                              const Scene& scene, const BroadphaseResults& pcs) {
         if (method == "exact") return tools::runExactFrame(description, frame, false);
         if (method == "aabb-tree") return tools::runAabbTreeFrame(context, aabbTree, scene, pcs, false);
-        if (method == "stencil") return tools::runStencilFrame(*stencil, scene, pcs, &stencilDetails);
-        if (method == "consistent-pairs") return tools::runConsistentPairsFrame(*consistentPairs, scene, pcs);
+        if (method == "stencil") return stencil->run(scene, pcs, &stencilDetails);
+        if (method == "consistent-pairs") return consistentPairs->run(scene, pcs);
         return tools::runLdiFrame(context, ldi, scene, pcs);
     }
 

@@ -1,7 +1,9 @@
 // A host program built against the installed vkcollide: creates a headless context and runs the
-// GPU broadphase on two overlapping boxes, through the public headers only.
+// GPU broadphase on two overlapping boxes, and views its results as a detector's candidate set,
+// through the public headers only.
 #include <vkcollide/broadphase.h>
 #include <vkcollide/context.h>
+#include <vkcollide/detector.h>
 #include <vkcollide/scene.h>
 
 #include <cstdio>
@@ -32,6 +34,11 @@ int main() {
     auto results = broadphase->run(scene.value());
     if (!results || results->pairs.size() != 1) {
         std::printf("consumer: broadphase failed\n");
+        return 1;
+    }
+    const vkc::CandidateSet candidates = results.value();  // what every detector's record() takes
+    if (candidates.pairs.size() != 1 || candidates.worldBounds.size() != 2) {
+        std::printf("consumer: candidate set does not view the broadphase's results\n");
         return 1;
     }
     std::printf("consumer: pair %u-%u\n", results->pairs[0].a, results->pairs[0].b);

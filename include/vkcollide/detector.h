@@ -1,0 +1,53 @@
+// The shape every detector (stencil, ldi, consistent-pairs, aabb-tree) shares: settings with a
+// common part, one candidate-set argument, and one frame protocol:
+//   record(cmd, scene, candidates, frame)  into the host's command buffer (frames increase by one)
+//   completionSignal(frame)                added to the vkQueueSubmit2 that carries that buffer
+//   results(frame, out, details)           NotReady until the GPU finished `frame`; never blocks
+//   run(scene, pcs, details) / run(scene, details)   blocking conveniences for tools and tests
+// Errors every detector returns alike, with the same wording (the method's name first):
+//   NotReady         record() while frame - framesInFlight has not finished on the GPU (its slot
+//                    is busy); results() before the frame's signal arrived
+//   InvalidArgument  "<method>: candidate pair (a, b) names an unknown object";
+//                    "<method>: N world bounds for M objects" (bounds missing for an object);
+//                    "<method>: N candidate pairs, more than <Settings>::maxCandidatePairs (L)";
+//                    "<method>: the scene has N objects, more than <Settings>::maxObjects (L)";
+//                    settings out of range in create(), naming the field
+//   InvalidMesh      "<method>: object 3 "o3" (mesh "x") is not a closed, manifold, outward-oriented
+//                    solid (open (2 boundary edges))", from a method that needs closed solids
+//   Unsupported      the drawn objects read more than 64 distinct vertex buffers
+// A refused record() holds no frame slot: the host may record the same frame number again.
+#pragma once
+
+#include "vkcollide/broadphase.h"
+
+#include <cstdint>
+#include <span>
+
+namespace vkc {
+
+// The settings part every detector shares (each method's settings derive from it). Zero means the
+// default, filled in by create() and visible in the detector's settings().
+struct DetectorSettings {
+    uint32_t framesInFlight = 0;     // 0: 2. Frames recorded but not yet read back, at most
+    uint32_t maxObjects = 0;         // 0: 4096, at most 65535. Objects in the scene
+    uint32_t maxCandidatePairs = 0;  // 0: the method's default (stencil, consistent-pairs and ldi 16384,
+                                     // aabb-tree 4096). Unique candidate pairs one frame may test
+    BroadphaseSettings broadphase;   // for run(scene), which runs its own GPU broadphase first
+};
+
+// The potentially colliding pairs a detector tests in one frame, with every object's world box
+// (usually the broadphase's, for the frame: a BroadphaseResults converts implicitly). A pair with
+// a == b is ignored, b < a is swapped, repeats count once. `worldBounds` must hold a box for every
+// object of the scene (InvalidArgument otherwise); the image-space methods fit their views to them.
+// The spans must stay valid for the record() call only.
+struct CandidateSet {
+    std::span<const ObjectPair> pairs;
+    std::span<const Aabb> worldBounds;
+
+    CandidateSet() = default;
+    CandidateSet(std::span<const ObjectPair> pairs, std::span<const Aabb> worldBounds)
+        : pairs(pairs), worldBounds(worldBounds) {}
+    CandidateSet(const BroadphaseResults& pcs) : pairs(pcs.pairs), worldBounds(pcs.worldBounds) {}  // NOLINT: implicit
+};
+
+}  // namespace vkc

@@ -1,0 +1,110 @@
+// The detector contract (tests/support/detector_contract.h, include/vkcollide/detector.h) over
+// every detector and the broadphase through one typed suite: the same checks, the same scenes,
+// instantiated for stencil, ldi, consistent-pairs, aabb-tree and the broadphase (the candidate
+// checks for the four detectors; the broadphase finds its own candidates).
+#include "tests/support/detector_contract.h"
+#include "tests/support/method_scenes.h"
+#include "vkcollide/aabb_tree.h"
+#include "vkcollide/broadphase.h"
+#include "vkcollide/consistent_pairs.h"
+#include "vkcollide/ldi.h"
+#include "vkcollide/stencil.h"
+
+#include <gtest/gtest.h>
+
+namespace vkc {
+namespace {
+
+// Images smaller than the defaults where those cost lavapipe time: the contract is about frames
+// and inputs, not precision.
+StencilSettings contractSettings(StencilDetector*) {
+    StencilSettings settings;
+    settings.resolution = 256;
+    return settings;
+}
+ConsistentPairsSettings contractSettings(ConsistentPairsDetector*) {
+    ConsistentPairsSettings settings;
+    settings.resolution = 256;
+    return settings;
+}
+LdiSettings contractSettings(LdiDetector*) { return {}; }
+AabbTreeSettings contractSettings(AabbTreeDetector*) { return {}; }
+BroadphaseSettings contractSettings(Broadphase*) { return {}; }
+
+template <class Tested>
+class Contract : public test::MethodSceneTest {
+protected:
+    using Settings = typename Tested::Settings;
+    static Settings settings() { return contractSettings(static_cast<Tested*>(nullptr)); }
+
+    // A new scene of closed solids placed by `place` (MethodSceneTest's scenes).
+    template <class Place>
+    Scene sceneOf(Place place) {
+        auto scene = Scene::create(context_, kVolumeMethodRequirements);
+        EXPECT_TRUE(scene) << scene.status().describe();
+        place(scene.value());
+        return std::move(scene.value());
+    }
+    Scene overlappingBoxes() {
+        return sceneOf([this](Scene& scene) { addOverlappingBoxes(scene); });
+    }
+    Tested create(const Settings& settings) {
+        auto tested = Tested::create(context_, settings);
+        EXPECT_TRUE(tested) << tested.status().describe();
+        return std::move(tested.value());
+    }
+};
+
+template <class Tested>
+class FrameContract : public Contract<Tested> {};
+using FrameTested =
+    ::testing::Types<StencilDetector, LdiDetector, ConsistentPairsDetector, AabbTreeDetector, Broadphase>;
+TYPED_TEST_SUITE(FrameContract, FrameTested);
+
+template <class Tested>
+class CandidateContract : public Contract<Tested> {};
+using CandidateTested = ::testing::Types<StencilDetector, LdiDetector, ConsistentPairsDetector, AabbTreeDetector>;
+TYPED_TEST_SUITE(CandidateContract, CandidateTested);
+
+// Two overlapping boxes: one pair, from the broadphase and from every detector.
+TYPED_TEST(FrameContract, ResultsWaitForTheHostsSignal) {
+    Scene scene = this->overlappingBoxes();
+    TypeParam tested = this->create(this->settings());
+    test::expectResultsWaitForHostSignal(this->vk(), tested, scene, this->allPairs(), 1);
+}
+
+TYPED_TEST(FrameContract, NoMoreThanFramesInFlight) {
+    Scene scene = this->overlappingBoxes();
+    TypeParam tested = this->create(this->settings());
+    test::expectFramesInFlightLimited(this->vk(), tested, scene, this->allPairs());
+}
+
+TYPED_TEST(FrameContract, ScenesAboveMaxObjectsRefused) {
+    Scene three = this->sceneOf([this](Scene& scene) { this->addOverlappingAndSeparatedBoxes(scene); });
+    Scene two = this->overlappingBoxes();
+    auto settings = this->settings();
+    settings.maxObjects = 2;
+    TypeParam tested = this->create(settings);
+    test::expectTooManyObjectsRefused(tested, three, two);
+}
+
+TYPED_TEST(FrameContract, MaxObjectsAbove65535Refused) {
+    auto settings = this->settings();
+    settings.maxObjects = 65536;
+    test::expectSettingsRefused<TypeParam>(this->context_, settings);
+}
+
+TYPED_TEST(CandidateContract, BadCandidatesRefused) {
+    Scene scene = this->overlappingBoxes();
+    TypeParam detector = this->create(this->settings());
+    test::expectBadCandidatesRefused(detector, scene);
+}
+
+TYPED_TEST(CandidateContract, CandidatesAboveMaxCandidatePairsRefused) {
+    FrameResults atLimit;
+    typename TypeParam::Details details;
+    ASSERT_NO_FATAL_FAILURE(this->template expectCandidateLimitOfOne<TypeParam>(this->settings(), atLimit, details));
+}
+
+}  // namespace
+}  // namespace vkc

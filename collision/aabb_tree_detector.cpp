@@ -6,6 +6,7 @@
 
 #include "collision/aabb_tree_detector_support.h"
 #include "collision/scene_impl.h"
+#include "collision/vertex_buffer_slots.h"
 #include "passes/aabb_tree_passes.h"
 #include "vk/commands.h"
 #include "vk/descriptors.h"
@@ -28,7 +29,6 @@ AabbTreeDetectorImpl::~AabbTreeDetectorImpl() {
         destroyQueryPool(*ctx, s.timestamps);
     }
     destroyReadbackRing(*ctx, ring);
-    destroyBuffer(*ctx, dummyVertices);
     destroyDescriptorPool(*ctx, descriptorPool);
     destroyPipeline(*ctx, refitPipeline);
     destroyPipeline(*ctx, indirectPipeline);
@@ -58,24 +58,25 @@ Status AabbTreeDetectorImpl::createResources() {
     const SpecConstant refitSpec[] = {{0, gpu::kAabbRefitGroupSize}};
     // aabb_indirect.comp sizes the traversal's groups: both must be specialised alike.
     const SpecConstant traverseSpec[] = {{0, gpu::kAabbTraverseGroupSize}};
-    auto refit = createComputePipeline(c, kSpirv_aabb_refit_comp, kAabbPipelineLayout, refitSpec, "aabb-refit");
+    vertexBufferCapacity = vkc::vertexBufferCapacity(c, 2 * settings.maxObjectPairs);  // two trees per pair at most
+    const PipelineLayoutDesc layout = withVertexBufferCapacity(kAabbPipelineLayout, vertexBufferCapacity);
+    auto refit = createComputePipeline(c, kSpirv_aabb_refit_comp, layout, refitSpec, "aabb-refit");
     if (!refit) return refit.status();
     refitPipeline = refit.value();
-    auto indirect = createComputePipeline(c, kSpirv_aabb_indirect_comp, kAabbPipelineLayout, traverseSpec, "aabb-indirect");
+    auto indirect = createComputePipeline(c, kSpirv_aabb_indirect_comp, layout, traverseSpec, "aabb-indirect");
     if (!indirect) return indirect.status();
     indirectPipeline = indirect.value();
-    auto traverse = createComputePipeline(c, kSpirv_aabb_traverse_comp, kAabbPipelineLayout, traverseSpec, "aabb-traverse");
+    auto traverse = createComputePipeline(c, kSpirv_aabb_traverse_comp, layout, traverseSpec, "aabb-traverse");
     if (!traverse) return traverse.status();
     traversePipeline = traverse.value();
 
     const uint32_t frames = settings.framesInFlight;
-    VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, frames * (gpu::kAabbBindingVertices + gpu::kAabbMaxVertexSlots)};
+    const uint32_t vertexBuffers = vertexBufferCapacity;
+    VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                 frames * (gpu::kAabbBindingPairStats + 1 + vertexBuffers)};
     auto pool = createDescriptorPool(c, frames, {&size, 1}, "aabb-tree descriptors");
     if (!pool) return pool.status();
     descriptorPool = pool.value();
-    auto dummy = createBuffer(c, {16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal, "aabb-tree unused vertex slot"});
-    if (!dummy) return dummy.status();
-    dummyVertices = dummy.value();
 
     // Ring slot: traversal state, per-pair stats, then (when kept) the triangle pair list.
     readbackStatsOffset = aabbAlign16(kAabbStateBytes);
@@ -101,7 +102,8 @@ Status AabbTreeDetectorImpl::createResources() {
                              MemoryUsage::DeviceLocal, "aabb-tree pair stats" + suffix));
         VKC_TRY(ensureMirrored(s.seedLevels, s.seedLevelsGpu, sizeof(gpu::AabbSeedLevelGpu) * gpu::kAabbMaxLevels,
                                "aabb-tree seed levels" + suffix));
-        auto set = allocateDescriptorSet(c, descriptorPool, refitPipeline.setLayouts[0], ("aabb-tree set" + suffix).c_str());
+        auto set = allocateDescriptorSet(c, descriptorPool, refitPipeline.setLayouts[0], ("aabb-tree set" + suffix).c_str(),
+                                         vertexBuffers);
         if (!set) return set.status();
         s.set = set.value();
         auto timestamps = createQueryPool(c, VK_QUERY_TYPE_TIMESTAMP, 2 * kAabbMaxPasses, ("aabb-tree timestamps" + suffix).c_str());

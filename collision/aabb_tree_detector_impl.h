@@ -66,7 +66,7 @@ struct AabbTreeDetectorImpl {
     AabbTreeSettings settings;
     Pipeline refitPipeline, indirectPipeline, traversePipeline;
     VkDescriptorPool descriptorPool = VK_NULL_HANDLE;
-    Buffer dummyVertices;  // fills the unused slots of the vertex descriptor array
+    uint32_t vertexBufferCapacity = 0;  // length of each set's vertex-buffer array (vertex_buffer_slots.h)
     std::vector<AabbFrameSlot> slots;
     ReadbackRing ring;
     VkDeviceSize readbackStatsOffset = 0;

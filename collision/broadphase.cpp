@@ -3,8 +3,10 @@
 #include "vkcollide/broadphase.h"
 
 #include "collision/graph_execution.h"
+#include "collision/object_gpu.h"
 #include "collision/object_transform.h"
 #include "collision/scene_impl.h"
+#include "collision/vertex_buffer_slots.h"
 #include "passes/broadphase_passes.h"
 #include "vk/commands.h"
 #include "vk/descriptors.h"
@@ -16,11 +18,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <unordered_map>
 
 namespace vkc {
 
-static_assert(sizeof(gpu::ObjectGpu) == 80, "ObjectGpu must match its std430 layout");
 static_assert(sizeof(gpu::PairListHeader) == 16 && sizeof(gpu::BroadphasePush) == 16);
 
 namespace {
@@ -62,7 +62,7 @@ struct BroadphaseImpl {
     Pipeline boundsPipeline;
     Pipeline pairsPipeline;
     VkDescriptorPool descriptorPool = VK_NULL_HANDLE;
-    Buffer dummyVertices;  // fills the unused mesh slots of the descriptor array
+    uint32_t vertexBufferCapacity = 0;  // length of each bounds set's vertex-buffer array
     std::vector<FrameSlot> slots;
     ReadbackRing ring;
     VkDeviceSize readbackPairsOffset = 0;
@@ -82,7 +82,6 @@ BroadphaseImpl::~BroadphaseImpl() {
         destroyQueryPool(*ctx, slot.timestamps);
     }
     destroyReadbackRing(*ctx, ring);
-    destroyBuffer(*ctx, dummyVertices);
     destroyDescriptorPool(*ctx, descriptorPool);
     destroyPipeline(*ctx, boundsPipeline);
     destroyPipeline(*ctx, pairsPipeline);
@@ -90,7 +89,11 @@ BroadphaseImpl::~BroadphaseImpl() {
 
 Status BroadphaseImpl::createResources() {
     VulkanContext& c = *ctx;
-    auto bounds = createComputePipeline(c, kSpirv_broadphase_bounds_comp, kBroadphaseBoundsLayout, {}, "broadphase-bounds");
+    // A frame reads at most one vertex buffer per object.
+    vertexBufferCapacity = vkc::vertexBufferCapacity(c, settings.maxObjects);
+    auto bounds = createComputePipeline(c, kSpirv_broadphase_bounds_comp,
+                                        withVertexBufferCapacity(kBroadphaseBoundsLayout, vertexBufferCapacity), {},
+                                        "broadphase-bounds");
     if (!bounds) return bounds.status();
     boundsPipeline = bounds.value();
     auto pairs = createComputePipeline(c, kSpirv_broadphase_pairs_comp, kBroadphasePairsLayout, {}, "broadphase-pairs");
@@ -98,15 +101,10 @@ Status BroadphaseImpl::createResources() {
     pairsPipeline = pairs.value();
 
     const uint32_t frames = settings.framesInFlight;
-    VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, frames * (2 + gpu::kMaxMeshSlots + 2)};
+    VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, frames * (2 + vertexBufferCapacity + 2)};
     auto pool = createDescriptorPool(c, frames * 2, {&size, 1}, "broadphase descriptors");
     if (!pool) return pool.status();
     descriptorPool = pool.value();
-
-    auto dummy = createBuffer(c, {16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal,
-                                  "broadphase unused mesh slot"});
-    if (!dummy) return dummy.status();
-    dummyVertices = dummy.value();
 
     const VkDeviceSize boundsBytes = broadphaseBoundsBytes(settings.maxObjects);
     const VkDeviceSize pairsBytes = broadphasePairsBytes(settings.pairCapacity);
@@ -132,7 +130,7 @@ Status BroadphaseImpl::createResources() {
         if (!pairBuffer) return pairBuffer.status();
         slot.pairs = pairBuffer.value();
         auto boundsSet = allocateDescriptorSet(c, descriptorPool, boundsPipeline.setLayouts[0],
-                                               ("broadphase-bounds set" + suffix).c_str());
+                                               ("broadphase-bounds set" + suffix).c_str(), vertexBufferCapacity);
         if (!boundsSet) return boundsSet.status();
         slot.boundsSet = boundsSet.value();
         auto pairsSet = allocateDescriptorSet(c, descriptorPool, pairsPipeline.setLayouts[0],
@@ -162,29 +160,21 @@ Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, 
     VKC_TRY(ringSlotAvailable(c, ring, frame));
     FrameSlot& slot = slots[frame % slots.size()];
 
-    // Distinct vertex buffers → descriptor-array slots.
-    std::vector<VkBuffer> meshBuffers;
-    std::unordered_map<VkBuffer, uint32_t> bufferSlot;
+    VertexBufferSlots vertexSlots(vertexBufferCapacity, "broadphase: the scene reads");
     auto* objects = static_cast<gpu::ObjectGpu*>(slot.objects.data);
     const glm::dvec3 origin = frameOrigin(scene);
     uint32_t maxVertexCount = 0;
     for (uint32_t i = 0; i < objectCount; ++i) {
         const SceneObject& object = scene.objects[i];
         const SceneMesh& mesh = scene.meshes[object.mesh];
-        auto [it, inserted] = bufferSlot.try_emplace(mesh.vertexBuffer, uint32_t(meshBuffers.size()));
-        if (inserted) meshBuffers.push_back(mesh.vertexBuffer);
-        if (meshBuffers.size() > gpu::kMaxMeshSlots)
-            return makeError(ErrorCode::Unsupported, "broadphase: the scene reads more than " +
-                                                         std::to_string(gpu::kMaxMeshSlots) +
-                                                         " distinct vertex buffers (object \"" + object.name + "\")");
-        uint32_t vertexCount = uint32_t(mesh.data.positions.size());
-        objects[i] = {objectToLocal(object.objectToWorld, origin), it->second, vertexCount, mesh.vertexStrideFloats,
-                      mesh.vertexOffsetFloats};
-        maxVertexCount = std::max(maxVertexCount, vertexCount);
+        auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, "object \"" + object.name + "\"");
+        if (!vertexSlot) return vertexSlot.status();
+        objects[i] = objectGpu(scene, object, origin, vertexSlot.value());
+        maxVertexCount = std::max(maxVertexCount, objects[i].vertices.count);
     }
     VKC_TRY(flushBuffer(c, slot.objects));
-    writeStorageBufferArray(c, slot.boundsSet, gpu::kBindingMeshVertices, gpu::kMaxMeshSlots, meshBuffers,
-                            dummyVertices.buffer);
+    const std::vector<VkBuffer>& meshBuffers = vertexSlots.buffers();
+    writeStorageBufferArray(c, slot.boundsSet, gpu::kBindingVertexBuffers, meshBuffers);
 
     slot.graph = std::make_unique<Graph>();
     Graph& graph = *slot.graph;

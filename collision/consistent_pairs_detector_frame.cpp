@@ -8,7 +8,7 @@
 #include "collision/found_pairs.h"
 #include "collision/graph_execution.h"
 #include "collision/local_region.h"
-#include "collision/object_transform.h"
+#include "collision/object_gpu.h"
 #include "collision/scene_impl.h"
 #include "collision/stencil_detector_internal.h"
 #include "collision/vertex_buffer_slots.h"
@@ -39,8 +39,8 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
 
     // Objects and vertex buffers of the drawn objects; draws per iteration, instanceCount 1 (the GPU
     // turns those of iterations after the first off when nothing remains to peel).
-    VertexBufferSlots vertexSlots(gpu::kCpMaxMeshSlots, "consistent-pairs: the candidate objects read");
-    auto* objects = static_cast<gpu::CpObjectGpu*>(slot.objects.data);
+    VertexBufferSlots vertexSlots(frames.vertexBufferCapacity, "consistent-pairs: the candidate objects read");
+    auto* objects = static_cast<gpu::ObjectGpu*>(slot.objects.data);
     auto* draws = static_cast<VkDrawIndexedIndirectCommand*>(slot.draws.data);
     const uint32_t drawn = uint32_t(draw.size());
     const LocalRegion region = localRegion(worldBounds, draw);
@@ -49,8 +49,7 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
         const SceneMesh& mesh = scene.meshes[o.mesh];
         auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, "object \"" + o.name + "\"");
         if (!vertexSlot) return vertexSlot.status();
-        objects[draw[i]] = {objectToLocal(o.objectToWorld, region.origin), vertexSlot.value(), mesh.vertexStrideFloats,
-                            mesh.vertexOffsetFloats, 0u};
+        objects[draw[i]] = objectGpu(scene, o, region.origin, vertexSlot.value());
         for (uint32_t iteration = 0; iteration < s.maxIterations; ++iteration)
             draws[iteration * drawn + i] = {uint32_t(mesh.data.indices.size()), 1u, slot.indices.firstIndex[o.mesh], 0,
                                             0u};
@@ -58,8 +57,7 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     VKC_TRY(flushBuffer(c, slot.objects));
     VKC_TRY(flushBuffer(c, slot.draws));
     VKC_TRY(uploadCandidatePairs(c, slot.candidates, pairs));
-    writeStorageBufferArray(c, slot.geometrySet, gpu::kCpBindingMeshVertices, gpu::kCpMaxMeshSlots,
-                            vertexSlots.buffers(), frames.dummyVertices.buffer);
+    writeStorageBufferArray(c, slot.geometrySet, gpu::kBindingVertexBuffers, vertexSlots.buffers());
 
     // One view along z over the candidates' box overlaps, depth over every drawn object whole.
     gpu::CpFrameGpu view = {};

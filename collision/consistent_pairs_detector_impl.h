@@ -23,7 +23,7 @@ struct SceneImpl;
 
 // Everything one frame in flight uses; reused once that frame has been read back.
 struct ConsistentPairsSlot {
-    Buffer objects;     // host-visible CpObjectGpu per object (written at record time)
+    Buffer objects;     // host-visible ObjectGpu per object (written at record time)
     Buffer frame;       // host-visible CpFrameGpu
     Buffer draws;       // host-visible VkDrawIndexedIndirectCommand per iteration per drawn object; the GPU
                         // rewrites instanceCount of iterations after the first

@@ -13,10 +13,6 @@ Status createDetectorFrames(VulkanContext& ctx, const DetectorFramesDesc& desc, 
     auto pool = createDescriptorPool(ctx, desc.descriptorSets, desc.poolSizes, (method + " descriptors").c_str());
     if (!pool) return pool.status();
     out.descriptorPool = pool.value();
-    auto dummy = createBuffer(ctx, {16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal,
-                                    (method + " unused mesh slot").c_str()});
-    if (!dummy) return dummy.status();
-    out.dummyVertices = dummy.value();
     auto ring = createReadbackRing(ctx, desc.readbackBytes, desc.framesInFlight, (method + " readback ring").c_str());
     if (!ring) return ring.status();
     out.ring = ring.value();
@@ -25,7 +21,6 @@ Status createDetectorFrames(VulkanContext& ctx, const DetectorFramesDesc& desc, 
 
 void destroyDetectorFrames(VulkanContext& ctx, DetectorFrames& frames) {
     destroyReadbackRing(ctx, frames.ring);
-    destroyBuffer(ctx, frames.dummyVertices);
     destroyDescriptorPool(ctx, frames.descriptorPool);
 }
 

@@ -16,7 +16,7 @@ namespace vkc {
 
 struct DetectorFrames {
     VkDescriptorPool descriptorPool = VK_NULL_HANDLE;
-    Buffer dummyVertices;  // fills the unused mesh slots of the vertex-buffer descriptor arrays
+    uint32_t vertexBufferCapacity = 0;  // length of each set's vertex-buffer array (vertex_buffer_slots.h)
     ReadbackRing ring;
     uint64_t nextRunFrame = 0;               // frames of the blocking calls
     std::unique_ptr<Broadphase> broadphase;  // for run(scene) only, created on first use

@@ -26,8 +26,8 @@ Status FrameSlotResources::image(Image& out, ImageDesc desc) const {
 }
 
 Status FrameSlotResources::descriptorSet(VkDescriptorSet& out, VkDescriptorPool pool, VkDescriptorSetLayout layout,
-                                         const char* name) const {
-    auto created = allocateDescriptorSet(ctx_, pool, layout, named(name).c_str());
+                                         const char* name, uint32_t variableCount) const {
+    auto created = allocateDescriptorSet(ctx_, pool, layout, named(name).c_str(), variableCount);
     if (!created) return created.status();
     out = created.value();
     return Status::success();

@@ -17,8 +17,9 @@ public:
     Status buffer(Buffer& out, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUsage memory, const char* name) const;
     // desc.name is suffixed.
     Status image(Image& out, ImageDesc desc) const;
+    // `variableCount`: as allocateDescriptorSet's (vk/descriptors.h).
     Status descriptorSet(VkDescriptorSet& out, VkDescriptorPool pool, VkDescriptorSetLayout layout,
-                         const char* name) const;
+                         const char* name, uint32_t variableCount = 0) const;
     Status queryPool(QueryPool& out, VkQueryType type, uint32_t count, const char* name) const;
 
 private:

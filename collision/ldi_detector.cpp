@@ -4,6 +4,7 @@
 
 #include "collision/detector_settings.h"
 #include "collision/frame_slot_resources.h"
+#include "collision/vertex_buffer_slots.h"
 #include "collision/scene_impl.h"
 #include "vk/assign_result.h"
 #include "vk/descriptors.h"
@@ -56,8 +57,12 @@ LdiDetectorImpl::~LdiDetectorImpl() {
 
 Status LdiDetectorImpl::createPipelines() {
     VulkanContext& c = *ctx;
+    // A frame reads each tile's mesh buffer (its vertices are the pairs' points too), or, for a
+    // point query, one tile's and the points' buffers: never more buffers than tiles.
+    frames.vertexBufferCapacity = vertexBufferCapacity(c, maxTiles);
+    const PipelineLayoutDesc computeLayout = withVertexBufferCapacity(kLdiComputeLayout, frames.vertexBufferCapacity);
     auto compute = [&](Pipeline& out, std::span<const uint32_t> spirv, const char* name) -> Status {
-        return assignResult(out, createComputePipeline(c, spirv, kLdiComputeLayout, {}, name));
+        return assignResult(out, createComputePipeline(c, spirv, computeLayout, {}, name));
     };
     VKC_TRY(compute(layerCount, kSpirv_ldi_layer_count_comp, "ldi-layer-count"));
     VKC_TRY(compute(indirect, kSpirv_ldi_indirect_comp, "ldi-indirect"));
@@ -71,7 +76,7 @@ Status LdiDetectorImpl::createPipelines() {
     GraphicsPipelineDesc desc;
     desc.vertexSpirv = kSpirv_ldi_peel_vert;
     desc.fragmentSpirv = kSpirv_ldi_peel_frag;
-    desc.layout = kLdiDrawLayout;
+    desc.layout = withVertexBufferCapacity(kLdiDrawLayout, frames.vertexBufferCapacity);
     desc.cullMode = VK_CULL_MODE_NONE;
     desc.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;  // see LdiView::entryIsFront
     desc.stencilTest = true;
@@ -88,8 +93,9 @@ Status LdiDetectorImpl::createResources() {
     VulkanContext& c = *ctx;
     const LdiSettings& s = settings;
     const uint32_t slotCount = s.framesInFlight;
+    const uint32_t vertexBuffers = frames.vertexBufferCapacity;
     VkDescriptorPoolSize sizes[2] = {
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (2 * (1 + gpu::kLdiMaxMeshSlots) + 8)},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (2 * (1 + vertexBuffers) + 8)},
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, slotCount}};
     const uint32_t perTile = s.resolution * s.resolution;
     readbackPairsOffset = ldiInsideBytes(s.insideCapacity);
@@ -99,7 +105,7 @@ Status LdiDetectorImpl::createResources() {
         readbackImagesOffset = ringBytes;
         ringBytes += VkDeviceSize(s.maxPairs) * perTile * sizeof(float);
     }
-    VKC_TRY(createDetectorFrames(c, {"ldi", slotCount, slotCount * 2, sizes, ringBytes}, frames));
+    VKC_TRY(createDetectorFrames(c, {"ldi", slotCount, slotCount * 3, sizes, ringBytes}, frames));
 
     const uint32_t atlasRows = (maxTiles + atlasColumns - 1) / atlasColumns;
     slots.resize(slotCount);
@@ -132,15 +138,19 @@ Status LdiDetectorImpl::createResources() {
                                         VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, 1,
                                         "ldi atlas"}));
 
-        VKC_TRY(make.descriptorSet(slot.drawSet, frames.descriptorPool, peel.setLayouts[0], "ldi draw set"));
-        VKC_TRY(make.descriptorSet(slot.computeSet, frames.descriptorPool, sort.setLayouts[0], "ldi compute set"));
+        VKC_TRY(make.descriptorSet(slot.drawSet, frames.descriptorPool, peel.setLayouts[0], "ldi draw set",
+                                   vertexBuffers));
+        VKC_TRY(make.descriptorSet(slot.tileLayersSet, frames.descriptorPool, peel.setLayouts[gpu::kLdiSetTileLayers],
+                                   "ldi tile layers set"));
+        VKC_TRY(make.descriptorSet(slot.computeSet, frames.descriptorPool, sort.setLayouts[0], "ldi compute set",
+                                   vertexBuffers));
         // Passes (2 each): setups, count, copy, layer count, indirect, cap - 1 layers, sort, volume,
         // volume sum, points, readback.
         VKC_TRY(make.queryPool(slot.timestamps, VK_QUERY_TYPE_TIMESTAMP, 2 * (s.layerCap + 11), "ldi timestamps"));
 
         const VkDescriptorType type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
         writeBufferDescriptor(c, slot.drawSet, gpu::kLdiBindingTiles, type, slot.tiles);
-        writeBufferDescriptor(c, slot.drawSet, gpu::kLdiBindingTileLayers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
+        writeBufferDescriptor(c, slot.tileLayersSet, gpu::kLdiBindingTileLayers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
                               slot.layers, 0, ldiTileLayerBytes(s.resolution, s.layerCap));
         writeBufferDescriptor(c, slot.computeSet, gpu::kLdiBindingTiles, type, slot.tiles);
         writeBufferDescriptor(c, slot.computeSet, gpu::kLdiBindingLayers, type, slot.layers);

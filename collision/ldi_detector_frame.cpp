@@ -5,6 +5,7 @@
 #include "collision/candidate_pairs.h"
 #include "collision/graph_execution.h"
 #include "collision/ldi_error_bound.h"
+#include "collision/object_gpu.h"
 #include "collision/scene_impl.h"
 #include "collision/vertex_buffer_slots.h"
 #include "vk/descriptors.h"
@@ -23,13 +24,13 @@ Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene,
     VulkanContext& c = *ctx;
     const LdiSettings& s = settings;
     VKC_TRY(ensureSceneIndices(c, slot.indices, scene, "ldi triangle indices"));
-    VertexBufferSlots vertexSlots(gpu::kLdiMaxMeshSlots, "ldi: the frame reads");
+    VertexBufferSlots vertexSlots(frames.vertexBufferCapacity, "ldi: the frame reads");
     std::vector<LdiPointTest> pointTests;
     for (const PointRequest& request : points) {
         auto used = vertexSlots.slot(request.buffer, "points");
         if (!used) return used.status();
         pointTests.push_back(request.test);
-        pointTests.back().meshSlot = used.value();
+        pointTests.back().points.slot = used.value();
     }
     auto* gpuTiles = static_cast<gpu::LdiTileGpu*>(slot.tiles.data);
     DepthPeelInputs peel;
@@ -46,9 +47,7 @@ Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene,
         gpu::LdiTileGpu& tile = gpuTiles[t];
         tile = {};
         tile.objectToClip = toFloat(view.worldToClip * glm::dmat4(o.objectToWorld));
-        tile.meshSlot = meshSlot.value();
-        tile.vertexStride = mesh.vertexStrideFloats;
-        tile.vertexOffset = mesh.vertexOffsetFloats;
+        tile.vertices = vertexSource(mesh, meshSlot.value());
         tile.entryIsFront = view.entryIsFront ? 1u : 0u;
         tile.originX = (t % atlasColumns) * s.resolution;
         tile.originY = (t / atlasColumns) * s.resolution;
@@ -62,12 +61,12 @@ Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene,
     }
     VKC_TRY(flushBuffer(c, slot.tiles));
     for (VkDescriptorSet set : {slot.drawSet, slot.computeSet})
-        writeStorageBufferArray(c, set, gpu::kLdiBindingMeshVertices, gpu::kLdiMaxMeshSlots, vertexSlots.buffers(),
-                                frames.dummyVertices.buffer);
+        writeStorageBufferArray(c, set, gpu::kBindingVertexBuffers, vertexSlots.buffers());
 
     auto ownedGraph = std::make_unique<Graph>();
     Graph& graph = *ownedGraph;
     peel.drawSet = slot.drawSet;
+    peel.tileLayersSet = slot.tileLayersSet;
     peel.computeSet = slot.computeSet;
     peel.storeOpNone = c.apiVersion >= VK_API_VERSION_1_3;
     peel.resolution = s.resolution;
@@ -164,9 +163,7 @@ Status LdiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene,
             test.pointToTexel = toFloat(other.worldToTexel * glm::dmat4(o.objectToWorld));
             test.tile = 2 * p + (side == 0 ? 1 : 0);
             test.tag = p << 1 | side;
-            test.pointCount = uint32_t(mesh.data.positions.size());
-            test.vertexStride = mesh.vertexStrideFloats;
-            test.vertexOffset = mesh.vertexOffsetFloats;
+            test.points = vertexSource(mesh, 0);  // its slot is assigned with the tiles'
             points.push_back({mesh.vertexBuffer, test});
         }
     }
@@ -205,9 +202,7 @@ Status LdiDetectorImpl::recordPoints(VkCommandBuffer cmd, const SceneImpl& scene
     test.pointToTexel = toFloat(view.worldToTexel);
     test.tile = 0;
     test.tag = 0;
-    test.pointCount = count;
-    test.vertexStride = stride / 4;
-    test.vertexOffset = uint32_t(offset / 4);
+    test.points = {0, stride / 4, uint32_t(offset / 4), count};
     PointRequest request = {pointBuffer, test};
     LdiSlot& slot = slots[frame % slots.size()];
     VKC_TRY(recordTiles(cmd, scene, slot, frame, {&tile, 1}, 0, {&request, 1}));

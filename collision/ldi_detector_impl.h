@@ -44,6 +44,7 @@ struct LdiSlot {
     Buffer inside;         // inside list
     Image atlas;           // depth-stencil, columns x rows tiles
     VkDescriptorSet drawSet = VK_NULL_HANDLE;
+    VkDescriptorSet tileLayersSet = VK_NULL_HANDLE;
     VkDescriptorSet computeSet = VK_NULL_HANDLE;
     QueryPool timestamps;
     std::unique_ptr<Graph> graph;  // kept for pass names when reading timings

@@ -7,7 +7,7 @@
 #include "collision/found_pairs.h"
 #include "collision/graph_execution.h"
 #include "collision/local_region.h"
-#include "collision/object_transform.h"
+#include "collision/object_gpu.h"
 #include "collision/scene_impl.h"
 #include "collision/vertex_buffer_slots.h"
 #include "vk/descriptors.h"
@@ -78,7 +78,7 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     const LocalRegion region = localRegion(worldBounds, draw);
 
     // Objects, vertex buffers and normal dispatches of the drawn objects.
-    VertexBufferSlots vertexSlots(gpu::kStencilMaxMeshSlots, "stencil: the candidate objects read");
+    VertexBufferSlots vertexSlots(frames.vertexBufferCapacity, "stencil: the candidate objects read");
     std::map<MeshId, uint32_t> drawnMeshes;  // mesh -> vertex-buffer slot
     auto* objects = static_cast<gpu::StencilObjectGpu*>(slot.objects.data);
     std::vector<StencilMeshRange> ranges;
@@ -90,8 +90,7 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
         if (!vertexSlot) return vertexSlot.status();
         if (drawnMeshes.emplace(o.mesh, vertexSlot.value()).second && !mesh.report.validForVolumeMethods())
             slot.openMeshes.push_back(mesh.data.name);
-        objects[object] = {objectToLocal(o.objectToWorld, region.origin), vertexSlot.value(), mesh.vertexStrideFloats,
-                           mesh.vertexOffsetFloats,
+        objects[object] = {objectGpu(scene, o, region.origin, vertexSlot.value()),
                            slot.topologyLayout.normals[o.mesh].normalBase};
         ranges.push_back(slot.topologyLayout.ranges[o.mesh]);
     }
@@ -99,8 +98,7 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     VKC_TRY(uploadCandidatePairs(c, slot.candidates, pairs));
     const std::vector<VkBuffer>& meshBuffers = vertexSlots.buffers();
     for (VkDescriptorSet set : {slot.drawSet, slot.normalsSet})
-        writeStorageBufferArray(c, set, gpu::kStencilBindingMeshVertices, gpu::kStencilMaxMeshSlots, meshBuffers,
-                                frames.dummyVertices.buffer);
+        writeStorageBufferArray(c, set, gpu::kBindingVertexBuffers, meshBuffers);
 
     StencilPassInputs in;
     in.pipelines = {&normals, &edgeDepth, &count, &positive, &negative, &penetrating, &recount, &penetratedId,
@@ -115,10 +113,8 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     in.clearAfterRecount = !slot.openMeshes.empty();
     for (const auto& [mesh, vertexSlot] : drawnMeshes) {
         gpu::StencilNormalsPush push = slot.topologyLayout.normals[mesh];
-        push.meshSlot = vertexSlot;
-        push.vertexStride = scene.meshes[mesh].vertexStrideFloats;
-        push.vertexOffset = scene.meshes[mesh].vertexOffsetFloats;
-        if (push.vertexCount != 0) in.normalDispatches.push_back(push);
+        push.vertices = vertexSource(scene.meshes[mesh], vertexSlot);
+        if (push.vertices.count != 0) in.normalDispatches.push_back(push);
     }
     in.drawObjects = draw;
     in.drawRanges = ranges;

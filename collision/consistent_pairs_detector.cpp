@@ -4,8 +4,8 @@
 
 #include "collision/detector_settings.h"
 #include "collision/frame_slot_resources.h"
-#include "collision/vertex_buffer_slots.h"
 #include "collision/scene_impl.h"
+#include "collision/vertex_buffer_slots.h"
 #include "passes/pair_compact_pass.h"
 #include "passes/stencil_passes.h"
 #include "vk/assign_result.h"

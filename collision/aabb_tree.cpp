@@ -94,16 +94,14 @@ uint32_t aabbTreeLevelCount(uint32_t triangleCount) {
     return levels;
 }
 
-gpu::AabbTreeGpu AabbTree::gpuHeader(uint32_t nodeOffset, uint32_t leafOffset, uint32_t vertexSlot,
-                                     uint32_t vertexStride, uint32_t vertexOffset) const {
+gpu::AabbTreeGpu AabbTree::gpuHeader(uint32_t nodeOffset, uint32_t leafOffset,
+                                     const gpu::VertexSourceGpu& vertices) const {
     gpu::AabbTreeGpu header{};
     header.nodeOffset = nodeOffset;
     header.leafOffset = leafOffset;
     header.levelCount = levelCount;
     header.triangleCount = triangleCount;
-    header.vertexSlot = vertexSlot;
-    header.vertexStride = vertexStride;
-    header.vertexOffset = vertexOffset;
+    header.vertices = vertices;
     for (uint32_t level = 0; level <= levelCount; ++level) header.levelStart[level] = levelStart[level];
     return header;
 }

@@ -40,9 +40,8 @@ struct AabbTree {
     uint32_t levelSize(uint32_t level) const { return levelStart[level + 1] - levelStart[level]; }
     const gpu::AabbNodeGpu& node(uint32_t level, uint32_t index) const { return nodes[levelStart[level] + index]; }
     // The GPU header for this tree once its nodes/leaves sit at the given offsets of the shared
-    // buffers and its positions in vertex slot `vertexSlot` (stride/offset in floats).
-    gpu::AabbTreeGpu gpuHeader(uint32_t nodeOffset, uint32_t leafOffset, uint32_t vertexSlot,
-                               uint32_t vertexStride, uint32_t vertexOffset) const;
+    // buffers and its positions in `vertices`.
+    gpu::AabbTreeGpu gpuHeader(uint32_t nodeOffset, uint32_t leafOffset, const gpu::VertexSourceGpu& vertices) const;
 };
 
 // Levels of a tree with `triangleCount` leaves (>= 1): 1 + ceil(log2(triangleCount)).

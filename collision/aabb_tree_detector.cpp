@@ -8,6 +8,7 @@
 #include "collision/blocking_run.h"
 #include "collision/detector_settings.h"
 #include "collision/scene_impl.h"
+#include "collision/vertex_buffer_slots.h"
 #include "passes/aabb_tree_passes.h"
 #include "vk/descriptors.h"
 
@@ -23,7 +24,7 @@ AabbTreeDetectorImpl::~AabbTreeDetectorImpl() {
     if (!ctx) return;
     slots.clear();  // before the allocator that destroys their resources
     destroyReadbackRing(*ctx, ring);
-    destroyBuffer(*ctx, dummyVertices);
+    destroyBuffer(*ctx, placeholder);
     destroyDescriptorPool(*ctx, descriptorPool);
     destroyPipeline(*ctx, refitPipeline);
     destroyPipeline(*ctx, indirectPipeline);
@@ -35,24 +36,30 @@ Status AabbTreeDetectorImpl::createResources() {
     const SpecConstant refitSpec[] = {{0, gpu::kAabbRefitGroupSize}};
     // aabb_indirect.comp sizes the traversal's groups: both must be specialised alike.
     const SpecConstant traverseSpec[] = {{0, gpu::kAabbTraverseGroupSize}};
-    auto refit = createComputePipeline(c, kSpirv_aabb_refit_comp, kAabbPipelineLayout, refitSpec, "aabb-refit");
+    vertexBufferCapacity = vkc::vertexBufferCapacity(c, 2 * settings.maxObjectPairs);  // two trees per pair at most
+    const PipelineLayoutDesc layout = withVertexBufferCapacity(kAabbPipelineLayout, vertexBufferCapacity);
+    auto refit = createComputePipeline(c, kSpirv_aabb_refit_comp, layout, refitSpec, "aabb-refit");
     if (!refit) return refit.status();
     refitPipeline = refit.value();
-    auto indirect = createComputePipeline(c, kSpirv_aabb_indirect_comp, kAabbPipelineLayout, traverseSpec, "aabb-indirect");
+    auto indirect = createComputePipeline(c, kSpirv_aabb_indirect_comp, layout, traverseSpec, "aabb-indirect");
     if (!indirect) return indirect.status();
     indirectPipeline = indirect.value();
-    auto traverse = createComputePipeline(c, kSpirv_aabb_traverse_comp, kAabbPipelineLayout, traverseSpec, "aabb-traverse");
+    auto traverse = createComputePipeline(c, kSpirv_aabb_traverse_comp, layout, traverseSpec, "aabb-traverse");
     if (!traverse) return traverse.status();
     traversePipeline = traverse.value();
 
     const uint32_t frames = settings.framesInFlight;
-    VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, frames * (gpu::kAabbBindingVertices + gpu::kAabbMaxVertexSlots)};
+    const uint32_t vertexBuffers = vertexBufferCapacity;
+    VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                 frames * (gpu::kAabbBindingPairStats + 1 + vertexBuffers)};
     auto pool = createDescriptorPool(c, frames, {&size, 1}, "aabb-tree descriptors");
     if (!pool) return pool.status();
     descriptorPool = pool.value();
-    auto dummy = createBuffer(c, {16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal, "aabb-tree unused vertex slot"});
-    if (!dummy) return dummy.status();
-    dummyVertices = dummy.value();
+
+    auto unbound = createBuffer(c, {16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal,
+                                    "aabb-tree unbound placeholder"});
+    if (!unbound) return unbound.status();
+    placeholder = unbound.value();
 
     readback = aabbTreeReadbackLayout(settings.maxCandidatePairs, trianglePairCapacity());
     auto createdRing = createReadbackRing(c, readback.slotBytes(), frames, "aabb-tree readback ring");
@@ -65,7 +72,7 @@ Status AabbTreeDetectorImpl::createResources() {
         AabbFrameSlot& s = slots[i];
         s.resources = std::make_unique<PersistentResources>(*allocator, i);
         auto set = allocateDescriptorSet(c, descriptorPool, refitPipeline.setLayouts[0],
-                                         ("aabb-tree set [frame slot " + std::to_string(i) + "]").c_str());
+                                         ("aabb-tree set [frame slot " + std::to_string(i) + "]").c_str(), vertexBuffers);
         if (!set) return set.status();
         s.set = set.value();
     }

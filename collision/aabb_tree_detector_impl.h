@@ -64,8 +64,9 @@ struct AabbTreeDetectorImpl {
     AabbTreeSettings settings;
     Pipeline refitPipeline, indirectPipeline, traversePipeline;
     VkDescriptorPool descriptorPool = VK_NULL_HANDLE;
-    Buffer dummyVertices;  // fills the unused slots of the vertex descriptor array
+    Buffer placeholder;  // bound where a frame's graph created no buffer (GraphDescriptors)
     std::unique_ptr<VulkanGraphAllocator> allocator;  // outlives the slots, whose resources it made
+    uint32_t vertexBufferCapacity = 0;  // length of each set's vertex-buffer array (vertex_buffer_slots.h)
     std::vector<AabbFrameSlot> slots;
     ReadbackRing ring;
     ReadbackLayout readback;

@@ -9,8 +9,10 @@
 #include "collision/aabb_tree_detector_support.h"
 #include "collision/candidate_pairs.h"
 #include "collision/graph_execution.h"
+#include "collision/object_gpu.h"
 #include "collision/object_transform.h"
 #include "collision/scene_impl.h"
+#include "collision/vertex_buffer_slots.h"
 #include "passes/aabb_tree_passes.h"
 #include "vk/descriptors.h"
 
@@ -59,8 +61,8 @@ Status AabbTreeDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& s
     std::vector<MeshId> layout;
     std::unordered_map<MeshId, uint32_t> treeIndex;
     std::vector<const AabbCachedTree*> cached;
-    std::vector<VkBuffer> vertexBuffers;
-    std::unordered_map<VkBuffer, uint32_t> vertexSlot;
+    VertexBufferSlots vertexSlots(vertexBufferCapacity, "aabb-tree: the pairs read");
+    std::vector<uint32_t> treeVertexSlot;
     for (const ObjectPair& p : objectPairs) {
         for (uint32_t object : {p.a, p.b}) {
             const MeshId mesh = scene.objects[object].mesh;
@@ -70,13 +72,10 @@ Status AabbTreeDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& s
             treeIndex[mesh] = uint32_t(layout.size());
             layout.push_back(mesh);
             cached.push_back(t.value());
-            auto [it, inserted] = vertexSlot.try_emplace(scene.meshes[mesh].vertexBuffer, uint32_t(vertexBuffers.size()));
-            if (inserted) vertexBuffers.push_back(scene.meshes[mesh].vertexBuffer);
-            if (vertexBuffers.size() > gpu::kAabbMaxVertexSlots)
-                return makeError(ErrorCode::Unsupported, "aabb-tree: the pairs read more than " +
-                                                             std::to_string(gpu::kAabbMaxVertexSlots) +
-                                                             " distinct vertex buffers (mesh \"" +
-                                                             scene.meshes[mesh].data.name + "\")");
+            auto vertexSlot = vertexSlots.slot(scene.meshes[mesh].vertexBuffer,
+                                               "mesh \"" + scene.meshes[mesh].data.name + "\"");
+            if (!vertexSlot) return vertexSlot.status();
+            treeVertexSlot.push_back(vertexSlot.value());
         }
     }
 
@@ -86,8 +85,7 @@ Status AabbTreeDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& s
     uint32_t nodeCount = 0, leafCount = 0;
     for (uint32_t t = 0; t < layout.size(); ++t) {
         const SceneMesh& mesh = scene.meshes[layout[t]];
-        headers.push_back(cached[t]->tree.gpuHeader(nodeCount, leafCount, vertexSlot[mesh.vertexBuffer],
-                                                    mesh.vertexStrideFloats, mesh.vertexOffsetFloats));
+        headers.push_back(cached[t]->tree.gpuHeader(nodeCount, leafCount, vertexSource(mesh, treeVertexSlot[t])));
         nodeCount += uint32_t(cached[t]->tree.nodes.size());
         leafCount += uint32_t(cached[t]->tree.leaves.size());
     }
@@ -200,7 +198,7 @@ Status AabbTreeDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& s
         "aabb-tree triangle pairs", {bufferBytes(VkDeviceSize(trianglePairCapacity()) * sizeof(gpu::AabbTrianglePairGpu))});
     in.pairStats = graph.createBuffer(
         "aabb-tree pair stats", {bufferBytes(VkDeviceSize(settings.maxCandidatePairs) * sizeof(gpu::AabbPairStatsGpu))});
-    in.vertices = importVertexBuffers(graph, vertexBuffers);
+    in.vertices = importVertexBuffers(graph, vertexSlots.buffers());
     in.readback = importReadbackSlot(graph, "aabb-tree readback slot", ring, frame);
     in.readbackLayout = &readback;
     addAabbTreePasses(graph, in);
@@ -210,13 +208,12 @@ Status AabbTreeDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& s
         return makeError(ErrorCode::Unsupported, "aabb-tree: the slot's node buffer was recreated without its trees");
 
     for (const StagedData& data : staged) VKC_TRY(fillHostBuffer(*allocator, graph, data.staging, data.bytes));
-    const GraphDescriptors d(c, graph, dummyVertices.buffer);
+    const GraphDescriptors d(c, graph, placeholder.buffer);
     const BufferHandle bound[] = {in.trees, in.nodes, in.leaves, in.refitList, in.pairs, in.seedLevels,
                                   in.seeds, in.state, in.nodePairs, in.trianglePairs, in.pairStats};
-    static_assert(gpu::kAabbBindingPairStats == 10 && gpu::kAabbBindingVertices == 11);
+    static_assert(gpu::kAabbBindingPairStats == 10);
     for (uint32_t b = 0; b < 11; ++b) d.storageBuffer(slot.set, b, bound[b]);
-    writeStorageBufferArray(c, slot.set, gpu::kAabbBindingVertices, gpu::kAabbMaxVertexSlots, vertexBuffers,
-                            dummyVertices.buffer);
+    writeStorageBufferArray(c, slot.set, gpu::kBindingVertexBuffers, vertexSlots.buffers());
     auto execute = graphExecuteContext(c, graph, *slot.resources);
     if (!execute) return execute.status();
     VKC_TRY(graph.execute(cmd, execute.value()));

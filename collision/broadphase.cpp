@@ -4,8 +4,10 @@
 
 #include "collision/blocking_run.h"
 #include "collision/graph_execution.h"
+#include "collision/object_gpu.h"
 #include "collision/object_transform.h"
 #include "collision/scene_impl.h"
+#include "collision/vertex_buffer_slots.h"
 #include "passes/broadphase_passes.h"
 #include "vk/descriptors.h"
 #include "vk/readback_ring.h"
@@ -16,11 +18,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <unordered_map>
 
 namespace vkc {
 
-static_assert(sizeof(gpu::ObjectGpu) == 80, "ObjectGpu must match its std430 layout");
 static_assert(sizeof(gpu::PairListHeader) == 16 && sizeof(gpu::BroadphasePush) == 16);
 
 namespace {
@@ -59,8 +59,9 @@ struct BroadphaseImpl {
     Pipeline boundsPipeline;
     Pipeline pairsPipeline;
     VkDescriptorPool descriptorPool = VK_NULL_HANDLE;
-    Buffer dummyVertices;  // fills the unused mesh slots of the descriptor array
+    Buffer placeholder;  // bound where a frame's graph created no buffer (GraphDescriptors)
     std::unique_ptr<VulkanGraphAllocator> allocator;  // outlives the slots, whose resources it made
+    uint32_t vertexBufferCapacity = 0;  // length of each bounds set's vertex-buffer array
     std::vector<FrameSlot> slots;
     ReadbackRing ring;
     ReadbackLayout readback;
@@ -75,7 +76,7 @@ BroadphaseImpl::~BroadphaseImpl() {
     if (!ctx) return;
     slots.clear();
     destroyReadbackRing(*ctx, ring);
-    destroyBuffer(*ctx, dummyVertices);
+    destroyBuffer(*ctx, placeholder);
     destroyDescriptorPool(*ctx, descriptorPool);
     destroyPipeline(*ctx, boundsPipeline);
     destroyPipeline(*ctx, pairsPipeline);
@@ -83,7 +84,11 @@ BroadphaseImpl::~BroadphaseImpl() {
 
 Status BroadphaseImpl::createResources() {
     VulkanContext& c = *ctx;
-    auto bounds = createComputePipeline(c, kSpirv_broadphase_bounds_comp, kBroadphaseBoundsLayout, {}, "broadphase-bounds");
+    // A frame reads at most one vertex buffer per object.
+    vertexBufferCapacity = vkc::vertexBufferCapacity(c, settings.maxObjects);
+    auto bounds = createComputePipeline(c, kSpirv_broadphase_bounds_comp,
+                                        withVertexBufferCapacity(kBroadphaseBoundsLayout, vertexBufferCapacity), {},
+                                        "broadphase-bounds");
     if (!bounds) return bounds.status();
     boundsPipeline = bounds.value();
     auto pairs = createComputePipeline(c, kSpirv_broadphase_pairs_comp, kBroadphasePairsLayout, {}, "broadphase-pairs");
@@ -91,15 +96,15 @@ Status BroadphaseImpl::createResources() {
     pairsPipeline = pairs.value();
 
     const uint32_t frames = settings.framesInFlight;
-    VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, frames * (2 + gpu::kMaxMeshSlots + 2)};
+    VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, frames * (2 + vertexBufferCapacity + 2)};
     auto pool = createDescriptorPool(c, frames * 2, {&size, 1}, "broadphase descriptors");
     if (!pool) return pool.status();
     descriptorPool = pool.value();
 
-    auto dummy = createBuffer(c, {16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal,
-                                  "broadphase unused mesh slot"});
-    if (!dummy) return dummy.status();
-    dummyVertices = dummy.value();
+    auto unbound = createBuffer(c, {16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal,
+                                    "broadphase unbound placeholder"});
+    if (!unbound) return unbound.status();
+    placeholder = unbound.value();
 
     readback = broadphaseReadbackLayout(settings.maxObjects, settings.pairCapacity);
     auto createdRing = createReadbackRing(c, readback.slotBytes(), frames, "broadphase readback ring");
@@ -113,7 +118,7 @@ Status BroadphaseImpl::createResources() {
         slot.resources = std::make_unique<PersistentResources>(*allocator, i);
         std::string suffix = " [frame slot " + std::to_string(i) + "]";
         auto boundsSet = allocateDescriptorSet(c, descriptorPool, boundsPipeline.setLayouts[0],
-                                               ("broadphase-bounds set" + suffix).c_str());
+                                               ("broadphase-bounds set" + suffix).c_str(), vertexBufferCapacity);
         if (!boundsSet) return boundsSet.status();
         slot.boundsSet = boundsSet.value();
         auto pairsSet = allocateDescriptorSet(c, descriptorPool, pairsPipeline.setLayouts[0],
@@ -143,25 +148,17 @@ Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, 
     in.bounds = graph.createBuffer("broadphase world bounds", {broadphaseBoundsBytes(settings.maxObjects)});
     in.pairs = graph.createBuffer("broadphase pairs", {broadphasePairsBytes(settings.pairCapacity)});
 
-    // Distinct vertex buffers → descriptor-array slots.
-    std::vector<VkBuffer> meshBuffers;
-    std::unordered_map<VkBuffer, uint32_t> bufferSlot;
+    VertexBufferSlots vertexSlots(vertexBufferCapacity, "broadphase: the scene reads");
     std::vector<gpu::ObjectGpu> objects(objectCount);
     const glm::dvec3 origin = frameOrigin(scene);
     uint32_t maxVertexCount = 0;
     for (uint32_t i = 0; i < objectCount; ++i) {
         const SceneObject& object = scene.objects[i];
         const SceneMesh& mesh = scene.meshes[object.mesh];
-        auto [it, inserted] = bufferSlot.try_emplace(mesh.vertexBuffer, uint32_t(meshBuffers.size()));
-        if (inserted) meshBuffers.push_back(mesh.vertexBuffer);
-        if (meshBuffers.size() > gpu::kMaxMeshSlots)
-            return makeError(ErrorCode::Unsupported, "broadphase: the scene reads more than " +
-                                                         std::to_string(gpu::kMaxMeshSlots) +
-                                                         " distinct vertex buffers (object \"" + object.name + "\")");
-        uint32_t vertexCount = uint32_t(mesh.data.positions.size());
-        objects[i] = {objectToLocal(object.objectToWorld, origin), it->second, vertexCount, mesh.vertexStrideFloats,
-                      mesh.vertexOffsetFloats};
-        maxVertexCount = std::max(maxVertexCount, vertexCount);
+        auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, "object \"" + object.name + "\"");
+        if (!vertexSlot) return vertexSlot.status();
+        objects[i] = objectGpu(scene, object, origin, vertexSlot.value());
+        maxVertexCount = std::max(maxVertexCount, objects[i].vertices.count);
     }
 
     in.boundsPipeline = &boundsPipeline;
@@ -172,21 +169,19 @@ Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, 
     in.pairCapacity = settings.pairCapacity;
     in.maxVertexCount = maxVertexCount;
     in.maxPairGroups = c.properties.limits.maxComputeWorkGroupCount[0];
-    in.meshVertices = importVertexBuffers(graph, meshBuffers);
+    in.meshVertices = importVertexBuffers(graph, vertexSlots.buffers());
     in.readback = importReadbackSlot(graph, "broadphase readback slot", ring, frame);
     in.readbackLayout = &readback;
     addBroadphasePasses(graph, in);
     VKC_TRY(graph.compile(*slot.resources));
 
-    if (objectCount != 0) std::memcpy(graph.mapped(in.objects), objects.data(), objects.size() * sizeof(objects[0]));
-    VKC_TRY(allocator->flush(graph.buffer(in.objects)));
-    const VkDescriptorType storage = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    writeBufferDescriptor(c, slot.boundsSet, gpu::kBindingObjects, storage, graph.buffer(in.objects));
-    writeBufferDescriptor(c, slot.boundsSet, gpu::kBindingBounds, storage, graph.buffer(in.bounds));
-    writeBufferDescriptor(c, slot.pairsSet, gpu::kBindingBounds, storage, graph.buffer(in.bounds));
-    writeBufferDescriptor(c, slot.pairsSet, gpu::kBindingPairs, storage, graph.buffer(in.pairs));
-    writeStorageBufferArray(c, slot.boundsSet, gpu::kBindingMeshVertices, gpu::kMaxMeshSlots, meshBuffers,
-                            dummyVertices.buffer);
+    VKC_TRY(fillHostBuffer(*allocator, graph, in.objects, std::span<const gpu::ObjectGpu>(objects)));
+    const GraphDescriptors d(c, graph, placeholder.buffer);
+    d.storageBuffer(slot.boundsSet, gpu::kBindingObjects, in.objects);
+    d.storageBuffer(slot.boundsSet, gpu::kBindingBounds, in.bounds);
+    d.storageBuffer(slot.pairsSet, gpu::kBindingBounds, in.bounds);
+    d.storageBuffer(slot.pairsSet, gpu::kBindingPairs, in.pairs);
+    writeStorageBufferArray(c, slot.boundsSet, gpu::kBindingVertexBuffers, vertexSlots.buffers());
     auto execute = graphExecuteContext(c, graph, *slot.resources);
     if (!execute) return execute.status();
     VKC_TRY(graph.execute(cmd, execute.value()));

@@ -6,6 +6,7 @@
 #include "collision/detector_settings.h"
 #include "collision/frame_slot_resources.h"
 #include "collision/scene_impl.h"
+#include "collision/vertex_buffer_slots.h"
 #include "passes/pair_compact_pass.h"
 #include "passes/stencil_passes.h"
 #include "vk/assign_result.h"
@@ -23,7 +24,7 @@
 
 namespace vkc {
 
-static_assert(sizeof(gpu::CpObjectGpu) == 80 && sizeof(gpu::CpFrameGpu) == 160 && sizeof(gpu::CpDrawPush) == 16 &&
+static_assert(sizeof(gpu::CpFrameGpu) == 160 && sizeof(gpu::CpDrawPush) == 16 &&
                   sizeof(gpu::CpDecidePush) == 16,
               "consistent-pairs structs must match their std430 / push-constant layouts");
 static_assert(sizeof(gpu::CpStatsGpu) == 16 + 4 * gpu::kCpMaxIterations && sizeof(gpu::CpPointGpu) == 64);
@@ -49,6 +50,7 @@ ConsistentPairsDetectorImpl::~ConsistentPairsDetectorImpl() {
 
 Status ConsistentPairsDetectorImpl::createPipelines() {
     VulkanContext& c = *ctx;
+    frames.vertexBufferCapacity = vertexBufferCapacity(c, settings.maxObjects);  // one per drawn object at most
     VKC_TRY(assignResult(decide, createComputePipeline(c, kSpirv_cp_decide_comp, kConsistentPairsDecideLayout, {},
                                                        "cp-decide")));
     // The flag-matrix compaction is the stencil method's, unchanged.
@@ -57,7 +59,7 @@ Status ConsistentPairsDetectorImpl::createPipelines() {
 
     auto graphics = [&](Pipeline& out, GraphicsPipelineDesc desc) -> Status {
         desc.vertexSpirv = kSpirv_cp_geometry_vert;
-        desc.layout = kConsistentPairsDrawLayout;
+        desc.layout = withVertexBufferCapacity(kConsistentPairsDrawLayout, frames.vertexBufferCapacity);
         desc.depthFormat = kConsistentPairsDepthFormat;
         // fitStencilViews keeps the orientation: outward counter-clockwise triangles face the eye.
         desc.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
@@ -97,7 +99,8 @@ Status ConsistentPairsDetectorImpl::createPipelines() {
 Status ConsistentPairsDetectorImpl::createSlot(ConsistentPairsSlot& slot, uint32_t index) {
     const FrameSlotResources make(*ctx, index);
     const VkDescriptorPool pool = frames.descriptorPool;
-    VKC_TRY(make.descriptorSet(slot.geometrySet, pool, peel.setLayouts[0], "cp geometry set"));
+    VKC_TRY(make.descriptorSet(slot.geometrySet, pool, peel.setLayouts[0], "cp geometry set",
+                               frames.vertexBufferCapacity));
     VKC_TRY(make.descriptorSet(slot.windowSet, pool, peel.setLayouts[1], "cp window set"));
     VKC_TRY(make.descriptorSet(slot.decideSet, pool, decide.setLayouts[0], "cp decide set"));
     VKC_TRY(make.descriptorSet(slot.compactSet, pool, compact.setLayouts[0], "cp compact set"));
@@ -108,8 +111,9 @@ Status ConsistentPairsDetectorImpl::createSlot(ConsistentPairsSlot& slot, uint32
 
 Status ConsistentPairsDetectorImpl::createResources() {
     const uint32_t slotCount = settings.framesInFlight;
+    const uint32_t vertexBuffers = frames.vertexBufferCapacity;
     VkDescriptorPoolSize sizes[2] = {
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (2 + gpu::kCpMaxMeshSlots + 3 + 2 + 3)},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (2 + vertexBuffers + 3 + 2 + 3)},
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, slotCount * 3}};
     VKC_TRY(createDetectorFrames(*ctx,
                                  {"cp", slotCount, slotCount * 4, sizes,

@@ -8,7 +8,7 @@
 #include "collision/found_pairs.h"
 #include "collision/graph_execution.h"
 #include "collision/local_region.h"
-#include "collision/object_transform.h"
+#include "collision/object_gpu.h"
 #include "collision/scene_impl.h"
 #include "collision/stencil_detector_internal.h"
 #include "collision/vertex_buffer_slots.h"
@@ -22,11 +22,10 @@ void ConsistentPairsDetectorImpl::writeDescriptors(const ConsistentPairsSlot& sl
                                                    const ConsistentPairsPassInputs& in,
                                                    std::span<const VkBuffer> meshBuffers) {
     VulkanContext& c = *ctx;
-    const GraphDescriptors d(c, graph, frames.dummyVertices.buffer);
+    const GraphDescriptors d(c, graph, frames.placeholder.buffer);
     d.storageBuffer(slot.geometrySet, gpu::kCpBindingObjects, in.objects);
     d.storageBuffer(slot.geometrySet, gpu::kCpBindingFrame, in.frame);
-    writeStorageBufferArray(c, slot.geometrySet, gpu::kCpBindingMeshVertices, gpu::kCpMaxMeshSlots, meshBuffers,
-                            frames.dummyVertices.buffer);
+    writeStorageBufferArray(c, slot.geometrySet, gpu::kBindingVertexBuffers, meshBuffers);
     d.storageBuffer(slot.windowSet, gpu::kCpBindingPairFlags, in.pairFlags);
     d.storageBuffer(slot.windowSet, gpu::kCpBindingStats, in.stats);
     d.storageBuffer(slot.windowSet, gpu::kCpBindingPoints, in.points);
@@ -56,9 +55,9 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
 
     // Objects and vertex buffers of the drawn objects; draws per iteration, instanceCount 1 (the GPU
     // turns those of iterations after the first off when nothing remains to peel).
-    VertexBufferSlots vertexSlots(gpu::kCpMaxMeshSlots, "consistent-pairs: the candidate objects read");
+    VertexBufferSlots vertexSlots(frames.vertexBufferCapacity, "consistent-pairs: the candidate objects read");
     const uint32_t drawn = uint32_t(draw.size());
-    std::vector<gpu::CpObjectGpu> objects(std::max(objectCount, 1u));
+    std::vector<gpu::ObjectGpu> objects(std::max(objectCount, 1u));
     std::vector<VkDrawIndexedIndirectCommand> draws(std::max(size_t(drawn) * s.maxIterations, size_t(1)));
     const LocalRegion region = localRegion(candidates.worldBounds, draw);
     for (uint32_t i = 0; i < drawn; ++i) {
@@ -66,8 +65,7 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
         const SceneMesh& mesh = scene.meshes[o.mesh];
         auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, "object \"" + o.name + "\"");
         if (!vertexSlot) return vertexSlot.status();
-        objects[draw[i]] = {objectToLocal(o.objectToWorld, region.origin), vertexSlot.value(), mesh.vertexStrideFloats,
-                            mesh.vertexOffsetFloats, 0u};
+        objects[draw[i]] = objectGpu(scene, o, region.origin, vertexSlot.value());
         for (uint32_t iteration = 0; iteration < s.maxIterations; ++iteration)
             draws[iteration * drawn + i] = {uint32_t(mesh.data.indices.size()), 1u, slot.indices.firstIndex[o.mesh], 0,
                                             0u};
@@ -135,7 +133,7 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
 
     VulkanGraphAllocator& allocator = *frames.allocator;
     VKC_TRY(uploadSceneIndices(allocator, graph, in.indices, slot.indices));
-    VKC_TRY(fillHostBuffer(allocator, graph, in.objects, std::span<const gpu::CpObjectGpu>(objects)));
+    VKC_TRY(fillHostBuffer(allocator, graph, in.objects, std::span<const gpu::ObjectGpu>(objects)));
     VKC_TRY(fillHostBuffer(allocator, graph, in.frame, std::span<const gpu::CpFrameGpu>(&view, 1)));
     VKC_TRY(fillHostBuffer(allocator, graph, in.draws, std::span<const VkDrawIndexedIndirectCommand>(draws)));
     VKC_TRY(fillHostBuffer(allocator, graph, in.candidates, std::span<const ObjectPair>(pairs)));

@@ -12,10 +12,10 @@ Status createDetectorFrames(VulkanContext& ctx, const DetectorFramesDesc& desc, 
     auto pool = createDescriptorPool(ctx, desc.descriptorSets, desc.poolSizes, (method + " descriptors").c_str());
     if (!pool) return pool.status();
     out.descriptorPool = pool.value();
-    auto dummy = createBuffer(ctx, {16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal,
-                                    (method + " unused mesh slot").c_str()});
-    if (!dummy) return dummy.status();
-    out.dummyVertices = dummy.value();
+    auto placeholder = createBuffer(ctx, {16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal,
+                                    (method + " unbound placeholder").c_str()});
+    if (!placeholder) return placeholder.status();
+    out.placeholder = placeholder.value();
     out.readback = desc.readback;
     auto ring = createReadbackRing(ctx, out.readback.slotBytes(), desc.framesInFlight,
                                    (method + " readback ring").c_str());
@@ -31,7 +31,7 @@ void destroyDetectorFrames(VulkanContext& ctx, DetectorFrames& frames) {
     frames.slots.clear();  // before the allocator that destroys their objects
     frames.allocator.reset();
     destroyReadbackRing(ctx, frames.ring);
-    destroyBuffer(ctx, frames.dummyVertices);
+    destroyBuffer(ctx, frames.placeholder);
     destroyDescriptorPool(ctx, frames.descriptorPool);
 }
 

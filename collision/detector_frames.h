@@ -18,8 +18,9 @@ struct DetectorFrames {
     std::unique_ptr<VulkanGraphAllocator> allocator;  // creates what the slots' graphs declare
     std::vector<std::unique_ptr<PersistentResources>> slots;  // per frame slot, kept across its frames
     VkDescriptorPool descriptorPool = VK_NULL_HANDLE;
-    Buffer dummyVertices;  // fills the unused mesh slots of the vertex-buffer descriptor arrays
+    Buffer placeholder;       // bound where a frame's graph created no buffer (GraphDescriptors)
     ReadbackLayout readback;  // the regions of each ring slot
+    uint32_t vertexBufferCapacity = 0;  // length of each set's vertex-buffer array (vertex_buffer_slots.h)
     ReadbackRing ring;
     uint64_t nextRunFrame = 0;               // frames of the blocking calls
     std::unique_ptr<Broadphase> broadphase;  // for run(scene) only, created on first use

@@ -9,8 +9,8 @@ FrameSlotResources::FrameSlotResources(VulkanContext& ctx, uint32_t slotIndex)
     : ctx_(ctx), suffix_(" [frame slot " + std::to_string(slotIndex) + "]") {}
 
 Status FrameSlotResources::descriptorSet(VkDescriptorSet& out, VkDescriptorPool pool, VkDescriptorSetLayout layout,
-                                         const char* name) const {
-    auto created = allocateDescriptorSet(ctx_, pool, layout, named(name).c_str());
+                                         const char* name, uint32_t variableCount) const {
+    auto created = allocateDescriptorSet(ctx_, pool, layout, named(name).c_str(), variableCount);
     if (!created) return created.status();
     out = created.value();
     return Status::success();

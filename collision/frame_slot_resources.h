@@ -14,8 +14,9 @@ class FrameSlotResources {
 public:
     FrameSlotResources(VulkanContext& ctx, uint32_t slotIndex);
 
+    // `variableCount`: as allocateDescriptorSet's (vk/descriptors.h).
     Status descriptorSet(VkDescriptorSet& out, VkDescriptorPool pool, VkDescriptorSetLayout layout,
-                         const char* name) const;
+                         const char* name, uint32_t variableCount = 0) const;
     Status queryPool(QueryPool& out, VkQueryType type, uint32_t count, const char* name) const;
 
 private:

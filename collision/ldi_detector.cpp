@@ -6,6 +6,7 @@
 #include "collision/detector_settings.h"
 #include "collision/frame_slot_resources.h"
 #include "collision/scene_impl.h"
+#include "collision/vertex_buffer_slots.h"
 #include "vk/assign_result.h"
 #include "vk/descriptors.h"
 
@@ -49,8 +50,12 @@ LdiDetectorImpl::~LdiDetectorImpl() {
 
 Status LdiDetectorImpl::createPipelines() {
     VulkanContext& c = *ctx;
+    // A frame reads each tile's mesh buffer (its vertices are the pairs' points too), or, for a
+    // point query, one tile's and the points' buffers: never more buffers than tiles.
+    frames.vertexBufferCapacity = vertexBufferCapacity(c, maxTiles);
+    const PipelineLayoutDesc computeLayout = withVertexBufferCapacity(kLdiComputeLayout, frames.vertexBufferCapacity);
     auto compute = [&](Pipeline& out, std::span<const uint32_t> spirv, const char* name) -> Status {
-        return assignResult(out, createComputePipeline(c, spirv, kLdiComputeLayout, {}, name));
+        return assignResult(out, createComputePipeline(c, spirv, computeLayout, {}, name));
     };
     VKC_TRY(compute(layerCount, kSpirv_ldi_layer_count_comp, "ldi-layer-count"));
     VKC_TRY(compute(indirect, kSpirv_ldi_indirect_comp, "ldi-indirect"));
@@ -64,7 +69,7 @@ Status LdiDetectorImpl::createPipelines() {
     GraphicsPipelineDesc desc;
     desc.vertexSpirv = kSpirv_ldi_peel_vert;
     desc.fragmentSpirv = kSpirv_ldi_peel_frag;
-    desc.layout = kLdiDrawLayout;
+    desc.layout = withVertexBufferCapacity(kLdiDrawLayout, frames.vertexBufferCapacity);
     desc.cullMode = VK_CULL_MODE_NONE;
     desc.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;  // see LdiView::entryIsFront
     desc.stencilTest = true;
@@ -81,19 +86,24 @@ Status LdiDetectorImpl::createResources() {
     VulkanContext& c = *ctx;
     const LdiSettings& s = settings;
     const uint32_t slotCount = s.framesInFlight;
+    const uint32_t vertexBuffers = frames.vertexBufferCapacity;
     VkDescriptorPoolSize sizes[2] = {
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (2 * (1 + gpu::kLdiMaxMeshSlots) + 8)},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (2 * (1 + vertexBuffers) + 8)},
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, slotCount}};
     VKC_TRY(createDetectorFrames(c,
-                                 {"ldi", slotCount, slotCount * 2, sizes,
+                                 {"ldi", slotCount, slotCount * 3, sizes,
                                   ldiReadbackLayout(s.insideCapacity, s.maxPairs, maxTiles, s.resolution, s.keepImages)},
                                  frames));
 
     slots.resize(slotCount);
     for (uint32_t i = 0; i < slotCount; ++i) {
         const FrameSlotResources make(c, i);
-        VKC_TRY(make.descriptorSet(slots[i].drawSet, frames.descriptorPool, peel.setLayouts[0], "ldi draw set"));
-        VKC_TRY(make.descriptorSet(slots[i].computeSet, frames.descriptorPool, sort.setLayouts[0], "ldi compute set"));
+        VKC_TRY(make.descriptorSet(slots[i].drawSet, frames.descriptorPool, peel.setLayouts[0], "ldi draw set",
+                                   vertexBuffers));
+        VKC_TRY(make.descriptorSet(slots[i].tileLayersSet, frames.descriptorPool, peel.setLayouts[gpu::kLdiSetTileLayers],
+                                   "ldi tile layers set"));
+        VKC_TRY(make.descriptorSet(slots[i].computeSet, frames.descriptorPool, sort.setLayouts[0], "ldi compute set",
+                                   vertexBuffers));
     }
     return Status::success();
 }

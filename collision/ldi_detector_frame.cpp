@@ -5,6 +5,7 @@
 #include "collision/candidate_pairs.h"
 #include "collision/graph_execution.h"
 #include "collision/ldi_error_bound.h"
+#include "collision/object_gpu.h"
 #include "collision/scene_impl.h"
 #include "collision/vertex_buffer_slots.h"
 #include "vk/descriptors.h"
@@ -20,10 +21,10 @@ glm::mat4 toFloat(const glm::dmat4& m) { return glm::mat4(m); }
 void LdiDetectorImpl::writeDescriptors(const LdiSlot& slot, const Graph& graph, const LdiPassInputs& in,
                                        std::span<const VkBuffer> meshBuffers) {
     VulkanContext& c = *ctx;
-    const GraphDescriptors d(c, graph, frames.dummyVertices.buffer);
+    const GraphDescriptors d(c, graph, frames.placeholder.buffer);
     const DepthPeelInputs& peel = in.peel;
     d.storageBuffer(slot.drawSet, gpu::kLdiBindingTiles, peel.tileBuffer);
-    d.storageBuffer(slot.drawSet, gpu::kLdiBindingTileLayers, peel.layers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
+    d.storageBuffer(slot.tileLayersSet, gpu::kLdiBindingTileLayers, peel.layers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
                     ldiTileLayerBytes(settings.resolution, settings.layerCap));
     d.storageBuffer(slot.computeSet, gpu::kLdiBindingTiles, peel.tileBuffer);
     d.storageBuffer(slot.computeSet, gpu::kLdiBindingLayers, peel.layers);
@@ -35,8 +36,7 @@ void LdiDetectorImpl::writeDescriptors(const LdiSlot& slot, const Graph& graph, 
     d.storageBuffer(slot.computeSet, gpu::kLdiBindingInsideList, in.inside);
     d.storageBuffer(slot.computeSet, gpu::kLdiBindingVolumePartials, in.volumePartials);
     for (VkDescriptorSet set : {slot.drawSet, slot.computeSet})
-        writeStorageBufferArray(c, set, gpu::kLdiBindingMeshVertices, gpu::kLdiMaxMeshSlots, meshBuffers,
-                                frames.dummyVertices.buffer);
+        writeStorageBufferArray(c, set, gpu::kBindingVertexBuffers, meshBuffers);
 }
 
 Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene, LdiSlot& slot, uint64_t frame,
@@ -45,13 +45,13 @@ Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene,
     VulkanContext& c = *ctx;
     const LdiSettings& s = settings;
     ensureSceneIndices(slot.indices, scene);
-    VertexBufferSlots vertexSlots(gpu::kLdiMaxMeshSlots, "ldi: the frame reads");
+    VertexBufferSlots vertexSlots(frames.vertexBufferCapacity, "ldi: the frame reads");
     std::vector<LdiPointTest> pointTests;
     for (const PointRequest& request : points) {
         auto used = vertexSlots.slot(request.buffer, "points");
         if (!used) return used.status();
         pointTests.push_back(request.test);
-        pointTests.back().meshSlot = used.value();
+        pointTests.back().points.slot = used.value();
     }
     std::vector<gpu::LdiTileGpu> gpuTiles(std::max<size_t>(tiles.size(), 1));
     DepthPeelInputs peel;
@@ -68,9 +68,7 @@ Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene,
         gpu::LdiTileGpu& tile = gpuTiles[t];
         tile = {};
         tile.objectToClip = toFloat(view.worldToClip * glm::dmat4(o.objectToWorld));
-        tile.meshSlot = meshSlot.value();
-        tile.vertexStride = mesh.vertexStrideFloats;
-        tile.vertexOffset = mesh.vertexOffsetFloats;
+        tile.vertices = vertexSource(mesh, meshSlot.value());
         tile.entryIsFront = view.entryIsFront ? 1u : 0u;
         tile.originX = (t % atlasColumns) * s.resolution;
         tile.originY = (t / atlasColumns) * s.resolution;
@@ -87,6 +85,7 @@ Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene,
     const VkDeviceSize perTile = VkDeviceSize(s.resolution) * s.resolution;
     const uint32_t atlasRows = (maxTiles + atlasColumns - 1) / atlasColumns;
     peel.drawSet = slot.drawSet;
+    peel.tileLayersSet = slot.tileLayersSet;
     peel.computeSet = slot.computeSet;
     peel.storeOpNone = c.apiVersion >= VK_API_VERSION_1_3;
     peel.resolution = s.resolution;
@@ -189,9 +188,7 @@ Status LdiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene,
             test.pointToTexel = toFloat(other.worldToTexel * glm::dmat4(o.objectToWorld));
             test.tile = 2 * p + (side == 0 ? 1 : 0);
             test.tag = p << 1 | side;
-            test.pointCount = uint32_t(mesh.data.positions.size());
-            test.vertexStride = mesh.vertexStrideFloats;
-            test.vertexOffset = mesh.vertexOffsetFloats;
+            test.points = vertexSource(mesh, 0);  // its slot is assigned with the tiles'
             points.push_back({mesh.vertexBuffer, test});
         }
     }
@@ -230,9 +227,7 @@ Status LdiDetectorImpl::recordPoints(VkCommandBuffer cmd, const SceneImpl& scene
     test.pointToTexel = toFloat(view.worldToTexel);
     test.tile = 0;
     test.tag = 0;
-    test.pointCount = count;
-    test.vertexStride = stride / 4;
-    test.vertexOffset = uint32_t(offset / 4);
+    test.points = {0, stride / 4, uint32_t(offset / 4), count};
     PointRequest request = {pointBuffer, test};
     LdiSlot& slot = slots[frame % slots.size()];
     VKC_TRY(recordTiles(cmd, scene, slot, frame, {&tile, 1}, 0, {&request, 1}));

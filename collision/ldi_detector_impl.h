@@ -35,6 +35,7 @@ struct LdiRecordedPair {
 // Its buffers and images are the graph's (DetectorFrames::slots).
 struct LdiSlot {
     VkDescriptorSet drawSet = VK_NULL_HANDLE;
+    VkDescriptorSet tileLayersSet = VK_NULL_HANDLE;
     VkDescriptorSet computeSet = VK_NULL_HANDLE;
     std::unique_ptr<Graph> graph;  // kept for pass names when reading timings
 

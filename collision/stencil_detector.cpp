@@ -6,6 +6,7 @@
 #include "collision/detector_settings.h"
 #include "collision/frame_slot_resources.h"
 #include "collision/scene_impl.h"
+#include "collision/vertex_buffer_slots.h"
 #include "passes/pair_compact_pass.h"
 #include "vk/assign_result.h"
 #include "vk/descriptors.h"
@@ -23,7 +24,7 @@
 
 namespace vkc {
 
-static_assert(sizeof(gpu::StencilObjectGpu) == 80 && sizeof(gpu::StencilDrawPush) == 80,
+static_assert(sizeof(gpu::StencilObjectGpu) == 96 && sizeof(gpu::StencilDrawPush) == 80,
               "stencil draw structs must match their std430 / push-constant layouts");
 static_assert(sizeof(gpu::StencilNormalsPush) == 32 && sizeof(gpu::StencilScanPush) == 80 &&
               sizeof(gpu::StencilCompactPush) == 16);
@@ -59,8 +60,12 @@ StencilDetectorImpl::~StencilDetectorImpl() {
 
 Status StencilDetectorImpl::createPipelines() {
     VulkanContext& c = *ctx;
-    VKC_TRY(assignResult(normals, createComputePipeline(c, kSpirv_stencil_normals_comp, kStencilNormalsLayout, {},
-                                                        "stencil-normals")));
+    frames.vertexBufferCapacity = vertexBufferCapacity(c, settings.maxObjects);  // one per drawn object at most
+    const PipelineLayoutDesc drawLayout = withVertexBufferCapacity(kStencilDrawLayout, frames.vertexBufferCapacity);
+    VKC_TRY(assignResult(normals, createComputePipeline(c, kSpirv_stencil_normals_comp,
+                                                        withVertexBufferCapacity(kStencilNormalsLayout,
+                                                                                 frames.vertexBufferCapacity),
+                                                        {}, "stencil-normals")));
     VKC_TRY(assignResult(scan, createComputePipeline(c, kSpirv_stencil_scan_comp, kStencilScanLayout, {}, "stencil-scan")));
     VKC_TRY(assignResult(compact, createComputePipeline(c, kSpirv_stencil_compact_comp, kStencilCompactLayout, {},
                                                         "stencil-compact")));
@@ -73,7 +78,7 @@ Status StencilDetectorImpl::createPipelines() {
     GraphicsPipelineDesc edges;
     edges.vertexSpirv = kSpirv_stencil_geometry_vert;
     edges.fragmentSpirv = kSpirv_stencil_empty_frag;
-    edges.layout = kStencilDrawLayout;
+    edges.layout = drawLayout;
     edges.specConstants = kEdgeVariant;
     edges.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
     edges.depthTest = true;
@@ -86,7 +91,7 @@ Status StencilDetectorImpl::createPipelines() {
     GraphicsPipelineDesc counting;
     counting.vertexSpirv = kSpirv_stencil_geometry_vert;
     counting.fragmentSpirv = kSpirv_stencil_empty_frag;
-    counting.layout = kStencilDrawLayout;
+    counting.layout = drawLayout;
     counting.specConstants = kTriangleVariant;
     counting.cullMode = VK_CULL_MODE_NONE;
     counting.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;  // see fitStencilViews: orientation is kept
@@ -143,8 +148,9 @@ Status StencilDetectorImpl::createResources() {
     VulkanContext& c = *ctx;
     const StencilSettings& s = settings;
     const uint32_t slotCount = s.framesInFlight;
+    const uint32_t vertexBuffers = frames.vertexBufferCapacity;
     VkDescriptorPoolSize sizes[2] = {
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (2 * (2 + gpu::kStencilMaxMeshSlots) + 2 + 3)},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (2 * (2 + vertexBuffers) + 2 + 3)},
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, slotCount * 2}};
     VKC_TRY(createDetectorFrames(c,
                                  {"stencil", slotCount, slotCount * 4, sizes,
@@ -156,8 +162,8 @@ Status StencilDetectorImpl::createResources() {
         StencilSlot& slot = slots[i];
         const FrameSlotResources make(c, i);
         const VkDescriptorPool pool = frames.descriptorPool;
-        VKC_TRY(make.descriptorSet(slot.drawSet, pool, edgeDepth.setLayouts[0], "stencil draw set"));
-        VKC_TRY(make.descriptorSet(slot.normalsSet, pool, normals.setLayouts[0], "stencil normals set"));
+        VKC_TRY(make.descriptorSet(slot.drawSet, pool, edgeDepth.setLayouts[0], "stencil draw set", vertexBuffers));
+        VKC_TRY(make.descriptorSet(slot.normalsSet, pool, normals.setLayouts[0], "stencil normals set", vertexBuffers));
         VKC_TRY(make.descriptorSet(slot.scanSet, pool, scan.setLayouts[0], "stencil scan set"));
         VKC_TRY(make.descriptorSet(slot.compactSet, pool, compact.setLayouts[0], "stencil compact set"));
         VKC_TRY(make.queryPool(slot.occlusion, VK_QUERY_TYPE_OCCLUSION, s.views * (2 + 2 * s.maxObjects),

@@ -7,7 +7,7 @@
 #include "collision/found_pairs.h"
 #include "collision/graph_execution.h"
 #include "collision/local_region.h"
-#include "collision/object_transform.h"
+#include "collision/object_gpu.h"
 #include "collision/scene_impl.h"
 #include "collision/vertex_buffer_slots.h"
 #include "vk/descriptors.h"
@@ -35,14 +35,13 @@ Status StencilDetectorImpl::ensureTopology(StencilSlot& slot, const SceneImpl& s
 Status StencilDetectorImpl::writeDescriptors(const StencilSlot& slot, const Graph& graph, const StencilPassInputs& in,
                                              std::span<const VkBuffer> meshBuffers) {
     VulkanContext& c = *ctx;
-    const GraphDescriptors d(c, graph, frames.dummyVertices.buffer);
+    const GraphDescriptors d(c, graph, frames.placeholder.buffer);
     d.storageBuffer(slot.drawSet, gpu::kStencilBindingObjects, in.objects);
     d.storageBuffer(slot.drawSet, gpu::kStencilBindingNormals, in.normals);
     d.storageBuffer(slot.normalsSet, gpu::kStencilBindingTopology, in.topology);
     d.storageBuffer(slot.normalsSet, gpu::kStencilBindingNormals, in.normals);
     for (VkDescriptorSet set : {slot.drawSet, slot.normalsSet})
-        writeStorageBufferArray(c, set, gpu::kStencilBindingMeshVertices, gpu::kStencilMaxMeshSlots, meshBuffers,
-                                frames.dummyVertices.buffer);
+        writeStorageBufferArray(c, set, gpu::kBindingVertexBuffers, meshBuffers);
     d.storageBuffer(slot.scanSet, gpu::kStencilBindingPairFlags, in.pairFlags);
     d.storageBuffer(slot.scanSet, gpu::kStencilBindingPoints, in.points);
     d.storageImage(slot.scanSet, gpu::kStencilBindingPenetratingImage, in.penetratingImage);
@@ -68,7 +67,7 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     const LocalRegion region = localRegion(candidates.worldBounds, draw);
 
     // Objects, vertex buffers and normal dispatches of the drawn objects.
-    VertexBufferSlots vertexSlots(gpu::kStencilMaxMeshSlots, "stencil: the candidate objects read");
+    VertexBufferSlots vertexSlots(frames.vertexBufferCapacity, "stencil: the candidate objects read");
     std::map<MeshId, uint32_t> drawnMeshes;  // mesh -> vertex-buffer slot
     std::vector<gpu::StencilObjectGpu> objects(std::max(objectCount, 1u));
     std::vector<StencilMeshRange> ranges;
@@ -80,8 +79,8 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
         if (!vertexSlot) return vertexSlot.status();
         if (drawnMeshes.emplace(o.mesh, vertexSlot.value()).second && !mesh.report.validForVolumeMethods())
             slot.openMeshes.push_back(mesh.data.name);
-        objects[object] = {objectToLocal(o.objectToWorld, region.origin), vertexSlot.value(), mesh.vertexStrideFloats,
-                           mesh.vertexOffsetFloats, slot.topology.normals[o.mesh].normalBase};
+        objects[object] = {objectGpu(scene, o, region.origin, vertexSlot.value()),
+                           slot.topology.normals[o.mesh].normalBase};
         ranges.push_back(slot.topology.ranges[o.mesh]);
     }
     const std::vector<VkBuffer>& meshBuffers = vertexSlots.buffers();
@@ -99,10 +98,8 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     in.clearAfterRecount = !slot.openMeshes.empty();
     for (const auto& [mesh, vertexSlot] : drawnMeshes) {
         gpu::StencilNormalsPush push = slot.topology.normals[mesh];
-        push.meshSlot = vertexSlot;
-        push.vertexStride = scene.meshes[mesh].vertexStrideFloats;
-        push.vertexOffset = scene.meshes[mesh].vertexOffsetFloats;
-        if (push.vertexCount != 0) in.normalDispatches.push_back(push);
+        push.vertices = vertexSource(scene.meshes[mesh], vertexSlot);
+        if (push.vertices.count != 0) in.normalDispatches.push_back(push);
     }
     in.drawObjects = draw;
     in.drawRanges = ranges;

@@ -17,7 +17,7 @@ namespace vkc {
 struct StencilTopology {
     std::vector<uint32_t> data;
     std::vector<StencilMeshRange> ranges;               // per mesh
-    std::vector<gpu::StencilNormalsPush> normals;       // per mesh; meshSlot left for the frame
+    std::vector<gpu::StencilNormalsPush> normals;       // per mesh; the vertex source left for the frame
     uint32_t totalVertices = 0;                         // normals buffer length in vec3
 };
 

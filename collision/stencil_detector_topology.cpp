@@ -50,7 +50,7 @@ StencilTopology buildStencilTopology(std::span<const MeshData* const> meshes) {
         normals.listBase = uint32_t(topology.data.size());
         topology.data.insert(topology.data.end(), list.begin(), list.end());
 
-        normals.vertexCount = vertexCount;
+        normals.vertices.count = vertexCount;
         normals.normalBase = topology.totalVertices;
         topology.totalVertices += vertexCount;
         topology.ranges.push_back(range);

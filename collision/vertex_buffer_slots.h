@@ -1,7 +1,8 @@
-// Vertex buffers (the scene's, a caller's points) as the slots of a fixed-size storage-buffer
-// descriptor array: each distinct buffer gets the next slot.
+// Vertex buffers (the scene's, a caller's points) as the elements of a frame's vertex-buffer
+// descriptor array (shaders_glsl/shared/vertex_fetch.h): each distinct buffer gets the next slot.
 #pragma once
 
+#include "vk/pipeline.h"
 #include "vkcollide/status.h"
 
 #include <vulkan/vulkan_core.h>
@@ -12,10 +13,18 @@
 
 namespace vkc {
 
+// The array length a detector's pipeline layouts bound and its descriptor sets allocate:
+// `mostBuffers` (the most distinct buffers its settings let one frame read), within the device's
+// limit (maxVariableDescriptorCount).
+uint32_t vertexBufferCapacity(const VulkanContext& ctx, uint32_t mostBuffers);
+
+// `layout` with its vertex-buffer array bounded by `capacity`.
+PipelineLayoutDesc withVertexBufferCapacity(PipelineLayoutDesc layout, uint32_t capacity);
+
 class VertexBufferSlots {
 public:
-    // `capacity`: the array size. Errors read "<reading> more than <capacity> distinct vertex
-    // buffers (<user>)", e.g. reading = "stencil: the candidate objects read".
+    // `capacity`: the array length. Errors read "<reading> more than <capacity> distinct vertex
+    // buffers (<user>), ...", e.g. reading = "stencil: the candidate objects read".
     VertexBufferSlots(uint32_t capacity, std::string reading) : capacity_(capacity), reading_(std::move(reading)) {}
 
     // The slot of `buffer`; Unsupported once more than `capacity` distinct buffers are used.

@@ -13,8 +13,9 @@ namespace {
 
 std::vector<DescriptorBinding> aabbBindings() {
     std::vector<DescriptorBinding> bindings;
-    for (uint32_t b = gpu::kAabbBindingTrees; b <= gpu::kAabbBindingVertices; ++b)
-        bindings.push_back({0, b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, b == gpu::kAabbBindingVertices ? gpu::kAabbMaxVertexSlots : 1u});
+    for (uint32_t b = gpu::kAabbBindingTrees; b <= gpu::kAabbBindingPairStats; ++b)
+        bindings.push_back({0, b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1u});
+    bindings.push_back({0, gpu::kBindingVertexBuffers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kVariableDescriptorCount});
     return bindings;
 }
 

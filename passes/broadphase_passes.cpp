@@ -10,7 +10,7 @@ namespace vkc {
 const PipelineLayoutDesc kBroadphaseBoundsLayout = {
     {{0, gpu::kBindingObjects, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kBindingBounds, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
-     {0, gpu::kBindingMeshVertices, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, gpu::kMaxMeshSlots}},
+     {0, gpu::kBindingVertexBuffers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kVariableDescriptorCount}},
     sizeof(gpu::BroadphasePush)};
 const PipelineLayoutDesc kBroadphasePairsLayout = {
     {{0, gpu::kBindingBounds, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},

@@ -15,7 +15,7 @@ namespace vkc {
 const PipelineLayoutDesc kConsistentPairsDrawLayout = {
     {{0, gpu::kCpBindingObjects, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kCpBindingFrame, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
-     {0, gpu::kCpBindingMeshVertices, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, gpu::kCpMaxMeshSlots},
+     {0, gpu::kBindingVertexBuffers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kVariableDescriptorCount},
      {1, gpu::kCpBindingLayers, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
      {1, gpu::kCpBindingBackDepth, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
      {1, gpu::kCpBindingBackId, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},

@@ -44,7 +44,7 @@ struct ConsistentPairsPassInputs : PairListSizes {
 
     std::vector<uint32_t> drawObjects;             // objects of the candidate pairs, increasing
 
-    BufferHandle objects;                   // gpu::CpObjectGpu per scene object
+    BufferHandle objects;                   // gpu::ObjectGpu per scene object
     BufferHandle frame;                     // gpu::CpFrameGpu
     BufferHandle indices;                   // every mesh's triangle indices (the index buffer)
     std::vector<BufferHandle> meshVertices; // every vertex buffer the objects read

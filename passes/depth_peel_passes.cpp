@@ -13,12 +13,12 @@ namespace vkc {
 
 const PipelineLayoutDesc kLdiDrawLayout = {
     {{0, gpu::kLdiBindingTiles, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
-     {0, gpu::kLdiBindingMeshVertices, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, gpu::kLdiMaxMeshSlots},
-     {0, gpu::kLdiBindingTileLayers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1}},
+     {0, gpu::kBindingVertexBuffers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kVariableDescriptorCount},
+     {gpu::kLdiSetTileLayers, gpu::kLdiBindingTileLayers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1}},
     sizeof(gpu::LdiDrawPush)};
 const PipelineLayoutDesc kLdiComputeLayout = {
     {{0, gpu::kLdiBindingTiles, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
-     {0, gpu::kLdiBindingMeshVertices, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, gpu::kLdiMaxMeshSlots},
+     {0, gpu::kBindingVertexBuffers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kVariableDescriptorCount},
      {0, gpu::kLdiBindingLayers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kLdiBindingStencilCounts, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kLdiBindingTileStats, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
@@ -70,6 +70,8 @@ void recordPeel(VkCommandBuffer cmd, const PassResources& r, const DepthPeelInpu
     r.device().vkCmdSetStencilReference(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, layer);
     // Dynamic offsets are 32-bit: LdiDetector::create refuses settings whose layers pass 2^32 bytes.
     const uint32_t tileBytes = uint32_t(ldiTileLayerBytes(in.resolution, in.layerCap));
+    r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout, 0, 1, &in.drawSet, 0,
+                                       nullptr);
     for (uint32_t t = 0; t < tileCount; ++t) {
         const uint32_t x = (t % in.atlasColumns) * in.resolution, y = (t / in.atlasColumns) * in.resolution;
         VkViewport viewport = {float(x), float(y), float(in.resolution), float(in.resolution), 0.0f, 1.0f};
@@ -79,8 +81,8 @@ void recordPeel(VkCommandBuffer cmd, const PassResources& r, const DepthPeelInpu
         // The dynamic offset gives each tile's draw its own range of the layers: the draws of one
         // pass write disjoint memory, which is what synchronization validation sees.
         const uint32_t offset = t * tileBytes;
-        r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout, 0, 1, &in.drawSet, 1,
-                                           &offset);
+        r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout, gpu::kLdiSetTileLayers,
+                                           1, &in.tileLayersSet, 1, &offset);
         gpu::LdiDrawPush push = {t, layer, in.resolution, in.layerCap};
         r.device().vkCmdPushConstants(cmd, pipeline.layout, pipeline.stages, 0, sizeof(push), &push);
         if (layer == 0) {

@@ -40,7 +40,8 @@ struct DepthPeelTile {
 
 struct DepthPeelInputs {
     DepthPeelPipelines pipelines;
-    VkDescriptorSet drawSet = VK_NULL_HANDLE;     // kLdiDrawLayout (tile layers: a dynamic range)
+    VkDescriptorSet drawSet = VK_NULL_HANDLE;        // kLdiDrawLayout set 0
+    VkDescriptorSet tileLayersSet = VK_NULL_HANDLE;  // kLdiDrawLayout set kLdiSetTileLayers (a dynamic range)
     VkDescriptorSet computeSet = VK_NULL_HANDLE;  // kLdiComputeLayout
     bool storeOpNone = false;                     // Vulkan 1.3: read-only attachments store nothing
     uint32_t resolution = 0;

@@ -95,13 +95,10 @@ void addLdiPasses(Graph& graph, const LdiPassInputs& in) {
                 push.pointToTexel = test.pointToTexel;
                 push.tile = test.tile;
                 push.tag = test.tag;
-                push.pointCount = test.pointCount;
-                push.meshSlot = test.meshSlot;
-                push.vertexStride = test.vertexStride;
-                push.vertexOffset = test.vertexOffset;
+                push.points = test.points;
                 bindCompute(cmd, r, in, *in.pipelines.points, push);
-                const VkExtent2D grid = ldiDispatchGrid(test.pointCount, gpu::kLdiGroupSize, in.peel.maxGroupsX);
-                if (test.pointCount != 0) r.device().vkCmdDispatch(cmd, grid.width, grid.height, 1);
+                const VkExtent2D grid = ldiDispatchGrid(test.points.count, gpu::kLdiGroupSize, in.peel.maxGroupsX);
+                if (test.points.count != 0) r.device().vkCmdDispatch(cmd, grid.width, grid.height, 1);
             }
         });
     }

@@ -23,15 +23,12 @@ struct LdiPipelines {
     const Pipeline* points = nullptr;  // ldi_points.comp
 };
 
-// One dispatch of ldi_points.comp: points read like vertices (slot, stride, offset) tested against a tile.
+// One dispatch of ldi_points.comp: points read like vertices tested against a tile.
 struct LdiPointTest {
     glm::mat4 pointToTexel{1.0f};  // the points' space -> the tile's texels
     uint32_t tile = 0;
     uint32_t tag = 0;              // pair << 1 | side
-    uint32_t pointCount = 0;
-    uint32_t meshSlot = 0;
-    uint32_t vertexStride = 3;     // floats
-    uint32_t vertexOffset = 0;     // floats
+    gpu::VertexSourceGpu points = {0, 3, 0, 0};
 };
 
 struct LdiPassInputs {

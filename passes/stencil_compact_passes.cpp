@@ -15,13 +15,13 @@ namespace vkc {
 const PipelineLayoutDesc kStencilDrawLayout = {
     {{0, gpu::kStencilBindingObjects, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kStencilBindingNormals, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
-     {0, gpu::kStencilBindingMeshVertices, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, gpu::kStencilMaxMeshSlots}},
+     {0, gpu::kBindingVertexBuffers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kVariableDescriptorCount}},
     sizeof(gpu::StencilDrawPush)};
 const PipelineLayoutDesc kStencilFullscreenLayout = {{}, 0};
 const PipelineLayoutDesc kStencilNormalsLayout = {
     {{0, gpu::kStencilBindingTopology, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kStencilBindingNormals, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
-     {0, gpu::kStencilBindingMeshVertices, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, gpu::kStencilMaxMeshSlots}},
+     {0, gpu::kBindingVertexBuffers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kVariableDescriptorCount}},
     sizeof(gpu::StencilNormalsPush)};
 const PipelineLayoutDesc kStencilScanLayout = {
     {{0, gpu::kStencilBindingPenetratingImage, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},

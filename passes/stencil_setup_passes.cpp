@@ -38,7 +38,7 @@ void addStencilSetupPasses(Graph& graph, const StencilPassInputs& in, StencilGra
                                            0, nullptr);
         for (const gpu::StencilNormalsPush& push : in.normalDispatches) {
             r.device().vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
-            r.device().vkCmdDispatch(cmd, (push.vertexCount + gpu::kStencilNormalsGroupSize - 1) /
+            r.device().vkCmdDispatch(cmd, (push.vertices.count + gpu::kStencilNormalsGroupSize - 1) /
                                               gpu::kStencilNormalsGroupSize, 1, 1);
         }
     });

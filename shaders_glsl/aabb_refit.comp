@@ -7,6 +7,7 @@
 #extension GL_GOOGLE_include_directive : require
 
 #include "shared/aabb_tree.h"
+#include "vertex_fetch.glsl"
 
 layout(local_size_x_id = 0) in;
 layout(constant_id = 0) const uint kGroupSize = kAabbRefitGroupSize;
@@ -15,15 +16,12 @@ layout(set = 0, binding = kAabbBindingTrees, std430) readonly buffer Trees { Aab
 layout(set = 0, binding = kAabbBindingNodes, std430) buffer Nodes { AabbNodeGpu nodes[]; };
 layout(set = 0, binding = kAabbBindingLeaves, std430) readonly buffer Leaves { uvec4 leaves[]; };
 layout(set = 0, binding = kAabbBindingRefitTrees, std430) readonly buffer RefitTrees { uint refitTrees[]; };
-layout(set = 0, binding = kAabbBindingVertices, std430) readonly buffer Vertices {
-    float data[];
-} vertices[kAabbMaxVertexSlots];
 
 layout(push_constant) uniform Push { AabbRefitPush push; };
 
 void main() {
     if (gl_WorkGroupID.y >= push.treeCount) return;
-    // The tree is uniform across the workgroup (one tree per workgroup row), so is its vertex slot.
+    // The tree is uniform across the workgroup (one tree per workgroup row).
     uint tree = refitTrees[gl_WorkGroupID.y];
     uint levelCount = trees[tree].levelCount;
     if (push.bottomUpLevel >= levelCount) return;  // shallower tree: already at its root
@@ -37,15 +35,9 @@ void main() {
         vec3 hi;
         if (push.bottomUpLevel == 0u) {
             uvec4 leaf = leaves[trees[tree].leafOffset + i];
-            uint slot = trees[tree].vertexSlot;
-            uint vertexStride = trees[tree].vertexStride;
-            uint offset = trees[tree].vertexOffset;
+            VertexSourceGpu vertices = trees[tree].vertices;
             vec3 corner[3];
-            for (uint k = 0u; k < 3u; ++k) {
-                uint base = offset + leaf[k] * vertexStride;
-                corner[k] = vec3(vertices[slot].data[base], vertices[slot].data[base + 1u],
-                                 vertices[slot].data[base + 2u]);
-            }
+            for (uint k = 0u; k < 3u; ++k) corner[k] = fetchVertex(vertices, leaf[k]);
             lo = min(min(corner[0], corner[1]), corner[2]);
             hi = max(max(corner[0], corner[1]), corner[2]);
         } else {

@@ -11,9 +11,9 @@
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_vote : require
-#extension GL_EXT_nonuniform_qualifier : require
 
 #include "shared/aabb_tree.h"
+#include "vertex_fetch.glsl"
 
 layout(local_size_x_id = 0) in;
 layout(constant_id = 0) const uint kGroupSize = kAabbTraverseGroupSize;
@@ -32,9 +32,6 @@ layout(set = 0, binding = kAabbBindingTrianglePairs, std430) writeonly buffer Tr
     AabbTrianglePairGpu trianglePairs[];
 };
 layout(set = 0, binding = kAabbBindingPairStats, std430) buffer PairStats { AabbPairStatsGpu pairStats[]; };
-layout(set = 0, binding = kAabbBindingVertices, std430) readonly buffer Vertices {
-    float data[];
-} vertices[kAabbMaxVertexSlots];
 
 layout(push_constant) uniform Push { AabbTraversePush push; };
 
@@ -44,14 +41,8 @@ AabbNodeGpu nodeBox(uint tree, int realLevel, uint node) {
     return nodes[trees[tree].nodeOffset + index];
 }
 
-// Lanes of one subgroup may read different vertex slots (pairs of different meshes share a
-// subgroup): non-uniform descriptor indexing, a base device requirement.
-vec3 fetchVertex(uint tree, uint vertex) {
-    uint slot = trees[tree].vertexSlot;
-    uint base = trees[tree].vertexOffset + vertex * trees[tree].vertexStride;
-    return vec3(vertices[nonuniformEXT(slot)].data[base], vertices[nonuniformEXT(slot)].data[base + 1u],
-                vertices[nonuniformEXT(slot)].data[base + 2u]);
-}
+// Lanes of one subgroup may read different vertex buffers (pairs of different meshes share a subgroup).
+vec3 treeVertex(uint tree, uint vertex) { return fetchVertex(trees[tree].vertices, vertex); }
 
 // Node pair number `s` of this level's seeds: the last seed with threadStart <= s (binary search).
 AabbNodePairGpu seedEntry(AabbSeedLevelGpu seedLevel, uint s) {
@@ -120,11 +111,11 @@ void main() {
                 // Leaf level of both trees (padding is at the top): move triangle B into A's space.
                 uvec4 leafA = leaves[trees[pair.treeA].leafOffset + entry.nodeA];
                 uvec4 leafB = leaves[trees[pair.treeB].leafOffset + entry.nodeB];
-                vec3 b0 = aabbTransformPoint(pair.bToA, fetchVertex(pair.treeB, leafB.x));
-                vec3 b1 = aabbTransformPoint(pair.bToA, fetchVertex(pair.treeB, leafB.y));
-                vec3 b2 = aabbTransformPoint(pair.bToA, fetchVertex(pair.treeB, leafB.z));
-                hit = triTriIntersect(fetchVertex(pair.treeA, leafA.x), fetchVertex(pair.treeA, leafA.y),
-                                      fetchVertex(pair.treeA, leafA.z), b0, b1, b2);
+                vec3 b0 = aabbTransformPoint(pair.bToA, treeVertex(pair.treeB, leafB.x));
+                vec3 b1 = aabbTransformPoint(pair.bToA, treeVertex(pair.treeB, leafB.y));
+                vec3 b2 = aabbTransformPoint(pair.bToA, treeVertex(pair.treeB, leafB.z));
+                hit = triTriIntersect(treeVertex(pair.treeA, leafA.x), treeVertex(pair.treeA, leafA.y),
+                                      treeVertex(pair.treeA, leafA.z), b0, b1, b2);
                 triangleA = leafA.w;
                 triangleB = leafB.w;
             } else if (overlap) {

@@ -8,14 +8,12 @@
 
 #include "shared/broadphase.h"
 #include "shared/float_order.h"
+#include "vertex_fetch.glsl"
 
 layout(local_size_x = kBoundsGroupSize) in;
 
 layout(set = 0, binding = kBindingObjects, std430) readonly buffer Objects { ObjectGpu objects[]; };
 layout(set = 0, binding = kBindingBounds, std430) buffer Bounds { uint bounds[]; };
-layout(set = 0, binding = kBindingMeshVertices, std430) readonly buffer MeshVertices {
-    float data[];
-} meshVertices[kMaxMeshSlots];
 
 layout(push_constant) uniform Push { BroadphasePush push; };
 
@@ -23,16 +21,11 @@ void main() {
     uint objectIndex = gl_WorkGroupID.y;
     ObjectGpu object = objects[objectIndex];
     uint vertex = gl_GlobalInvocationID.x;
-    bool inRange = vertex < object.vertexCount;
+    bool inRange = vertex < object.vertices.count;
 
     vec3 world = vec3(0.0);
     if (inRange) {
-        uint base = object.vertexOffset + vertex * object.vertexStride;
-        // meshSlot is uniform across the workgroup (one object per workgroup row).
-        vec3 local = vec3(meshVertices[object.meshSlot].data[base],
-                          meshVertices[object.meshSlot].data[base + 1],
-                          meshVertices[object.meshSlot].data[base + 2]);
-        world = (object.objectToFrame * vec4(local, 1.0)).xyz;
+        world = (object.objectToLocal * vec4(fetchVertex(object.vertices, vertex), 1.0)).xyz;
     }
     const float kInf = uintBitsToFloat(0x7f800000u);
     vec3 lo = subgroupMin(inRange ? world : vec3(kInf));

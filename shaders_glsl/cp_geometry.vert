@@ -7,16 +7,14 @@
 #extension GL_GOOGLE_include_directive : require
 
 #include "shared/consistent_pairs_sets.h"
+#include "vertex_fetch.glsl"
 
 layout(location = 0) out vec3 outWorld;
 
 invariant gl_Position;
 
 void main() {
-    CpObjectGpu object = objects[push.object];
-    uint base = object.vertexOffset + uint(gl_VertexIndex) * object.vertexStride;
-    vec3 local = vec3(meshVertices[object.meshSlot].data[base], meshVertices[object.meshSlot].data[base + 1u],
-                      meshVertices[object.meshSlot].data[base + 2u]);
-    outWorld = (object.objectToWorld * vec4(local, 1.0)).xyz;
+    ObjectGpu object = objects[push.object];
+    outWorld = (object.objectToLocal * vec4(fetchVertex(object.vertices, uint(gl_VertexIndex)), 1.0)).xyz;
     gl_Position = frame.worldToClip * vec4(outWorld, 1.0);
 }

@@ -6,9 +6,6 @@
 #include "shared/ldi.h"
 
 layout(set = 0, binding = kLdiBindingTiles, std430) readonly buffer Tiles { LdiTileGpu tiles[]; };
-layout(set = 0, binding = kLdiBindingMeshVertices, std430) readonly buffer MeshVertices {
-    float data[];
-} meshVertices[kLdiMaxMeshSlots];
 layout(set = 0, binding = kLdiBindingLayers, std430) buffer Layers { float layers[]; };
 layout(set = 0, binding = kLdiBindingStencilCounts, std430) readonly buffer StencilCounts { uint stencilCounts[]; };
 layout(set = 0, binding = kLdiBindingTileStats, std430) buffer TileStats { LdiTileStatsGpu stats[]; };

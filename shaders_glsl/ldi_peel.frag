@@ -12,7 +12,7 @@ layout(early_fragment_tests) in;
 
 layout(set = 0, binding = kLdiBindingTiles, std430) readonly buffer Tiles { LdiTileGpu tiles[]; };
 // One tile's range (dynamic offset): res^2 pixels x layerCap layers.
-layout(set = 0, binding = kLdiBindingTileLayers, std430) writeonly buffer TileLayers { float tileLayers[]; };
+layout(set = kLdiSetTileLayers, binding = kLdiBindingTileLayers, std430) writeonly buffer TileLayers { float tileLayers[]; };
 
 layout(push_constant) uniform Push { LdiDrawPush push; };
 

@@ -5,11 +5,9 @@
 #extension GL_GOOGLE_include_directive : require
 
 #include "shared/ldi.h"
+#include "vertex_fetch.glsl"
 
 layout(set = 0, binding = kLdiBindingTiles, std430) readonly buffer Tiles { LdiTileGpu tiles[]; };
-layout(set = 0, binding = kLdiBindingMeshVertices, std430) readonly buffer MeshVertices {
-    float data[];
-} meshVertices[kLdiMaxMeshSlots];
 
 layout(push_constant) uniform Push { LdiDrawPush push; };
 
@@ -18,10 +16,7 @@ invariant gl_Position;
 
 void main() {
     LdiTileGpu tile = tiles[push.tile];
-    uint base = tile.vertexOffset + uint(gl_VertexIndex) * tile.vertexStride;
-    vec3 local = vec3(meshVertices[tile.meshSlot].data[base], meshVertices[tile.meshSlot].data[base + 1u],
-                      meshVertices[tile.meshSlot].data[base + 2u]);
-    vec4 clip = tile.objectToClip * vec4(local, 1.0);
+    vec4 clip = tile.objectToClip * vec4(fetchVertex(tile.vertices, uint(gl_VertexIndex)), 1.0);
     // Snap x, y to the rasterizer's 1/256 sub-pixel grid here, so that depth is interpolated over the
     // snapped triangle, as in the CPU reference: a rasterizer may snap only the coverage and
     // evaluate z on the unsnapped plane, which near silhouettes can swap two close crossings.

@@ -6,16 +6,14 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #include "ldi_compute.glsl"
+#include "vertex_fetch.glsl"
 
 layout(local_size_x = kLdiGroupSize) in;
 
 void main() {
     uint index = ldiThreadIndex();
-    if (index >= push.pointCount || stats[push.tile].layers > push.layerCap) return;
-    uint base = push.vertexOffset + index * push.vertexStride;
-    vec3 point = vec3(meshVertices[push.meshSlot].data[base], meshVertices[push.meshSlot].data[base + 1u],
-                      meshVertices[push.meshSlot].data[base + 2u]);
-    vec3 texel = (push.pointToTexel * vec4(point, 1.0)).xyz;
+    if (index >= push.points.count || stats[push.tile].layers > push.layerCap) return;
+    vec3 texel = (push.pointToTexel * vec4(fetchVertex(push.points, index), 1.0)).xyz;
     // The footprint is closed, as in the CPU reference: a point on its far sides (a vertex on its
     // own box, which a VoI face lies on) belongs to the last pixel.
     if (!(texel.x >= 0.0 && texel.y >= 0.0 && texel.x <= float(push.resolution) && texel.y <= float(push.resolution)))

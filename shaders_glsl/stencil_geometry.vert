@@ -8,29 +8,25 @@
 #extension GL_GOOGLE_include_directive : require
 
 #include "shared/stencil.h"
+#include "vertex_fetch.glsl"
 
 layout(constant_id = 0) const bool kOffsetEdges = false;
 
 layout(set = 0, binding = kStencilBindingObjects, std430) readonly buffer Objects { StencilObjectGpu objects[]; };
 layout(set = 0, binding = kStencilBindingNormals, std430) readonly buffer Normals { float normals[]; };
-layout(set = 0, binding = kStencilBindingMeshVertices, std430) readonly buffer MeshVertices {
-    float data[];
-} meshVertices[kStencilMaxMeshSlots];
 
 layout(push_constant) uniform Push { StencilDrawPush push; };
 
 invariant gl_Position;
 
 void main() {
-    StencilObjectGpu object = objects[push.object];
+    StencilObjectGpu stencilObject = objects[push.object];
+    ObjectGpu object = stencilObject.object;
     uint vertex = uint(gl_VertexIndex);
-    uint base = object.vertexOffset + vertex * object.vertexStride;
-    vec3 local = vec3(meshVertices[object.meshSlot].data[base], meshVertices[object.meshSlot].data[base + 1],
-                      meshVertices[object.meshSlot].data[base + 2]);
-    vec3 world = (object.objectToWorld * vec4(local, 1.0)).xyz;
+    vec3 world = (object.objectToLocal * vec4(fetchVertex(object.vertices, vertex), 1.0)).xyz;
     if (kOffsetEdges) {
-        uint n0 = (object.normalBase + vertex) * 3u;
-        vec3 normal = mat3(object.objectToWorld) * vec3(normals[n0], normals[n0 + 1u], normals[n0 + 2u]);
+        uint n0 = (stencilObject.normalBase + vertex) * 3u;
+        vec3 normal = mat3(object.objectToLocal) * vec3(normals[n0], normals[n0 + 1u], normals[n0 + 2u]);
         if (dot(normal, normal) > 0.0) world += normalize(normal) * push.edgeOffset;
     }
     gl_Position = push.worldToClip * vec4(world, 1.0);

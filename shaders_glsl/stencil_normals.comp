@@ -6,26 +6,20 @@
 #extension GL_GOOGLE_include_directive : require
 
 #include "shared/stencil.h"
+#include "vertex_fetch.glsl"
 
 layout(local_size_x = kStencilNormalsGroupSize) in;
 
 layout(set = 0, binding = kStencilBindingTopology, std430) readonly buffer Topology { uint topology[]; };
 layout(set = 0, binding = kStencilBindingNormals, std430) writeonly buffer Normals { float normals[]; };
-layout(set = 0, binding = kStencilBindingMeshVertices, std430) readonly buffer MeshVertices {
-    float data[];
-} meshVertices[kStencilMaxMeshSlots];
 
 layout(push_constant) uniform Push { StencilNormalsPush push; };
 
-vec3 position(uint vertex) {
-    uint base = push.vertexOffset + vertex * push.vertexStride;
-    return vec3(meshVertices[push.meshSlot].data[base], meshVertices[push.meshSlot].data[base + 1],
-                meshVertices[push.meshSlot].data[base + 2]);
-}
+vec3 position(uint vertex) { return fetchVertex(push.vertices, vertex); }
 
 void main() {
     uint vertex = gl_GlobalInvocationID.x;
-    if (vertex >= push.vertexCount) return;
+    if (vertex >= push.vertices.count) return;
     uint begin = topology[push.adjacencyBase + vertex];
     uint end = topology[push.adjacencyBase + vertex + 1u];
     vec3 sum = vec3(0.0);

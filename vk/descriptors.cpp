@@ -3,6 +3,7 @@
 
 #include "vk/debug.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -27,8 +28,13 @@ void destroyDescriptorPool(VulkanContext& ctx, VkDescriptorPool& pool) {
 }
 
 Result<VkDescriptorSet> allocateDescriptorSet(VulkanContext& ctx, VkDescriptorPool pool, VkDescriptorSetLayout layout,
-                                              const char* name) {
+                                              const char* name, uint32_t variableCount) {
+    VkDescriptorSetVariableDescriptorCountAllocateInfo variable = {
+        VK_STRUCTURE_TYPE_DESCRIPTOR_SET_VARIABLE_DESCRIPTOR_COUNT_ALLOCATE_INFO};
+    variable.descriptorSetCount = 1;
+    variable.pDescriptorCounts = &variableCount;
     VkDescriptorSetAllocateInfo info = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    if (variableCount != 0) info.pNext = &variable;
     info.descriptorPool = pool;
     info.descriptorSetCount = 1;
     info.pSetLayouts = &layout;
@@ -37,6 +43,14 @@ Result<VkDescriptorSet> allocateDescriptorSet(VulkanContext& ctx, VkDescriptorPo
                     (std::string("vkAllocateDescriptorSets(") + (name ? name : "unnamed") + ")").c_str()));
     setObjectName(ctx, VK_OBJECT_TYPE_DESCRIPTOR_SET, set, name);
     return set;
+}
+
+uint32_t maxVariableDescriptorCount(const VulkanContext& ctx) {
+    const VkPhysicalDeviceLimits& limits = ctx.properties.limits;
+    const uint32_t deviceLimit = std::min({limits.maxPerStageDescriptorStorageBuffers,
+                                           limits.maxDescriptorSetStorageBuffers, limits.maxPerStageResources});
+    return std::min(deviceLimit > kReservedStorageBuffers ? deviceLimit - kReservedStorageBuffers : 0u,
+                    kMaxVariableDescriptors);
 }
 
 namespace {
@@ -67,11 +81,12 @@ void writeStorageImageDescriptor(const VulkanContext& ctx, VkDescriptorSet set, 
     writeDescriptors(ctx, set, binding, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, nullptr, &imageInfo);
 }
 
-void writeStorageBufferArray(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding, uint32_t arraySize,
-                             std::span<const VkBuffer> buffers, VkBuffer fill) {
-    std::vector<VkDescriptorBufferInfo> infos(arraySize, {fill, 0, VK_WHOLE_SIZE});
-    for (size_t i = 0; i < buffers.size() && i < arraySize; ++i) infos[i].buffer = buffers[i];
-    writeDescriptors(ctx, set, binding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, arraySize, infos.data(), nullptr);
+void writeStorageBufferArray(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding,
+                             std::span<const VkBuffer> buffers) {
+    if (buffers.empty()) return;  // a write of zero descriptors is invalid
+    std::vector<VkDescriptorBufferInfo> infos;
+    for (VkBuffer buffer : buffers) infos.push_back({buffer, 0, VK_WHOLE_SIZE});
+    writeDescriptors(ctx, set, binding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, uint32_t(infos.size()), infos.data(), nullptr);
 }
 
 }  // namespace vkc

@@ -10,8 +10,20 @@ namespace vkc {
 Result<VkDescriptorPool> createDescriptorPool(VulkanContext& ctx, uint32_t maxSets, std::span<const VkDescriptorPoolSize> sizes,
                                               const char* name);
 void destroyDescriptorPool(VulkanContext& ctx, VkDescriptorPool& pool);
+// `variableCount`: the length of the layout's variable-count array (kVariableDescriptorCount in
+// vk/pipeline.h), if it has one; at most the layout's bound (PipelineLayoutDesc::variableDescriptorCount).
 Result<VkDescriptorSet> allocateDescriptorSet(VulkanContext& ctx, VkDescriptorPool pool, VkDescriptorSetLayout layout,
-                                              const char* name);
+                                              const char* name, uint32_t variableCount = 0);
+
+// Storage buffers set aside, per stage and per pipeline layout, for the bindings beside a
+// variable-count array: more than any vkcollide pipeline declares.
+inline constexpr uint32_t kReservedStorageBuffers = 64;
+// Beyond any scene's distinct vertex buffers; keeps layouts small on devices reporting ~2^32.
+inline constexpr uint32_t kMaxVariableDescriptors = 1u << 20;
+// The longest variable-count storage-buffer array a layout declares: the device's storage-buffer
+// limits (maxPerStageDescriptorStorageBuffers, maxDescriptorSetStorageBuffers, maxPerStageResources)
+// less kReservedStorageBuffers, at most kMaxVariableDescriptors.
+uint32_t maxVariableDescriptorCount(const VulkanContext& ctx);
 // Points `binding` of `set` at [offset, offset + range) of `buffer` (storage or uniform `type`).
 void writeBufferDescriptor(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
                            VkBuffer buffer, VkDeviceSize offset = 0, VkDeviceSize range = VK_WHOLE_SIZE);
@@ -23,9 +35,9 @@ inline void writeBufferDescriptor(const VulkanContext& ctx, VkDescriptorSet set,
 // Points the storage-image `binding` of `set` at `view`, used in the GENERAL layout.
 void writeStorageImageDescriptor(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding, VkImageView view);
 
-// Points the storage-buffer array at `binding` (of `arraySize` descriptors) at `buffers`, whole,
-// and every slot past them at `fill` (a descriptor array must be fully written to be used).
-void writeStorageBufferArray(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding, uint32_t arraySize,
-                             std::span<const VkBuffer> buffers, VkBuffer fill);
+// Points elements 0..buffers.size()-1 of the (partially bound) storage-buffer array at `binding`
+// at `buffers`, whole; the elements past them keep what they held.
+void writeStorageBufferArray(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding,
+                             std::span<const VkBuffer> buffers);
 
 }  // namespace vkc

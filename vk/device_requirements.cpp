@@ -77,10 +77,15 @@ DeviceRequirements requiredDeviceFeatures(FeatureSets sets) {
         // the formats this feature guarantees storage support for.
         VKC_CORE10(shaderStorageImageExtendedFormats, false),
         VKC_CORE10(pipelineStatisticsQuery, true),
-        // Vertex buffers of several meshes are one descriptor array: the broadphase indexes it per
-        // workgroup, the AABB traversal per thread (pairs of different meshes share a subgroup).
+        // Every vertex buffer a frame reads (vertex pages, host buffers) is an element of one
+        // runtime-sized, partially bound storage-buffer array whose length each descriptor set
+        // picks (shaders_glsl/shared/vertex_fetch.h); the AABB traversal indexes it per thread
+        // (pairs of different meshes share a subgroup).
         VKC_CORE10(shaderStorageBufferArrayDynamicIndexing, false),
         VKC_CORE12(shaderStorageBufferArrayNonUniformIndexing, false),
+        VKC_CORE12(runtimeDescriptorArray, false),
+        VKC_CORE12(descriptorBindingPartiallyBound, false),
+        VKC_CORE12(descriptorBindingVariableDescriptorCount, false),
         // The AABB tree's triangle-triangle predicates run in double to agree with the exact oracle.
         VKC_CORE10(shaderFloat64, false),
         VKC_CORE12(bufferDeviceAddress, true),

@@ -3,6 +3,7 @@
 #include "vk/pipeline.h"
 
 #include "vk/debug.h"
+#include "vk/descriptors.h"
 
 #include <algorithm>
 #include <string>
@@ -92,6 +93,7 @@ Status createLayout(VulkanContext& ctx, const PipelineLayoutDesc& desc, VkShader
 Result<VkDescriptorSetLayout> createDescriptorSetLayout(VulkanContext& ctx, const PipelineLayoutDesc& layout, uint32_t set,
                                                         VkShaderStageFlags stages, const char* name) {
     std::vector<VkDescriptorSetLayoutBinding> bindings;
+    std::vector<VkDescriptorBindingFlags> flags;
     for (const DescriptorBinding& b : layout.bindings) {
         if (b.set != set) continue;
         bool duplicate = std::any_of(bindings.begin(), bindings.end(),
@@ -99,9 +101,23 @@ Result<VkDescriptorSetLayout> createDescriptorSetLayout(VulkanContext& ctx, cons
         if (duplicate)
             return makeError(ErrorCode::InvalidArgument, std::string(name ? name : "layout") + ": binding " +
                                                              std::to_string(b.binding) + " listed twice");
-        bindings.push_back({b.binding, b.type, b.count ? b.count : 1, stages, nullptr});
+        const bool variable = b.count == kVariableDescriptorCount;
+        const uint32_t deviceMax = maxVariableDescriptorCount(ctx);
+        const uint32_t bound = layout.variableDescriptorCount ? std::min(layout.variableDescriptorCount, deviceMax)
+                                                              : deviceMax;
+        const uint32_t count = variable ? bound : std::max(b.count, 1u);
+        bindings.push_back({b.binding, b.type, count, stages, nullptr});
+        // Partially bound: a frame writes only the elements it reads, and later frames may leave
+        // stale ones behind (buffers since destroyed) that no shader reaches.
+        flags.push_back(variable ? VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT |
+                                       VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT
+                                 : 0);
     }
+    VkDescriptorSetLayoutBindingFlagsCreateInfo flagsInfo = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO};
+    flagsInfo.bindingCount = uint32_t(flags.size());
+    flagsInfo.pBindingFlags = flags.data();
     VkDescriptorSetLayoutCreateInfo info = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    info.pNext = &flagsInfo;
     info.bindingCount = uint32_t(bindings.size());
     info.pBindings = bindings.data();
     VkDescriptorSetLayout result = VK_NULL_HANDLE;

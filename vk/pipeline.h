@@ -10,16 +10,25 @@
 
 namespace vkc {
 
+// A DescriptorBinding count for a runtime-sized array (GLSL `name[]`), partially bound, whose
+// length each set chooses when it is allocated (allocateDescriptorSet's variableCount), up to
+// maxVariableDescriptorCount(ctx). It must be its set's highest binding.
+inline constexpr uint32_t kVariableDescriptorCount = ~0u;
+
 struct DescriptorBinding {
     uint32_t set;
     uint32_t binding;
     VkDescriptorType type;
-    uint32_t count;  // 0 or 1: a single descriptor
+    uint32_t count;  // 0 or 1: a single descriptor; kVariableDescriptorCount: see there
 };
 
 struct PipelineLayoutDesc {
     std::vector<DescriptorBinding> bindings;  // any order; sets may have gaps
     uint32_t pushConstantSize;                // bytes; 0: none
+    // The length bound of its kVariableDescriptorCount binding, if any: the longest array the sets
+    // allocated for these pipelines may have (drivers may size layouts and set copies by it,
+    // lavapipe does); 0: maxVariableDescriptorCount(ctx), which also caps it.
+    uint32_t variableDescriptorCount = 0;
 };
 
 struct SpecConstant {

@@ -45,7 +45,11 @@ struct DeviceRequirements {
 };
 
 // The extensions and features that the given sets need (base: Vulkan 1.2, synchronization2,
-// dynamic rendering, timeline semaphores, host query reset, precise occlusion queries).
+// dynamic rendering, timeline semaphores, host query reset, precise occlusion queries, and the
+// descriptor-indexing features vertex buffers are read through: runtimeDescriptorArray,
+// descriptorBindingPartiallyBound, descriptorBindingVariableDescriptorCount,
+// shaderStorageBufferArrayNonUniformIndexing). A host that creates its own device must enable
+// every required row; adopting a device that lacks one fails with MissingFeature naming it.
 DeviceRequirements requiredDeviceFeatures(FeatureSets sets = kFeatureSetBase);
 
 // Extension names to pass to vkCreateDevice at `apiVersion`: required ones, plus optional ones

@@ -6,6 +6,7 @@
 #define VKC_SHARED_AABB_TREE_H
 
 #include "glsl_cpp.h"
+#include "vertex_fetch.h"  // VertexSourceGpu, the vertex-buffer array
 #include "tri_tri.h"  // VKC_PRECISE / VKC_INLINE and the C++ math shims
 
 VKC_NAMESPACE_BEGIN
@@ -21,8 +22,6 @@ VKC_CONSTANT(uint, kAabbTraverseGroupSize, 64u)
 // Workgroup-count limit of one dimension every device supports (maxComputeWorkGroupCount[0]);
 // larger levels are covered by a grid-stride loop.
 VKC_CONSTANT(uint, kAabbMaxGroups, 65535u)
-// Distinct vertex buffers bound at once (a descriptor array, as the broadphase does).
-VKC_CONSTANT(uint, kAabbMaxVertexSlots, 64u)
 // Entrance-level heuristic (paper 4, section 5): a pair starts at the deepest level at which more
 // than this fraction of the tested box pairs overlapped; "more than half" is the paper's example.
 VKC_CONSTANT(float, kAabbEntranceOverlapFraction, 0.5)
@@ -43,7 +42,6 @@ VKC_CONSTANT(uint, kAabbBindingState, 7u)        // AabbTraversalStateGpu, read-
 VKC_CONSTANT(uint, kAabbBindingNodePairs, 8u)    // AabbNodePairGpu[2 * listCapacity] (ping-pong)
 VKC_CONSTANT(uint, kAabbBindingTrianglePairs, 9u)// AabbTrianglePairGpu[trianglePairCapacity]
 VKC_CONSTANT(uint, kAabbBindingPairStats, 10u)   // AabbPairStatsGpu[], one per object pair
-VKC_CONSTANT(uint, kAabbBindingVertices, 11u)    // float[] per slot [kAabbMaxVertexSlots]
 
 // One node's box, in the tree's space. w components are unused (0) and keep 16-byte vectors.
 struct AabbNodeGpu {
@@ -59,10 +57,7 @@ struct AabbTreeGpu {
     uint leafOffset;      // first leaf of this tree in the shared leaf buffer
     uint levelCount;      // real levels, root to leaves, 1..kAabbMaxLevels
     uint triangleCount;   // == leaves == size of the last level
-    uint vertexSlot;      // which kAabbBindingVertices buffer holds the positions
-    uint vertexStride;    // in floats; a position is the first three floats of a vertex
-    uint vertexOffset;    // in floats, where vertex 0 starts in its buffer
-    uint pad0;
+    VertexSourceGpu vertices;  // the positions, in the tree's space
     uint levelStart[kAabbMaxLevels + 1u];  // prefix of level sizes; [levelCount] = node count
 };
 

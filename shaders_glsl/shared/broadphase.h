@@ -2,7 +2,7 @@
 #ifndef VKC_SHARED_BROADPHASE_H
 #define VKC_SHARED_BROADPHASE_H
 
-#include "glsl_cpp.h"
+#include "vertex_fetch.h"  // ObjectGpu, the vertex-buffer array
 
 VKC_NAMESPACE_BEGIN
 
@@ -11,23 +11,10 @@ VKC_NAMESPACE_BEGIN
 VKC_CONSTANT(uint, kBoundsGroupSize, 256u)
 // Threads per workgroup of the pair pass: one thread per candidate pair (i < j).
 VKC_CONSTANT(uint, kPairsGroupSize, 64u)
-// Distinct vertex buffers one scene can bind at once (a descriptor array; unused slots hold a
-// dummy buffer). 64 covers scenes of many instances of few meshes; more distinct meshes is an error.
-VKC_CONSTANT(uint, kMaxMeshSlots, 64u)
 
 VKC_CONSTANT(uint, kBindingObjects, 0u)
 VKC_CONSTANT(uint, kBindingBounds, 1u)
 VKC_CONSTANT(uint, kBindingPairs, 2u)
-VKC_CONSTANT(uint, kBindingMeshVertices, 3u)
-
-// One scene object as the GPU sees it (std430).
-struct ObjectGpu {
-    mat4 objectToFrame;   // object to world, minus the frame's origin (near the objects, for precision)
-    uint meshSlot;        // index into the mesh vertex buffer array
-    uint vertexCount;
-    uint vertexStride;    // in floats; positions are the first three floats of each vertex
-    uint vertexOffset;    // in floats, where vertex 0 starts in its buffer
-};
 
 // World AABBs, order-preserving uint encoding of floats so atomicMin/Max work (float_order.h):
 // bounds[object * 3 + axis] = min, bounds[(objectCount + object) * 3 + axis] = max. Mins and maxes

@@ -3,7 +3,7 @@
 #ifndef VKC_SHARED_CONSISTENT_PAIRS_H
 #define VKC_SHARED_CONSISTENT_PAIRS_H
 
-#include "glsl_cpp.h"
+#include "vertex_fetch.h"  // ObjectGpu, the vertex-buffer array
 
 VKC_NAMESPACE_BEGIN
 
@@ -12,8 +12,6 @@ VKC_NAMESPACE_BEGIN
 VKC_CONSTANT(uint, kCpMaxLayers, 8u)
 // Iterations one frame may record (all are recorded up front; the GPU skips the unneeded ones).
 VKC_CONSTANT(uint, kCpMaxIterations, 64u)
-// Distinct vertex buffers one scene can bind (same limit as the stencil method and the broadphase).
-VKC_CONSTANT(uint, kCpMaxMeshSlots, 64u)
 // One thread per drawn object when the decision pass rewrites the next iteration's draws.
 VKC_CONSTANT(uint, kCpDecideGroupSize, 64u)
 // An empty layer texel: no front face (object field 0; objects are stored as index + 1).
@@ -25,10 +23,9 @@ VKC_CONSTANT(uint, kCpNoDepth, 0xffffffffu)
 VKC_CONSTANT(uint, kCpPointFrontP, 1u)
 VKC_CONSTANT(uint, kCpPointFrontT, 2u)
 
-// Set 0 (every draw): objects, the frame's view, mesh vertex buffers.
+// Set 0 (every draw): objects, the frame's view (and the vertex buffers, kBindingVertexBuffers).
 VKC_CONSTANT(uint, kCpBindingObjects, 0u)
 VKC_CONSTANT(uint, kCpBindingFrame, 1u)
-VKC_CONSTANT(uint, kCpBindingMeshVertices, 2u)
 // Set 1 of every draw: the front layers (the peel reads the previous one), then what the window
 // passes (consistency, back ids, determination) read and write.
 VKC_CONSTANT(uint, kCpBindingLayers, 0u)
@@ -40,15 +37,6 @@ VKC_CONSTANT(uint, kCpBindingPoints, 5u)
 // Decision set (compute): the stats and the indirect draws.
 VKC_CONSTANT(uint, kCpBindingDecideStats, 0u)
 VKC_CONSTANT(uint, kCpBindingDraws, 1u)
-
-// One scene object as the shaders see it (std430, 80 bytes).
-struct CpObjectGpu {
-    mat4 objectToWorld;   // rigid + uniform scale: triangle normals keep their direction
-    uint meshSlot;        // index into the mesh vertex buffer array
-    uint vertexStride;    // floats; positions are the first three floats of each vertex
-    uint vertexOffset;    // floats, where vertex 0 starts in its buffer
-    uint pad;
-};
 
 // The frame's single orthographic view and limits (std430, 160 bytes).
 struct CpFrameGpu {

@@ -1,16 +1,14 @@
 // GLSL only: what every consistent-pairs draw stage declares (paper 3): set 0, the geometry
-// (objects, the frame's view, mesh vertex buffers read in place), and the push constants.
+// (objects, the frame's view, vertex buffers read in place), and the push constants.
 // Fragment stages add their set-1 bindings, then consistent_pairs_fragment.h.
 #ifndef VKC_SHARED_CONSISTENT_PAIRS_SETS_H
 #define VKC_SHARED_CONSISTENT_PAIRS_SETS_H
 
 #include "consistent_pairs.h"
 
-layout(set = 0, binding = kCpBindingObjects, std430) readonly buffer Objects { CpObjectGpu objects[]; };
+// Objects are rigid + uniform scale: triangle normals keep their direction.
+layout(set = 0, binding = kCpBindingObjects, std430) readonly buffer Objects { ObjectGpu objects[]; };
 layout(set = 0, binding = kCpBindingFrame, std430) readonly buffer Frame { CpFrameGpu frame; };
-layout(set = 0, binding = kCpBindingMeshVertices, std430) readonly buffer MeshVertices {
-    float data[];
-} meshVertices[kCpMaxMeshSlots];
 
 layout(push_constant) uniform Push { CpDrawPush push; };
 

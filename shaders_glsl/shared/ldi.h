@@ -4,13 +4,10 @@
 #ifndef VKC_SHARED_LDI_H
 #define VKC_SHARED_LDI_H
 
-#include "glsl_cpp.h"
+#include "vertex_fetch.h"  // VertexSourceGpu, the vertex-buffer array
 
 VKC_NAMESPACE_BEGIN
 
-// Distinct vertex buffers one frame can bind (descriptor array, unused slots hold a dummy); the
-// same limit as the broadphase's and the stencil method's.
-VKC_CONSTANT(uint, kLdiMaxMeshSlots, 64u)
 // The 8-bit stencil counts fragments with INCREMENT_AND_CLAMP: 255 means "255 or more", so at most
 // 254 layers can be peeled with a count that is known to be exact.
 VKC_CONSTANT(uint, kLdiMaxLayerCap, 254u)
@@ -26,12 +23,14 @@ VKC_CONSTANT(uint, kLdiVolumeGroupSize, 256u)
 // Inside-vertex tags: pair index << 1 | side, side 0 = a vertex of a inside b's LDI, 1 = of b in a's.
 VKC_CONSTANT(uint, kLdiSideB, 1u)
 
-// Draw set (graphics): tiles, mesh vertex buffers, and one tile's layers (a dynamic storage buffer
-// whose offset selects the tile, so the draws of one pass write disjoint, declared ranges).
+// Draw set (graphics, set 0): tiles and the vertex buffers (kBindingVertexBuffers, in the compute
+// set too). Set kLdiSetTileLayers: one tile's layers, a dynamic storage buffer whose offset selects
+// the tile, so the draws of one pass write disjoint, declared ranges. It is a set of its own, bound
+// per draw: lavapipe copies a whole set to apply dynamic offsets, vertex-buffer array included.
 VKC_CONSTANT(uint, kLdiBindingTiles, 0u)
-VKC_CONSTANT(uint, kLdiBindingMeshVertices, 1u)
+VKC_CONSTANT(uint, kLdiSetTileLayers, 1u)
 VKC_CONSTANT(uint, kLdiBindingTileLayers, 2u)
-// Compute set: tiles, mesh vertices, then every per-frame buffer.
+// Compute set: tiles, then every per-frame buffer.
 VKC_CONSTANT(uint, kLdiBindingLayers, 3u)
 VKC_CONSTANT(uint, kLdiBindingStencilCounts, 4u)
 VKC_CONSTANT(uint, kLdiBindingTileStats, 5u)
@@ -44,9 +43,7 @@ VKC_CONSTANT(uint, kLdiBindingVolumePartials, 10u)
 // One LDI: an object rendered into one res x res tile of the atlas (std430, 112 bytes).
 struct LdiTileGpu {
     mat4 objectToClip;    // object space -> the VoI's orthographic clip space (x, y in [-1, 1], z in [0, 1])
-    uint meshSlot;        // index into the mesh vertex buffer array
-    uint vertexStride;    // floats; positions are the first three floats of each vertex
-    uint vertexOffset;    // floats, where vertex 0 starts in its buffer
+    VertexSourceGpu vertices;  // the object's mesh
     uint entryIsFront;    // 1: a front-facing fragment (gl_FrontFacing) enters the object
     uint originX;         // atlas pixel of the tile's corner
     uint originY;
@@ -55,7 +52,6 @@ struct LdiTileGpu {
     float nearWorld;      // world coordinate along the ray axis of depth 0 (the outside face)
     float farWorld;       // ... of depth 1
     uint pad0;
-    uint pad1;
 };
 
 // What the peeling measured per tile (std430, 32 bytes). Reset each frame.
@@ -102,10 +98,7 @@ struct LdiComputePush {
     uint atlasColumns;    // tiles per atlas row
     uint atlasWidth;      // pixels: the stencil copy's row length
     uint tile;            // points: the LDI they are tested against
-    uint pointCount;
-    uint meshSlot;        // points: their buffer in the mesh vertex array
-    uint vertexStride;    // floats
-    uint vertexOffset;    // floats
+    VertexSourceGpu points;  // points: where they lie (an object's vertices or a caller's buffer)
     uint tag;             // points: pair << 1 | side, written with each inside point
     uint pairCount;       // volume passes: pairs with a volume (workgroups beyond it do nothing)
 };

@@ -3,7 +3,7 @@
 #ifndef VKC_SHARED_STENCIL_H
 #define VKC_SHARED_STENCIL_H
 
-#include "glsl_cpp.h"
+#include "vertex_fetch.h"  // ObjectGpu, VertexSourceGpu, the vertex-buffer array
 
 VKC_NAMESPACE_BEGIN
 
@@ -11,9 +11,6 @@ VKC_NAMESPACE_BEGIN
 // (> 0 interference, < 0 open mesh) then becomes an unsigned compare against one reference
 // (stencil > 128, stencil < 128), which a single VkStencilOpState can express.
 VKC_CONSTANT(uint, kStencilBias, 128u)
-// Distinct vertex buffers one scene can bind (descriptor array, unused slots hold a dummy);
-// the same limit as the broadphase's kMaxMeshSlots.
-VKC_CONSTANT(uint, kStencilMaxMeshSlots, 64u)
 // One thread per vertex for the normals; 64 is a whole subgroup or two on every device.
 VKC_CONSTANT(uint, kStencilNormalsGroupSize, 64u)
 // 8x8 pixel tiles for the id-image scan: square tiles keep neighbouring rows in one group.
@@ -21,10 +18,9 @@ VKC_CONSTANT(uint, kStencilScanGroupSize, 8u)
 // One thread per potentially colliding pair in the compaction.
 VKC_CONSTANT(uint, kStencilCompactGroupSize, 64u)
 
-// Draw set (graphics): objects, per-vertex normals, mesh vertex buffers.
+// Draw set (graphics): objects, per-vertex normals (and the vertex buffers, kBindingVertexBuffers).
 VKC_CONSTANT(uint, kStencilBindingObjects, 0u)
 VKC_CONSTANT(uint, kStencilBindingNormals, 1u)
-VKC_CONSTANT(uint, kStencilBindingMeshVertices, 2u)
 // Normals set (compute): topology (triangle indices + vertex->triangle adjacency), normals, vertices.
 VKC_CONSTANT(uint, kStencilBindingTopology, 3u)
 // Scan set (compute): the two id images, the pair-flag matrix, the point list.
@@ -36,13 +32,14 @@ VKC_CONSTANT(uint, kStencilBindingPoints, 3u)
 VKC_CONSTANT(uint, kStencilBindingCandidates, 4u)
 VKC_CONSTANT(uint, kStencilBindingPairs, 5u)
 
-// One scene object as the stencil shaders see it (std430, 80 bytes).
+// One scene object as the stencil shaders see it (std430, 96 bytes). objectToLocal is rigid +
+// uniform scale, so normals transform by its 3x3 part.
 struct StencilObjectGpu {
-    mat4 objectToWorld;   // rigid + uniform scale (normals transform by its 3x3 part)
-    uint meshSlot;        // index into the mesh vertex buffer array
-    uint vertexStride;    // floats; positions are the first three floats of each vertex
-    uint vertexOffset;    // floats, where vertex 0 starts in its buffer
+    ObjectGpu object;
     uint normalBase;      // first vertex of this object's mesh in the normals buffer
+    uint pad0;
+    uint pad1;
+    uint pad2;
 };
 
 // Push constants of every draw (vertex and fragment stages, 80 bytes).
@@ -55,10 +52,7 @@ struct StencilDrawPush {
 };
 
 struct StencilNormalsPush {
-    uint meshSlot;
-    uint vertexCount;
-    uint vertexStride;    // floats
-    uint vertexOffset;    // floats
+    VertexSourceGpu vertices;  // the mesh's
     uint triangleBase;    // topology index of the mesh's first triangle index
     uint adjacencyBase;   // topology index of the mesh's vertexCount + 1 CSR offsets
     uint listBase;        // topology index of the mesh's CSR triangle list

@@ -82,11 +82,11 @@ TEST(AabbTree, LevelSizesFollowCeilHalf) {
         EXPECT_EQ(tree.levelStart.back(), tree.nodes.size());
         EXPECT_EQ(tree.leaves.size(), count);
         // The header the GPU reads carries the same levels.
-        gpu::AabbTreeGpu header = tree.gpuHeader(10, 20, 3, 4, 5);
+        gpu::AabbTreeGpu header = tree.gpuHeader(10, 20, {3, 4, 5, 6});
         EXPECT_EQ(header.levelCount, tree.levelCount);
         EXPECT_EQ(header.levelStart[tree.levelCount], uint32_t(tree.nodes.size()));
         EXPECT_EQ(header.nodeOffset, 10u);
-        EXPECT_EQ(header.vertexStride, 4u);
+        EXPECT_EQ(header.vertices.stride, 4u);
     }
     EXPECT_EQ(aabbTreeLevelCount(1), 1u);
     EXPECT_EQ(aabbTreeLevelCount(2), 2u);

@@ -155,7 +155,7 @@ TEST_F(LdiGpuVolume, AtlasOfSeveralRowsWithAPartlyFilledLastRow) {
         placed.push_back({&box, shift(4.0f * float(i), 0, 0)});
         placed.push_back({&box, shift(4.0f * float(i) + 0.5f, 0.25f, 0)});
     }
-    // One mesh for every object: a frame binds at most kLdiMaxMeshSlots vertex buffers.
+    // One mesh shared by every object.
     auto scene = Scene::create(context_, kObjectSpaceMethodRequirements);
     ASSERT_TRUE(scene) << scene.status().describe();
     auto mesh = scene->addMesh({"box", &box});

@@ -34,7 +34,7 @@ TEST(StencilTopology, BoxHasEighteenUniqueEdgesAndFullAdjacency) {
         }
         const gpu::StencilNormalsPush& n = topology.normals[m];
         size_t adjacent = 0;
-        for (uint32_t v = 0; v < n.vertexCount; ++v) {
+        for (uint32_t v = 0; v < n.vertices.count; ++v) {
             for (uint32_t k = topology.data[n.adjacencyBase + v]; k < topology.data[n.adjacencyBase + v + 1]; ++k) {
                 uint32_t t = topology.data[n.listBase + k];
                 const uint32_t* tri = &topology.data[n.triangleBase + t * 3];

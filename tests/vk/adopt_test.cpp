@@ -216,12 +216,15 @@ TEST(AdoptContextTest, FailsNamingEachFeatureTheHostDidNotEnable) {
     VKC_CREATE_HOST(host, [](DeviceFeatureChain& f) {
         f.vulkan13.synchronization2 = VK_FALSE;
         f.vulkan12.hostQueryReset = VK_FALSE;
+        f.vulkan12.descriptorBindingVariableDescriptorCount = VK_FALSE;
     });
     Result<Context> context = adoptContext(host.desc());
     ASSERT_FALSE(context.ok());
     EXPECT_EQ(context.status().code, ErrorCode::MissingFeature);
     EXPECT_NE(context.status().message.find("synchronization2"), std::string::npos) << context.status().message;
     EXPECT_NE(context.status().message.find("hostQueryReset"), std::string::npos) << context.status().message;
+    EXPECT_NE(context.status().message.find("descriptorBindingVariableDescriptorCount"), std::string::npos)
+        << context.status().message;
     EXPECT_EQ(context.status().message.find("dynamicRendering"), std::string::npos) << context.status().message;
 }
 

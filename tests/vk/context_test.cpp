@@ -25,7 +25,10 @@ TEST(DeviceRequirementsTest, BaseSetListsCoreNeedsAndRayQuerySetAddsExtensions) 
     DeviceRequirements base = requiredDeviceFeatures();
     EXPECT_EQ(base.minApiVersion, VK_API_VERSION_1_2);
     for (const char* name : {"synchronization2", "dynamicRendering", "timelineSemaphore", "hostQueryReset",
-                             "occlusionQueryPrecise", "fragmentStoresAndAtomics", "shaderStorageImageExtendedFormats"})
+                             "occlusionQueryPrecise", "fragmentStoresAndAtomics", "shaderStorageImageExtendedFormats",
+                             // the vertex-buffer descriptor array (shaders_glsl/shared/vertex_fetch.h)
+                             "runtimeDescriptorArray", "descriptorBindingPartiallyBound",
+                             "descriptorBindingVariableDescriptorCount", "shaderStorageBufferArrayNonUniformIndexing"})
         EXPECT_TRUE(hasFeature(base, name)) << name;
     EXPECT_FALSE(hasFeature(base, "rayQuery"));
 

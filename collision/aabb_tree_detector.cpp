@@ -5,6 +5,7 @@
 #include "collision/aabb_tree_detector_impl.h"
 
 #include "collision/aabb_tree_detector_support.h"
+#include "collision/frame_slot_resources.h"
 #include "collision/blocking_run.h"
 #include "collision/detector_settings.h"
 #include "collision/scene_impl.h"
@@ -22,10 +23,7 @@ namespace vkc {
 
 AabbTreeDetectorImpl::~AabbTreeDetectorImpl() {
     if (!ctx) return;
-    slots.clear();  // before the allocator that destroys their resources
-    destroyReadbackRing(*ctx, ring);
-    destroyBuffer(*ctx, placeholder);
-    destroyDescriptorPool(*ctx, descriptorPool);
+    destroyDetectorFrames(*ctx, frames);
     destroyPipeline(*ctx, refitPipeline);
     destroyPipeline(*ctx, indirectPipeline);
     destroyPipeline(*ctx, traversePipeline);
@@ -36,8 +34,8 @@ Status AabbTreeDetectorImpl::createResources() {
     const SpecConstant refitSpec[] = {{0, gpu::kAabbRefitGroupSize}};
     // aabb_indirect.comp sizes the traversal's groups: both must be specialised alike.
     const SpecConstant traverseSpec[] = {{0, gpu::kAabbTraverseGroupSize}};
-    vertexBufferCapacity = vkc::vertexBufferCapacity(c, 2 * settings.maxObjectPairs);  // two trees per pair at most
-    const PipelineLayoutDesc layout = withVertexBufferCapacity(kAabbPipelineLayout, vertexBufferCapacity);
+    const uint32_t vertexBuffers = vertexBufferCapacity(c, 2 * settings.maxCandidatePairs);  // two trees per pair at most
+    const PipelineLayoutDesc layout = withVertexBufferCapacity(kAabbPipelineLayout, vertexBuffers);
     auto refit = createComputePipeline(c, kSpirv_aabb_refit_comp, layout, refitSpec, "aabb-refit");
     if (!refit) return refit.status();
     refitPipeline = refit.value();
@@ -48,34 +46,18 @@ Status AabbTreeDetectorImpl::createResources() {
     if (!traverse) return traverse.status();
     traversePipeline = traverse.value();
 
-    const uint32_t frames = settings.framesInFlight;
-    const uint32_t vertexBuffers = vertexBufferCapacity;
+    const uint32_t slotCount = settings.framesInFlight;
     VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                 frames * (gpu::kAabbBindingPairStats + 1 + vertexBuffers)};
-    auto pool = createDescriptorPool(c, frames, {&size, 1}, "aabb-tree descriptors");
-    if (!pool) return pool.status();
-    descriptorPool = pool.value();
-
-    auto unbound = createBuffer(c, {16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal,
-                                    "aabb-tree unbound placeholder"});
-    if (!unbound) return unbound.status();
-    placeholder = unbound.value();
-
-    readback = aabbTreeReadbackLayout(settings.maxCandidatePairs, trianglePairCapacity());
-    auto createdRing = createReadbackRing(c, readback.slotBytes(), frames, "aabb-tree readback ring");
-    if (!createdRing) return createdRing.status();
-    ring = createdRing.value();
-
-    allocator = std::make_unique<VulkanGraphAllocator>(c);
-    slots.resize(frames);
-    for (uint32_t i = 0; i < frames; ++i) {
-        AabbFrameSlot& s = slots[i];
-        s.resources = std::make_unique<PersistentResources>(*allocator, i);
-        auto set = allocateDescriptorSet(c, descriptorPool, refitPipeline.setLayouts[0],
-                                         ("aabb-tree set [frame slot " + std::to_string(i) + "]").c_str(), vertexBuffers);
-        if (!set) return set.status();
-        s.set = set.value();
-    }
+                                 slotCount * (gpu::kAabbBindingPairStats + 1 + vertexBuffers)};
+    VKC_TRY(createDetectorFrames(c,
+                                 {"aabb-tree", slotCount, slotCount, {&size, 1},
+                                  aabbTreeReadbackLayout(settings.maxCandidatePairs, trianglePairCapacity())},
+                                 frames));
+    frames.vertexBufferCapacity = vertexBuffers;
+    slots.resize(slotCount);
+    for (uint32_t i = 0; i < slotCount; ++i)
+        VKC_TRY(FrameSlotResources(c, i).descriptorSet(slots[i].set, frames.descriptorPool, refitPipeline.setLayouts[0],
+                                                      "aabb-tree set", vertexBuffers));
     return Status::success();
 }
 
@@ -147,17 +129,17 @@ Status AabbTreeDetector::record(VkCommandBuffer cmd, const Scene& scene, const C
     return impl_->recordFrame(cmd, sceneImplOf(scene), candidates, frame);
 }
 
-VkSemaphoreSubmitInfo AabbTreeDetector::completionSignal(uint64_t frame) { return ringSignal(impl_->ring, frame); }
+VkSemaphoreSubmitInfo AabbTreeDetector::completionSignal(uint64_t frame) { return ringSignal(impl_->frames.ring, frame); }
 
 Result<FrameResults> AabbTreeDetector::run(const Scene& scene, const BroadphaseResults& pcs, AabbTreeFrameDetails* details) {
     return runDetectorFrame(
-        *impl_->ctx, impl_->ring, impl_->nextRunFrame, "aabb-tree", pcs,
+        *impl_->ctx, impl_->frames, "aabb-tree", pcs,
         [&](VkCommandBuffer cmd, uint64_t frame) { return record(cmd, scene, pcs, frame); },
         [&](uint64_t frame, FrameResults& out) { return results(frame, out, details); });
 }
 
 Result<FrameResults> AabbTreeDetector::run(const Scene& scene, AabbTreeFrameDetails* details) {
-    return runAfterOwnBroadphase(*impl_->context, impl_->settings.broadphase, impl_->broadphase, scene,
+    return runAfterOwnBroadphase(*impl_->context, impl_->settings.broadphase, impl_->frames, scene,
                                  [&](const BroadphaseResults& pcs) { return run(scene, pcs, details); });
 }
 

@@ -10,8 +10,7 @@
 #include "vk/buffer.h"
 #include "vk/pipeline.h"
 #include "vk/query_pool.h"
-#include "passes/readback_layout.h"
-#include "vk/readback_ring.h"
+#include "collision/detector_frames.h"
 #include "vkcollide/aabb_tree.h"
 
 #include "collision/graph_execution.h"
@@ -44,7 +43,6 @@ struct AabbCachedTree {
 // are the graph's (`resources`): host-written staging uploaded each frame to device-local inputs,
 // the slot's node boxes (refit on the GPU, kept across its frames) and the traversal's lists.
 struct AabbFrameSlot {
-    std::unique_ptr<PersistentResources> resources;
     VkDescriptorSet set = VK_NULL_HANDLE;
     std::unique_ptr<Graph> graph;  // kept for pass names when reading timings
 
@@ -63,18 +61,11 @@ struct AabbTreeDetectorImpl {
     Context* context = nullptr;  // run(scene) creates its broadphase on it
     AabbTreeSettings settings;
     Pipeline refitPipeline, indirectPipeline, traversePipeline;
-    VkDescriptorPool descriptorPool = VK_NULL_HANDLE;
-    Buffer placeholder;  // bound where a frame's graph created no buffer (GraphDescriptors)
-    std::unique_ptr<VulkanGraphAllocator> allocator;  // outlives the slots, whose resources it made
-    uint32_t vertexBufferCapacity = 0;  // length of each set's vertex-buffer array (vertex_buffer_slots.h)
+    DetectorFrames frames;
     std::vector<AabbFrameSlot> slots;
-    ReadbackRing ring;
-    ReadbackLayout readback;
     uint64_t sceneId = 0;                    // the scene `trees` and `entranceLevels` belong to
     std::map<MeshId, AabbCachedTree> trees;  // std::map: stable addresses for AabbFrameSlot users
     std::map<ObjectPair, uint32_t> entranceLevels;
-    uint64_t nextRunFrame = 0;                // frames of the blocking calls
-    std::unique_ptr<Broadphase> broadphase;  // for run(scene) only, created on first use
 
     ~AabbTreeDetectorImpl();
     Status createResources();

@@ -40,7 +40,7 @@ Status AabbTreeDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& s
     VulkanContext& c = *ctx;
     const size_t slotIndex = frame % slots.size();
     AabbFrameSlot& slot = slots[slotIndex];
-    VKC_TRY(ringSlotAvailable(c, ring, frame));
+    VKC_TRY(ringSlotAvailable(c, frames.ring, frame));
     // Trees, node buffers and entrance levels are keyed by mesh id and object pair, which mean
     // something else in another scene: forget them when the scene changes. (Within a scene, meshes
     // are append-only, so its older trees stay valid.)
@@ -61,7 +61,7 @@ Status AabbTreeDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& s
     std::vector<MeshId> layout;
     std::unordered_map<MeshId, uint32_t> treeIndex;
     std::vector<const AabbCachedTree*> cached;
-    VertexBufferSlots vertexSlots(vertexBufferCapacity, "aabb-tree: the pairs read");
+    VertexBufferSlots vertexSlots(frames.vertexBufferCapacity, "aabb-tree: the pairs read");
     std::vector<uint32_t> treeVertexSlot;
     for (const ObjectPair& p : objectPairs) {
         for (uint32_t object : {p.a, p.b}) {
@@ -199,22 +199,22 @@ Status AabbTreeDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& s
     in.pairStats = graph.createBuffer(
         "aabb-tree pair stats", {bufferBytes(VkDeviceSize(settings.maxCandidatePairs) * sizeof(gpu::AabbPairStatsGpu))});
     in.vertices = importVertexBuffers(graph, vertexSlots.buffers());
-    in.readback = importReadbackSlot(graph, "aabb-tree readback slot", ring, frame);
-    in.readbackLayout = &readback;
+    in.readback = importReadbackSlot(graph, "aabb-tree readback slot", frames.ring, frame);
+    in.readbackLayout = &frames.readback;
     addAabbTreePasses(graph, in);
-    VKC_TRY(graph.compile(*slot.resources));
+    VKC_TRY(graph.compile(slotResources(frames, frame)));
     // Node boxes are kept only while the tree set is unchanged, which also keeps the buffer's size.
     if (!rewriteTrees && graph.created(in.nodes))
         return makeError(ErrorCode::Unsupported, "aabb-tree: the slot's node buffer was recreated without its trees");
 
-    for (const StagedData& data : staged) VKC_TRY(fillHostBuffer(*allocator, graph, data.staging, data.bytes));
-    const GraphDescriptors d(c, graph, placeholder.buffer);
+    for (const StagedData& data : staged) VKC_TRY(fillHostBuffer(*frames.allocator, graph, data.staging, data.bytes));
+    const GraphDescriptors d(c, graph, frames.placeholder.buffer);
     const BufferHandle bound[] = {in.trees, in.nodes, in.leaves, in.refitList, in.pairs, in.seedLevels,
                                   in.seeds, in.state, in.nodePairs, in.trianglePairs, in.pairStats};
     static_assert(gpu::kAabbBindingPairStats == 10);
     for (uint32_t b = 0; b < 11; ++b) d.storageBuffer(slot.set, b, bound[b]);
     writeStorageBufferArray(c, slot.set, gpu::kBindingVertexBuffers, vertexSlots.buffers());
-    auto execute = graphExecuteContext(c, graph, *slot.resources);
+    auto execute = graphExecuteContext(c, graph, slotResources(frames, frame));
     if (!execute) return execute.status();
     VKC_TRY(graph.execute(cmd, execute.value()));
     slot.layout = std::move(layout);

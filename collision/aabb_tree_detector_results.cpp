@@ -15,11 +15,11 @@ namespace vkc {
 
 Status AabbTreeDetector::results(uint64_t frame, FrameResults& out, AabbTreeFrameDetails* details) {
     AabbTreeDetectorImpl& d = *impl_;
-    auto bytes = readRingSlot(*d.ctx, d.ring, frame);
+    auto bytes = readRingSlot(*d.ctx, d.frames.ring, frame);
     if (!bytes) return bytes.status();
     const AabbFrameSlot& slot = d.slots[frame % d.slots.size()];
     const void* base = bytes.value();
-    const ReadbackLayout& layout = d.readback;
+    const ReadbackLayout& layout = d.frames.readback;
     const auto state = layout.value<gpu::AabbTraversalStateGpu>(base, kAabbReadbackState);
     const size_t pairCount = slot.objectPairs.size();
     std::vector<gpu::AabbPairStatsGpu> pairStats(pairCount);
@@ -87,7 +87,7 @@ Status AabbTreeDetector::results(uint64_t frame, FrameResults& out, AabbTreeFram
         details->nodePairsNeeded = state.nodePairOverflow;
         details->refitTrees = slot.refitTrees;
     }
-    return readPassTimings(*d.ctx, *slot.graph, *slot.resources, out.gpuTimingsMs);
+    return readPassTimings(*d.ctx, *slot.graph, slotResources(d.frames, frame), out.gpuTimingsMs);
 }
 
 }  // namespace vkc

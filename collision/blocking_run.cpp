@@ -7,30 +7,30 @@
 
 namespace vkc {
 
-Result<uint64_t> recordAndWait(VulkanContext& ctx, ReadbackRing& ring, uint64_t& nextFrame, const char* label,
-                               const RecordFrame& record) {
-    const uint64_t frame = nextFrame++;
+Result<uint64_t> recordAndWait(VulkanContext& ctx, DetectorFrames& frames, const char* label, const RecordFrame& record) {
+    const uint64_t frame = frames.nextRunFrame++;
     Status recorded = Status::success();
     VKC_TRY(submitAndWait(ctx, [&](VkCommandBuffer cmd) { recorded = record(cmd, frame); }, label));
     VKC_TRY(recorded);
     // The submit has completed, so the host signals the frame's completion itself.
-    VKC_TRY(signalRingFromHost(ctx, ring, frame));
+    VKC_TRY(signalRingFromHost(ctx, frames.ring, frame));
     return frame;
 }
 
-Result<FrameResults> runDetectorFrame(VulkanContext& ctx, ReadbackRing& ring, uint64_t& nextFrame, const char* method,
+Result<FrameResults> runDetectorFrame(VulkanContext& ctx, DetectorFrames& frames, const char* method,
                                       const BroadphaseResults& pcs, const RecordFrame& record,
                                       const std::function<Status(uint64_t frame, FrameResults&)>& read) {
-    auto out = runAndWait<FrameResults>(ctx, ring, nextFrame, (std::string(method) + " run").c_str(), record, read);
+    auto out = runAndWait<FrameResults>(ctx, frames, (std::string(method) + " run").c_str(), record, read);
     if (out && pcs.truncated)
         out->warnings.push_back(std::string(method) + ": the potentially colliding set was truncated (" +
                                 std::to_string(pcs.pairCount) + " pairs); pairs beyond its capacity were not tested");
     return out;
 }
 
-Result<FrameResults> runAfterOwnBroadphase(Context& context, const BroadphaseSettings& settings,
-                                           std::unique_ptr<Broadphase>& own, const Scene& scene,
+Result<FrameResults> runAfterOwnBroadphase(Context& context, const BroadphaseSettings& settings, DetectorFrames& frames,
+                                           const Scene& scene,
                                            const std::function<Result<FrameResults>(const BroadphaseResults&)>& run) {
+    std::unique_ptr<Broadphase>& own = frames.broadphase;
     if (!own) {
         auto broadphase = Broadphase::create(context, settings);
         if (!broadphase) return broadphase.status();

@@ -3,7 +3,7 @@
 // the host signals the frame's read-back ring value itself, so results() reads the frame at once.
 #pragma once
 
-#include "vk/readback_ring.h"
+#include "collision/detector_frames.h"
 #include "vkcollide/broadphase.h"
 #include "vkcollide/results.h"
 
@@ -14,17 +14,16 @@ namespace vkc {
 
 using RecordFrame = std::function<Status(VkCommandBuffer, uint64_t frame)>;
 
-// Records frame `nextFrame` (then advanced) with `record` into a one-shot submit named `label`,
-// waits for it and marks the frame complete in `ring`; returns the frame, whose results can be
+// Records the next blocking frame of `frames` with `record` into a one-shot submit named `label`,
+// waits for it and marks the frame complete in the ring; returns the frame, whose results can be
 // read at once. A refused recording's status is returned as is.
-Result<uint64_t> recordAndWait(VulkanContext& ctx, ReadbackRing& ring, uint64_t& nextFrame, const char* label,
-                               const RecordFrame& record);
+Result<uint64_t> recordAndWait(VulkanContext& ctx, DetectorFrames& frames, const char* label, const RecordFrame& record);
 
 // recordAndWait, then `read` the frame into a new Results.
 template <class Results>
-Result<Results> runAndWait(VulkanContext& ctx, ReadbackRing& ring, uint64_t& nextFrame, const char* label,
-                           const RecordFrame& record, const std::function<Status(uint64_t frame, Results&)>& read) {
-    auto frame = recordAndWait(ctx, ring, nextFrame, label, record);
+Result<Results> runAndWait(VulkanContext& ctx, DetectorFrames& frames, const char* label, const RecordFrame& record,
+                           const std::function<Status(uint64_t frame, Results&)>& read) {
+    auto frame = recordAndWait(ctx, frames, label, record);
     if (!frame) return frame.status();
     Results out;
     VKC_TRY(read(frame.value(), out));
@@ -33,14 +32,14 @@ Result<Results> runAndWait(VulkanContext& ctx, ReadbackRing& ring, uint64_t& nex
 
 // A detector's run(scene, pcs): runAndWait (label "<method> run"); a broadphase that truncated its
 // pairs adds a warning that names `method`.
-Result<FrameResults> runDetectorFrame(VulkanContext& ctx, ReadbackRing& ring, uint64_t& nextFrame, const char* method,
+Result<FrameResults> runDetectorFrame(VulkanContext& ctx, DetectorFrames& frames, const char* method,
                                       const BroadphaseResults& pcs, const RecordFrame& record,
                                       const std::function<Status(uint64_t frame, FrameResults&)>& read);
 
-// A detector's run(scene): its own broadphase `own` (created on first use with `settings`), then
-// `run` on the broadphase's pairs; the frame's GPU timings include the broadphase's.
-Result<FrameResults> runAfterOwnBroadphase(Context& context, const BroadphaseSettings& settings,
-                                           std::unique_ptr<Broadphase>& own, const Scene& scene,
+// A detector's run(scene): its own broadphase (frames.broadphase, created on first use with
+// `settings`), then `run` on the broadphase's pairs; the frame's GPU timings include the broadphase's.
+Result<FrameResults> runAfterOwnBroadphase(Context& context, const BroadphaseSettings& settings, DetectorFrames& frames,
+                                           const Scene& scene,
                                            const std::function<Result<FrameResults>(const BroadphaseResults&)>& run);
 
 }  // namespace vkc

@@ -3,6 +3,8 @@
 #include "vkcollide/broadphase.h"
 
 #include "collision/blocking_run.h"
+#include "collision/detector_frames.h"
+#include "collision/frame_slot_resources.h"
 #include "collision/graph_execution.h"
 #include "collision/object_gpu.h"
 #include "collision/object_transform.h"
@@ -30,8 +32,8 @@ constexpr uint32_t kDefaultPairCapacity = 65536;
 constexpr uint32_t kDefaultFramesInFlight = 2;
 
 // Everything one frame in flight uses; reused once that frame has been read back.
+// Its buffers are the graph's (DetectorFrames::slots).
 struct FrameSlot {
-    std::unique_ptr<PersistentResources> resources;  // the graph's buffers and timestamps
     VkDescriptorSet boundsSet = VK_NULL_HANDLE;
     VkDescriptorSet pairsSet = VK_NULL_HANDLE;
     std::unique_ptr<Graph> graph;  // kept for pass names when reading timings
@@ -58,14 +60,8 @@ struct BroadphaseImpl {
     BroadphaseSettings settings;
     Pipeline boundsPipeline;
     Pipeline pairsPipeline;
-    VkDescriptorPool descriptorPool = VK_NULL_HANDLE;
-    Buffer placeholder;  // bound where a frame's graph created no buffer (GraphDescriptors)
-    std::unique_ptr<VulkanGraphAllocator> allocator;  // outlives the slots, whose resources it made
-    uint32_t vertexBufferCapacity = 0;  // length of each bounds set's vertex-buffer array
+    DetectorFrames frames;
     std::vector<FrameSlot> slots;
-    ReadbackRing ring;
-    ReadbackLayout readback;
-    uint64_t nextRunFrame = 0;
 
     ~BroadphaseImpl();
     Status createResources();
@@ -74,10 +70,7 @@ struct BroadphaseImpl {
 
 BroadphaseImpl::~BroadphaseImpl() {
     if (!ctx) return;
-    slots.clear();
-    destroyReadbackRing(*ctx, ring);
-    destroyBuffer(*ctx, placeholder);
-    destroyDescriptorPool(*ctx, descriptorPool);
+    destroyDetectorFrames(*ctx, frames);
     destroyPipeline(*ctx, boundsPipeline);
     destroyPipeline(*ctx, pairsPipeline);
 }
@@ -85,9 +78,9 @@ BroadphaseImpl::~BroadphaseImpl() {
 Status BroadphaseImpl::createResources() {
     VulkanContext& c = *ctx;
     // A frame reads at most one vertex buffer per object.
-    vertexBufferCapacity = vkc::vertexBufferCapacity(c, settings.maxObjects);
+    const uint32_t vertexBuffers = vertexBufferCapacity(c, settings.maxObjects);
     auto bounds = createComputePipeline(c, kSpirv_broadphase_bounds_comp,
-                                        withVertexBufferCapacity(kBroadphaseBoundsLayout, vertexBufferCapacity), {},
+                                        withVertexBufferCapacity(kBroadphaseBoundsLayout, vertexBuffers), {},
                                         "broadphase-bounds");
     if (!bounds) return bounds.status();
     boundsPipeline = bounds.value();
@@ -95,36 +88,19 @@ Status BroadphaseImpl::createResources() {
     if (!pairs) return pairs.status();
     pairsPipeline = pairs.value();
 
-    const uint32_t frames = settings.framesInFlight;
-    VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, frames * (2 + vertexBufferCapacity + 2)};
-    auto pool = createDescriptorPool(c, frames * 2, {&size, 1}, "broadphase descriptors");
-    if (!pool) return pool.status();
-    descriptorPool = pool.value();
-
-    auto unbound = createBuffer(c, {16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal,
-                                    "broadphase unbound placeholder"});
-    if (!unbound) return unbound.status();
-    placeholder = unbound.value();
-
-    readback = broadphaseReadbackLayout(settings.maxObjects, settings.pairCapacity);
-    auto createdRing = createReadbackRing(c, readback.slotBytes(), frames, "broadphase readback ring");
-    if (!createdRing) return createdRing.status();
-    ring = createdRing.value();
-
-    allocator = std::make_unique<VulkanGraphAllocator>(c);
-    slots.resize(frames);
-    for (uint32_t i = 0; i < frames; ++i) {
-        FrameSlot& slot = slots[i];
-        slot.resources = std::make_unique<PersistentResources>(*allocator, i);
-        std::string suffix = " [frame slot " + std::to_string(i) + "]";
-        auto boundsSet = allocateDescriptorSet(c, descriptorPool, boundsPipeline.setLayouts[0],
-                                               ("broadphase-bounds set" + suffix).c_str(), vertexBufferCapacity);
-        if (!boundsSet) return boundsSet.status();
-        slot.boundsSet = boundsSet.value();
-        auto pairsSet = allocateDescriptorSet(c, descriptorPool, pairsPipeline.setLayouts[0],
-                                              ("broadphase-pairs set" + suffix).c_str());
-        if (!pairsSet) return pairsSet.status();
-        slot.pairsSet = pairsSet.value();
+    const uint32_t slotCount = settings.framesInFlight;
+    VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (2 + vertexBuffers + 2)};
+    VKC_TRY(createDetectorFrames(
+        c, {"broadphase", slotCount, slotCount * 2, {&size, 1}, broadphaseReadbackLayout(settings.maxObjects, settings.pairCapacity)},
+        frames));
+    frames.vertexBufferCapacity = vertexBuffers;
+    slots.resize(slotCount);
+    for (uint32_t i = 0; i < slotCount; ++i) {
+        const FrameSlotResources make(c, i);
+        VKC_TRY(make.descriptorSet(slots[i].boundsSet, frames.descriptorPool, boundsPipeline.setLayouts[0],
+                                   "broadphase-bounds set", vertexBuffers));
+        VKC_TRY(make.descriptorSet(slots[i].pairsSet, frames.descriptorPool, pairsPipeline.setLayouts[0],
+                                   "broadphase-pairs set"));
     }
     return Status::success();
 }
@@ -137,7 +113,7 @@ Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, 
                                                          " objects, more than BroadphaseSettings::maxObjects (" +
                                                          std::to_string(settings.maxObjects) + ")");
     // The slot is free once the frame that last used it has completed on the GPU (never waits).
-    VKC_TRY(ringSlotAvailable(c, ring, frame));
+    VKC_TRY(ringSlotAvailable(c, frames.ring, frame));
     FrameSlot& slot = slots[frame % slots.size()];
 
     slot.graph = std::make_unique<Graph>();
@@ -148,7 +124,7 @@ Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, 
     in.bounds = graph.createBuffer("broadphase world bounds", {broadphaseBoundsBytes(settings.maxObjects)});
     in.pairs = graph.createBuffer("broadphase pairs", {broadphasePairsBytes(settings.pairCapacity)});
 
-    VertexBufferSlots vertexSlots(vertexBufferCapacity, "broadphase: the scene reads");
+    VertexBufferSlots vertexSlots(frames.vertexBufferCapacity, "broadphase: the scene reads");
     std::vector<gpu::ObjectGpu> objects(objectCount);
     const glm::dvec3 origin = frameOrigin(scene);
     uint32_t maxVertexCount = 0;
@@ -170,19 +146,19 @@ Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, 
     in.maxVertexCount = maxVertexCount;
     in.maxPairGroups = c.properties.limits.maxComputeWorkGroupCount[0];
     in.meshVertices = importVertexBuffers(graph, vertexSlots.buffers());
-    in.readback = importReadbackSlot(graph, "broadphase readback slot", ring, frame);
-    in.readbackLayout = &readback;
+    in.readback = importReadbackSlot(graph, "broadphase readback slot", frames.ring, frame);
+    in.readbackLayout = &frames.readback;
     addBroadphasePasses(graph, in);
-    VKC_TRY(graph.compile(*slot.resources));
+    VKC_TRY(graph.compile(slotResources(frames, frame)));
 
-    VKC_TRY(fillHostBuffer(*allocator, graph, in.objects, std::span<const gpu::ObjectGpu>(objects)));
-    const GraphDescriptors d(c, graph, placeholder.buffer);
+    VKC_TRY(fillHostBuffer(*frames.allocator, graph, in.objects, std::span<const gpu::ObjectGpu>(objects)));
+    const GraphDescriptors d(c, graph, frames.placeholder.buffer);
     d.storageBuffer(slot.boundsSet, gpu::kBindingObjects, in.objects);
     d.storageBuffer(slot.boundsSet, gpu::kBindingBounds, in.bounds);
     d.storageBuffer(slot.pairsSet, gpu::kBindingBounds, in.bounds);
     d.storageBuffer(slot.pairsSet, gpu::kBindingPairs, in.pairs);
     writeStorageBufferArray(c, slot.boundsSet, gpu::kBindingVertexBuffers, vertexSlots.buffers());
-    auto execute = graphExecuteContext(c, graph, *slot.resources);
+    auto execute = graphExecuteContext(c, graph, slotResources(frames, frame));
     if (!execute) return execute.status();
     VKC_TRY(graph.execute(cmd, execute.value()));
     slot.objectCount = objectCount;
@@ -219,7 +195,7 @@ Status Broadphase::record(VkCommandBuffer cmd, const Scene& scene, uint64_t fram
     return impl_->recordFrame(cmd, sceneImplOf(scene), frame);
 }
 
-VkSemaphoreSubmitInfo Broadphase::completionSignal(uint64_t frame) { return ringSignal(impl_->ring, frame); }
+VkSemaphoreSubmitInfo Broadphase::completionSignal(uint64_t frame) { return ringSignal(impl_->frames.ring, frame); }
 
 static float decodeOrderedFloat(uint32_t encoded) {
     uint32_t bits = (encoded & 0x80000000u) ? (encoded & 0x7fffffffu) : ~encoded;
@@ -229,11 +205,11 @@ static float decodeOrderedFloat(uint32_t encoded) {
 }
 
 Status Broadphase::results(uint64_t frame, BroadphaseResults& out) {
-    auto bytes = readRingSlot(*impl_->ctx, impl_->ring, frame);
+    auto bytes = readRingSlot(*impl_->ctx, impl_->frames.ring, frame);
     if (!bytes) return bytes.status();
     FrameSlot& slot = impl_->slots[frame % impl_->slots.size()];
     const uint32_t n = slot.objectCount;
-    const ReadbackLayout& layout = impl_->readback;
+    const ReadbackLayout& layout = impl_->frames.readback;
     const uint32_t* bounds = layout.span<uint32_t>(bytes.value(), kBroadphaseReadbackBounds, size_t(n) * 6).data();
     out.worldBounds.resize(n);
     // Back to world space in double, rounded outward so each box still contains its object.
@@ -255,14 +231,14 @@ Status Broadphase::results(uint64_t frame, BroadphaseResults& out) {
         std::memcpy(out.pairs.data(), pairBytes + sizeof(header), stored * sizeof(ObjectPair));
     std::sort(out.pairs.begin(), out.pairs.end());
     out.gpuTimingsMs.clear();
-    return readPassTimings(*impl_->ctx, *slot.graph, *slot.resources, out.gpuTimingsMs);
+    return readPassTimings(*impl_->ctx, *slot.graph, slotResources(impl_->frames, frame), out.gpuTimingsMs);
 }
 
 const BroadphaseSettings& Broadphase::settings() const { return impl_->settings; }
 
 Result<BroadphaseResults> Broadphase::run(const Scene& scene) {
     return runAndWait<BroadphaseResults>(
-        *impl_->ctx, impl_->ring, impl_->nextRunFrame, "broadphase run",
+        *impl_->ctx, impl_->frames, "broadphase run",
         [&](VkCommandBuffer cmd, uint64_t frame) { return record(cmd, scene, frame); },
         [&](uint64_t frame, BroadphaseResults& out) { return results(frame, out); });
 }

@@ -182,13 +182,13 @@ const ConsistentPairsSettings& ConsistentPairsDetector::settings() const { retur
 Result<FrameResults> ConsistentPairsDetector::run(const Scene& scene, const BroadphaseResults& pcs,
                                                   ConsistentPairsFrameDetails* details) {
     return runDetectorFrame(
-        *impl_->ctx, impl_->frames.ring, impl_->frames.nextRunFrame, "consistent-pairs", pcs,
+        *impl_->ctx, impl_->frames, "consistent-pairs", pcs,
         [&](VkCommandBuffer cmd, uint64_t frame) { return record(cmd, scene, pcs, frame); },
         [&](uint64_t frame, FrameResults& out) { return results(frame, out, details); });
 }
 
 Result<FrameResults> ConsistentPairsDetector::run(const Scene& scene, ConsistentPairsFrameDetails* details) {
-    return runAfterOwnBroadphase(*impl_->context, impl_->settings.broadphase, impl_->frames.broadphase, scene,
+    return runAfterOwnBroadphase(*impl_->context, impl_->settings.broadphase, impl_->frames, scene,
                                  [&](const BroadphaseResults& pcs) { return run(scene, pcs, details); });
 }
 

@@ -1,6 +1,8 @@
-// Frames in flight of an image-space detector (stencil, ldi, consistent-pairs): the descriptor
-// pool its slots' sets come from, the read-back ring whose slot frame % framesInFlight holds a
-// frame's results, and what its blocking run() calls keep (collision/blocking_run.h).
+// The one frame mechanism of every GPU method (the broadphase and the four detectors): frame N
+// records into slot N % framesInFlight once that slot's previous frame has completed. It holds the
+// slots' graph resources (PersistentResources, created by `allocator`), the descriptor pool their
+// sets come from, the read-back ring and its declared layout, and what the blocking run() calls
+// keep (collision/blocking_run.h). A method adds its pipelines, passes and decoder.
 #pragma once
 
 #include "collision/graph_execution.h"

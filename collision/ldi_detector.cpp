@@ -216,13 +216,13 @@ const LdiSettings& LdiDetector::settings() const { return impl_->settings; }
 
 Result<FrameResults> LdiDetector::run(const Scene& scene, const BroadphaseResults& pcs, LdiFrameDetails* details) {
     return runDetectorFrame(
-        *impl_->ctx, impl_->frames.ring, impl_->frames.nextRunFrame, "ldi", pcs,
+        *impl_->ctx, impl_->frames, "ldi", pcs,
         [&](VkCommandBuffer cmd, uint64_t frame) { return record(cmd, scene, pcs, frame); },
         [&](uint64_t frame, FrameResults& out) { return results(frame, out, details); });
 }
 
 Result<FrameResults> LdiDetector::run(const Scene& scene, LdiFrameDetails* details) {
-    return runAfterOwnBroadphase(*impl_->context, impl_->settings.broadphase, impl_->frames.broadphase, scene,
+    return runAfterOwnBroadphase(*impl_->context, impl_->settings.broadphase, impl_->frames, scene,
                                  [&](const BroadphaseResults& pcs) { return run(scene, pcs, details); });
 }
 
@@ -239,7 +239,7 @@ Result<LdiPointResults> LdiDetector::classifyPoints(const Scene& scene, uint32_t
     if (!worldPoints.empty()) std::memcpy(points.data, worldPoints.data(), worldPoints.size_bytes());
     auto query = [&]() -> Result<uint64_t> {
         VKC_TRY(flushBuffer(c, points));
-        return recordAndWait(c, impl_->frames.ring, impl_->frames.nextRunFrame, "ldi classify points", [&](VkCommandBuffer cmd, uint64_t frame) {
+        return recordAndWait(c, impl_->frames, "ldi classify points", [&](VkCommandBuffer cmd, uint64_t frame) {
             return recordPointQuery(cmd, scene, object, box, points.buffer, 0, sizeof(glm::vec3),
                                     uint32_t(worldPoints.size()), frame);
         });

@@ -222,13 +222,13 @@ const StencilSettings& StencilDetector::settings() const { return impl_->setting
 
 Result<FrameResults> StencilDetector::run(const Scene& scene, const BroadphaseResults& pcs, StencilFrameDetails* details) {
     return runDetectorFrame(
-        *impl_->ctx, impl_->frames.ring, impl_->frames.nextRunFrame, "stencil", pcs,
+        *impl_->ctx, impl_->frames, "stencil", pcs,
         [&](VkCommandBuffer cmd, uint64_t frame) { return record(cmd, scene, pcs, frame); },
         [&](uint64_t frame, FrameResults& out) { return results(frame, out, details); });
 }
 
 Result<FrameResults> StencilDetector::run(const Scene& scene, StencilFrameDetails* details) {
-    return runAfterOwnBroadphase(*impl_->context, impl_->settings.broadphase, impl_->frames.broadphase, scene,
+    return runAfterOwnBroadphase(*impl_->context, impl_->settings.broadphase, impl_->frames, scene,
                                  [&](const BroadphaseResults& pcs) { return run(scene, pcs, details); });
 }
 

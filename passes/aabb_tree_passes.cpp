@@ -33,10 +33,10 @@ void bind(VkCommandBuffer cmd, const PassResources& r, const Pipeline& pipeline,
 static_assert(sizeof(gpu::AabbRefitPush) == 16 && sizeof(gpu::AabbTraversePush) == 16);
 const PipelineLayoutDesc kAabbPipelineLayout = {aabbBindings(), 16};
 
-ReadbackLayout aabbTreeReadbackLayout(uint32_t maxObjectPairs, uint32_t trianglePairCapacity) {
+ReadbackLayout aabbTreeReadbackLayout(uint32_t maxCandidatePairs, uint32_t trianglePairCapacity) {
     ReadbackLayout layout;
     layout.add(sizeof(gpu::AabbTraversalStateGpu));
-    layout.add(VkDeviceSize(maxObjectPairs) * sizeof(gpu::AabbPairStatsGpu));
+    layout.add(VkDeviceSize(maxCandidatePairs) * sizeof(gpu::AabbPairStatsGpu));
     layout.add(VkDeviceSize(trianglePairCapacity) * sizeof(gpu::AabbTrianglePairGpu));
     return layout;
 }

@@ -60,7 +60,7 @@ inline constexpr const char* kAabbReadbackPassName = "aabb-readback";
 
 // Read-back regions: the traversal state, per-pair stats, then (when kept) the triangle pairs.
 enum AabbTreeReadback : uint32_t { kAabbReadbackState, kAabbReadbackPairStats, kAabbReadbackTrianglePairs };
-ReadbackLayout aabbTreeReadbackLayout(uint32_t maxObjectPairs, uint32_t trianglePairCapacity);
+ReadbackLayout aabbTreeReadbackLayout(uint32_t maxCandidatePairs, uint32_t trianglePairCapacity);
 
 void addAabbTreePasses(Graph& graph, const AabbTreePassInputs& inputs);
 

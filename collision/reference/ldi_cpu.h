@@ -7,8 +7,8 @@
 // vertex-in-volume against one LDI.
 #pragma once
 
-#include "collision/ldi_error_bound.h"  // ldiVolumeErrorBound: the bound these volumes meet
-#include "collision/ldi_voi.h"
+#include "collision/ldi/ldi_error_bound.h"  // ldiVolumeErrorBound: the bound these volumes meet
+#include "collision/ldi/ldi_voi.h"
 #include "vkcollide/mesh.h"
 
 #include <glm/mat4x4.hpp>

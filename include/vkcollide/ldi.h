@@ -140,7 +140,7 @@ public:
 
     const LdiSettings& settings() const;  // with defaults filled in
 private:
-    friend struct LdiDetectorAccess;  // the library's internals and tests (collision/ldi_detector_impl.h)
+    friend struct LdiDetectorAccess;  // the library's internals and tests (collision/ldi/ldi_detector_impl.h)
     explicit LdiDetector(std::unique_ptr<LdiDetectorImpl> impl);
     std::unique_ptr<LdiDetectorImpl> impl_;
 };

@@ -45,7 +45,7 @@ struct MeshDesc {
     uint32_t hostVertexStride = 0;     // bytes, multiple of 4 and >= 12; 0: tightly packed
 };
 
-struct SceneImpl;  // collision/scene_impl.h
+struct SceneImpl;  // collision/scene/scene_impl.h
 
 class Scene {
 public:
@@ -83,7 +83,7 @@ public:
     const std::string& objectName(ObjectId object) const;
 
 private:
-    friend struct SceneAccess;  // the library's internals (collision/scene_impl.h)
+    friend struct SceneAccess;  // the library's internals (collision/scene/scene_impl.h)
     explicit Scene(std::unique_ptr<SceneImpl> impl);
     std::unique_ptr<SceneImpl> impl_;
 };

@@ -1,7 +1,7 @@
 // Layouts and limits of method `aabb-tree` (paper 4, Greß & Zachmann), shared by aabb_*.comp and
-// collision/aabb_tree*.cpp, collision/aabb_traversal_cpu.cpp. All structs are std430 and made of
+// collision/aabb_tree/*.cpp. All structs are std430 and made of
 // 4-byte scalars or 16-byte vectors only, so the C++ mirror has the same offsets (sizes are
-// static_assert'ed in collision/aabb_tree.h). Levels: level 0 is the root, leaves are the last.
+// static_assert'ed in collision/aabb_tree/aabb_tree.h). Levels: level 0 is the root, leaves are the last.
 #ifndef VKC_SHARED_AABB_TREE_H
 #define VKC_SHARED_AABB_TREE_H
 

@@ -1,5 +1,5 @@
 // Method `ldi` (paper 2, layered depth images by depth peeling): layouts, bindings and limits
-// shared by shaders_glsl/ldi_* and passes/depth_peel_passes.cpp, passes/ldi_passes.cpp,
+// shared by shaders_glsl/ldi_* and passes/ldi/ldi_peel_passes.cpp, passes/ldi/ldi_passes.cpp,
 // collision/ldi_detector*.cpp.
 #ifndef VKC_SHARED_LDI_H
 #define VKC_SHARED_LDI_H

@@ -1,5 +1,5 @@
 // Triangle-triangle intersection test of Guigue & Devillers (2003), written once in the common
-// subset of GLSL and C++/GLM: aabb_traverse.comp and collision/tri_tri.cpp compile this same text.
+// subset of GLSL and C++/GLM: aabb_traverse.comp and collision/aabb_tree/tri_tri.cpp compile this same text.
 // Inputs: two triangles in one space. Output: true when the closed triangles share a point.
 // Why Guigue-Devillers rather than Moeller: every decision is the sign of a 3x3 determinant (no
 // division, no interval end points), so the result agrees with the exact one whenever those

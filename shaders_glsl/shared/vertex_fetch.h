@@ -11,7 +11,7 @@ VKC_NAMESPACE_BEGIN
 
 // Binding of the vertex-buffer array in set 0 of every pipeline that reads vertices: above every
 // method's other bindings, because a variable-count binding must be its set's last. The array is
-// runtime-sized and partially bound; each frame writes the buffers it reads (collision/vertex_buffer_slots.h).
+// runtime-sized and partially bound; each frame writes the buffers it reads (collision/frames/vertex_buffer_slots.h).
 VKC_CONSTANT(uint, kBindingVertexBuffers, 16u)
 
 // Where an object's (or a point set's) positions lie (std430, 16 bytes).
@@ -24,7 +24,7 @@ struct VertexSourceGpu {
 
 // One scene object as every method's shaders see it (std430, 80 bytes).
 struct ObjectGpu {
-    mat4 objectToLocal;   // object to world, minus the frame's origin (collision/object_transform.h)
+    mat4 objectToLocal;   // object to world, minus the frame's origin (collision/scene/object_transform.h)
     VertexSourceGpu vertices;
 };
 

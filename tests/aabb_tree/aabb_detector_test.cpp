@@ -4,9 +4,9 @@
 #include "aabb_detector_support.h"
 #include "aabb_test_support.h"
 
-#include "collision/aabb_traversal_cpu.h"
+#include "collision/aabb_tree/aabb_traversal_cpu.h"
 
-#include "passes/aabb_tree_passes.h"
+#include "passes/aabb_tree/aabb_tree_passes.h"
 #include "tests/support/reflection_check.h"
 #include "tests/support/test_geometry.h"
 #include "tools/cli/aabb_tree_method.h"
@@ -175,7 +175,7 @@ TEST_F(AabbDetectorTest, FclEnvRobMatchesOracle) {
     std::printf("[ aabb ] fcl env/rob: %zu colliding poses of 12, %zu triangle pairs\n", colliding, total);
 }
 
-// Bit-for-bit the CPU reference of the traversal (collision/aabb_traversal_cpu.h) on generated
+// Bit-for-bit the CPU reference of the traversal (collision/aabb_tree/aabb_traversal_cpu.h) on generated
 // meshes of depths 3..10 (counts not multiples of 64, one open): the GPU's per-level counters
 // (what the paper read with occlusion queries), per-pair counts and triangle pairs are identical.
 TEST_F(AabbDetectorTest, CountersMatchCpuTraversalExactly) {

@@ -1,7 +1,7 @@
 // Tier A (no device): the aabb-tree passes in a compiled render graph: stable labels in order, the
 // upload before the refit, the indirect-argument barrier between each level's preparation and its
 // dispatch.
-#include "passes/aabb_tree_passes.h"
+#include "passes/aabb_tree/aabb_tree_passes.h"
 
 #include <gtest/gtest.h>
 

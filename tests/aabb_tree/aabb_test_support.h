@@ -2,8 +2,8 @@
 // random rigid motions, and the brute-force reference (all triangle pairs x the same tri-tri).
 #pragma once
 
-#include "collision/aabb_traversal_cpu.h"
-#include "collision/aabb_tree.h"
+#include "collision/aabb_tree/aabb_traversal_cpu.h"
+#include "collision/aabb_tree/aabb_tree.h"
 #include "shaders_glsl/shared/tri_tri.h"
 
 #include <vkcollide/mesh.h>

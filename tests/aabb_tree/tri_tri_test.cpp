@@ -3,7 +3,7 @@
 // determinant is exact), closed triangles, edge-against-triangle formulation. Non-degenerate random
 // pairs must agree exactly; touching and coplanar cases follow the documented closed policy.
 #include "aabb_test_support.h"
-#include "collision/tri_tri.h"
+#include "collision/aabb_tree/tri_tri.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // GPU broadphase against the CPU reference: world bounds from transformed vertices, the pair list
 // (exact rule on the GPU's own boxes), capacity overflow, host vertex buffers read in place,
 // deformation, frames in flight without blocking, and the shaders' layouts against their SPIR-V.
-#include "collision/broadphase_reference.h"
-#include "collision/generated_solids.h"
-#include "passes/broadphase_passes.h"
+#include "collision/broadphase/broadphase_reference.h"
+#include "collision/scene/generated_solids.h"
+#include "passes/broadphase/broadphase_passes.h"
 #include "tests/support/host_vertex_buffer.h"
 #include "tests/support/lowered_storage_buffer_limits.h"
 #include "tests/support/reflection_check.h"

@@ -6,7 +6,7 @@
 // one pair per cell of a 10x10x5 grid 3 apart, centres 0.4 apart: their inscribed spheres overlap
 // by 0.6, so every pair overlaps deeply, and boxes of different cells are at least 0.7 apart (6
 // pixels at the image methods' 256 per side): the pairs are known analytically.
-#include "collision/generated_solids.h"
+#include "collision/scene/generated_solids.h"
 #include "collision/reference/intersection_volume.h"
 #include "collision/reference/triangle_pairs.h"
 #include "tests/support/host_vertex_buffer.h"

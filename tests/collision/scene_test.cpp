@@ -1,6 +1,6 @@
 // Scene registration: mesh checks run at addMesh with errors naming the mesh and the problem;
 // bad transforms are refused by name and the accepted range is kept in double; requirements differ between object-space and volume methods.
-#include "collision/generated_solids.h"
+#include "collision/scene/generated_solids.h"
 #include "tests/support/vulkan_test.h"
 #include "vk/buffer.h"
 #include "vkcollide/scene.h"

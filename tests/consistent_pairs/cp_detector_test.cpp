@@ -144,7 +144,7 @@ TEST_F(CpDetectorTest, NoCandidatesAndBadInputs) {
         << tooMany.status().describe();
 }
 
-// The slot's index buffer (collision/scene_index_cache.h) is a persistent graph buffer. When a
+// The slot's index buffer (collision/scene/scene_index_cache.h) is a persistent graph buffer. When a
 // frame for a larger scene cannot create its buffers, later frames must not read indices the
 // buffer no longer holds: scene A and then scene B still give their own answers.
 TEST_F(CpDetectorTest, AFrameWhoseBuffersCouldNotBeCreatedLeavesNoStaleIndices) {

@@ -1,19 +1,19 @@
 // Tier A (no device): the consistent-pairs passes compile into a graph (no stale handles) in the
-// frame order of passes/consistent_pairs_passes.h: every iteration recorded up front, later ones
+// frame order of passes/consistent_pairs/consistent_pairs_passes.h: every iteration recorded up front, later ones
 // peeling one layer fewer (they start from the previous last layer), a decision between
 // iterations whose indirect draws the next iteration reads; and every pipeline layout against its
 // shader's SPIR-V.
-#include "passes/consistent_pairs_passes.h"
-#include "passes/stencil_passes.h"
+#include "passes/consistent_pairs/consistent_pairs_passes.h"
+#include "passes/stencil/stencil_passes.h"
 #include "tests/support/reflection_check.h"
 
-#include "spirv/cp_back_id.frag.h"
-#include "spirv/cp_consistency.frag.h"
-#include "spirv/cp_decide.comp.h"
-#include "spirv/cp_determination.frag.h"
-#include "spirv/cp_geometry.vert.h"
-#include "spirv/cp_peel.frag.h"
-#include "spirv/stencil_compact.comp.h"
+#include "spirv/consistent_pairs_back_id.frag.h"
+#include "spirv/consistent_pairs_consistency.frag.h"
+#include "spirv/consistent_pairs_decide.comp.h"
+#include "spirv/consistent_pairs_determination.frag.h"
+#include "spirv/consistent_pairs_geometry.vert.h"
+#include "spirv/consistent_pairs_peel.frag.h"
+#include "spirv/pair_compact.comp.h"
 
 #include <gtest/gtest.h>
 
@@ -124,14 +124,14 @@ TEST(ConsistentPairsPasses, NothingDrawnStillClearsAndReadsBack) {
 
 TEST(ConsistentPairsLayouts, MatchShaders) {
     for (auto [spirv, layout, name] :
-         {std::tuple{std::span<const uint32_t>(kSpirv_cp_geometry_vert), &kConsistentPairsDrawLayout, "geometry"},
-          std::tuple{std::span<const uint32_t>(kSpirv_cp_peel_frag), &kConsistentPairsDrawLayout, "peel"},
-          std::tuple{std::span<const uint32_t>(kSpirv_cp_consistency_frag), &kConsistentPairsDrawLayout, "consistency"},
-          std::tuple{std::span<const uint32_t>(kSpirv_cp_back_id_frag), &kConsistentPairsDrawLayout, "back id"},
-          std::tuple{std::span<const uint32_t>(kSpirv_cp_determination_frag), &kConsistentPairsDrawLayout,
+         {std::tuple{std::span<const uint32_t>(kSpirv_consistent_pairs_geometry_vert), &kConsistentPairsDrawLayout, "geometry"},
+          std::tuple{std::span<const uint32_t>(kSpirv_consistent_pairs_peel_frag), &kConsistentPairsDrawLayout, "peel"},
+          std::tuple{std::span<const uint32_t>(kSpirv_consistent_pairs_consistency_frag), &kConsistentPairsDrawLayout, "consistency"},
+          std::tuple{std::span<const uint32_t>(kSpirv_consistent_pairs_back_id_frag), &kConsistentPairsDrawLayout, "back id"},
+          std::tuple{std::span<const uint32_t>(kSpirv_consistent_pairs_determination_frag), &kConsistentPairsDrawLayout,
                      "determination"},
-          std::tuple{std::span<const uint32_t>(kSpirv_cp_decide_comp), &kConsistentPairsDecideLayout, "decide"},
-          std::tuple{std::span<const uint32_t>(kSpirv_stencil_compact_comp), &kStencilCompactLayout, "compact"}}) {
+          std::tuple{std::span<const uint32_t>(kSpirv_consistent_pairs_decide_comp), &kConsistentPairsDecideLayout, "decide"},
+          std::tuple{std::span<const uint32_t>(kSpirv_pair_compact_comp), &kStencilCompactLayout, "compact"}}) {
         Status status = test::checkPipelineLayout(spirv, *layout, name);
         EXPECT_TRUE(status.ok()) << status.describe();
     }

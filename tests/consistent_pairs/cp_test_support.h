@@ -4,7 +4,7 @@
 // and the hollow solid of the paper's hard cases.
 #pragma once
 
-#include "collision/generated_solids.h"
+#include "collision/scene/generated_solids.h"
 #include "tests/support/detector_contract.h"
 #include "tests/support/method_scenes.h"
 #include "vkcollide/consistent_pairs.h"

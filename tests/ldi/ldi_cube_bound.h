@@ -1,5 +1,5 @@
 // The ldi volume error bound of the shared unit cube pair (cube.stl, [-0.5, 0.5]^3, and itself
-// moved by (0.5, 0.5, 0.5)), derived by hand from collision/ldi_error_bound.cpp's formula so that
+// moved by (0.5, 0.5, 0.5)), derived by hand from collision/ldi/ldi_error_bound.cpp's formula so that
 // the ldi, GPU and CLI tests pin the bound itself, not only volumes within it.
 //
 // VoI: the overlap [0, 0.5]^3, not extended. placedMeshBounds pads each world box by one float ulp

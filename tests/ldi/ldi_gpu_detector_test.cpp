@@ -6,7 +6,7 @@
 // until the host's submit signals, slots reused); the per-pair intersection-depth image against the
 // CPU reference's per-pixel overlap; a failed record keeping the slot's earlier frame readable; bad
 // settings (including sizes beyond the device's binding range) and candidates.
-#include "collision/generated_solids.h"
+#include "collision/scene/generated_solids.h"
 #include "collision/reference/self_intersections.h"
 #include "collision/reference/triangle_pairs.h"
 #include "tests/ldi/ldi_gpu_support.h"

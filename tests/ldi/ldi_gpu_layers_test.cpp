@@ -2,11 +2,11 @@
 // layout against its SPIR-V; the peeled, sorted GPU layers against the CPU reference LDI
 // (collision/reference/ldi_cpu.h, which samples like the GPU), pixel by pixel; and, independently of
 // that reference, against brute-force ray/triangle crossings in double at the pixel centres.
-#include "collision/ldi_detector_impl.h"
+#include "collision/ldi/ldi_detector_impl.h"
 #include "tests/ldi/ldi_gpu_support.h"
 #include "tests/ldi/ldi_ray_crossings.h"
 #include "tests/support/reflection_check.h"
-#include "collision/generated_solids.h"
+#include "collision/scene/generated_solids.h"
 
 #include "spirv/ldi_indirect.comp.h"
 #include "spirv/ldi_layer_count.comp.h"

@@ -4,7 +4,7 @@
 // snapping, plus float depth); a pair's inside vertices against the same oracle; and the embeddable
 // recordPointQuery reading a host's interleaved particle buffer, with results NotReady until the
 // frame's signal.
-#include "collision/generated_solids.h"
+#include "collision/scene/generated_solids.h"
 #include "collision/reference/point_classifier.h"
 #include "tests/ldi/ldi_gpu_support.h"
 #include "tests/support/detector_contract.h"

@@ -4,7 +4,7 @@
 // rigid motions, containment through the VoI extension (Fig. 2b), separated pairs, and depth
 // complexity above the cap: `truncated` with the needed layers and never a volume (nor a false
 // self-intersection); an atlas of several rows whose last is partly filled, above 65535 workgroups.
-#include "collision/generated_solids.h"
+#include "collision/scene/generated_solids.h"
 #include "collision/reference/intersection_volume.h"
 #include "tests/ldi/ldi_cube_bound.h"
 #include "tests/ldi/ldi_gpu_support.h"

@@ -1,7 +1,7 @@
 // Tier A (no device): the ldi passes' declarations compile into a graph (no stale handles), in the
-// frame order of passes/ldi_passes.h and depth_peel_passes.h, and the number of passes depends on
+// frame order of passes/ldi/ldi_passes.h and ldi_peel_passes.h, and the number of passes depends on
 // the layer cap only, never on the number of LDIs (the atlas keeps them in one set of passes).
-#include "passes/ldi_passes.h"
+#include "passes/ldi/ldi_passes.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Tier A (no device): the volume of interest and its outside faces (paper 2, §3.1, Fig. 2).
-#include "collision/ldi_voi.h"
+#include "collision/ldi/ldi_voi.h"
 
 #include <gtest/gtest.h>
 

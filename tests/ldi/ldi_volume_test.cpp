@@ -2,7 +2,7 @@
 // CGAL oracle: the reference table of ../shared/meshes/README.md at 256² and 512² within the stated
 // bound (ldiVolumeErrorBound), convergence from 128² to 512², containment through the VoI
 // extension (Fig. 2b), and seeded random rigid motions.
-#include "collision/generated_solids.h"
+#include "collision/scene/generated_solids.h"
 #include "collision/reference/ldi_cpu.h"
 #include "collision/reference/intersection_volume.h"
 #include "tests/ldi/ldi_cube_bound.h"

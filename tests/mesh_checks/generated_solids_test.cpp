@@ -1,6 +1,6 @@
 // Generated solids must be clean closed solids for every method, with volumes that converge to
 // the analytic ones as the tessellation gets finer (they are inscribed, so always from below).
-#include "collision/generated_solids.h"
+#include "collision/scene/generated_solids.h"
 
 #include "vkcollide/mesh_checks.h"
 

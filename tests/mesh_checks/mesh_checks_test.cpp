@@ -2,7 +2,7 @@
 // Every defect is checked both ways: the count it should raise, and the validity it should lose.
 #include "vkcollide/mesh_checks.h"
 
-#include "collision/generated_solids.h"
+#include "collision/scene/generated_solids.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
-// Tests of the access-kind table (passes/access_kind.h): rows the barrier logic depends on.
-#include "passes/access_kind.h"
+// Tests of the access-kind table (passes/graph/access_kind.h): rows the barrier logic depends on.
+#include "passes/graph/access_kind.h"
 
 #include <gtest/gtest.h>
 

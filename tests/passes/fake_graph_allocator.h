@@ -2,7 +2,7 @@
 // for (names, usage flags, timestamp counts) and destroyed, and hands out recognisable fake handles.
 #pragma once
 
-#include "passes/graph_resources.h"
+#include "passes/graph/graph_resources.h"
 
 #include <cstdint>
 #include <string>

@@ -1,6 +1,6 @@
-// Tests of Graph::compile (passes/graph.h): barriers derived for each hazard, layout transitions,
+// Tests of Graph::compile (passes/graph/graph.h): barriers derived for each hazard, layout transitions,
 // imported initial/final states, usage flags for transients, and rejected graphs. No device.
-#include "passes/graph.h"
+#include "passes/graph/graph.h"
 #include "tests/passes/fake_graph_allocator.h"
 
 #include <gtest/gtest.h>

@@ -2,8 +2,8 @@
 // Transfer and dynamic-rendering passes need no shaders, yet exercise every barrier shape the graph
 // derives (transient first use, attachment -> transfer transitions, RAW, WAR, the final HOST
 // barrier of an imported read-back slot); the data read back proves the passes ran in order.
-#include "collision/graph_execution.h"
-#include "passes/graph.h"
+#include "collision/frames/vulkan_graph.h"
+#include "passes/graph/graph.h"
 #include "tests/support/vulkan_test.h"
 #include "vk/buffer.h"
 #include "vk/image.h"

@@ -1,6 +1,6 @@
-// Tests of Graph::dump (passes/graph.h): the text of a small compiled graph, compared exactly so
+// Tests of Graph::dump (passes/graph/graph.h): the text of a small compiled graph, compared exactly so
 // any change to barriers, versions or formatting shows up here.
-#include "passes/graph.h"
+#include "passes/graph/graph.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
-// Tests of Graph::execute (passes/graph.h) without a device: a VolkDeviceTable whose entries are
+// Tests of Graph::execute (passes/graph/graph.h) without a device: a VolkDeviceTable whose entries are
 // fake functions appending to a call log, so the test sees which Vulkan commands the graph
 // records, in which order, with which barriers, labels and query indices.
-#include "passes/graph.h"
+#include "passes/graph/graph.h"
 #include "tests/passes/fake_graph_allocator.h"
 
 #include <volk.h>

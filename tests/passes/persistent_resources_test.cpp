@@ -1,7 +1,7 @@
-// Tests of PersistentResources with Graph::compile (passes/persistent_resources.h): a frame slot's
+// Tests of PersistentResources with Graph::compile (passes/graph/persistent_resources.h): a frame slot's
 // graphs get the previous frame's objects back when they fit, are ordered after that frame's last
 // access, recreate what no longer fits, and everything is destroyed with the slot. No device.
-#include "passes/graph.h"
+#include "passes/graph/graph.h"
 #include "tests/passes/fake_graph_allocator.h"
 
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
-// Tests of ReadbackLayout and addReadbackPass (passes/readback_layout.h): regions get aligned
+// Tests of ReadbackLayout and addReadbackPass (passes/graph/readback_layout.h): regions get aligned
 // offsets that size the ring slot, a decoder reads at exactly those offsets, and the read-back
 // pass copies (and declares) only the regions a frame fills. No device.
-#include "passes/readback_layout.h"
+#include "passes/graph/readback_layout.h"
 
 #include <gtest/gtest.h>
 

@@ -2,12 +2,12 @@
 // cases against the exact oracle: overlapping and separated boxes, an object fully inside another
 // (edges inside a volume), one view over the broadphase's pairs (as the harness runs it), an open
 // mesh (warning, not a crash), frames in flight, and every pipeline layout against its SPIR-V.
-#include "passes/stencil_passes.h"
+#include "passes/stencil/stencil_passes.h"
 #include "tests/stencil/stencil_test_support.h"
 #include "tests/support/failing_buffer_creation.h"
 #include "tests/support/reflection_check.h"
 
-#include "spirv/stencil_compact.comp.h"
+#include "spirv/pair_compact.comp.h"
 #include "spirv/stencil_empty.frag.h"
 #include "spirv/stencil_fullscreen.vert.h"
 #include "spirv/stencil_geometry.vert.h"
@@ -40,7 +40,7 @@ TEST(StencilLayouts, MatchShaders) {
     for (auto [spirv, layout, name] :
          {std::tuple{std::span<const uint32_t>(kSpirv_stencil_normals_comp), &kStencilNormalsLayout, "normals"},
           std::tuple{std::span<const uint32_t>(kSpirv_stencil_scan_comp), &kStencilScanLayout, "scan"},
-          std::tuple{std::span<const uint32_t>(kSpirv_stencil_compact_comp), &kStencilCompactLayout, "compact"}}) {
+          std::tuple{std::span<const uint32_t>(kSpirv_pair_compact_comp), &kStencilCompactLayout, "compact"}}) {
         Status status = test::checkPipelineLayout(spirv, *layout, name);
         EXPECT_TRUE(status.ok()) << status.describe();
     }
@@ -243,7 +243,7 @@ TEST_F(StencilDetectorTest, NoCandidatesAndBadInputs) {
     test::expectSettingsRefused<StencilDetector>(context_, views);
 }
 
-// ensureTopology (collision/stencil_detector_frame.cpp): when building a new scene's topology
+// ensureTopology (collision/stencil/stencil_detector_frame.cpp): when building a new scene's topology
 // fails, the slot must not still claim the old scene, whose buffers it has already destroyed.
 TEST_F(StencilDetectorTest, TopologyFailureForgetsOldScene) {
     auto sceneA = Scene::create(context_, kVolumeMethodRequirements);

@@ -1,7 +1,7 @@
 // Tier A (no device): the stencil passes' declarations compile into a graph (no stale handles),
-// in the frame order of passes/stencil_passes.h, with the layout transitions the render passes
+// in the frame order of passes/stencil/stencil_passes.h, with the layout transitions the render passes
 // need (depth-stencil written, then read-only, then written again by the recounts).
-#include "passes/stencil_passes.h"
+#include "passes/stencil/stencil_passes.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // occlusion-query objects, points).
 #pragma once
 
-#include "collision/generated_solids.h"
+#include "collision/scene/generated_solids.h"
 #include "tests/support/detector_contract.h"
 #include "tests/support/method_scenes.h"
 #include "vkcollide/stencil.h"

@@ -1,8 +1,9 @@
 // Tier A (no device): unique edges and vertex adjacency per mesh, and the fitted views (paper 1,
 // section 6.5): overlap region to the viewport, drawn objects inside the depth range, positive
 // determinant (outward counter-clockwise triangles stay front-facing).
-#include "collision/generated_solids.h"
-#include "collision/stencil_detector_internal.h"
+#include "collision/scene/generated_solids.h"
+#include "collision/frames/orthographic_views.h"
+#include "collision/stencil/stencil_detector_internal.h"
 
 #include <glm/matrix.hpp>
 #include <gtest/gtest.h>
@@ -50,10 +51,10 @@ TEST(StencilViews, FitOverlapRegionAndKeepOrientation) {
     std::vector<Aabb> bounds = {{{0, 0, 0}, {2, 2, 2}}, {{1, 1, 1}, {4, 3, 5}}, {{10, 10, 10}, {11, 11, 11}}};
     std::vector<ObjectPair> pairs = {{0, 1}};
     std::vector<uint32_t> draw = {0, 1};
-    StencilViewFit fit = fitStencilViews(pairs, bounds, draw, 3, 100, 0.0f);
+    OrthographicViewFit fit = fitOrthographicViews(pairs, bounds, draw, 3, 100, 0.0f);
     ASSERT_EQ(fit.views.size(), 3u);
     EXPECT_NEAR(fit.pixelSize, 1.0f / 100.0f, 1e-6f);
-    for (const StencilView& view : fit.views) {
+    for (const OrthographicView& view : fit.views) {
         // Overlap region [1,2]^3 maps to the whole viewport.
         glm::vec4 lo = view.worldToClip * glm::vec4(1, 1, 1, 1), hi = view.worldToClip * glm::vec4(2, 2, 2, 1);
         EXPECT_NEAR(lo.x, -1.0f, 1e-5f);

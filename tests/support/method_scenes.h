@@ -5,7 +5,7 @@
 // methods share for their settings (the fitted pixel, the candidate-pair limit).
 #pragma once
 
-#include "collision/generated_solids.h"
+#include "collision/scene/generated_solids.h"
 #include "tests/support/detector_contract.h"
 #include "tests/support/host_vertex_buffer.h"
 #include "tests/support/oracle_scene.h"
@@ -16,7 +16,7 @@
 
 namespace vkc::test {
 
-// The pixel side an image-space method fits (collision/stencil_detector_views.cpp): the largest
+// The pixel side an image-space method fits (collision/frames/orthographic_views.cpp): the largest
 // extent of the candidates' box overlap its views see, grown by the padding on each side, over the
 // resolution.
 inline float fittedPixelSize(float largestExtent, float paddingPixels, uint32_t resolution) {

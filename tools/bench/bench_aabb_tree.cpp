@@ -2,8 +2,8 @@
 // (AabbTreeDetector::run), the CPU traversal of the same trees (traverseAabbTreesCpu) and
 // fcl::collide with all contacts, plus both tree builds. Every case reports its triangle-pair count
 // so the CSV shows they agree. Pairs over a million triangles only with VKC_BENCH_LARGE_MESHES=1.
-#include "collision/aabb_traversal_cpu.h"
-#include "collision/aabb_tree.h"
+#include "collision/aabb_tree/aabb_traversal_cpu.h"
+#include "collision/aabb_tree/aabb_tree.h"
 #include "collision/reference/triangle_pairs.h"
 #include "tools/bench/bench_context.h"
 #include "tools/bench/gpu_timings.h"

@@ -2,7 +2,7 @@
 // (worldBounds + overlappingPairs), on random generated-solid scenes of 16..4096 objects at constant
 // density and on one sphere pair at subdivisions 3..7 (vertex scaling). Every benchmark reports the
 // same counters, so --benchmark_out_format=csv gets one column set (its reporter requires that).
-#include "collision/broadphase_reference.h"
+#include "collision/broadphase/broadphase_reference.h"
 #include "tools/bench/broadphase_setup.h"
 #include "tools/bench/gpu_timings.h"
 #include "tools/bench/random_solid_scene.h"

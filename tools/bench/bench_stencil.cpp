@@ -4,7 +4,7 @@
 // (untimed); each iteration is StencilDetector::run (record, submit, wait, read back) at 256^2
 // with three views. Counters: objects, triangles, pairs, gpu_ms (sum of the stencil passes'
 // timestamps); --benchmark_out_format=csv writes one column set.
-#include "collision/generated_solids.h"
+#include "collision/scene/generated_solids.h"
 #include "tools/bench/broadphase_setup.h"
 #include "tools/bench/candidate_scene.h"
 #include "vkcollide/stencil.h"

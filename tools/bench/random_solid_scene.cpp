@@ -2,7 +2,7 @@
 // the GPU and CPU paths see the same poses.
 #include "tools/bench/random_solid_scene.h"
 
-#include "collision/generated_solids.h"
+#include "collision/scene/generated_solids.h"
 
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>

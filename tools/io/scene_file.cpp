@@ -3,8 +3,8 @@
 // and the object's name once it is known, so a scene author can find the line without a debugger.
 #include "tools/io/scene_file.h"
 
-#include "collision/format_number.h"
-#include "collision/generated_solids.h"
+#include "collision/frames/format_number.h"
+#include "collision/scene/generated_solids.h"
 #include "tools/io/json_depth.h"
 #include "tools/io/mesh_loader.h"
 #include "vkcollide/scene.h"

@@ -1,0 +1,93 @@
+// AabbTreeDetector::results: decodes a frame's read-back slot (traversal state, per-pair counters,
+// the kept triangle pairs) into FrameResults, and feeds temporal coherence (paper 4, section 5):
+// each pair's next entrance level comes from this frame's per-level overlap counts.
+// Never blocks: NotReady until the frame's timeline value has been signalled.
+#include "collision/aabb_tree/aabb_tree_detector_impl.h"
+
+#include "collision/aabb_tree/aabb_traversal_cpu.h"
+#include "collision/frames/vulkan_graph.h"
+#include "passes/aabb_tree/aabb_tree_passes.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace vkc {
+
+Status AabbTreeDetector::results(uint64_t frame, FrameResults& out, AabbTreeFrameDetails* details) {
+    AabbTreeDetectorImpl& d = *impl_;
+    auto bytes = readRingSlot(*d.ctx, d.frames.ring, frame);
+    if (!bytes) return bytes.status();
+    const AabbFrameSlot& slot = d.slots[frame % d.slots.size()];
+    const void* base = bytes.value();
+    const ReadbackLayout& layout = d.frames.readback;
+    const auto state = layout.value<gpu::AabbTraversalStateGpu>(base, kAabbReadbackState);
+    const size_t pairCount = slot.objectPairs.size();
+    std::vector<gpu::AabbPairStatsGpu> pairStats(pairCount);
+    if (pairCount != 0)
+        std::memcpy(pairStats.data(), layout.bytes(base, kAabbReadbackPairStats), pairCount * sizeof(gpu::AabbPairStatsGpu));
+
+    out = FrameResults{};
+    std::vector<int> resultOf(pairCount, -1);
+    for (size_t k = 0; k < pairCount; ++k) {
+        if (pairStats[k].trianglePairs == 0) continue;
+        resultOf[k] = int(out.pairs.size());
+        PairResult& r = out.pairs.emplace_back();
+        r.a = slot.objectPairs[k].a;
+        r.b = slot.objectPairs[k].b;
+        r.trianglePairs = pairStats[k].trianglePairs;
+    }
+    const uint32_t capacity = d.trianglePairCapacity();
+    if (capacity != 0) {
+        const auto* list = reinterpret_cast<const gpu::AabbTrianglePairGpu*>(layout.bytes(base, kAabbReadbackTrianglePairs));
+        const uint32_t stored = std::min(state.trianglePairCount, capacity);
+        for (uint32_t i = 0; i < stored; ++i) {
+            gpu::AabbTrianglePairGpu entry;
+            std::memcpy(&entry, list + i, sizeof(entry));
+            if (entry.pair < pairCount && resultOf[entry.pair] >= 0)
+                out.pairs[resultOf[entry.pair]].trianglePairList.push_back({entry.triangleA, entry.triangleB});
+        }
+        for (PairResult& r : out.pairs) {
+            std::sort(r.trianglePairList.begin(), r.trianglePairList.end());
+            r.truncated = r.trianglePairList.size() < *r.trianglePairs;
+        }
+        if (state.trianglePairCount > capacity)
+            out.warnings.push_back("aabb-tree: " + std::to_string(state.trianglePairCount) +
+                                   " intersecting triangle pairs, list capacity " + std::to_string(capacity) +
+                                   " (AabbTreeSettings::trianglePairCapacity): list truncated, counts exact");
+    }
+    if (state.nodePairOverflow != 0) {
+        // Node pairs past the list capacity were never tested: counts may be too low, for any pair.
+        for (PairResult& r : out.pairs) r.truncated = true;
+        out.warnings.push_back("aabb-tree: a node pair list overflowed: " + std::to_string(state.nodePairOverflow) +
+                               " entries > AabbTreeSettings::nodePairCapacity " +
+                               std::to_string(d.settings.nodePairCapacity) +
+                               ": results incomplete, grow to at least that and retry");
+    }
+    out.colliding = !out.pairs.empty();
+
+    // Temporal coherence (section 5): next frame's entrance level from this frame's overlap counts.
+    if (!d.settings.disableTemporalCoherence) {
+        // Pairs that left the PCS keep their entry; bound the map so a long run cannot grow it forever.
+        if (d.entranceLevels.size() > 4ull * d.settings.maxCandidatePairs) d.entranceLevels.clear();
+        // A frame of a scene recorded before the detector moved on to another has nothing to teach.
+        for (size_t k = 0; k < pairCount && !slot.layout.empty(); ++k) {
+            const gpu::AabbPairGpu& pair = slot.gpuPairs[k];
+            const AabbTree& treeA = d.trees.find(slot.layout[pair.treeA])->second.tree;
+            const AabbTree& treeB = d.trees.find(slot.layout[pair.treeB])->second.tree;
+            d.entranceLevels[slot.objectPairs[k]] =
+                nextAabbEntranceLevel(pair, treeA, treeB, pairStats[k], slot.entrance[k]);
+        }
+    }
+    if (details) {
+        details->globalLevels = slot.globalLevels;
+        details->levelTested.assign(state.levelTested, state.levelTested + slot.globalLevels);
+        details->levelOverlaps.assign(state.levelOverlaps, state.levelOverlaps + slot.globalLevels);
+        details->trianglePairCount = state.trianglePairCount;
+        details->nodePairOverflow = state.nodePairOverflow != 0;
+        details->nodePairsNeeded = state.nodePairOverflow;
+        details->refitTrees = slot.refitTrees;
+    }
+    return readPassTimings(*d.ctx, *slot.graph, slotResources(d.frames, frame), out.gpuTimingsMs);
+}
+
+}  // namespace vkc

@@ -1,0 +1,222 @@
+// vkc::ConsistentPairsDetector, one frame: gathers the drawn objects of the candidate pairs (closed
+// solids only), fits the single orthographic view (paper 3, section 4: over the potentially
+// colliding set), fills the per-slot buffers and indirect draws, builds the pass graph
+// (passes/consistent_pairs/consistent_pairs_passes.h) and later decodes the ring slot and the occlusion queries.
+#include "collision/consistent_pairs/consistent_pairs_detector_impl.h"
+
+#include "collision/frames/orthographic_views.h"
+#include "collision/frames/candidate_pairs.h"
+#include "collision/frames/found_pairs.h"
+#include "collision/frames/vulkan_graph.h"
+#include "collision/frames/local_region.h"
+#include "collision/frames/object_gpu.h"
+#include "collision/scene/scene_impl.h"
+#include "collision/stencil/stencil_detector_internal.h"
+#include "collision/frames/vertex_buffer_slots.h"
+#include "vk/descriptors.h"
+
+#include <cstring>
+
+namespace vkc {
+
+void ConsistentPairsDetectorImpl::writeDescriptors(const ConsistentPairsSlot& slot, const Graph& graph,
+                                                   const ConsistentPairsPassInputs& in,
+                                                   std::span<const VkBuffer> meshBuffers) {
+    VulkanContext& c = *ctx;
+    const GraphDescriptors d(c, graph, frames.placeholder.buffer);
+    d.storageBuffer(slot.geometrySet, gpu::kCpBindingObjects, in.objects);
+    d.storageBuffer(slot.geometrySet, gpu::kCpBindingFrame, in.frame);
+    writeStorageBufferArray(c, slot.geometrySet, gpu::kBindingVertexBuffers, meshBuffers);
+    d.storageBuffer(slot.windowSet, gpu::kCpBindingPairFlags, in.pairFlags);
+    d.storageBuffer(slot.windowSet, gpu::kCpBindingStats, in.stats);
+    d.storageBuffer(slot.windowSet, gpu::kCpBindingPoints, in.points);
+    d.storageImage(slot.windowSet, gpu::kCpBindingLayers, in.layers);
+    d.storageImage(slot.windowSet, gpu::kCpBindingBackDepth, in.backDepth);
+    d.storageImage(slot.windowSet, gpu::kCpBindingBackId, in.backId);
+    d.storageBuffer(slot.decideSet, gpu::kCpBindingDecideStats, in.stats);
+    d.storageBuffer(slot.decideSet, gpu::kCpBindingDraws, in.draws);
+    writePairCompactDescriptors(c, slot.compactSet, d.buffer(in.candidates), d.buffer(in.pairFlags), d.buffer(in.pairs));
+}
+
+Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene,
+                                                const CandidateSet& candidates, uint64_t frame) {
+    VulkanContext& c = *ctx;
+    const ConsistentPairsSettings& s = settings;
+    const uint32_t objectCount = uint32_t(scene.objects.size());
+    auto candidatePairs = frameCandidatePairs({"consistent-pairs", "ConsistentPairsSettings", s}, objectCount, candidates);
+    if (!candidatePairs) return candidatePairs.status();
+    const std::vector<ObjectPair>& pairs = candidatePairs.value();
+    const std::vector<uint32_t> draw = objectsOfPairs(pairs);
+    // Front and back faces alternate only along rays through closed, outward-oriented solids.
+    for (uint32_t object : draw) VKC_TRY(requireClosedSolid(scene, object, "consistent-pairs"));
+    // The slot is free once the frame that last used it has completed on the GPU (never waits).
+    VKC_TRY(ringSlotAvailable(c, frames.ring, frame));
+    ConsistentPairsSlot& slot = slots[frame % slots.size()];
+    ensureSceneIndices(slot.indices, scene);
+
+    // Objects and vertex buffers of the drawn objects; draws per iteration, instanceCount 1 (the GPU
+    // turns those of iterations after the first off when nothing remains to peel).
+    VertexBufferSlots vertexSlots(frames.vertexBufferCapacity, "consistent-pairs: the candidate objects read");
+    const uint32_t drawn = uint32_t(draw.size());
+    std::vector<gpu::ObjectGpu> objects(std::max(objectCount, 1u));
+    std::vector<VkDrawIndexedIndirectCommand> draws(std::max(size_t(drawn) * s.maxIterations, size_t(1)));
+    const LocalRegion region = localRegion(candidates.worldBounds, draw);
+    for (uint32_t i = 0; i < drawn; ++i) {
+        const SceneObject& o = scene.objects[draw[i]];
+        const SceneMesh& mesh = scene.meshes[o.mesh];
+        auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, "object \"" + o.name + "\"");
+        if (!vertexSlot) return vertexSlot.status();
+        objects[draw[i]] = objectGpu(scene, o, region.origin, vertexSlot.value());
+        for (uint32_t iteration = 0; iteration < s.maxIterations; ++iteration)
+            draws[iteration * drawn + i] = {uint32_t(mesh.data.indices.size()), 1u, slot.indices.firstIndex[o.mesh], 0,
+                                            0u};
+    }
+
+    // One view along z over the candidates' box overlaps, depth over every drawn object whole.
+    gpu::CpFrameGpu view = {};
+    slot.pixelSize = 0.0f;
+    slot.distanceThreshold = 0.0f;
+    slot.origin = region.origin;
+    if (!draw.empty()) {
+        OrthographicViewFit fit = fitOrthographicViews(pairs, region.bounds, draw, 1, s.resolution, s.regionPaddingPixels);
+        view.worldToClip = fit.views[0].worldToClip;
+        view.clipToWorld = fit.views[0].clipToWorld;
+        slot.pixelSize = fit.pixelSize;
+        slot.distanceThreshold = s.distanceThresholdPixels * fit.pixelSize;
+        // Depth is linear in the ray axis: world units per unit of depth is 1 / worldToClip[z][z].
+        view.thresholdDepth = slot.distanceThreshold * view.worldToClip[2][2];
+    }
+    view.resolution = s.resolution;
+    view.layerCount = s.layersPerIteration;
+    view.objectCount = objectCount;
+    view.pointCapacity = s.pointCapacity;
+
+    ConsistentPairsPassInputs in;
+    in.pipelines = {&peel, &consistency, &backId, &determination, &decide, &compact};
+    in.geometrySet = slot.geometrySet;
+    in.windowSet = slot.windowSet;
+    in.decideSet = slot.decideSet;
+    in.compactSet = slot.compactSet;
+    in.occlusion = slot.occlusion.pool;
+    in.storeOpNone = c.apiVersion >= VK_API_VERSION_1_3;
+    in.resolution = s.resolution;
+    in.layersPerIteration = s.layersPerIteration;
+    in.iterations = s.maxIterations;
+    in.drawObjects = draw;
+    PairListSizes& lists = in;
+    lists = {objectCount, uint32_t(pairs.size()), s.maxCandidatePairs, s.pointCapacity};
+
+    slot.graph = std::make_unique<Graph>();
+    Graph& graph = *slot.graph;
+    const uint32_t res = s.resolution, layers = s.layersPerIteration;
+    in.objects = graph.createBuffer("cp objects", {objects.size() * sizeof(objects[0]), 0, true});
+    in.frame = graph.createBuffer("cp frame view", {sizeof(view), 0, true});
+    in.indices = declareSceneIndices(graph, slot.indices, "cp");
+    // The GPU rewrites instanceCount of iterations after the first.
+    in.draws = graph.createBuffer("cp indirect draws", {draws.size() * sizeof(draws[0]), 0, true});
+    in.candidates = graph.createBuffer("cp candidate pairs", {8 * std::max<VkDeviceSize>(1, pairs.size()), 0, true});
+    in.pairFlags = graph.createBuffer("cp pair flags", {std::max<VkDeviceSize>(16, stencilPairFlagsBytes(objectCount))});
+    in.stats = graph.createBuffer("cp stats", {sizeof(gpu::CpStatsGpu)});
+    in.pairs = graph.createBuffer("cp pairs", {stencilPairsBytes(s.maxCandidatePairs)});
+    in.points = graph.createBuffer("cp collision points", {consistentPairsPointsBytes(s.pointCapacity)});
+    in.meshVertices = importVertexBuffers(graph, vertexSlots.buffers());
+    in.readback = importReadbackSlot(graph, "cp readback slot", frames.ring, frame);
+    in.readbackLayout = &frames.readback;
+    in.depth = graph.createImage("cp depth", {res, res, kConsistentPairsDepthFormat});
+    in.peelTarget = graph.createImage("cp peel target", {res, res, kConsistentPairsLayerFormat});
+    // Array images, so that every view of them is an array view.
+    in.layers = graph.createImage("cp front layers", {res, res, kConsistentPairsLayerFormat, layers});
+    in.backDepth = graph.createImage("cp nearest back depth", {res, res, kConsistentPairsBackDepthFormat, layers});
+    in.backId = graph.createImage("cp nearest back id", {res, res, kConsistentPairsBackIdFormat, layers});
+    addConsistentPairsPasses(graph, in);
+    PersistentResources& resources = slotResources(frames, frame);
+    VKC_TRY(graph.compile(resources));
+
+    VulkanGraphAllocator& allocator = *frames.allocator;
+    VKC_TRY(uploadSceneIndices(allocator, graph, in.indices, slot.indices));
+    VKC_TRY(fillHostBuffer(allocator, graph, in.objects, std::span<const gpu::ObjectGpu>(objects)));
+    VKC_TRY(fillHostBuffer(allocator, graph, in.frame, std::span<const gpu::CpFrameGpu>(&view, 1)));
+    VKC_TRY(fillHostBuffer(allocator, graph, in.draws, std::span<const VkDrawIndexedIndirectCommand>(draws)));
+    VKC_TRY(fillHostBuffer(allocator, graph, in.candidates, std::span<const ObjectPair>(pairs)));
+    writeDescriptors(slot, graph, in, vertexSlots.buffers());
+    auto execute = graphExecuteContext(c, graph, resources);
+    if (!execute) return execute.status();
+    VKC_TRY(graph.execute(cmd, execute.value()));
+    slot.drawnObjects = drawn;
+    return Status::success();
+}
+
+Status ConsistentPairsDetectorImpl::readResults(uint64_t frame, FrameResults& out, ConsistentPairsFrameDetails* details) {
+    VulkanContext& c = *ctx;
+    auto bytes = readRingSlot(c, frames.ring, frame);
+    if (!bytes) return bytes.status();
+    const ConsistentPairsSlot& slot = slots[frame % slots.size()];
+    const char* base = static_cast<const char*>(bytes.value());
+
+    ConsistentPairsFrameDetails d;
+    d.drawnObjects = slot.drawnObjects;
+    d.pixelSize = slot.pixelSize;
+    d.distanceThreshold = slot.distanceThreshold;
+    const ReadbackLayout& layout = frames.readback;
+    const auto stats = layout.value<gpu::CpStatsGpu>(base, kConsistentPairsReadbackStats);
+    d.iterationsRun = stats.iterations;
+    d.inconsistentPixels = stats.inconsistentPixels;
+    if (slot.drawnObjects != 0) {
+        d.fragmentsPerPeel.resize(consistentPairsPeelCount(settings.layersPerIteration, d.iterationsRun));
+        if (!d.fragmentsPerPeel.empty())
+            VKC_TRY(readQueries(c, slot.occlusion, 0, uint32_t(d.fragmentsPerPeel.size()), d.fragmentsPerPeel,
+                                QueryWait::No));
+        d.iterationsTruncated = d.iterationsRun == settings.maxIterations && !d.fragmentsPerPeel.empty() &&
+                                d.fragmentsPerPeel.back() != 0;
+    }
+
+    const ReadbackList pairList = readbackList(layout.bytes(base, kConsistentPairsReadbackPairs),
+                                               settings.maxCandidatePairs);
+    const ReadbackList pointList = readbackList(layout.bytes(base, kConsistentPairsReadbackPoints),
+                                                settings.pointCapacity);
+    d.pointCount = pointList.count;
+    d.pointsTruncated = pointList.truncated;
+
+    out = FrameResults{};
+    const FoundPairs found = addFoundPairs(pairList, d.pointsTruncated, out.pairs);
+    out.colliding = !out.pairs.empty();
+    // Pairs behind the last peeled layer were never tested, so `colliding` may read false.
+    out.truncated = d.iterationsTruncated || d.pointsTruncated || pairList.truncated;
+    const auto* points = reinterpret_cast<const gpu::CpPointGpu*>(pointList.entries);
+    d.points.reserve(pointList.stored);
+    for (uint32_t i = 0; i < pointList.stored; ++i) {
+        const gpu::CpPointGpu& g = points[i];
+        ConsistentPairsPoint point;
+        point.objectP = g.objectP;
+        point.objectT = g.objectT;
+        point.frontP = (g.flags & gpu::kCpPointFrontP) != 0;
+        point.frontT = (g.flags & gpu::kCpPointFrontT) != 0;
+        point.p = glm::vec3(glm::dvec3(g.px, g.py, g.pz) + slot.origin);
+        point.t = glm::vec3(glm::dvec3(g.tx, g.ty, g.tz) + slot.origin);
+        point.normalP = {g.pnx, g.pny, g.pnz};
+        point.normalT = {g.tnx, g.tny, g.tnz};
+        // Points of objects that are close but consistent (touching within the threshold) name no pair.
+        if (PairResult* pair = found.find(out.pairs, g.objectP, g.objectT)) {
+            pair->points.push_back(point.p);
+            pair->normals.push_back(point.normalP);
+            pair->points.push_back(point.t);
+            pair->normals.push_back(point.normalT);
+        }
+        d.points.push_back(point);
+    }
+
+    if (d.pointsTruncated)
+        out.warnings.push_back("consistent-pairs: " + std::to_string(pointList.count) + " collision points, " +
+                               "more than ConsistentPairsSettings::pointCapacity (" +
+                               std::to_string(settings.pointCapacity) + "); points are truncated");
+    if (d.iterationsTruncated)
+        out.warnings.push_back("consistent-pairs: front faces remained after ConsistentPairsSettings::maxIterations (" +
+                               std::to_string(settings.maxIterations) + ") iterations (" +
+                               std::to_string(d.fragmentsPerPeel.back()) +
+                               " fragments in the last peel); collisions behind front layer " +
+                               std::to_string(d.fragmentsPerPeel.size()) + " were not tested");
+    if (details) *details = std::move(d);
+    return readPassTimings(c, *slot.graph, slotResources(frames, frame), out.gpuTimingsMs);
+}
+
+}  // namespace vkc

@@ -1,0 +1,45 @@
+// The blocking run() of every detector and of the broadphase, written once on their non-blocking
+// record / completionSignal / results triple: a one-shot submit that is waited for, after which
+// the host signals the frame's read-back ring value itself, so results() reads the frame at once.
+#pragma once
+
+#include "collision/frames/detector_frames.h"
+#include "vkcollide/broadphase.h"
+#include "vkcollide/results.h"
+
+#include <functional>
+#include <memory>
+
+namespace vkc {
+
+using RecordFrame = std::function<Status(VkCommandBuffer, uint64_t frame)>;
+
+// Records the next blocking frame of `frames` with `record` into a one-shot submit named `label`,
+// waits for it and marks the frame complete in the ring; returns the frame, whose results can be
+// read at once. A refused recording's status is returned as is.
+Result<uint64_t> recordAndWait(VulkanContext& ctx, DetectorFrames& frames, const char* label, const RecordFrame& record);
+
+// recordAndWait, then `read` the frame into a new Results.
+template <class Results>
+Result<Results> runAndWait(VulkanContext& ctx, DetectorFrames& frames, const char* label, const RecordFrame& record,
+                           const std::function<Status(uint64_t frame, Results&)>& read) {
+    auto frame = recordAndWait(ctx, frames, label, record);
+    if (!frame) return frame.status();
+    Results out;
+    VKC_TRY(read(frame.value(), out));
+    return out;
+}
+
+// A detector's run(scene, pcs): runAndWait (label "<method> run"); a broadphase that truncated its
+// pairs adds a warning that names `method`.
+Result<FrameResults> runDetectorFrame(VulkanContext& ctx, DetectorFrames& frames, const char* method,
+                                      const BroadphaseResults& pcs, const RecordFrame& record,
+                                      const std::function<Status(uint64_t frame, FrameResults&)>& read);
+
+// A detector's run(scene): its own broadphase (frames.broadphase, created on first use with
+// `settings`), then `run` on the broadphase's pairs; the frame's GPU timings include the broadphase's.
+Result<FrameResults> runAfterOwnBroadphase(Context& context, const BroadphaseSettings& settings, DetectorFrames& frames,
+                                           const Scene& scene,
+                                           const std::function<Result<FrameResults>(const BroadphaseResults&)>& run);
+
+}  // namespace vkc

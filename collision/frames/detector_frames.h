@@ -1,0 +1,48 @@
+// The one frame mechanism of every GPU method (the broadphase and the four detectors): frame N
+// records into slot N % framesInFlight once that slot's previous frame has completed. It holds the
+// slots' graph resources (PersistentResources, created by `allocator`), the descriptor pool their
+// sets come from, the read-back ring and its declared layout, and what the blocking run() calls
+// keep (collision/frames/blocking_run.h). A method adds its pipelines, passes and decoder.
+#pragma once
+
+#include "collision/frames/vulkan_graph.h"
+#include "passes/graph/readback_layout.h"
+#include "vk/readback_ring.h"
+#include "vkcollide/broadphase.h"
+
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace vkc {
+
+struct DetectorFrames {
+    std::unique_ptr<VulkanGraphAllocator> allocator;  // creates what the slots' graphs declare
+    std::vector<std::unique_ptr<PersistentResources>> slots;  // per frame slot, kept across its frames
+    VkDescriptorPool descriptorPool = VK_NULL_HANDLE;
+    Buffer placeholder;       // bound where a frame's graph created no buffer (GraphDescriptors)
+    ReadbackLayout readback;  // the regions of each ring slot
+    uint32_t vertexBufferCapacity = 0;  // length of each set's vertex-buffer array (vertex_buffer_slots.h)
+    ReadbackRing ring;
+    uint64_t nextRunFrame = 0;               // frames of the blocking calls
+    std::unique_ptr<Broadphase> broadphase;  // for run(scene) only, created on first use
+};
+
+// Sizes and names of what createDetectorFrames makes; `method` prefixes every name ("ldi").
+struct DetectorFramesDesc {
+    const char* method = nullptr;
+    uint32_t framesInFlight = 0;
+    uint32_t descriptorSets = 0;                     // in all slots together
+    std::span<const VkDescriptorPoolSize> poolSizes;  // in all slots together
+    ReadbackLayout readback;                         // what one ring slot holds
+};
+
+Status createDetectorFrames(VulkanContext& ctx, const DetectorFramesDesc& desc, DetectorFrames& out);
+void destroyDetectorFrames(VulkanContext& ctx, DetectorFrames& frames);
+
+// The resources of `frame`'s slot.
+inline PersistentResources& slotResources(DetectorFrames& frames, uint64_t frame) {
+    return *frames.slots[frame % frames.slots.size()];
+}
+
+}  // namespace vkc

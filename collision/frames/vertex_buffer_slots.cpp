@@ -1,0 +1,33 @@
+// Vertex buffers as descriptor-array slots; see vertex_buffer_slots.h.
+#include "collision/frames/vertex_buffer_slots.h"
+
+#include "vk/descriptors.h"
+
+#include <algorithm>
+
+namespace vkc {
+
+uint32_t vertexBufferCapacity(const VulkanContext& ctx, uint32_t mostBuffers) {
+    return std::max(1u, std::min(mostBuffers, maxVariableDescriptorCount(ctx)));
+}
+
+PipelineLayoutDesc withVertexBufferCapacity(PipelineLayoutDesc layout, uint32_t capacity) {
+    layout.variableDescriptorCount = capacity;
+    return layout;
+}
+
+Result<uint32_t> VertexBufferSlots::slot(VkBuffer buffer, const std::string& user) {
+    auto [it, inserted] = slots_.try_emplace(buffer, uint32_t(buffers_.size()));
+    if (inserted) buffers_.push_back(buffer);
+    // Settings bound what a frame reads within the array's length, so only the device's
+    // storage-buffer limits (less what the other bindings need) can be exceeded here.
+    if (buffers_.size() > capacity_)
+        return makeError(ErrorCode::Unsupported,
+                         reading_ + " more than " + std::to_string(capacity_) + " distinct vertex buffers (" + user +
+                             "), the most one descriptor array may hold within the device's "
+                             "maxPerStageDescriptorStorageBuffers, maxDescriptorSetStorageBuffers and "
+                             "maxPerStageResources");
+    return it->second;
+}
+
+}  // namespace vkc

@@ -1,0 +1,255 @@
+// vkc::LdiDetector (paper 2, LDI depth peeling): pipelines, per-frame-slot resources and the public
+// entry points. Frames are recorded in ldi_detector_frame.cpp and decoded in ldi_detector_results.cpp.
+#include "collision/ldi/ldi_detector_impl.h"
+
+#include "collision/frames/blocking_run.h"
+#include "collision/frames/detector_settings.h"
+#include "collision/frames/frame_slot_resources.h"
+#include "collision/scene/scene_impl.h"
+#include "collision/frames/vertex_buffer_slots.h"
+#include "vk/assign_result.h"
+#include "vk/descriptors.h"
+
+#include "spirv/ldi_indirect.comp.h"
+#include "spirv/ldi_layer_count.comp.h"
+#include "spirv/ldi_peel.frag.h"
+#include "spirv/ldi_peel.vert.h"
+#include "spirv/ldi_points.comp.h"
+#include "spirv/ldi_sort.comp.h"
+#include "spirv/ldi_volume.comp.h"
+#include "spirv/ldi_volume_sum.comp.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace vkc {
+
+static_assert(sizeof(gpu::LdiTileGpu) == 112 && sizeof(gpu::LdiTileStatsGpu) == 32 &&
+                  sizeof(gpu::LdiPairResultGpu) == 16 && sizeof(gpu::LdiListHeader) == 16,
+              "ldi structs must match their std430 layouts");
+static_assert(sizeof(gpu::LdiDrawPush) == 16 && sizeof(gpu::LdiComputePush) == 112,
+              "ldi push constants must match their blocks");
+
+namespace {
+
+constexpr uint32_t kDefaultResolution = 256;
+constexpr uint32_t kDefaultLayerCap = 16;
+constexpr uint32_t kDefaultMaxPairs = 4;
+constexpr uint32_t kDefaultInsideCapacity = 65536;
+constexpr uint32_t kDefaultMaxCandidatePairs = 16384;
+// The stats reset is one vkCmdUpdateBuffer (at most 65536 bytes): 2048 tiles of 32 bytes.
+constexpr uint32_t kMaxPairsLimit = 1024;
+
+}  // namespace
+
+LdiDetectorImpl::~LdiDetectorImpl() {
+    if (!ctx) return;
+    destroyDetectorFrames(*ctx, frames);
+    for (Pipeline* p : {&peel, &layerCount, &indirect, &sort, &volume, &volumeSum, &points}) destroyPipeline(*ctx, *p);
+}
+
+Status LdiDetectorImpl::createPipelines() {
+    VulkanContext& c = *ctx;
+    // A frame reads each tile's mesh buffer (its vertices are the pairs' points too), or, for a
+    // point query, one tile's and the points' buffers: never more buffers than tiles.
+    frames.vertexBufferCapacity = vertexBufferCapacity(c, maxTiles);
+    const PipelineLayoutDesc computeLayout = withVertexBufferCapacity(kLdiComputeLayout, frames.vertexBufferCapacity);
+    auto compute = [&](Pipeline& out, std::span<const uint32_t> spirv, const char* name) -> Status {
+        return assignResult(out, createComputePipeline(c, spirv, computeLayout, {}, name));
+    };
+    VKC_TRY(compute(layerCount, kSpirv_ldi_layer_count_comp, "ldi-layer-count"));
+    VKC_TRY(compute(indirect, kSpirv_ldi_indirect_comp, "ldi-indirect"));
+    VKC_TRY(compute(sort, kSpirv_ldi_sort_comp, "ldi-sort"));
+    VKC_TRY(compute(volume, kSpirv_ldi_volume_comp, "ldi-volume"));
+    VKC_TRY(compute(volumeSum, kSpirv_ldi_volume_sum_comp, "ldi-volume-sum"));
+    VKC_TRY(compute(points, kSpirv_ldi_points_comp, "ldi-points"));
+
+    // §4: depth test and culling off; the stencil routes one fragment per pixel and pass (EQUAL
+    // the pass's layer, set per pass) and counts every fragment (increment-and-clamp on pass and fail).
+    GraphicsPipelineDesc desc;
+    desc.vertexSpirv = kSpirv_ldi_peel_vert;
+    desc.fragmentSpirv = kSpirv_ldi_peel_frag;
+    desc.layout = withVertexBufferCapacity(kLdiDrawLayout, frames.vertexBufferCapacity);
+    desc.cullMode = VK_CULL_MODE_NONE;
+    desc.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;  // see LdiView::entryIsFront
+    desc.stencilTest = true;
+    desc.stencilFront = desc.stencilBack = {VK_STENCIL_OP_INCREMENT_AND_CLAMP, VK_STENCIL_OP_INCREMENT_AND_CLAMP,
+                                            VK_STENCIL_OP_INCREMENT_AND_CLAMP, VK_COMPARE_OP_EQUAL, 0xffu, 0xffu, 0u};
+    desc.extraDynamicStates = {VK_DYNAMIC_STATE_STENCIL_REFERENCE};
+    desc.depthFormat = depthStencilFormat;
+    desc.stencilFormat = depthStencilFormat;
+    desc.name = "ldi-peel";
+    return assignResult(peel, createGraphicsPipeline(c, desc));
+}
+
+Status LdiDetectorImpl::createResources() {
+    VulkanContext& c = *ctx;
+    const LdiSettings& s = settings;
+    const uint32_t slotCount = s.framesInFlight;
+    const uint32_t vertexBuffers = frames.vertexBufferCapacity;
+    VkDescriptorPoolSize sizes[2] = {
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (2 * (1 + vertexBuffers) + 8)},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, slotCount}};
+    VKC_TRY(createDetectorFrames(c,
+                                 {"ldi", slotCount, slotCount * 3, sizes,
+                                  ldiReadbackLayout(s.insideCapacity, s.maxPairs, maxTiles, s.resolution, s.keepImages)},
+                                 frames));
+
+    slots.resize(slotCount);
+    for (uint32_t i = 0; i < slotCount; ++i) {
+        const FrameSlotResources make(c, i);
+        VKC_TRY(make.descriptorSet(slots[i].drawSet, frames.descriptorPool, peel.setLayouts[0], "ldi draw set",
+                                   vertexBuffers));
+        VKC_TRY(make.descriptorSet(slots[i].tileLayersSet, frames.descriptorPool, peel.setLayouts[gpu::kLdiSetTileLayers],
+                                   "ldi tile layers set"));
+        VKC_TRY(make.descriptorSet(slots[i].computeSet, frames.descriptorPool, sort.setLayouts[0], "ldi compute set",
+                                   vertexBuffers));
+    }
+    return Status::success();
+}
+
+LdiDetector::LdiDetector(std::unique_ptr<LdiDetectorImpl> impl) : impl_(std::move(impl)) {}
+LdiDetector::LdiDetector(LdiDetector&&) noexcept = default;
+LdiDetector& LdiDetector::operator=(LdiDetector&&) noexcept = default;
+LdiDetector::~LdiDetector() = default;
+
+Result<LdiDetector> LdiDetector::create(Context& context, const LdiSettings& settings) {
+    if (!context.valid()) return makeError(ErrorCode::InvalidArgument, "LdiDetector::create: context is not valid");
+    auto impl = std::make_unique<LdiDetectorImpl>();
+    impl->ctx = &vulkanOf(context);
+    impl->context = &context;
+    impl->settings = settings;
+    LdiSettings& s = impl->settings;
+    if (s.resolution == 0) s.resolution = kDefaultResolution;
+    if (s.layerCap == 0) s.layerCap = kDefaultLayerCap;
+    if (s.maxPairs == 0) s.maxPairs = kDefaultMaxPairs;
+    if (s.insideCapacity == 0) s.insideCapacity = kDefaultInsideCapacity;
+    VKC_TRY(applyDetectorDefaults(s, kDefaultMaxCandidatePairs, "LdiSettings"));
+    if (s.layerCap > gpu::kLdiMaxLayerCap)
+        return makeError(ErrorCode::InvalidArgument, "LdiSettings::layerCap " + std::to_string(s.layerCap) +
+                                                         " exceeds " + std::to_string(gpu::kLdiMaxLayerCap) +
+                                                         " (the 8-bit stencil clamps at 255)");
+    if (s.maxPairs > kMaxPairsLimit)
+        return makeError(ErrorCode::InvalidArgument, "LdiSettings::maxPairs " + std::to_string(s.maxPairs) +
+                                                         " exceeds " + std::to_string(kMaxPairsLimit));
+    VKC_TRY(checkFramebufferResolution(*impl->ctx, s.resolution, "LdiSettings"));
+    const VkPhysicalDeviceLimits& limits = impl->ctx->properties.limits;
+    const uint32_t maxDim = std::min(limits.maxFramebufferWidth, limits.maxFramebufferHeight);
+    // Each tile's layers are bound at a dynamic offset of one tile's size.
+    if (ldiTileLayerBytes(s.resolution, s.layerCap) % limits.minStorageBufferOffsetAlignment != 0)
+        return makeError(ErrorCode::InvalidArgument, "LdiSettings::resolution " + std::to_string(s.resolution) +
+                                                         " is too small: a tile's layers must be a multiple of " +
+                                                         std::to_string(limits.minStorageBufferOffsetAlignment) +
+                                                         " bytes");
+    impl->maxTiles = 2 * s.maxPairs;
+    impl->atlasColumns = std::min(impl->maxTiles, maxDim / s.resolution);
+    if ((impl->maxTiles + impl->atlasColumns - 1) / impl->atlasColumns * s.resolution > maxDim)
+        return makeError(ErrorCode::InvalidArgument, "LdiSettings: " + std::to_string(impl->maxTiles) + " tiles of " +
+                                                         std::to_string(s.resolution) +
+                                                         "^2 do not fit the device's framebuffer");
+    // The compute set binds every per-frame buffer whole, the dynamic offsets of the draw set are 32-bit
+    // and the shaders index with uint: each buffer must fit maxStorageBufferRange and 2^32 bytes.
+    const VkDeviceSize bufferLimit = std::min<VkDeviceSize>(limits.maxStorageBufferRange, UINT32_MAX);
+    const std::string sizes = "LdiSettings: resolution " + std::to_string(s.resolution) + ", layerCap " +
+                              std::to_string(s.layerCap) + " and maxPairs " + std::to_string(s.maxPairs);
+    const VkDeviceSize perTileBytes = VkDeviceSize(s.resolution) * s.resolution;
+    const struct {
+        const char* what;
+        VkDeviceSize bytes;
+        const char* lower;
+    } buffers[] = {
+        {"peeled layers", VkDeviceSize(impl->maxTiles) * ldiTileLayerBytes(s.resolution, s.layerCap),
+         "resolution, layerCap or maxPairs"},
+        {"intersection-depth images", VkDeviceSize(s.maxPairs) * perTileBytes * sizeof(float), "resolution or maxPairs"},
+        {"stencil counts", VkDeviceSize(impl->atlasColumns) *
+                                 ((impl->maxTiles + impl->atlasColumns - 1) / impl->atlasColumns) * perTileBytes, "resolution or maxPairs"},
+        {"volume partial sums", VkDeviceSize(s.maxPairs) * ldiVolumeGroups(s.resolution) * sizeof(double),
+         "resolution or maxPairs"},
+        {"inside vertices", ldiInsideBytes(s.insideCapacity), "insideCapacity"},
+    };
+    for (const auto& b : buffers)
+        if (b.bytes > bufferLimit)
+            return makeError(ErrorCode::InvalidArgument,
+                             sizes + " need " + std::to_string(b.bytes) + " bytes of " + b.what + ", above the " +
+                                 std::to_string(bufferLimit) +
+                                 " bytes one storage buffer binding reaches on this device (maxStorageBufferRange, "
+                                 "at most 2^32 - 1): lower " + b.lower);
+    // ldi-volume: one workgroup row of a pair's pixels, one row per pair; ldi-volume-sum: one per pair.
+    const uint32_t* groupLimit = limits.maxComputeWorkGroupCount;
+    if (ldiVolumeGroups(s.resolution) > groupLimit[0])
+        return makeError(ErrorCode::InvalidArgument, sizes + ": the volume pass needs " +
+                                                         std::to_string(ldiVolumeGroups(s.resolution)) +
+                                                         " workgroups per pair, above maxComputeWorkGroupCount[0] " +
+                                                         std::to_string(groupLimit[0]) + ": lower resolution");
+    if (s.maxPairs > std::min(groupLimit[0], groupLimit[1]))
+        return makeError(ErrorCode::InvalidArgument, sizes + ": maxPairs is above maxComputeWorkGroupCount");
+    // 8 stencil bits count the depth complexity; prefer the exact float depth (as the stencil method).
+    impl->depthStencilFormat = pickDepthStencilFormat(
+        *impl->ctx, VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_FORMAT_FEATURE_TRANSFER_SRC_BIT);
+    if (impl->depthStencilFormat == VK_FORMAT_UNDEFINED)
+        return makeError(ErrorCode::MissingFeature,
+                         "ldi: the device renders and copies neither D32_SFLOAT_S8_UINT nor D24_UNORM_S8_UINT");
+    VKC_TRY(impl->createPipelines());
+    VKC_TRY(impl->createResources());
+    return LdiDetector(std::move(impl));
+}
+
+Status LdiDetector::record(VkCommandBuffer cmd, const Scene& scene, const CandidateSet& candidates, uint64_t frame) {
+    return impl_->recordFrame(cmd, sceneImplOf(scene), candidates, frame);
+}
+
+VkSemaphoreSubmitInfo LdiDetector::completionSignal(uint64_t frame) { return ringSignal(impl_->frames.ring, frame); }
+
+Status LdiDetector::results(uint64_t frame, FrameResults& out, LdiFrameDetails* details) {
+    return impl_->readResults(frame, out, details);
+}
+
+Status LdiDetector::recordPointQuery(VkCommandBuffer cmd, const Scene& scene, uint32_t object, const Aabb& objectBounds,
+                                     VkBuffer points, VkDeviceSize offset, uint32_t stride, uint32_t count,
+                                     uint64_t frame) {
+    return impl_->recordPoints(cmd, sceneImplOf(scene), object, objectBounds, points, offset, stride, count, frame);
+}
+
+Status LdiDetector::pointResults(uint64_t frame, LdiPointResults& out) { return impl_->readPointResults(frame, out); }
+
+const LdiSettings& LdiDetector::settings() const { return impl_->settings; }
+
+Result<FrameResults> LdiDetector::run(const Scene& scene, const BroadphaseResults& pcs, LdiFrameDetails* details) {
+    return runDetectorFrame(
+        *impl_->ctx, impl_->frames, "ldi", pcs,
+        [&](VkCommandBuffer cmd, uint64_t frame) { return record(cmd, scene, pcs, frame); },
+        [&](uint64_t frame, FrameResults& out) { return results(frame, out, details); });
+}
+
+Result<FrameResults> LdiDetector::run(const Scene& scene, LdiFrameDetails* details) {
+    return runAfterOwnBroadphase(*impl_->context, impl_->settings.broadphase, impl_->frames, scene,
+                                 [&](const BroadphaseResults& pcs) { return run(scene, pcs, details); });
+}
+
+Result<LdiPointResults> LdiDetector::classifyPoints(const Scene& scene, uint32_t object,
+                                                    std::span<const glm::vec3> worldPoints) {
+    VulkanContext& c = *impl_->ctx;
+    if (object >= scene.objectCount())
+        return makeError(ErrorCode::InvalidArgument, "ldi: classifyPoints names unknown object " + std::to_string(object));
+    const Aabb box = placedMeshBounds(scene.mesh(scene.objectMesh(object)), scene.transform(object));
+    auto buffer = createBuffer(c, {std::max<VkDeviceSize>(16, worldPoints.size_bytes()),
+                                   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::Upload, "ldi query points"});
+    if (!buffer) return buffer.status();
+    Buffer points = buffer.value();
+    if (!worldPoints.empty()) std::memcpy(points.data, worldPoints.data(), worldPoints.size_bytes());
+    auto query = [&]() -> Result<uint64_t> {
+        VKC_TRY(flushBuffer(c, points));
+        return recordAndWait(c, impl_->frames, "ldi classify points", [&](VkCommandBuffer cmd, uint64_t frame) {
+            return recordPointQuery(cmd, scene, object, box, points.buffer, 0, sizeof(glm::vec3),
+                                    uint32_t(worldPoints.size()), frame);
+        });
+    };
+    Result<uint64_t> frame = query();
+    destroyBuffer(c, points);
+    if (!frame) return frame.status();
+    LdiPointResults out;
+    VKC_TRY(pointResults(frame.value(), out));
+    return out;
+}
+
+}  // namespace vkc

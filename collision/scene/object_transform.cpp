@@ -1,0 +1,83 @@
+// Object transforms in double precision; see object_transform.h.
+#include "collision/scene/object_transform.h"
+
+#include "collision/frames/format_number.h"
+
+#include "vkcollide/scene.h"
+
+#include <glm/geometric.hpp>
+#include <glm/mat3x3.hpp>
+#include <glm/matrix.hpp>
+
+#include <cmath>
+
+namespace vkc {
+namespace {
+
+// Columns of a similarity transform are orthogonal and of equal length; float matrices built from
+// a unit quaternion meet this to about 1e-7, so 1e-4 tells rounding from a real shear.
+constexpr double kSimilarityTolerance = 1e-4;
+
+Status transformError(const std::string& objectName, const std::string& problem) {
+    return makeError(ErrorCode::InvalidArgument, "object \"" + objectName + "\": transform " + problem);
+}
+
+}  // namespace
+
+double uniformScale(const glm::dmat4& m) { return std::cbrt(glm::determinant(glm::dmat3(m))); }
+
+Status checkObjectTransform(const glm::dmat4& m, const std::string& objectName) {
+    for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r)
+            if (!std::isfinite(m[c][r])) return transformError(objectName, "has NaN or Inf entries");
+    if (m[0][3] != 0.0 || m[1][3] != 0.0 || m[2][3] != 0.0 || m[3][3] != 1.0)
+        return transformError(objectName, "is not affine (its last row must be 0, 0, 0, 1)");
+    const glm::dmat3 linear(m);
+    const double determinant = glm::determinant(linear);
+    if (!(determinant > 0.0))
+        return transformError(objectName, determinant < 0.0 ? "mirrors (negative determinant); image-space methods "
+                                                              "need outward-facing triangles, so mirrors are not supported"
+                                                            : "is singular");
+    const double scale = std::cbrt(determinant);
+    const glm::dmat3 gram = glm::transpose(linear) * linear;
+    for (int c = 0; c < 3; ++c)
+        for (int r = 0; r < 3; ++r)
+            if (std::abs(gram[c][r] - (c == r ? scale * scale : 0.0)) > kSimilarityTolerance * scale * scale)
+                return transformError(objectName, "is not a rotation with uniform scale (it shears or scales "
+                                                  "non-uniformly), which vkcollide does not support");
+    // The scale comes from a determinant: allow its rounding at the limits themselves.
+    if (scale < kMinObjectScale * (1.0 - 1e-12) || scale > kMaxObjectScale * (1.0 + 1e-12))
+        return transformError(objectName, "scales by " + formatNumber(scale) + ", outside the supported range [" +
+                                              formatNumber(kMinObjectScale) + ", " + formatNumber(kMaxObjectScale) + "]");
+    const glm::dvec3 translation(m[3]);
+    if (std::abs(translation.x) > kMaxObjectTranslation || std::abs(translation.y) > kMaxObjectTranslation ||
+        std::abs(translation.z) > kMaxObjectTranslation)
+        return transformError(objectName, "translates beyond the supported " + formatNumber(kMaxObjectTranslation) +
+                                              " units from the origin");
+    return Status::success();
+}
+
+glm::dmat4 affineInverse(const glm::dmat4& m) {
+    const glm::dmat3 inverseLinear = glm::inverse(glm::dmat3(m));
+    glm::dmat4 inverse(inverseLinear);
+    inverse[3] = glm::dvec4(-(inverseLinear * glm::dvec3(m[3])), 1.0);
+    return inverse;
+}
+
+glm::mat4 objectToLocal(const glm::dmat4& objectToWorld, const glm::dvec3& origin) {
+    glm::dmat4 local = objectToWorld;
+    local[3] -= glm::dvec4(origin, 0.0);
+    return glm::mat4(local);
+}
+
+float floatAtMost(double x) {
+    const float f = float(x);
+    return double(f) > x ? std::nextafter(f, -INFINITY) : f;
+}
+
+float floatAtLeast(double x) {
+    const float f = float(x);
+    return double(f) < x ? std::nextafter(f, INFINITY) : f;
+}
+
+}  // namespace vkc

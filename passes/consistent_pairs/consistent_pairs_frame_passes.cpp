@@ -1,0 +1,125 @@
+// Consistent pairs, the frame around the iterations (paper 3, section 5): setup (clear the flag
+// matrix, list headers and stats; reset the peels' occlusion queries), the GPU decision after each
+// iteration (copy the last peel's query result, write the next iteration's indirect draws), then
+// the compaction of the flag matrix into unique pairs and one copy into the ring slot.
+// Reads: queries, candidates, flags. Writes: stats, indirect draws, pairs, the ring slot.
+// Invariant: list counts are exact; at most `capacity` entries are stored.
+#include "passes/consistent_pairs/consistent_pairs_passes.h"
+#include "passes/stencil/stencil_passes.h"
+
+
+#include <volk.h>
+
+namespace vkc {
+
+const PipelineLayoutDesc kConsistentPairsDrawLayout = {
+    {{0, gpu::kCpBindingObjects, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kCpBindingFrame, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kBindingVertexBuffers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kVariableDescriptorCount},
+     {1, gpu::kCpBindingLayers, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
+     {1, gpu::kCpBindingBackDepth, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
+     {1, gpu::kCpBindingBackId, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
+     {1, gpu::kCpBindingPairFlags, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {1, gpu::kCpBindingStats, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {1, gpu::kCpBindingPoints, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
+    sizeof(gpu::CpDrawPush)};
+const PipelineLayoutDesc kConsistentPairsDecideLayout = {
+    {{0, gpu::kCpBindingDecideStats, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kCpBindingDraws, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
+    sizeof(gpu::CpDecidePush)};
+
+static void addSetupPass(Graph& graph, const ConsistentPairsPassInputs& in, ConsistentPairsGraphState& state) {
+    PassBuilder setup = graph.addPass("cp-setup");
+    state.pairFlags = setup.write(state.pairFlags, Access::TransferDst);
+    state.stats = setup.write(state.stats, Access::TransferDst);
+    state.pairs = setup.write(state.pairs, Access::TransferDst);
+    state.points = setup.write(state.points, Access::TransferDst);
+    const BufferHandle flags = state.pairFlags, stats = state.stats, pairs = state.pairs, points = state.points;
+    setup.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+        const VkDeviceSize flagBytes = ((VkDeviceSize(in.objectCount) * in.objectCount + 31) / 32) * 4;
+        if (flagBytes != 0) r.device().vkCmdFillBuffer(cmd, r.buffer(flags), r.bufferOffset(flags), flagBytes, 0u);
+        gpu::CpStatsGpu initial = {};
+        initial.iterations = in.drawObjects.empty() ? 0u : 1u;  // the first iteration always runs
+        r.device().vkCmdUpdateBuffer(cmd, r.buffer(stats), r.bufferOffset(stats), sizeof(initial), &initial);
+        gpu::StencilListHeader pairHeader = {0u, in.pairCapacity, 0u, 0u};
+        gpu::StencilListHeader pointHeader = {0u, in.pointCapacity, 0u, 0u};
+        r.device().vkCmdUpdateBuffer(cmd, r.buffer(pairs), r.bufferOffset(pairs), sizeof(pairHeader), &pairHeader);
+        r.device().vkCmdUpdateBuffer(cmd, r.buffer(points), r.bufferOffset(points), sizeof(pointHeader), &pointHeader);
+        const uint32_t queries = consistentPairsPeelCount(in.layersPerIteration, in.iterations);
+        if (queries != 0) r.device().vkCmdResetQueryPool(cmd, in.occlusion, 0, queries);
+    });
+}
+
+void addConsistentPairsDecidePasses(Graph& graph, const ConsistentPairsPassInputs& in, uint32_t iteration,
+                                    ConsistentPairsGraphState& state) {
+    PassBuilder copy = graph.addPass("cp-query-copy");
+    state.stats = copy.write(state.stats, Access::TransferDst);
+    const BufferHandle copyStats = state.stats;
+    copy.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+        const uint32_t query = consistentPairsLastLayer(in.layersPerIteration, iteration);
+        const VkDeviceSize offset =
+            r.bufferOffset(copyStats) + offsetof(gpu::CpStatsGpu, peelSamples) + sizeof(uint32_t) * iteration;
+        // WAIT: the copy waits on the GPU for the peel's query, never on the CPU.
+        r.device().vkCmdCopyQueryPoolResults(cmd, in.occlusion, query, 1, r.buffer(copyStats), offset,
+                                             sizeof(uint32_t), VK_QUERY_RESULT_WAIT_BIT);
+    });
+
+    PassBuilder decide = graph.addPass("cp-decide");
+    state.stats = decide.write(state.stats, Access::ComputeReadWrite);
+    state.draws = decide.write(state.draws, Access::ComputeReadWrite);
+    decide.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+        const Pipeline& pipeline = *in.pipelines.decide;
+        gpu::CpDecidePush push = {iteration, uint32_t(in.drawObjects.size()), 0u, 0u};
+        r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
+        r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &in.decideSet, 0,
+                                           nullptr);
+        r.device().vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+        r.device().vkCmdDispatch(cmd, (push.drawCount + gpu::kCpDecideGroupSize - 1) / gpu::kCpDecideGroupSize, 1, 1);
+    });
+}
+
+static void addCompactPasses(Graph& graph, const ConsistentPairsPassInputs& in, ConsistentPairsGraphState& state) {
+    const uint32_t candidates = in.drawObjects.empty() ? 0u : in.candidateCount;
+    state.pairs = addPairCompactPass(graph, {"cp-compact", in.pipelines.compact, in.compactSet, in.candidates, candidates,
+                                             in.objectCount, in.pairCapacity},
+                                     state.pairFlags, state.pairs);
+
+    const ReadbackCopy copies[] = {
+        {kConsistentPairsReadbackPairs, state.pairs, stencilPairsBytes(in.pairCapacity)},
+        {kConsistentPairsReadbackPoints, state.points, consistentPairsPointsBytes(in.pointCapacity)},
+        {kConsistentPairsReadbackStats, state.stats, sizeof(gpu::CpStatsGpu)}};
+    addReadbackPass(graph, "cp-readback", *in.readbackLayout, in.readback, copies);
+}
+
+ReadbackLayout consistentPairsReadbackLayout(uint32_t pairCapacity, uint32_t pointCapacity) {
+    ReadbackLayout layout;
+    layout.add(stencilPairsBytes(pairCapacity));
+    layout.add(consistentPairsPointsBytes(pointCapacity));
+    layout.add(sizeof(gpu::CpStatsGpu));
+    return layout;
+}
+
+void addConsistentPairsPasses(Graph& graph, const ConsistentPairsPassInputs& in) {
+    ConsistentPairsGraphState state;
+    state.draws = in.draws;
+    state.pairFlags = in.pairFlags;
+    state.stats = in.stats;
+    state.pairs = in.pairs;
+    state.points = in.points;
+    state.depth = in.depth;
+    state.peelTarget = in.peelTarget;
+    state.layers = in.layers;
+    state.backDepth = in.backDepth;
+    state.backId = in.backId;
+    addSetupPass(graph, in, state);
+    if (!in.drawObjects.empty()) {
+        for (uint32_t iteration = 0; iteration < in.iterations; ++iteration) {
+            addConsistentPairsPeelPasses(graph, in, iteration, state);
+            addConsistentPairsWindowPasses(graph, in, iteration, state);
+            if (iteration + 1 < in.iterations) addConsistentPairsDecidePasses(graph, in, iteration, state);
+        }
+    }
+    addCompactPasses(graph, in, state);
+}
+
+}  // namespace vkc

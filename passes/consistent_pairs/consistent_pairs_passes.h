@@ -1,0 +1,127 @@
+// Passes of method `consistent-pairs` (paper 3, Jang, Jeong & Han), in frame order:
+//   setup (clear flags, lists, stats; reset queries) ->
+//   per iteration: peel (+ copy into the layer array) per new front layer -> clear back slots ->
+//                  consistency -> back ids -> determination -> decide (not after the last) ->
+//   compact -> readback.
+// Reads: mesh vertices in place, per-frame objects, view and indirect draws, the triangle indices.
+// Writes: the front layers, the per-slot nearest back faces, the pair-flag matrix, the point list,
+// the stats, occlusion queries (one per peel) and the ring slot (pairs, points, stats).
+// Invariant: every iteration is recorded; the GPU sets the draws of an unneeded one to zero
+// instances, so an iteration that does not run leaves every output unchanged.
+#pragma once
+
+#include "passes/graph/graph.h"
+#include "passes/shared/pair_compact_pass.h"
+#include "passes/graph/readback_layout.h"
+#include "shaders_glsl/shared/consistent_pairs.h"
+#include "shaders_glsl/shared/stencil.h"
+#include "vk/pipeline.h"
+
+#include <vector>
+
+namespace vkc {
+
+struct ConsistentPairsPipelines {
+    const Pipeline* peel = nullptr;           // front faces, depth LESS + write, layer colour target (4.1)
+    const Pipeline* consistency = nullptr;    // back faces, no depth test (4.2)
+    const Pipeline* backId = nullptr;         // back faces, no depth test (4.3, back/back)
+    const Pipeline* determination = nullptr;  // all faces, no depth test (4.3)
+    const Pipeline* decide = nullptr;         // consistent_pairs_decide.comp (5)
+    const Pipeline* compact = nullptr;        // pair_compact.comp: the same flag-matrix compaction
+};
+
+struct ConsistentPairsPassInputs : PairListSizes {
+    ConsistentPairsPipelines pipelines;
+    VkDescriptorSet geometrySet = VK_NULL_HANDLE;  // set 0 of every draw
+    VkDescriptorSet windowSet = VK_NULL_HANDLE;    // set 1 of every draw
+    VkDescriptorSet decideSet = VK_NULL_HANDLE;
+    VkDescriptorSet compactSet = VK_NULL_HANDLE;   // candidates, pair flags, pairs (stencil bindings)
+    VkQueryPool occlusion = VK_NULL_HANDLE;        // one query per peel, in global layer order
+    bool storeOpNone = false;                      // Vulkan 1.3: read-only attachments store nothing
+    uint32_t resolution = 0;
+    uint32_t layersPerIteration = 0;
+    uint32_t iterations = 0;                       // recorded (settings.maxIterations)
+
+    std::vector<uint32_t> drawObjects;             // objects of the candidate pairs, increasing
+
+    BufferHandle objects;                   // gpu::ObjectGpu per scene object
+    BufferHandle frame;                     // gpu::CpFrameGpu
+    BufferHandle indices;                   // every mesh's triangle indices (the index buffer)
+    std::vector<BufferHandle> meshVertices; // every vertex buffer the objects read
+    BufferHandle draws;                     // VkDrawIndexedIndirectCommand per iteration per drawn object
+    BufferHandle candidates;                // uvec2 per candidate pair
+    BufferHandle pairFlags;                 // objectCount^2 bits
+    BufferHandle stats;                     // gpu::CpStatsGpu
+    BufferHandle pairs;                     // StencilListHeader + StencilPairGpu * pairCapacity
+    BufferHandle points;                    // StencilListHeader + CpPointGpu * pointCapacity
+    BufferHandle readback;                  // the frame's ring slot
+    const ReadbackLayout* readbackLayout = nullptr;  // consistentPairsReadbackLayout
+    ImageHandle depth;                      // D32, resolution^2
+    ImageHandle peelTarget;                 // RGBA32_UINT colour target of one peel
+    ImageHandle layers;                     // RGBA32_UINT array, layersPerIteration layers
+    ImageHandle backDepth;                  // R32_UINT array: nearest back face per window slot
+    ImageHandle backId;                     // RG32_UINT array: its object + 1 and packed normal
+};
+
+// Descriptor layouts (checked against the SPIR-V by tests/consistent_pairs).
+extern const PipelineLayoutDesc kConsistentPairsDrawLayout;
+extern const PipelineLayoutDesc kConsistentPairsDecideLayout;
+
+inline constexpr VkFormat kConsistentPairsLayerFormat = VK_FORMAT_R32G32B32A32_UINT;
+inline constexpr VkFormat kConsistentPairsBackDepthFormat = VK_FORMAT_R32_UINT;
+inline constexpr VkFormat kConsistentPairsBackIdFormat = VK_FORMAT_R32G32_UINT;
+inline constexpr VkFormat kConsistentPairsDepthFormat = VK_FORMAT_D32_SFLOAT;
+
+// Front layers peeled by `iterations` iterations: the first peels them all, each later one starts
+// from the previous one's last layer (section 5) and peels layersPerIteration - 1 more.
+inline uint32_t consistentPairsPeelCount(uint32_t layersPerIteration, uint32_t iterations) {
+    return iterations == 0 ? 0 : layersPerIteration + (iterations - 1) * (layersPerIteration - 1);
+}
+// Global index of iteration `iteration`'s first (window base) and last front layer.
+inline uint32_t consistentPairsWindowBase(uint32_t layersPerIteration, uint32_t iteration) {
+    return iteration * (layersPerIteration - 1);
+}
+inline uint32_t consistentPairsLastLayer(uint32_t layersPerIteration, uint32_t iteration) {
+    return consistentPairsWindowBase(layersPerIteration, iteration) + layersPerIteration - 1;
+}
+inline VkDeviceSize consistentPairsPointsBytes(uint32_t capacity) {
+    return sizeof(gpu::StencilListHeader) + VkDeviceSize(capacity) * sizeof(gpu::CpPointGpu);
+}
+
+// Handles that the passes advance (each write makes a new version).
+struct ConsistentPairsGraphState {
+    BufferHandle draws, pairFlags, stats, pairs, points;
+    ImageHandle depth, peelTarget, layers, backDepth, backId;
+};
+
+// Every pass of one frame, in order.
+// Read-back regions: the pair list, the point list, then the frame's stats.
+enum ConsistentPairsReadback : uint32_t {
+    kConsistentPairsReadbackPairs,
+    kConsistentPairsReadbackPoints,
+    kConsistentPairsReadbackStats
+};
+ReadbackLayout consistentPairsReadbackLayout(uint32_t pairCapacity, uint32_t pointCapacity);
+
+void addConsistentPairsPasses(Graph& graph, const ConsistentPairsPassInputs& inputs);
+
+// The parts (one file each).
+void addConsistentPairsPeelPasses(Graph& graph, const ConsistentPairsPassInputs& in, uint32_t iteration,
+                                  ConsistentPairsGraphState& state);
+void addConsistentPairsWindowPasses(Graph& graph, const ConsistentPairsPassInputs& in, uint32_t iteration,
+                                    ConsistentPairsGraphState& state);
+void addConsistentPairsDecidePasses(Graph& graph, const ConsistentPairsPassInputs& in, uint32_t iteration,
+                                    ConsistentPairsGraphState& state);
+
+// Shared by the draw passes: what every draw reads (geometry, indirect draws), and the draws of one
+// iteration, one indirect draw per object (its push constants name the object and the window).
+void readConsistentPairsGeometry(PassBuilder& pass, const ConsistentPairsPassInputs& in,
+                                 const ConsistentPairsGraphState& state);
+void drawConsistentPairsObjects(VkCommandBuffer cmd, const PassResources& r, const ConsistentPairsPassInputs& in,
+                                const Pipeline& pipeline, BufferHandle draws, uint32_t iteration,
+                                uint32_t windowBase, bool firstLayer);
+// Dynamic rendering over the view's depth image (written or read-only) and an optional colour target.
+void beginConsistentPairsRendering(VkCommandBuffer cmd, const PassResources& r, const ConsistentPairsPassInputs& in,
+                                   ImageHandle depth, bool readOnlyDepth, ImageHandle color);
+
+}  // namespace vkc

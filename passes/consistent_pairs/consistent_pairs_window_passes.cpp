@@ -1,0 +1,63 @@
+// Consistent pairs, the passes over one iteration's window of front layers (paper 3, sections 4.2
+// and 4.3). Reads: geometry, the front layers. Writes: the pair-flag matrix and the inconsistent
+// fragment count (consistency, back faces), the nearest back face of each window slot and its id
+// (for back/back points), and the collision points with both triangles' normals (determination,
+// all faces). None of them tests depth: each fragment compares itself with the stored layers.
+// Invariant: a back face is judged by the iteration whose own layers hold its nearest front face.
+#include "passes/consistent_pairs/consistent_pairs_passes.h"
+
+#include <volk.h>
+
+namespace vkc {
+
+void addConsistentPairsWindowPasses(Graph& graph, const ConsistentPairsPassInputs& in, uint32_t iteration,
+                                    ConsistentPairsGraphState& state) {
+    const uint32_t base = consistentPairsWindowBase(in.layersPerIteration, iteration);
+
+    PassBuilder clear = graph.addPass("cp-clear-back");
+    state.backDepth = clear.write(state.backDepth, Access::TransferDst);
+    state.backId = clear.write(state.backId, Access::TransferDst);
+    const ImageHandle clearDepth = state.backDepth, clearId = state.backId;
+    clear.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+        const VkImageSubresourceRange all = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, VK_REMAINING_ARRAY_LAYERS};
+        VkClearColorValue none = {};
+        none.uint32[0] = gpu::kCpNoDepth;
+        r.device().vkCmdClearColorImage(cmd, r.image(clearDepth), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &none, 1, &all);
+        VkClearColorValue noObject = {};
+        r.device().vkCmdClearColorImage(cmd, r.image(clearId), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &noObject, 1, &all);
+    });
+
+    // Each draw pass renders with the last peel's depth image attached read-only (the pipelines do
+    // not test it): a render area and sample count without a colour target.
+    auto drawPass = [&](const char* name, const Pipeline* pipeline, auto declare) {
+        PassBuilder pass = graph.addPass(name);
+        readConsistentPairsGeometry(pass, in, state);
+        pass.read(state.layers, Access::FragmentRead);
+        pass.read(state.depth, Access::DepthStencilReadOnly);
+        declare(pass);
+        const ImageHandle depth = state.depth;
+        const BufferHandle draws = state.draws;
+        pass.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+            beginConsistentPairsRendering(cmd, r, in, depth, true, {});
+            drawConsistentPairsObjects(cmd, r, in, *pipeline, draws, iteration, base, false);
+            r.device().vkCmdEndRendering(cmd);
+        });
+    };
+    drawPass("cp-consistency", in.pipelines.consistency, [&](PassBuilder& pass) {
+        state.backDepth = pass.write(state.backDepth, Access::FragmentReadWrite);
+        state.pairFlags = pass.write(state.pairFlags, Access::FragmentReadWrite);
+        state.stats = pass.write(state.stats, Access::FragmentReadWrite);
+    });
+    drawPass("cp-back-id", in.pipelines.backId, [&](PassBuilder& pass) {
+        pass.read(state.backDepth, Access::FragmentRead);
+        // Read-modify-write: texels no fragment writes keep the clear ("no back face").
+        state.backId = pass.write(state.backId, Access::FragmentReadWrite);
+    });
+    drawPass("cp-determination", in.pipelines.determination, [&](PassBuilder& pass) {
+        pass.read(state.backDepth, Access::FragmentRead);
+        pass.read(state.backId, Access::FragmentRead);
+        state.points = pass.write(state.points, Access::FragmentReadWrite);
+    });
+}
+
+}  // namespace vkc

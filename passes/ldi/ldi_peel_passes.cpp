@@ -1,0 +1,184 @@
+// Stencil-routed depth peeling into an atlas of LDI tiles (paper 2, §3.2/§4): see
+// ldi_peel_passes.h for the passes, their resources and invariants. Where the paper read n_max
+// back and looped on the CPU, the GPU writes the layer passes' indirect draws itself.
+#include "passes/ldi/ldi_peel_passes.h"
+
+#include "passes/shared/depth_stencil_rendering.h"
+
+#include <volk.h>
+
+#include <string>
+
+namespace vkc {
+
+const PipelineLayoutDesc kLdiDrawLayout = {
+    {{0, gpu::kLdiBindingTiles, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kBindingVertexBuffers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kVariableDescriptorCount},
+     {gpu::kLdiSetTileLayers, gpu::kLdiBindingTileLayers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1}},
+    sizeof(gpu::LdiDrawPush)};
+const PipelineLayoutDesc kLdiComputeLayout = {
+    {{0, gpu::kLdiBindingTiles, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kBindingVertexBuffers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kVariableDescriptorCount},
+     {0, gpu::kLdiBindingLayers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kLdiBindingStencilCounts, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kLdiBindingTileStats, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kLdiBindingCommands, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kLdiBindingPairResults, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kLdiBindingDepthImage, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kLdiBindingInsideList, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kLdiBindingVolumePartials, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
+    sizeof(gpu::LdiComputePush)};
+
+gpu::LdiComputePush ldiComputePush(uint32_t resolution, uint32_t layerCap, uint32_t tileCount, uint32_t atlasColumns) {
+    gpu::LdiComputePush push = {};
+    push.pointToTexel = glm::mat4(1.0f);
+    push.resolution = resolution;
+    push.layerCap = layerCap;
+    push.tileCount = tileCount;
+    push.atlasColumns = atlasColumns;
+    push.atlasWidth = ldiAtlasExtent(tileCount, atlasColumns, resolution).width;
+    return push;
+}
+
+namespace {
+
+void dispatchCompute(VkCommandBuffer cmd, const PassResources& r, const DepthPeelInputs& in, const Pipeline& pipeline,
+                     const gpu::LdiComputePush& push, uint32_t threads) {
+    r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
+    r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &in.computeSet, 0,
+                                       nullptr);
+    r.device().vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+    const VkExtent2D grid = ldiDispatchGrid(threads, gpu::kLdiGroupSize, in.maxGroupsX);
+    if (threads != 0) r.device().vkCmdDispatch(cmd, grid.width, grid.height, 1);
+}
+
+// One peeling pass: stencil cleared to 0, then every tile drawn with stencil reference `layer`,
+// directly (layer 0, the count pass) or through the GPU-written indirect commands.
+void recordPeel(VkCommandBuffer cmd, const PassResources& r, const DepthPeelInputs& in, ImageHandle depthStencil,
+                BufferHandle commands, uint32_t layer) {
+    const uint32_t tileCount = uint32_t(in.tiles.size());
+    DepthStencilRendering rendering;
+    rendering.depthStencil = depthStencil;
+    rendering.depthLoad = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    rendering.stencilLoad = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    rendering.clear = {1.0f, 0u};
+    rendering.area = {{0, 0}, ldiAtlasExtent(tileCount, in.atlasColumns, in.resolution)};
+    beginDepthStencilRendering(cmd, r, rendering);
+    const Pipeline& pipeline = *in.pipelines.peel;
+    r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.pipeline);
+    r.device().vkCmdBindIndexBuffer(cmd, r.buffer(in.indices), r.bufferOffset(in.indices), VK_INDEX_TYPE_UINT32);
+    r.device().vkCmdSetStencilReference(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, layer);
+    // Dynamic offsets are 32-bit: LdiDetector::create refuses settings whose layers pass 2^32 bytes.
+    const uint32_t tileBytes = uint32_t(ldiTileLayerBytes(in.resolution, in.layerCap));
+    r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout, 0, 1, &in.drawSet, 0,
+                                       nullptr);
+    for (uint32_t t = 0; t < tileCount; ++t) {
+        const uint32_t x = (t % in.atlasColumns) * in.resolution, y = (t / in.atlasColumns) * in.resolution;
+        VkViewport viewport = {float(x), float(y), float(in.resolution), float(in.resolution), 0.0f, 1.0f};
+        VkRect2D scissor = {{int32_t(x), int32_t(y)}, {in.resolution, in.resolution}};
+        r.device().vkCmdSetViewport(cmd, 0, 1, &viewport);
+        r.device().vkCmdSetScissor(cmd, 0, 1, &scissor);
+        // The dynamic offset gives each tile's draw its own range of the layers: the draws of one
+        // pass write disjoint memory, which is what synchronization validation sees.
+        const uint32_t offset = t * tileBytes;
+        r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout, gpu::kLdiSetTileLayers,
+                                           1, &in.tileLayersSet, 1, &offset);
+        gpu::LdiDrawPush push = {t, layer, in.resolution, in.layerCap};
+        r.device().vkCmdPushConstants(cmd, pipeline.layout, pipeline.stages, 0, sizeof(push), &push);
+        if (layer == 0) {
+            if (in.tiles[t].indexCount != 0)
+                r.device().vkCmdDrawIndexed(cmd, in.tiles[t].indexCount, 1, in.tiles[t].firstIndex, 0, 0);
+        } else {
+            const VkDeviceSize command = VkDeviceSize(layer - 1) * tileCount + t;
+            r.device().vkCmdDrawIndexedIndirect(cmd, r.buffer(commands),
+                                                r.bufferOffset(commands) + command * sizeof(VkDrawIndexedIndirectCommand),
+                                                1, sizeof(VkDrawIndexedIndirectCommand));
+        }
+    }
+    r.device().vkCmdEndRendering(cmd);
+}
+
+void readGeometry(PassBuilder& pass, const DepthPeelInputs& in) {
+    pass.read(in.tileBuffer, Access::VertexShaderRead);
+    pass.read(in.tileBuffer, Access::FragmentRead);
+    pass.read(in.indices, Access::VertexRead);
+    for (BufferHandle vertices : in.meshVertices) pass.read(vertices, Access::VertexShaderRead);
+}
+
+}  // namespace
+
+void addDepthPeelPasses(Graph& graph, const DepthPeelInputs& in, DepthPeelState& state) {
+    const uint32_t tileCount = uint32_t(in.tiles.size());
+    if (tileCount == 0) return;
+    const gpu::LdiComputePush base = ldiComputePush(in.resolution, in.layerCap, tileCount, in.atlasColumns);
+
+    PassBuilder setup = graph.addPass("ldi-peel-setup");
+    state.stats = setup.write(state.stats, Access::TransferDst);
+    const BufferHandle stats = state.stats;
+    setup.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+        // Bounds of the invalid region start empty (min = all ones, max = 0).
+        std::vector<gpu::LdiTileStatsGpu> reset(tileCount, {0u, 0u, ~0u, ~0u, 0u, 0u, ~0u, 0u});
+        r.device().vkCmdUpdateBuffer(cmd, r.buffer(stats), r.bufferOffset(stats),
+                                     reset.size() * sizeof(gpu::LdiTileStatsGpu), reset.data());
+    });
+
+    PassBuilder count = graph.addPass("ldi-count");
+    readGeometry(count, in);
+    state.layers = count.write(state.layers, Access::FragmentWrite);
+    state.depthStencil = count.write(state.depthStencil, Access::DepthStencilAttachment);
+    const ImageHandle countTarget = state.depthStencil;
+    count.setRecord([=](VkCommandBuffer cmd, const PassResources& r) { recordPeel(cmd, r, in, countTarget, {}, 0); });
+
+    PassBuilder copy = graph.addPass("ldi-stencil-copy");
+    copy.read(state.depthStencil, Access::TransferSrc);
+    state.stencilCounts = copy.write(state.stencilCounts, Access::TransferDst);
+    const ImageHandle copySource = state.depthStencil;
+    const BufferHandle counts = state.stencilCounts;
+    copy.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+        VkExtent2D extent = ldiAtlasExtent(tileCount, in.atlasColumns, in.resolution);
+        VkBufferImageCopy region = {};
+        region.bufferOffset = r.bufferOffset(counts);
+        region.imageSubresource = {VK_IMAGE_ASPECT_STENCIL_BIT, 0, 0, 1};
+        region.imageExtent = {extent.width, extent.height, 1};
+        r.device().vkCmdCopyImageToBuffer(cmd, r.image(copySource), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                          r.buffer(counts), 1, &region);
+    });
+
+    PassBuilder layerCount = graph.addPass("ldi-layer-count");
+    layerCount.read(state.stencilCounts, Access::ComputeRead);
+    state.stats = layerCount.write(state.stats, Access::ComputeReadWrite);
+    layerCount.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+        dispatchCompute(cmd, r, in, *in.pipelines.layerCount, base, tileCount * in.resolution * in.resolution);
+    });
+
+    if (in.layerCap > 1) {
+        PassBuilder indirect = graph.addPass("ldi-indirect");
+        indirect.read(in.tileBuffer, Access::ComputeRead);
+        indirect.read(state.stats, Access::ComputeRead);
+        state.commands = indirect.write(state.commands, Access::ComputeWrite);
+        indirect.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+            dispatchCompute(cmd, r, in, *in.pipelines.indirect, base, (in.layerCap - 1) * tileCount);
+        });
+    }
+
+    for (uint32_t layer = 1; layer < in.layerCap; ++layer) {
+        PassBuilder peel = graph.addPass("ldi-layer");
+        readGeometry(peel, in);
+        peel.read(state.commands, Access::IndirectRead);
+        state.layers = peel.write(state.layers, Access::FragmentWrite);
+        state.depthStencil = peel.write(state.depthStencil, Access::DepthStencilAttachment);
+        const ImageHandle target = state.depthStencil;
+        const BufferHandle commands = state.commands;
+        peel.setRecord([=](VkCommandBuffer cmd, const PassResources& r) { recordPeel(cmd, r, in, target, commands, layer); });
+    }
+
+    PassBuilder sort = graph.addPass("ldi-sort");
+    sort.read(state.stencilCounts, Access::ComputeRead);
+    state.layers = sort.write(state.layers, Access::ComputeReadWrite);
+    state.stats = sort.write(state.stats, Access::ComputeReadWrite);
+    sort.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+        dispatchCompute(cmd, r, in, *in.pipelines.sort, base, tileCount * in.resolution * in.resolution);
+    });
+}
+
+}  // namespace vkc

@@ -1,0 +1,95 @@
+// Stencil-routed depth peeling (paper 2, §3.2 and §4) of any number of LDIs in one set of passes:
+// each LDI is a res x res tile of one depth-stencil atlas (tile t at column t % columns, row
+// t / columns; viewport and scissor per tile), so a frame's passes grow with the layer cap, never
+// with the number of LDIs. In frame order:
+//   ldi-peel-setup  reset the per-tile stats
+//   ldi-count       stencil EQUAL 0, increment-and-clamp on pass and fail: the stencil ends as the
+//                   depth complexity, the first routed fragment stores layer 0
+//   ldi-stencil-copy, ldi-layer-count   the stencil aspect to a buffer, n_max per tile (atomicMax)
+//   ldi-indirect    per (layer k, tile) an indexed indirect draw, instanceCount = k < n_max
+//   ldi-layer x (cap - 1)   stencil cleared, EQUAL k: the (k+1)-th fragment stores layer k
+//   ldi-sort        per pixel: sort min(count, cap) layers from the near plane, count pixels whose
+//                   entry / leave order is broken (§7)
+// Reads: the tiles buffer (LdiTileGpu), the index buffer, mesh vertices in place. Writes: layers
+// (facing * (depth + 1), res^2 x cap floats per tile), stencil counts, tile stats, commands.
+// Invariant: the host never waits between passes; a tile with n_max > cap is truncated (its stats
+// say so) and its layers beyond the cap are missing, in no particular order.
+#pragma once
+
+#include "passes/graph/graph.h"
+#include "shaders_glsl/shared/ldi.h"
+#include "vk/pipeline.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace vkc {
+
+struct DepthPeelPipelines {
+    const Pipeline* peel = nullptr;        // ldi_peel.vert/.frag, stencil EQUAL (dynamic reference), incr-clamp
+    const Pipeline* layerCount = nullptr;  // ldi_layer_count.comp
+    const Pipeline* indirect = nullptr;    // ldi_indirect.comp
+    const Pipeline* sort = nullptr;        // ldi_sort.comp
+};
+
+// One LDI's draw: the object's triangle indices in the index buffer.
+struct DepthPeelTile {
+    uint32_t indexCount = 0;
+    uint32_t firstIndex = 0;
+};
+
+struct DepthPeelInputs {
+    DepthPeelPipelines pipelines;
+    VkDescriptorSet drawSet = VK_NULL_HANDLE;        // kLdiDrawLayout set 0
+    VkDescriptorSet tileLayersSet = VK_NULL_HANDLE;  // kLdiDrawLayout set kLdiSetTileLayers (a dynamic range)
+    VkDescriptorSet computeSet = VK_NULL_HANDLE;  // kLdiComputeLayout
+    bool storeOpNone = false;                     // Vulkan 1.3: read-only attachments store nothing
+    uint32_t resolution = 0;
+    uint32_t layerCap = 0;                        // 1..kLdiMaxLayerCap
+    uint32_t atlasColumns = 0;                    // tiles per atlas row
+    uint32_t maxGroupsX = 65535;                  // maxComputeWorkGroupCount[0]: wider grids wrap into y
+    std::vector<DepthPeelTile> tiles;             // tile t draws tiles[t]; tiles buffer entry t matches
+
+    BufferHandle tileBuffer;                      // LdiTileGpu per tile (host-written)
+    BufferHandle indices;                         // uint32 index buffer of every mesh
+    std::vector<BufferHandle> meshVertices;       // every vertex buffer the tiles read
+    BufferHandle layers;                          // tiles x res^2 x cap floats
+    BufferHandle stencilCounts;                   // atlas bytes (the used area, tightly packed)
+    BufferHandle stats;                           // LdiTileStatsGpu per tile
+    BufferHandle commands;                        // (cap - 1) x tiles VkDrawIndexedIndirectCommand
+    ImageHandle depthStencil;                     // the atlas, 8-bit stencil
+};
+
+// Handles the passes advance.
+struct DepthPeelState {
+    BufferHandle layers, stencilCounts, stats, commands;
+    ImageHandle depthStencil;
+};
+
+// Descriptor layouts (checked against the SPIR-V by tests/ldi).
+extern const PipelineLayoutDesc kLdiDrawLayout;
+extern const PipelineLayoutDesc kLdiComputeLayout;
+
+// Bytes of one tile's layers: the dynamic offset step of the draw set's layer binding.
+inline VkDeviceSize ldiTileLayerBytes(uint32_t resolution, uint32_t layerCap) {
+    return VkDeviceSize(resolution) * resolution * layerCap * sizeof(float);
+}
+// Workgroups for `threads` threads of `groupSize` as a grid of at most maxGroupsX columns (rows as
+// needed): the shaders take the linear id from ldiThreadIndex() and bounds-check it.
+inline VkExtent2D ldiDispatchGrid(uint32_t threads, uint32_t groupSize, uint32_t maxGroupsX) {
+    const uint32_t groups = threads / groupSize + (threads % groupSize != 0 ? 1u : 0u);
+    const uint32_t x = std::min(groups, maxGroupsX);
+    return {x, x == 0 ? 0u : (groups + x - 1) / x};
+}
+
+// The atlas area the tiles use: min(tiles, columns) x rows tiles.
+inline VkExtent2D ldiAtlasExtent(uint32_t tileCount, uint32_t columns, uint32_t resolution) {
+    uint32_t rows = (tileCount + columns - 1) / columns;
+    return {std::min(tileCount, columns) * resolution, rows * resolution};
+}
+// What every LDI compute shader is pushed besides its own fields.
+gpu::LdiComputePush ldiComputePush(uint32_t resolution, uint32_t layerCap, uint32_t tileCount, uint32_t atlasColumns);
+
+void addDepthPeelPasses(Graph& graph, const DepthPeelInputs& in, DepthPeelState& state);
+
+}  // namespace vkc

@@ -1,0 +1,79 @@
+// Stencil method, results on the GPU (paper 1, sections 5 and 6.2): per view a scan of the id
+// images into the pair-flag matrix and the world-space point list; after all views a compaction
+// of the flags into unique pairs over the candidate pairs; then one copy into the ring slot.
+// Reads: id images A/B, candidates. Writes: pair flags, points, pairs, the ring slot.
+// Where the paper read the colour buffer back and parsed it on the CPU (~1 ms for 256^2 in 2003,
+// section 6.1), only the compact lists cross to the host, copied into a mapped ring.
+// Invariant: list counts are exact; at most `capacity` entries are stored.
+#include "passes/stencil/stencil_passes.h"
+
+
+#include <volk.h>
+
+namespace vkc {
+
+const PipelineLayoutDesc kStencilDrawLayout = {
+    {{0, gpu::kStencilBindingObjects, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kStencilBindingNormals, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kBindingVertexBuffers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kVariableDescriptorCount}},
+    sizeof(gpu::StencilDrawPush)};
+const PipelineLayoutDesc kStencilFullscreenLayout = {{}, 0};
+const PipelineLayoutDesc kStencilNormalsLayout = {
+    {{0, gpu::kStencilBindingTopology, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kStencilBindingNormals, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kBindingVertexBuffers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kVariableDescriptorCount}},
+    sizeof(gpu::StencilNormalsPush)};
+const PipelineLayoutDesc kStencilScanLayout = {
+    {{0, gpu::kStencilBindingPenetratingImage, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
+     {0, gpu::kStencilBindingPenetratedImage, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
+     {0, gpu::kStencilBindingPairFlags, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kStencilBindingPoints, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
+    sizeof(gpu::StencilScanPush)};
+const PipelineLayoutDesc kStencilCompactLayout = {
+    {{0, gpu::kStencilBindingCandidates, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kStencilBindingPairFlags, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kStencilBindingPairs, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
+    sizeof(gpu::StencilCompactPush)};
+
+void addStencilScanPass(Graph& graph, const StencilPassInputs& in, uint32_t view, StencilGraphState& state) {
+    PassBuilder scan = graph.addPass("stencil-scan");
+    scan.read(state.penetratingImage, Access::ComputeRead);
+    scan.read(state.penetratedImage, Access::ComputeRead);
+    state.pairFlags = scan.write(state.pairFlags, Access::ComputeReadWrite);
+    state.points = scan.write(state.points, Access::ComputeReadWrite);
+    scan.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+        const Pipeline& pipeline = *in.pipelines.scan;
+        gpu::StencilScanPush push = {};
+        push.clipToWorld = in.views[view].clipToWorld;
+        push.width = in.resolution;
+        push.height = in.resolution;
+        push.objectCount = in.objectCount;
+        push.pointCapacity = in.pointCapacity;
+        r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
+        r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &in.scanSet, 0,
+                                           nullptr);
+        r.device().vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+        const uint32_t groups = (in.resolution + gpu::kStencilScanGroupSize - 1) / gpu::kStencilScanGroupSize;
+        r.device().vkCmdDispatch(cmd, groups, groups, 1);
+    });
+}
+
+ReadbackLayout stencilReadbackLayout(uint32_t pairCapacity, uint32_t pointCapacity) {
+    ReadbackLayout layout;
+    layout.add(stencilPairsBytes(pairCapacity));
+    layout.add(stencilPointsBytes(pointCapacity));
+    return layout;
+}
+
+void addStencilCompactPasses(Graph& graph, const StencilPassInputs& in, StencilGraphState& state) {
+    const uint32_t candidates = in.drawObjects.empty() ? 0u : in.candidateCount;
+    state.pairs = addPairCompactPass(graph, {"stencil-compact", in.pipelines.compact, in.compactSet, in.candidates,
+                                             candidates, in.objectCount, in.pairCapacity},
+                                     state.pairFlags, state.pairs);
+
+    const ReadbackCopy copies[] = {{kStencilReadbackPairs, state.pairs, stencilPairsBytes(in.pairCapacity)},
+                                   {kStencilReadbackPoints, state.points, stencilPointsBytes(in.pointCapacity)}};
+    addReadbackPass(graph, "stencil-readback", *in.readbackLayout, in.readback, copies);
+}
+
+}  // namespace vkc

@@ -1,0 +1,107 @@
+// Stencil method, counting for one view (paper 1, sections 4.1 and 6.1). Reads: geometry (objects,
+// normals, vertices, topology as index buffer). Writes: depth = nearest offset edge point; stencil =
+// bias + front - back faces in front of it; 2 occlusion queries (any count > 0, any < 0).
+// Pass 1 draws edges (LINE_LIST, depth LESS + write); then ONE two-sided stencil draw per object
+// replaces the paper's passes 2-3 (see the count pass). Invariant: the stencil is never read back.
+#include "passes/stencil/stencil_passes.h"
+
+#include "passes/shared/depth_stencil_rendering.h"
+
+#include <volk.h>
+
+namespace vkc {
+
+void beginStencilRendering(VkCommandBuffer cmd, const PassResources& r, const StencilPassInputs& in,
+                           const StencilRenderTargets& targets) {
+    DepthStencilRendering rendering;
+    rendering.depthStencil = targets.depthStencil;
+    rendering.readOnly = targets.readOnlyDepthStencil;
+    rendering.depthLoad = targets.depthLoad;
+    rendering.stencilLoad = targets.stencilLoad;
+    rendering.clear = {1.0f, gpu::kStencilBias};
+    rendering.storeOpNone = in.storeOpNone;
+    rendering.color = targets.color;
+    rendering.area = {{0, 0}, {in.resolution, in.resolution}};
+    beginDepthStencilRendering(cmd, r, rendering);
+}
+
+void bindStencilDrawPipeline(VkCommandBuffer cmd, const PassResources& r, const StencilPassInputs& in,
+                             const Pipeline& pipeline) {
+    r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.pipeline);
+    r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout, 0, 1, &in.drawSet, 0,
+                                       nullptr);
+    r.device().vkCmdBindIndexBuffer(cmd, r.buffer(in.topology), r.bufferOffset(in.topology), VK_INDEX_TYPE_UINT32);
+}
+
+void drawStencilObject(VkCommandBuffer cmd, const PassResources& r, const StencilPassInputs& in, const Pipeline& pipeline,
+                       uint32_t view, uint32_t drawIndex, bool edges) {
+    gpu::StencilDrawPush push = {};
+    push.worldToClip = in.views[view].worldToClip;
+    push.object = in.drawObjects[drawIndex];
+    push.edgeOffset = in.edgeOffset;
+    r.device().vkCmdPushConstants(cmd, pipeline.layout, pipeline.stages, 0, sizeof(push), &push);
+    const StencilMeshRange& range = in.drawRanges[drawIndex];
+    if (edges) {
+        if (range.edgeCount != 0) r.device().vkCmdDrawIndexed(cmd, range.edgeCount, 1, range.edgeFirst, 0, 0);
+    } else if (range.triangleCount != 0) {
+        r.device().vkCmdDrawIndexed(cmd, range.triangleCount, 1, range.triangleFirst, 0, 0);
+    }
+}
+
+// What every geometry pass reads.
+static void readGeometry(PassBuilder& pass, const StencilPassInputs& in, const StencilGraphState& state) {
+    pass.read(in.topology, Access::VertexRead);
+    pass.read(in.objects, Access::VertexShaderRead);
+    pass.read(state.normals, Access::VertexShaderRead);
+    for (BufferHandle vertices : in.meshVertices) pass.read(vertices, Access::VertexShaderRead);
+}
+
+void addStencilCountPasses(Graph& graph, const StencilPassInputs& in, uint32_t view, StencilGraphState& state) {
+    const uint32_t drawn = uint32_t(in.drawObjects.size());
+    const uint32_t queryBase = view * stencilQueriesPerView(drawn);
+
+    // Pass 1: edge depths. Clearing here (depth 1, stencil = bias) starts the view afresh.
+    PassBuilder edges = graph.addPass("stencil-edges");
+    readGeometry(edges, in, state);
+    state.depthStencil = edges.write(state.depthStencil, Access::DepthStencilAttachment);
+    const ImageHandle edgeTarget = state.depthStencil;
+    edges.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+        beginStencilRendering(cmd, r, in, {edgeTarget, false, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_LOAD_OP_CLEAR, {}});
+        bindStencilDrawPipeline(cmd, r, in, *in.pipelines.edgeDepth);
+        for (uint32_t i = 0; i < drawn; ++i) drawStencilObject(cmd, r, in, *in.pipelines.edgeDepth, view, i, true);
+        r.device().vkCmdEndRendering(cmd);
+    });
+
+    // Passes 2-3 as one two-sided stencil draw per object: front faces increment-wrap, back faces
+    // decrement-wrap, depth LESS, no depth write. Two-sided stencil is core Vulkan; the 2003 hardware
+    // needed two passes over the geometry (back-face culled increment, front-face culled decrement).
+    PassBuilder count = graph.addPass("stencil-count");
+    readGeometry(count, in, state);
+    state.depthStencil = count.write(state.depthStencil, Access::DepthStencilAttachment);
+    const ImageHandle countTarget = state.depthStencil;
+    count.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+        beginStencilRendering(cmd, r, in, {countTarget, false, VK_ATTACHMENT_LOAD_OP_LOAD, VK_ATTACHMENT_LOAD_OP_LOAD, {}});
+        bindStencilDrawPipeline(cmd, r, in, *in.pipelines.count);
+        for (uint32_t i = 0; i < drawn; ++i) drawStencilObject(cmd, r, in, *in.pipelines.count, view, i, false);
+        r.device().vkCmdEndRendering(cmd);
+    });
+
+    // Section 6.1: the boolean from an occlusion query over a stencil-test draw, no image read.
+    // (The paper scanned the stencil buffer on the CPU, or queried per object.)
+    PassBuilder boolean = graph.addPass("stencil-boolean");
+    boolean.read(state.depthStencil, Access::DepthStencilReadOnly);
+    const ImageHandle booleanTarget = state.depthStencil;
+    boolean.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+        beginStencilRendering(cmd, r, in, {booleanTarget, true, VK_ATTACHMENT_LOAD_OP_LOAD, VK_ATTACHMENT_LOAD_OP_LOAD, {}});
+        const Pipeline* tests[2] = {in.pipelines.positive, in.pipelines.negative};
+        for (uint32_t k = 0; k < 2; ++k) {
+            r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, tests[k]->pipeline);
+            r.device().vkCmdBeginQuery(cmd, in.occlusion, queryBase + k, VK_QUERY_CONTROL_PRECISE_BIT);
+            r.device().vkCmdDraw(cmd, 3, 1, 0, 0);
+            r.device().vkCmdEndQuery(cmd, in.occlusion, queryBase + k);
+        }
+        r.device().vkCmdEndRendering(cmd);
+    });
+}
+
+}  // namespace vkc

@@ -1,0 +1,141 @@
+// Passes of method `stencil` (paper 1, CInDeR), in frame order:
+//   setup (clear lists, reset queries) -> normals (GPU, per mesh) ->
+//   per view: edges -> count -> boolean -> penetrating -> penetrated -> scan ->
+//   compact -> readback.
+// Reads: mesh vertices in place, per-frame objects and candidate pairs, per-mesh topology (indices,
+// edges, adjacency). Writes: a depth-stencil image and two id images per view (reused across
+// views), occlusion queries, and the ring slot (pair list, then point list).
+// Invariant: list headers count exactly even past capacity; the stencil holds bias + signed count.
+#pragma once
+
+#include "passes/graph/graph.h"
+#include "passes/graph/readback_layout.h"
+#include "passes/shared/orthographic_view.h"
+#include "passes/shared/pair_compact_pass.h"
+#include "shaders_glsl/shared/stencil.h"
+#include "vk/pipeline.h"
+
+#include <glm/mat4x4.hpp>
+
+#include <string>
+#include <vector>
+
+namespace vkc {
+
+struct StencilPipelines {
+    const Pipeline* normals = nullptr;       // stencil_normals.comp
+    const Pipeline* edgeDepth = nullptr;     // edges, depth write LESS (pass 1)
+    const Pipeline* count = nullptr;         // triangles, two-sided incr/decr-wrap (passes 2-3 in one)
+    const Pipeline* positive = nullptr;      // full screen, stencil > bias (boolean, 6.1)
+    const Pipeline* negative = nullptr;      // full screen, stencil < bias (open mesh)
+    const Pipeline* penetrating = nullptr;   // edges where stencil > bias, id image A (5.1)
+    const Pipeline* recount = nullptr;       // one object's triangles, incr/decr-wrap (5.2)
+    const Pipeline* penetratedId = nullptr;  // one object's triangles where stencil == bias + 1, id image B
+    const Pipeline* scan = nullptr;          // stencil_scan.comp
+    const Pipeline* compact = nullptr;       // pair_compact.comp
+};
+
+// Where one mesh's triangle and edge indices sit in the topology (index) buffer, in indices.
+struct StencilMeshRange {
+    uint32_t triangleFirst = 0;
+    uint32_t triangleCount = 0;  // indices (3 per triangle)
+    uint32_t edgeFirst = 0;
+    uint32_t edgeCount = 0;      // indices (2 per unique edge)
+};
+
+struct StencilPassInputs : PairListSizes {
+    StencilPipelines pipelines;
+    VkDescriptorSet drawSet = VK_NULL_HANDLE;     // objects, normals, mesh vertices
+    VkDescriptorSet normalsSet = VK_NULL_HANDLE;  // topology, normals, mesh vertices
+    VkDescriptorSet scanSet = VK_NULL_HANDLE;     // id images, pair flags, points
+    VkDescriptorSet compactSet = VK_NULL_HANDLE;  // candidates, pair flags, pairs
+    VkQueryPool occlusion = VK_NULL_HANDLE;       // stencilQueriesPerView(drawn) per view
+    bool storeOpNone = false;                     // Vulkan 1.3: read-only attachments store nothing
+    uint32_t resolution = 0;
+    // The identifying draw restores the stencil of a closed solid's recount (counts are 0 or 1);
+    // an open or non-manifold mesh can leave other counts, which a clear after each object undoes.
+    bool clearAfterRecount = false;
+    float edgeOffset = 0.0f;                      // world units
+
+    std::vector<gpu::StencilNormalsPush> normalDispatches;  // one per mesh drawn
+    std::vector<uint32_t> drawObjects;            // objects of the candidate pairs
+    std::vector<StencilMeshRange> drawRanges;     // parallel to drawObjects
+    std::vector<OrthographicView> views;
+
+    BufferHandle topology;                  // indices + adjacency (index and storage buffer)
+    BufferHandle objects;                   // gpu::StencilObjectGpu per scene object
+    BufferHandle normals;                   // vec3 per vertex of every mesh drawn
+    std::vector<BufferHandle> meshVertices; // every vertex buffer the objects read
+    BufferHandle candidates;                // uvec2 per candidate pair
+    BufferHandle pairFlags;                 // objectCount^2 bits
+    BufferHandle pairs;                     // StencilListHeader + StencilPairGpu * pairCapacity
+    BufferHandle points;                    // StencilListHeader + StencilPointGpu * pointCapacity
+    BufferHandle readback;                  // the frame's ring slot
+    const ReadbackLayout* readbackLayout = nullptr;  // stencilReadbackLayout
+    ImageHandle depthStencil;               // resolution^2, 8-bit stencil
+    ImageHandle penetratingImage;           // RGBA32_UINT: object + 1, edge depth bits
+    ImageHandle penetratedImage;            // R32_UINT: object + 1
+};
+
+// Descriptor layouts (checked against the SPIR-V by tests/stencil).
+extern const PipelineLayoutDesc kStencilDrawLayout;
+extern const PipelineLayoutDesc kStencilFullscreenLayout;
+extern const PipelineLayoutDesc kStencilNormalsLayout;
+extern const PipelineLayoutDesc kStencilScanLayout;
+extern const PipelineLayoutDesc kStencilCompactLayout;
+
+inline constexpr VkFormat kStencilPenetratingFormat = VK_FORMAT_R32G32B32A32_UINT;
+inline constexpr VkFormat kStencilPenetratedFormat = VK_FORMAT_R32_UINT;
+
+// Occlusion queries of one view: [positive, negative, penetrating per drawn object, penetrated per drawn object].
+inline uint32_t stencilQueriesPerView(uint32_t drawnObjects) { return 2 + 2 * drawnObjects; }
+inline VkDeviceSize stencilPairsBytes(uint32_t capacity) {
+    return sizeof(gpu::StencilListHeader) + VkDeviceSize(capacity) * sizeof(gpu::StencilPairGpu);
+}
+inline VkDeviceSize stencilPointsBytes(uint32_t capacity) {
+    return sizeof(gpu::StencilListHeader) + VkDeviceSize(capacity) * sizeof(gpu::StencilPointGpu);
+}
+inline VkDeviceSize stencilPairFlagsBytes(uint32_t objectCount) {
+    return ((VkDeviceSize(objectCount) * objectCount + 31) / 32) * 4;
+}
+
+// Read-back regions: the pair list, then the point list.
+enum StencilReadback : uint32_t { kStencilReadbackPairs, kStencilReadbackPoints };
+ReadbackLayout stencilReadbackLayout(uint32_t pairCapacity, uint32_t pointCapacity);
+
+// Handles that the passes advance (each write makes a new version).
+struct StencilGraphState {
+    BufferHandle normals, pairFlags, pairs, points;
+    ImageHandle depthStencil, penetratingImage, penetratedImage;
+};
+
+// Every pass of one frame, in order.
+void addStencilPasses(Graph& graph, const StencilPassInputs& inputs);
+
+// The parts (one file each).
+void addStencilSetupPasses(Graph& graph, const StencilPassInputs& in, StencilGraphState& state);
+void addStencilCountPasses(Graph& graph, const StencilPassInputs& in, uint32_t view, StencilGraphState& state);
+void addStencilIdentifyPasses(Graph& graph, const StencilPassInputs& in, uint32_t view, StencilGraphState& state);
+void addStencilScanPass(Graph& graph, const StencilPassInputs& in, uint32_t view, StencilGraphState& state);
+void addStencilCompactPasses(Graph& graph, const StencilPassInputs& in, StencilGraphState& state);
+
+// Shared by the render passes: dynamic rendering over the view's images, viewport and scissor set.
+// depthStencilLoad: CLEAR clears depth to 1 and stencil to kStencilBias. colorImage invalid: none.
+struct StencilRenderTargets {
+    ImageHandle depthStencil;
+    bool readOnlyDepthStencil = false;
+    VkAttachmentLoadOp depthLoad = VK_ATTACHMENT_LOAD_OP_LOAD;
+    VkAttachmentLoadOp stencilLoad = VK_ATTACHMENT_LOAD_OP_LOAD;
+    ImageHandle color;  // cleared to zero
+};
+void beginStencilRendering(VkCommandBuffer cmd, const PassResources& r, const StencilPassInputs& in,
+                           const StencilRenderTargets& targets);
+// Binds a draw pipeline with the draw set (rebound per pipeline: the sets are compatible, but
+// rebinding keeps each pass independent of what the previous one bound).
+void bindStencilDrawPipeline(VkCommandBuffer cmd, const PassResources& r, const StencilPassInputs& in,
+                             const Pipeline& pipeline);
+// Pushes the view and the object, and draws the object's edges or triangles.
+void drawStencilObject(VkCommandBuffer cmd, const PassResources& r, const StencilPassInputs& in, const Pipeline& pipeline,
+                       uint32_t view, uint32_t drawIndex, bool edges);
+
+}  // namespace vkc

@@ -6,6 +6,7 @@
 
 #include "collision/frames/orthographic_views.h"
 #include "collision/frames/candidate_pairs.h"
+#include "collision/frames/drawn_objects.h"
 #include "collision/frames/found_pairs.h"
 #include "collision/frames/vulkan_graph.h"
 #include "collision/frames/local_region.h"
@@ -46,7 +47,11 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     auto candidatePairs = frameCandidatePairs({"consistent-pairs", "ConsistentPairsSettings", s}, objectCount, candidates);
     if (!candidatePairs) return candidatePairs.status();
     const std::vector<ObjectPair>& pairs = candidatePairs.value();
-    const std::vector<uint32_t> draw = objectsOfPairs(pairs);
+    auto drawnObjectsOfPairs = drawnObjects(scene, pairs, candidates.worldBounds, frames.vertexBufferCapacity,
+                                            "consistent-pairs");
+    if (!drawnObjectsOfPairs) return drawnObjectsOfPairs.status();
+    const DrawnObjects& drawn = drawnObjectsOfPairs.value();
+    const std::vector<uint32_t>& draw = drawn.objects;
     // Front and back faces alternate only along rays through closed, outward-oriented solids.
     for (uint32_t object : draw) VKC_TRY(requireClosedSolid(scene, object, "consistent-pairs"));
     // The slot is free once the frame that last used it has completed on the GPU (never waits).
@@ -54,22 +59,18 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     ConsistentPairsSlot& slot = slots[frame % slots.size()];
     ensureSceneIndices(slot.indices, scene);
 
-    // Objects and vertex buffers of the drawn objects; draws per iteration, instanceCount 1 (the GPU
-    // turns those of iterations after the first off when nothing remains to peel).
-    VertexBufferSlots vertexSlots(frames.vertexBufferCapacity, "consistent-pairs: the candidate objects read");
-    const uint32_t drawn = uint32_t(draw.size());
-    std::vector<gpu::ObjectGpu> objects(std::max(objectCount, 1u));
-    std::vector<VkDrawIndexedIndirectCommand> draws(std::max(size_t(drawn) * s.maxIterations, size_t(1)));
-    const LocalRegion region = localRegion(candidates.worldBounds, draw);
-    for (uint32_t i = 0; i < drawn; ++i) {
+    // Draws per iteration, instanceCount 1 (the GPU turns those of iterations after the first off
+    // when nothing remains to peel).
+    const uint32_t drawnCount = uint32_t(draw.size());
+    const std::vector<gpu::ObjectGpu>& objects = drawn.table;
+    std::vector<VkDrawIndexedIndirectCommand> draws(std::max(size_t(drawnCount) * s.maxIterations, size_t(1)));
+    const LocalRegion& region = drawn.region;
+    for (uint32_t i = 0; i < drawnCount; ++i) {
         const SceneObject& o = scene.objects[draw[i]];
         const SceneMesh& mesh = scene.meshes[o.mesh];
-        auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, "object \"" + o.name + "\"");
-        if (!vertexSlot) return vertexSlot.status();
-        objects[draw[i]] = objectGpu(scene, o, region.origin, vertexSlot.value());
         for (uint32_t iteration = 0; iteration < s.maxIterations; ++iteration)
-            draws[iteration * drawn + i] = {uint32_t(mesh.data.indices.size()), 1u, slot.indices.firstIndex[o.mesh], 0,
-                                            0u};
+            draws[iteration * drawnCount + i] = {uint32_t(mesh.data.indices.size()), 1u,
+                                                 slot.indices.firstIndex[o.mesh], 0, 0u};
     }
 
     // One view along z over the candidates' box overlaps, depth over every drawn object whole.
@@ -119,7 +120,7 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     in.stats = graph.createBuffer("cp stats", {sizeof(gpu::CpStatsGpu)});
     in.pairs = graph.createBuffer("cp pairs", {stencilPairsBytes(s.maxCandidatePairs)});
     in.points = graph.createBuffer("cp collision points", {consistentPairsPointsBytes(s.pointCapacity)});
-    in.meshVertices = importVertexBuffers(graph, vertexSlots.buffers());
+    in.meshVertices = importVertexBuffers(graph, drawn.vertexSlots.buffers());
     in.readback = importReadbackSlot(graph, "cp readback slot", frames.ring, frame);
     in.readbackLayout = &frames.readback;
     in.depth = graph.createImage("cp depth", {res, res, kConsistentPairsDepthFormat});
@@ -138,11 +139,11 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     VKC_TRY(fillHostBuffer(allocator, graph, in.frame, std::span<const gpu::CpFrameGpu>(&view, 1)));
     VKC_TRY(fillHostBuffer(allocator, graph, in.draws, std::span<const VkDrawIndexedIndirectCommand>(draws)));
     VKC_TRY(fillHostBuffer(allocator, graph, in.candidates, std::span<const ObjectPair>(pairs)));
-    writeDescriptors(slot, graph, in, vertexSlots.buffers());
+    writeDescriptors(slot, graph, in, drawn.vertexSlots.buffers());
     auto execute = graphExecuteContext(c, graph, resources);
     if (!execute) return execute.status();
     VKC_TRY(graph.execute(cmd, execute.value()));
-    slot.drawnObjects = drawn;
+    slot.drawnObjects = drawnCount;
     return Status::success();
 }
 

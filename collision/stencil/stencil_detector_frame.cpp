@@ -5,6 +5,7 @@
 
 #include "collision/frames/orthographic_views.h"
 #include "collision/frames/candidate_pairs.h"
+#include "collision/frames/drawn_objects.h"
 #include "collision/frames/found_pairs.h"
 #include "collision/frames/vulkan_graph.h"
 #include "collision/frames/local_region.h"
@@ -64,27 +65,26 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     StencilSlot& slot = slots[frame % slots.size()];
     VKC_TRY(ensureTopology(slot, scene));
 
-    std::vector<uint32_t> draw = objectsOfPairs(pairs);
-    const LocalRegion region = localRegion(candidates.worldBounds, draw);
+    auto drawn = drawnObjects(scene, pairs, candidates.worldBounds, frames.vertexBufferCapacity, "stencil");
+    if (!drawn) return drawn.status();
+    std::vector<uint32_t>& draw = drawn->objects;
+    const LocalRegion& region = drawn->region;
 
-    // Objects, vertex buffers and normal dispatches of the drawn objects.
-    VertexBufferSlots vertexSlots(frames.vertexBufferCapacity, "stencil: the candidate objects read");
+    // Per drawn object: its normals and index ranges; per drawn mesh: a normal dispatch.
     std::map<MeshId, uint32_t> drawnMeshes;  // mesh -> vertex-buffer slot
-    std::vector<gpu::StencilObjectGpu> objects(std::max(objectCount, 1u));
+    std::vector<gpu::StencilObjectGpu> objects(drawn->table.size());
     std::vector<StencilMeshRange> ranges;
     slot.openMeshes.clear();
-    for (uint32_t object : draw) {
+    for (size_t i = 0; i < draw.size(); ++i) {
+        const uint32_t object = draw[i];
         const SceneObject& o = scene.objects[object];
         const SceneMesh& mesh = scene.meshes[o.mesh];
-        auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, "object \"" + o.name + "\"");
-        if (!vertexSlot) return vertexSlot.status();
-        if (drawnMeshes.emplace(o.mesh, vertexSlot.value()).second && !mesh.report.validForVolumeMethods())
+        if (drawnMeshes.emplace(o.mesh, drawn->slotOf[i]).second && !mesh.report.validForVolumeMethods())
             slot.openMeshes.push_back(mesh.data.name);
-        objects[object] = {objectGpu(scene, o, region.origin, vertexSlot.value()),
-                           slot.topology.normals[o.mesh].normalBase};
+        objects[object] = {drawn->table[object], slot.topology.normals[o.mesh].normalBase};
         ranges.push_back(slot.topology.ranges[o.mesh]);
     }
-    const std::vector<VkBuffer>& meshBuffers = vertexSlots.buffers();
+    const std::vector<VkBuffer>& meshBuffers = drawn->vertexSlots.buffers();
 
     StencilPassInputs in;
     in.pipelines = {&normals, &edgeDepth, &count, &positive, &negative, &penetrating, &recount, &penetratedId,

@@ -60,7 +60,7 @@ public:
     // tree roots, so the answer does not depend on them. Builds (and caches) the tree of a mesh
     // seen for the first time (CPU, blocking for that call). Errors: those of detector.h (NotReady,
     // InvalidArgument for the candidates or the scene's size, Unsupported when the pairs read more
-    // than 64 distinct vertex buffers); InvalidMesh from the tree build (naming the mesh).
+    // distinct vertex buffers than the device's storage-buffer limits allow); InvalidMesh from the tree build (naming the mesh).
     Status record(VkCommandBuffer cmd, const Scene& scene, const CandidateSet& candidates, uint64_t frame);
     // Add this to the vkQueueSubmit2 that carries the frame's command buffer.
     VkSemaphoreSubmitInfo completionSignal(uint64_t frame);

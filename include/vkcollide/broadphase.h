@@ -70,7 +70,8 @@ public:
     // whose frame the GPU has not finished (more than framesInFlight frames in flight);
     // InvalidArgument when the scene has more than maxObjects objects ("broadphase: the scene has N
     // objects, more than BroadphaseSettings::maxObjects (L)"); Unsupported when the objects read
-    // more than 64 distinct vertex buffers. A refused frame holds no slot.
+    // more distinct vertex buffers than the device's storage-buffer limits allow (about a million
+    // on lavapipe and desktop GPUs; the message names the limit). A refused frame holds no slot.
     Status record(VkCommandBuffer cmd, const Scene& scene, uint64_t frame);
     // Add this to the vkQueueSubmit2 that carries the frame's command buffer: it tells results()
     // when the GPU is done, so results() never waits.

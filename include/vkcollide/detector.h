@@ -14,7 +14,8 @@
 //                    settings out of range in create(), naming the field
 //   InvalidMesh      "<method>: object 3 "o3" (mesh "x") is not a closed, manifold, outward-oriented
 //                    solid (open (2 boundary edges))", from a method that needs closed solids
-//   Unsupported      the drawn objects read more than 64 distinct vertex buffers
+//   Unsupported      the drawn objects read more distinct vertex buffers than the device's
+//                    storage-buffer limits allow (the message names the limit)
 // A refused record() holds no frame slot: the host may record the same frame number again.
 #pragma once
 

@@ -61,7 +61,8 @@ public:
     // Runs the mesh checks; InvalidMesh names the mesh and every problem. Uploads CPU positions
     // (blocking, once) unless the host's buffer is given, packed with the scene's other meshes
     // into vertex pages (1 MiB, doubling up to 64 MiB): any number of uploaded meshes binds a few
-    // buffers, while each distinct host buffer takes one of the 64 a frame can bind.
+    // buffers, while each distinct host buffer is one element of a frame's vertex-buffer array
+    // (bounded only by the device's storage-buffer limits).
     Result<MeshId> addMesh(const MeshDesc& desc);
     // InvalidArgument for an unknown mesh, or a transform that is not finite or outside the
     // accepted transforms above (the message names the object and the problem). A float matrix

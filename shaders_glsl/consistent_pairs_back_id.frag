@@ -7,8 +7,8 @@
 
 #include "shared/consistent_pairs_sets.h"
 
-layout(set = 1, binding = kCpBindingBackDepth, r32ui) readonly uniform uimage2DArray backDepth;
-layout(set = 1, binding = kCpBindingBackId, rg32ui) writeonly uniform uimage2DArray backId;
+layout(set = 1, binding = kConsistentPairsBindingBackDepth, r32ui) readonly uniform uimage2DArray backDepth;
+layout(set = 1, binding = kConsistentPairsBindingBackId, rg32ui) writeonly uniform uimage2DArray backId;
 
 #include "shared/consistent_pairs_fragment.h"
 

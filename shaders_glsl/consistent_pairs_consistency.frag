@@ -11,9 +11,9 @@
 
 #include "shared/consistent_pairs_sets.h"
 
-layout(set = 1, binding = kCpBindingBackDepth, r32ui) uniform uimage2DArray backDepth;
-layout(set = 1, binding = kCpBindingPairFlags, std430) buffer PairFlags { uint pairFlags[]; };
-layout(set = 1, binding = kCpBindingStats, std430) buffer Stats { CpStatsGpu stats; };
+layout(set = 1, binding = kConsistentPairsBindingBackDepth, r32ui) uniform uimage2DArray backDepth;
+layout(set = 1, binding = kConsistentPairsBindingPairFlags, std430) buffer PairFlags { uint pairFlags[]; };
+layout(set = 1, binding = kConsistentPairsBindingStats, std430) buffer Stats { ConsistentPairsStatsGpu stats; };
 
 #include "shared/consistent_pairs_fragment.h"
 
@@ -22,7 +22,7 @@ layout(set = 1, binding = kCpBindingStats, std430) buffer Stats { CpStatsGpu sta
 bool ownFrontGrazes(ivec2 pixel, int k, float zLimit) {
     for (uint j = uint(k + 1); j < frame.layerCount; ++j) {
         uvec4 t = windowLayer(j, pixel);
-        if (t.y == kCpNoObject || uintBitsToFloat(t.x) >= zLimit) return false;
+        if (t.y == kConsistentPairsNoObject || uintBitsToFloat(t.x) >= zLimit) return false;
         if (t.y - 1u == push.object) return true;
     }
     return false;

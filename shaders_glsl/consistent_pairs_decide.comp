@@ -8,13 +8,13 @@
 
 #include "shared/consistent_pairs.h"
 
-layout(local_size_x = kCpDecideGroupSize) in;
+layout(local_size_x = kConsistentPairsDecideGroupSize) in;
 
-layout(set = 0, binding = kCpBindingDecideStats, std430) buffer Stats { CpStatsGpu stats; };
+layout(set = 0, binding = kConsistentPairsBindingDecideStats, std430) buffer Stats { ConsistentPairsStatsGpu stats; };
 // VkDrawIndexedIndirectCommand, 5 uints: indexCount, instanceCount, firstIndex, vertexOffset, firstInstance.
-layout(set = 0, binding = kCpBindingDraws, std430) buffer Draws { uint draws[]; };
+layout(set = 0, binding = kConsistentPairsBindingDraws, std430) buffer Draws { uint draws[]; };
 
-layout(push_constant) uniform Push { CpDecidePush push; };
+layout(push_constant) uniform Push { ConsistentPairsDecidePush push; };
 
 void main() {
     uint draw = gl_GlobalInvocationID.x;

@@ -12,11 +12,11 @@
 #include "shared/consistent_pairs_sets.h"
 #include "shared/stencil.h"  // StencilListHeader: the same list header as the stencil method
 
-layout(set = 1, binding = kCpBindingBackDepth, r32ui) readonly uniform uimage2DArray backDepth;
-layout(set = 1, binding = kCpBindingBackId, rg32ui) readonly uniform uimage2DArray backId;
-layout(set = 1, binding = kCpBindingPoints, std430) buffer Points {
+layout(set = 1, binding = kConsistentPairsBindingBackDepth, r32ui) readonly uniform uimage2DArray backDepth;
+layout(set = 1, binding = kConsistentPairsBindingBackId, rg32ui) readonly uniform uimage2DArray backId;
+layout(set = 1, binding = kConsistentPairsBindingPoints, std430) buffer Points {
     StencilListHeader pointHeader;
-    CpPointGpu points[];
+    ConsistentPairsPointGpu points[];
 };
 
 #include "shared/consistent_pairs_fragment.h"
@@ -36,8 +36,8 @@ void emitPoint(Surface p, Surface t) {
     if (slot >= frame.pointCapacity) return;
     vec3 wp = pixelWorld(gl_FragCoord.xy, p.z);
     vec3 wt = pixelWorld(gl_FragCoord.xy, t.z);
-    uint flags = (p.front ? kCpPointFrontP : 0u) | (t.front ? kCpPointFrontT : 0u);
-    points[slot] = CpPointGpu(wp.x, wp.y, wp.z, p.object, wt.x, wt.y, wt.z, t.object, p.normal.x, p.normal.y,
+    uint flags = (p.front ? kConsistentPairsPointFrontP : 0u) | (t.front ? kConsistentPairsPointFrontT : 0u);
+    points[slot] = ConsistentPairsPointGpu(wp.x, wp.y, wp.z, p.object, wt.x, wt.y, wt.z, t.object, p.normal.x, p.normal.y,
                               p.normal.z, flags, t.normal.x, t.normal.y, t.normal.z, 0u);
 }
 
@@ -47,7 +47,7 @@ void main() {
     uint id = push.object + 1u;
     for (uint k = 0u; k + 1u < frame.layerCount; ++k) {
         uvec4 t = windowLayer(k, pixel);
-        if (t.y == kCpNoObject) break;
+        if (t.y == kConsistentPairsNoObject) break;
         Surface layer = Surface(t.y - 1u, unpackNormal(t.z), uintBitsToFloat(t.x), true);
         if (t.y == id || abs(fragment.z - layer.z) > frame.thresholdDepth) continue;
         // A front layer in front of the fragment: front/front or back/front. A back-face fragment in
@@ -62,10 +62,10 @@ void main() {
     int k = nearestFront(pixel, fragment.z, front);
     if (!ownedSlot(k)) return;
     uint nearestBack = imageLoad(backDepth, ivec3(pixel, k)).x;
-    if (nearestBack == kCpNoDepth) return;
+    if (nearestBack == kConsistentPairsNoDepth) return;
     uvec2 back = imageLoad(backId, ivec3(pixel, k)).xy;
     Surface stored = Surface(back.x - 1u, unpackNormal(back.y), uintBitsToFloat(nearestBack), false);
-    if (stored.z < fragment.z && fragment.z - stored.z <= frame.thresholdDepth && back.x != kCpNoObject &&
+    if (stored.z < fragment.z && fragment.z - stored.z <= frame.thresholdDepth && back.x != kConsistentPairsNoObject &&
         back.x != id)
         emitPoint(fragment, stored);
 }

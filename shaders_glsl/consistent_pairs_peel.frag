@@ -19,7 +19,7 @@ void main() {
         uvec4 previous = imageLoad(layers, ivec3(ivec2(gl_FragCoord.xy), int(layerSlot(push.windowBase - 1u))));
         float previousZ = uintBitsToFloat(previous.x);
         // Nothing was in front at this pixel: nothing is behind either.
-        if (previous.y == kCpNoObject || z < previousZ || (z == previousZ && id <= previous.y)) discard;
+        if (previous.y == kConsistentPairsNoObject || z < previousZ || (z == previousZ && id <= previous.y)) discard;
     }
     outLayer = uvec4(floatBitsToUint(z), id, packNormal(normal), 0u);
 }

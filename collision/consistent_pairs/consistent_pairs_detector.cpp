@@ -24,10 +24,10 @@
 
 namespace vkc {
 
-static_assert(sizeof(gpu::CpFrameGpu) == 160 && sizeof(gpu::CpDrawPush) == 16 &&
-                  sizeof(gpu::CpDecidePush) == 16,
+static_assert(sizeof(gpu::ConsistentPairsFrameGpu) == 160 && sizeof(gpu::ConsistentPairsDrawPush) == 16 &&
+                  sizeof(gpu::ConsistentPairsDecidePush) == 16,
               "consistent-pairs structs must match their std430 / push-constant layouts");
-static_assert(sizeof(gpu::CpStatsGpu) == 16 + 4 * gpu::kCpMaxIterations && sizeof(gpu::CpPointGpu) == 64);
+static_assert(sizeof(gpu::ConsistentPairsStatsGpu) == 16 + 4 * gpu::kConsistentPairsMaxIterations && sizeof(gpu::ConsistentPairsPointGpu) == 64);
 
 namespace {
 
@@ -52,10 +52,10 @@ Status ConsistentPairsDetectorImpl::createPipelines() {
     VulkanContext& c = *ctx;
     frames.vertexBufferCapacity = vertexBufferCapacity(c, settings.maxObjects);  // one per drawn object at most
     VKC_TRY(assignResult(decide, createComputePipeline(c, kSpirv_consistent_pairs_decide_comp, kConsistentPairsDecideLayout, {},
-                                                       "cp-decide")));
+                                                       "consistent-pairs-decide")));
     // The flag-matrix compaction is the stencil method's, unchanged.
     VKC_TRY(assignResult(compact, createComputePipeline(c, kSpirv_pair_compact_comp, kStencilCompactLayout, {},
-                                                        "cp-compact")));
+                                                        "consistent-pairs-compact")));
 
     auto graphics = [&](Pipeline& out, GraphicsPipelineDesc desc) -> Status {
         desc.vertexSpirv = kSpirv_consistent_pairs_geometry_vert;
@@ -72,7 +72,7 @@ Status ConsistentPairsDetectorImpl::createPipelines() {
     peeling.depthWrite = true;
     peeling.depthCompare = VK_COMPARE_OP_LESS;
     peeling.colorFormats = {kConsistentPairsLayerFormat};
-    peeling.name = "cp-peel";
+    peeling.name = "consistent-pairs-peel";
     VKC_TRY(graphics(peel, peeling));
 
     // The other draws differ only in their fragment shader and the faces they cull.
@@ -83,9 +83,9 @@ Status ConsistentPairsDetectorImpl::createPipelines() {
         const char* name;
     };
     const WindowDraw windowDraws[] = {
-        {&consistency, kSpirv_consistent_pairs_consistency_frag, VK_CULL_MODE_FRONT_BIT, "cp-consistency"},
-        {&backId, kSpirv_consistent_pairs_back_id_frag, VK_CULL_MODE_FRONT_BIT, "cp-back-id"},
-        {&determination, kSpirv_consistent_pairs_determination_frag, VK_CULL_MODE_NONE, "cp-determination"}};
+        {&consistency, kSpirv_consistent_pairs_consistency_frag, VK_CULL_MODE_FRONT_BIT, "consistent-pairs-consistency"},
+        {&backId, kSpirv_consistent_pairs_back_id_frag, VK_CULL_MODE_FRONT_BIT, "consistent-pairs-back-id"},
+        {&determination, kSpirv_consistent_pairs_determination_frag, VK_CULL_MODE_NONE, "consistent-pairs-determination"}};
     for (const WindowDraw& draw : windowDraws) {
         GraphicsPipelineDesc desc;
         desc.fragmentSpirv = draw.fragmentSpirv;
@@ -99,14 +99,14 @@ Status ConsistentPairsDetectorImpl::createPipelines() {
 Status ConsistentPairsDetectorImpl::createSlot(ConsistentPairsSlot& slot, uint32_t index) {
     const FrameSlotResources make(*ctx, index);
     const VkDescriptorPool pool = frames.descriptorPool;
-    VKC_TRY(make.descriptorSet(slot.geometrySet, pool, peel.setLayouts[0], "cp geometry set",
+    VKC_TRY(make.descriptorSet(slot.geometrySet, pool, peel.setLayouts[0], "consistent-pairs geometry set",
                                frames.vertexBufferCapacity));
-    VKC_TRY(make.descriptorSet(slot.windowSet, pool, peel.setLayouts[1], "cp window set"));
-    VKC_TRY(make.descriptorSet(slot.decideSet, pool, decide.setLayouts[0], "cp decide set"));
-    VKC_TRY(make.descriptorSet(slot.compactSet, pool, compact.setLayouts[0], "cp compact set"));
+    VKC_TRY(make.descriptorSet(slot.windowSet, pool, peel.setLayouts[1], "consistent-pairs window set"));
+    VKC_TRY(make.descriptorSet(slot.decideSet, pool, decide.setLayouts[0], "consistent-pairs decide set"));
+    VKC_TRY(make.descriptorSet(slot.compactSet, pool, compact.setLayouts[0], "consistent-pairs compact set"));
     return make.queryPool(slot.occlusion, VK_QUERY_TYPE_OCCLUSION,
                           consistentPairsPeelCount(settings.layersPerIteration, settings.maxIterations),
-                          "cp peel occlusion");
+                          "consistent-pairs peel occlusion");
 }
 
 Status ConsistentPairsDetectorImpl::createResources() {
@@ -116,7 +116,7 @@ Status ConsistentPairsDetectorImpl::createResources() {
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (2 + vertexBuffers + 3 + 2 + 3)},
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, slotCount * 3}};
     VKC_TRY(createDetectorFrames(*ctx,
-                                 {"cp", slotCount, slotCount * 4, sizes,
+                                 {"consistent-pairs", slotCount, slotCount * 4, sizes,
                                   consistentPairsReadbackLayout(settings.maxCandidatePairs, settings.pointCapacity)},
                                  frames));
 
@@ -147,14 +147,14 @@ Result<ConsistentPairsDetector> ConsistentPairsDetector::create(Context& context
     if (s.pointCapacity == 0) s.pointCapacity = kDefaultPointCapacity;
     // Pair indices front * objectCount + object are 32-bit in consistent_pairs_consistency.frag and the compaction.
     VKC_TRY(applyDetectorDefaults(s, kDefaultMaxCandidatePairs, "ConsistentPairsSettings"));
-    if (s.layersPerIteration < 2 || s.layersPerIteration > gpu::kCpMaxLayers)
+    if (s.layersPerIteration < 2 || s.layersPerIteration > gpu::kConsistentPairsMaxLayers)
         return makeError(ErrorCode::InvalidArgument, "ConsistentPairsSettings::layersPerIteration must be 2.." +
-                                                         std::to_string(gpu::kCpMaxLayers) + ", not " +
+                                                         std::to_string(gpu::kConsistentPairsMaxLayers) + ", not " +
                                                          std::to_string(s.layersPerIteration));
-    if (s.maxIterations > gpu::kCpMaxIterations)
+    if (s.maxIterations > gpu::kConsistentPairsMaxIterations)
         return makeError(ErrorCode::InvalidArgument, "ConsistentPairsSettings::maxIterations " +
                                                          std::to_string(s.maxIterations) + " exceeds " +
-                                                         std::to_string(gpu::kCpMaxIterations));
+                                                         std::to_string(gpu::kConsistentPairsMaxIterations));
     VKC_TRY(checkFramebufferResolution(*impl->ctx, s.resolution, "ConsistentPairsSettings"));
     if (!validPixelDistance(s.distanceThresholdPixels) || !validPixelDistance(s.regionPaddingPixels))
         return makeError(ErrorCode::InvalidArgument,

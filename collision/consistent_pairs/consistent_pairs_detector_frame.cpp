@@ -25,17 +25,17 @@ void ConsistentPairsDetectorImpl::writeDescriptors(const ConsistentPairsSlot& sl
                                                    std::span<const VkBuffer> meshBuffers) {
     VulkanContext& c = *ctx;
     const GraphDescriptors d(c, graph, frames.placeholder.buffer);
-    d.storageBuffer(slot.geometrySet, gpu::kCpBindingObjects, in.objects);
-    d.storageBuffer(slot.geometrySet, gpu::kCpBindingFrame, in.frame);
+    d.storageBuffer(slot.geometrySet, gpu::kConsistentPairsBindingObjects, in.objects);
+    d.storageBuffer(slot.geometrySet, gpu::kConsistentPairsBindingFrame, in.frame);
     writeStorageBufferArray(c, slot.geometrySet, gpu::kBindingVertexBuffers, meshBuffers);
-    d.storageBuffer(slot.windowSet, gpu::kCpBindingPairFlags, in.pairFlags);
-    d.storageBuffer(slot.windowSet, gpu::kCpBindingStats, in.stats);
-    d.storageBuffer(slot.windowSet, gpu::kCpBindingPoints, in.points);
-    d.storageImage(slot.windowSet, gpu::kCpBindingLayers, in.layers);
-    d.storageImage(slot.windowSet, gpu::kCpBindingBackDepth, in.backDepth);
-    d.storageImage(slot.windowSet, gpu::kCpBindingBackId, in.backId);
-    d.storageBuffer(slot.decideSet, gpu::kCpBindingDecideStats, in.stats);
-    d.storageBuffer(slot.decideSet, gpu::kCpBindingDraws, in.draws);
+    d.storageBuffer(slot.windowSet, gpu::kConsistentPairsBindingPairFlags, in.pairFlags);
+    d.storageBuffer(slot.windowSet, gpu::kConsistentPairsBindingStats, in.stats);
+    d.storageBuffer(slot.windowSet, gpu::kConsistentPairsBindingPoints, in.points);
+    d.storageImage(slot.windowSet, gpu::kConsistentPairsBindingLayers, in.layers);
+    d.storageImage(slot.windowSet, gpu::kConsistentPairsBindingBackDepth, in.backDepth);
+    d.storageImage(slot.windowSet, gpu::kConsistentPairsBindingBackId, in.backId);
+    d.storageBuffer(slot.decideSet, gpu::kConsistentPairsBindingDecideStats, in.stats);
+    d.storageBuffer(slot.decideSet, gpu::kConsistentPairsBindingDraws, in.draws);
     writePairCompactDescriptors(c, slot.compactSet, d.buffer(in.candidates), d.buffer(in.pairFlags), d.buffer(in.pairs));
 }
 
@@ -74,7 +74,7 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     }
 
     // One view along z over the candidates' box overlaps, depth over every drawn object whole.
-    gpu::CpFrameGpu view = {};
+    gpu::ConsistentPairsFrameGpu view = {};
     slot.pixelSize = 0.0f;
     slot.distanceThreshold = 0.0f;
     slot.origin = region.origin;
@@ -110,25 +110,25 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     slot.graph = std::make_unique<Graph>();
     Graph& graph = *slot.graph;
     const uint32_t res = s.resolution, layers = s.layersPerIteration;
-    in.objects = graph.createBuffer("cp objects", {objects.size() * sizeof(objects[0]), 0, true});
-    in.frame = graph.createBuffer("cp frame view", {sizeof(view), 0, true});
+    in.objects = graph.createBuffer("consistent-pairs objects", {objects.size() * sizeof(objects[0]), 0, true});
+    in.frame = graph.createBuffer("consistent-pairs frame view", {sizeof(view), 0, true});
     in.indices = declareSceneIndices(graph, slot.indices, "cp");
     // The GPU rewrites instanceCount of iterations after the first.
-    in.draws = graph.createBuffer("cp indirect draws", {draws.size() * sizeof(draws[0]), 0, true});
-    in.candidates = graph.createBuffer("cp candidate pairs", {8 * std::max<VkDeviceSize>(1, pairs.size()), 0, true});
-    in.pairFlags = graph.createBuffer("cp pair flags", {std::max<VkDeviceSize>(16, stencilPairFlagsBytes(objectCount))});
-    in.stats = graph.createBuffer("cp stats", {sizeof(gpu::CpStatsGpu)});
-    in.pairs = graph.createBuffer("cp pairs", {stencilPairsBytes(s.maxCandidatePairs)});
-    in.points = graph.createBuffer("cp collision points", {consistentPairsPointsBytes(s.pointCapacity)});
+    in.draws = graph.createBuffer("consistent-pairs indirect draws", {draws.size() * sizeof(draws[0]), 0, true});
+    in.candidates = graph.createBuffer("consistent-pairs candidate pairs", {8 * std::max<VkDeviceSize>(1, pairs.size()), 0, true});
+    in.pairFlags = graph.createBuffer("consistent-pairs pair flags", {std::max<VkDeviceSize>(16, stencilPairFlagsBytes(objectCount))});
+    in.stats = graph.createBuffer("consistent-pairs stats", {sizeof(gpu::ConsistentPairsStatsGpu)});
+    in.pairs = graph.createBuffer("consistent-pairs pairs", {stencilPairsBytes(s.maxCandidatePairs)});
+    in.points = graph.createBuffer("consistent-pairs collision points", {consistentPairsPointsBytes(s.pointCapacity)});
     in.meshVertices = importVertexBuffers(graph, drawn.vertexSlots.buffers());
-    in.readback = importReadbackSlot(graph, "cp readback slot", frames.ring, frame);
+    in.readback = importReadbackSlot(graph, "consistent-pairs readback slot", frames.ring, frame);
     in.readbackLayout = &frames.readback;
-    in.depth = graph.createImage("cp depth", {res, res, kConsistentPairsDepthFormat});
-    in.peelTarget = graph.createImage("cp peel target", {res, res, kConsistentPairsLayerFormat});
+    in.depth = graph.createImage("consistent-pairs depth", {res, res, kConsistentPairsDepthFormat});
+    in.peelTarget = graph.createImage("consistent-pairs peel target", {res, res, kConsistentPairsLayerFormat});
     // Array images, so that every view of them is an array view.
-    in.layers = graph.createImage("cp front layers", {res, res, kConsistentPairsLayerFormat, layers});
-    in.backDepth = graph.createImage("cp nearest back depth", {res, res, kConsistentPairsBackDepthFormat, layers});
-    in.backId = graph.createImage("cp nearest back id", {res, res, kConsistentPairsBackIdFormat, layers});
+    in.layers = graph.createImage("consistent-pairs front layers", {res, res, kConsistentPairsLayerFormat, layers});
+    in.backDepth = graph.createImage("consistent-pairs nearest back depth", {res, res, kConsistentPairsBackDepthFormat, layers});
+    in.backId = graph.createImage("consistent-pairs nearest back id", {res, res, kConsistentPairsBackIdFormat, layers});
     addConsistentPairsPasses(graph, in);
     PersistentResources& resources = slotResources(frames, frame);
     VKC_TRY(graph.compile(resources));
@@ -136,7 +136,7 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     VulkanGraphAllocator& allocator = *frames.allocator;
     VKC_TRY(uploadSceneIndices(allocator, graph, in.indices, slot.indices));
     VKC_TRY(fillHostBuffer(allocator, graph, in.objects, std::span<const gpu::ObjectGpu>(objects)));
-    VKC_TRY(fillHostBuffer(allocator, graph, in.frame, std::span<const gpu::CpFrameGpu>(&view, 1)));
+    VKC_TRY(fillHostBuffer(allocator, graph, in.frame, std::span<const gpu::ConsistentPairsFrameGpu>(&view, 1)));
     VKC_TRY(fillHostBuffer(allocator, graph, in.draws, std::span<const VkDrawIndexedIndirectCommand>(draws)));
     VKC_TRY(fillHostBuffer(allocator, graph, in.candidates, std::span<const ObjectPair>(pairs)));
     writeDescriptors(slot, graph, in, drawn.vertexSlots.buffers());
@@ -159,7 +159,7 @@ Status ConsistentPairsDetectorImpl::readResults(uint64_t frame, FrameResults& ou
     d.pixelSize = slot.pixelSize;
     d.distanceThreshold = slot.distanceThreshold;
     const ReadbackLayout& layout = frames.readback;
-    const auto stats = layout.value<gpu::CpStatsGpu>(base, kConsistentPairsReadbackStats);
+    const auto stats = layout.value<gpu::ConsistentPairsStatsGpu>(base, kConsistentPairsReadbackStats);
     d.iterationsRun = stats.iterations;
     d.inconsistentPixels = stats.inconsistentPixels;
     if (slot.drawnObjects != 0) {
@@ -183,15 +183,15 @@ Status ConsistentPairsDetectorImpl::readResults(uint64_t frame, FrameResults& ou
     out.colliding = !out.pairs.empty();
     // Pairs behind the last peeled layer were never tested, so `colliding` may read false.
     out.truncated = d.iterationsTruncated || d.pointsTruncated || pairList.truncated;
-    const auto* points = reinterpret_cast<const gpu::CpPointGpu*>(pointList.entries);
+    const auto* points = reinterpret_cast<const gpu::ConsistentPairsPointGpu*>(pointList.entries);
     d.points.reserve(pointList.stored);
     for (uint32_t i = 0; i < pointList.stored; ++i) {
-        const gpu::CpPointGpu& g = points[i];
+        const gpu::ConsistentPairsPointGpu& g = points[i];
         ConsistentPairsPoint point;
         point.objectP = g.objectP;
         point.objectT = g.objectT;
-        point.frontP = (g.flags & gpu::kCpPointFrontP) != 0;
-        point.frontT = (g.flags & gpu::kCpPointFrontT) != 0;
+        point.frontP = (g.flags & gpu::kConsistentPairsPointFrontP) != 0;
+        point.frontT = (g.flags & gpu::kConsistentPairsPointFrontT) != 0;
         point.p = glm::vec3(glm::dvec3(g.px, g.py, g.pz) + slot.origin);
         point.t = glm::vec3(glm::dvec3(g.tx, g.ty, g.tz) + slot.origin);
         point.normalP = {g.pnx, g.pny, g.pnz};

@@ -13,23 +13,23 @@
 namespace vkc {
 
 const PipelineLayoutDesc kConsistentPairsDrawLayout = {
-    {{0, gpu::kCpBindingObjects, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
-     {0, gpu::kCpBindingFrame, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+    {{0, gpu::kConsistentPairsBindingObjects, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kConsistentPairsBindingFrame, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kBindingVertexBuffers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kVariableDescriptorCount},
-     {1, gpu::kCpBindingLayers, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
-     {1, gpu::kCpBindingBackDepth, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
-     {1, gpu::kCpBindingBackId, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
-     {1, gpu::kCpBindingPairFlags, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
-     {1, gpu::kCpBindingStats, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
-     {1, gpu::kCpBindingPoints, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
-    sizeof(gpu::CpDrawPush)};
+     {1, gpu::kConsistentPairsBindingLayers, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
+     {1, gpu::kConsistentPairsBindingBackDepth, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
+     {1, gpu::kConsistentPairsBindingBackId, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
+     {1, gpu::kConsistentPairsBindingPairFlags, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {1, gpu::kConsistentPairsBindingStats, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {1, gpu::kConsistentPairsBindingPoints, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
+    sizeof(gpu::ConsistentPairsDrawPush)};
 const PipelineLayoutDesc kConsistentPairsDecideLayout = {
-    {{0, gpu::kCpBindingDecideStats, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
-     {0, gpu::kCpBindingDraws, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
-    sizeof(gpu::CpDecidePush)};
+    {{0, gpu::kConsistentPairsBindingDecideStats, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kConsistentPairsBindingDraws, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
+    sizeof(gpu::ConsistentPairsDecidePush)};
 
 static void addSetupPass(Graph& graph, const ConsistentPairsPassInputs& in, ConsistentPairsGraphState& state) {
-    PassBuilder setup = graph.addPass("cp-setup");
+    PassBuilder setup = graph.addPass("consistent-pairs-setup");
     state.pairFlags = setup.write(state.pairFlags, Access::TransferDst);
     state.stats = setup.write(state.stats, Access::TransferDst);
     state.pairs = setup.write(state.pairs, Access::TransferDst);
@@ -38,7 +38,7 @@ static void addSetupPass(Graph& graph, const ConsistentPairsPassInputs& in, Cons
     setup.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
         const VkDeviceSize flagBytes = ((VkDeviceSize(in.objectCount) * in.objectCount + 31) / 32) * 4;
         if (flagBytes != 0) r.device().vkCmdFillBuffer(cmd, r.buffer(flags), r.bufferOffset(flags), flagBytes, 0u);
-        gpu::CpStatsGpu initial = {};
+        gpu::ConsistentPairsStatsGpu initial = {};
         initial.iterations = in.drawObjects.empty() ? 0u : 1u;  // the first iteration always runs
         r.device().vkCmdUpdateBuffer(cmd, r.buffer(stats), r.bufferOffset(stats), sizeof(initial), &initial);
         gpu::StencilListHeader pairHeader = {0u, in.pairCapacity, 0u, 0u};
@@ -52,50 +52,50 @@ static void addSetupPass(Graph& graph, const ConsistentPairsPassInputs& in, Cons
 
 void addConsistentPairsDecidePasses(Graph& graph, const ConsistentPairsPassInputs& in, uint32_t iteration,
                                     ConsistentPairsGraphState& state) {
-    PassBuilder copy = graph.addPass("cp-query-copy");
+    PassBuilder copy = graph.addPass("consistent-pairs-query-copy");
     state.stats = copy.write(state.stats, Access::TransferDst);
     const BufferHandle copyStats = state.stats;
     copy.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
         const uint32_t query = consistentPairsLastLayer(in.layersPerIteration, iteration);
         const VkDeviceSize offset =
-            r.bufferOffset(copyStats) + offsetof(gpu::CpStatsGpu, peelSamples) + sizeof(uint32_t) * iteration;
+            r.bufferOffset(copyStats) + offsetof(gpu::ConsistentPairsStatsGpu, peelSamples) + sizeof(uint32_t) * iteration;
         // WAIT: the copy waits on the GPU for the peel's query, never on the CPU.
         r.device().vkCmdCopyQueryPoolResults(cmd, in.occlusion, query, 1, r.buffer(copyStats), offset,
                                              sizeof(uint32_t), VK_QUERY_RESULT_WAIT_BIT);
     });
 
-    PassBuilder decide = graph.addPass("cp-decide");
+    PassBuilder decide = graph.addPass("consistent-pairs-decide");
     state.stats = decide.write(state.stats, Access::ComputeReadWrite);
     state.draws = decide.write(state.draws, Access::ComputeReadWrite);
     decide.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
         const Pipeline& pipeline = *in.pipelines.decide;
-        gpu::CpDecidePush push = {iteration, uint32_t(in.drawObjects.size()), 0u, 0u};
+        gpu::ConsistentPairsDecidePush push = {iteration, uint32_t(in.drawObjects.size()), 0u, 0u};
         r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
         r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &in.decideSet, 0,
                                            nullptr);
         r.device().vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
-        r.device().vkCmdDispatch(cmd, (push.drawCount + gpu::kCpDecideGroupSize - 1) / gpu::kCpDecideGroupSize, 1, 1);
+        r.device().vkCmdDispatch(cmd, (push.drawCount + gpu::kConsistentPairsDecideGroupSize - 1) / gpu::kConsistentPairsDecideGroupSize, 1, 1);
     });
 }
 
 static void addCompactPasses(Graph& graph, const ConsistentPairsPassInputs& in, ConsistentPairsGraphState& state) {
     const uint32_t candidates = in.drawObjects.empty() ? 0u : in.candidateCount;
-    state.pairs = addPairCompactPass(graph, {"cp-compact", in.pipelines.compact, in.compactSet, in.candidates, candidates,
+    state.pairs = addPairCompactPass(graph, {"consistent-pairs-compact", in.pipelines.compact, in.compactSet, in.candidates, candidates,
                                              in.objectCount, in.pairCapacity},
                                      state.pairFlags, state.pairs);
 
     const ReadbackCopy copies[] = {
         {kConsistentPairsReadbackPairs, state.pairs, stencilPairsBytes(in.pairCapacity)},
         {kConsistentPairsReadbackPoints, state.points, consistentPairsPointsBytes(in.pointCapacity)},
-        {kConsistentPairsReadbackStats, state.stats, sizeof(gpu::CpStatsGpu)}};
-    addReadbackPass(graph, "cp-readback", *in.readbackLayout, in.readback, copies);
+        {kConsistentPairsReadbackStats, state.stats, sizeof(gpu::ConsistentPairsStatsGpu)}};
+    addReadbackPass(graph, "consistent-pairs-readback", *in.readbackLayout, in.readback, copies);
 }
 
 ReadbackLayout consistentPairsReadbackLayout(uint32_t pairCapacity, uint32_t pointCapacity) {
     ReadbackLayout layout;
     layout.add(stencilPairsBytes(pairCapacity));
     layout.add(consistentPairsPointsBytes(pointCapacity));
-    layout.add(sizeof(gpu::CpStatsGpu));
+    layout.add(sizeof(gpu::ConsistentPairsStatsGpu));
     return layout;
 }
 

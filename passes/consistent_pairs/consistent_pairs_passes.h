@@ -45,15 +45,15 @@ struct ConsistentPairsPassInputs : PairListSizes {
     std::vector<uint32_t> drawObjects;             // objects of the candidate pairs, increasing
 
     BufferHandle objects;                   // gpu::ObjectGpu per scene object
-    BufferHandle frame;                     // gpu::CpFrameGpu
+    BufferHandle frame;                     // gpu::ConsistentPairsFrameGpu
     BufferHandle indices;                   // every mesh's triangle indices (the index buffer)
     std::vector<BufferHandle> meshVertices; // every vertex buffer the objects read
     BufferHandle draws;                     // VkDrawIndexedIndirectCommand per iteration per drawn object
     BufferHandle candidates;                // uvec2 per candidate pair
     BufferHandle pairFlags;                 // objectCount^2 bits
-    BufferHandle stats;                     // gpu::CpStatsGpu
+    BufferHandle stats;                     // gpu::ConsistentPairsStatsGpu
     BufferHandle pairs;                     // StencilListHeader + StencilPairGpu * pairCapacity
-    BufferHandle points;                    // StencilListHeader + CpPointGpu * pointCapacity
+    BufferHandle points;                    // StencilListHeader + ConsistentPairsPointGpu * pointCapacity
     BufferHandle readback;                  // the frame's ring slot
     const ReadbackLayout* readbackLayout = nullptr;  // consistentPairsReadbackLayout
     ImageHandle depth;                      // D32, resolution^2
@@ -85,7 +85,7 @@ inline uint32_t consistentPairsLastLayer(uint32_t layersPerIteration, uint32_t i
     return consistentPairsWindowBase(layersPerIteration, iteration) + layersPerIteration - 1;
 }
 inline VkDeviceSize consistentPairsPointsBytes(uint32_t capacity) {
-    return sizeof(gpu::StencilListHeader) + VkDeviceSize(capacity) * sizeof(gpu::CpPointGpu);
+    return sizeof(gpu::StencilListHeader) + VkDeviceSize(capacity) * sizeof(gpu::ConsistentPairsPointGpu);
 }
 
 // Handles that the passes advance (each write makes a new version).

@@ -33,7 +33,7 @@ void beginConsistentPairsRendering(VkCommandBuffer cmd, const PassResources& r, 
         colorInfo.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
         // The background: depth 1 (the far plane), no object.
         colorInfo.clearValue.color.uint32[0] = std::bit_cast<uint32_t>(1.0f);
-        colorInfo.clearValue.color.uint32[1] = gpu::kCpNoObject;
+        colorInfo.clearValue.color.uint32[1] = gpu::kConsistentPairsNoObject;
     }
     VkRenderingInfo info = {VK_STRUCTURE_TYPE_RENDERING_INFO};
     info.renderArea = {{0, 0}, {in.resolution, in.resolution}};
@@ -67,7 +67,7 @@ void drawConsistentPairsObjects(VkCommandBuffer cmd, const PassResources& r, con
     r.device().vkCmdBindIndexBuffer(cmd, r.buffer(in.indices), r.bufferOffset(in.indices), VK_INDEX_TYPE_UINT32);
     const uint32_t drawn = uint32_t(in.drawObjects.size());
     for (uint32_t i = 0; i < drawn; ++i) {
-        gpu::CpDrawPush push = {in.drawObjects[i], windowBase, firstLayer ? 1u : 0u, 0u};
+        gpu::ConsistentPairsDrawPush push = {in.drawObjects[i], windowBase, firstLayer ? 1u : 0u, 0u};
         r.device().vkCmdPushConstants(cmd, pipeline.layout, pipeline.stages, 0, sizeof(push), &push);
         const VkDeviceSize offset = r.bufferOffset(draws) + (VkDeviceSize(iteration) * drawn + i) *
                                                                 sizeof(VkDrawIndexedIndirectCommand);
@@ -82,7 +82,7 @@ void addConsistentPairsPeelPasses(Graph& graph, const ConsistentPairsPassInputs&
     // Later iterations start from the previous one's last layer, already in the array.
     for (uint32_t k = iteration == 0 ? 0 : 1; k < layers; ++k) {
         const uint32_t layer = base + k;
-        PassBuilder peel = graph.addPass("cp-peel");
+        PassBuilder peel = graph.addPass("consistent-pairs-peel");
         readConsistentPairsGeometry(peel, in, state);
         // The frame's first peel reads nothing, but its set still names the array (kept valid).
         if (layer == 0) peel.bind(state.layers, Access::FragmentRead);
@@ -99,7 +99,7 @@ void addConsistentPairsPeelPasses(Graph& graph, const ConsistentPairsPassInputs&
             r.device().vkCmdEndRendering(cmd);
         });
 
-        PassBuilder copy = graph.addPass("cp-peel-copy");
+        PassBuilder copy = graph.addPass("consistent-pairs-peel-copy");
         copy.read(state.peelTarget, Access::TransferSrc);
         state.layers = copy.write(state.layers, Access::TransferDst);
         const ImageHandle source = state.peelTarget, destination = state.layers;

@@ -14,14 +14,14 @@ void addConsistentPairsWindowPasses(Graph& graph, const ConsistentPairsPassInput
                                     ConsistentPairsGraphState& state) {
     const uint32_t base = consistentPairsWindowBase(in.layersPerIteration, iteration);
 
-    PassBuilder clear = graph.addPass("cp-clear-back");
+    PassBuilder clear = graph.addPass("consistent-pairs-clear-back");
     state.backDepth = clear.write(state.backDepth, Access::TransferDst);
     state.backId = clear.write(state.backId, Access::TransferDst);
     const ImageHandle clearDepth = state.backDepth, clearId = state.backId;
     clear.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
         const VkImageSubresourceRange all = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, VK_REMAINING_ARRAY_LAYERS};
         VkClearColorValue none = {};
-        none.uint32[0] = gpu::kCpNoDepth;
+        none.uint32[0] = gpu::kConsistentPairsNoDepth;
         r.device().vkCmdClearColorImage(cmd, r.image(clearDepth), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &none, 1, &all);
         VkClearColorValue noObject = {};
         r.device().vkCmdClearColorImage(cmd, r.image(clearId), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &noObject, 1, &all);
@@ -43,17 +43,17 @@ void addConsistentPairsWindowPasses(Graph& graph, const ConsistentPairsPassInput
             r.device().vkCmdEndRendering(cmd);
         });
     };
-    drawPass("cp-consistency", in.pipelines.consistency, [&](PassBuilder& pass) {
+    drawPass("consistent-pairs-consistency", in.pipelines.consistency, [&](PassBuilder& pass) {
         state.backDepth = pass.write(state.backDepth, Access::FragmentReadWrite);
         state.pairFlags = pass.write(state.pairFlags, Access::FragmentReadWrite);
         state.stats = pass.write(state.stats, Access::FragmentReadWrite);
     });
-    drawPass("cp-back-id", in.pipelines.backId, [&](PassBuilder& pass) {
+    drawPass("consistent-pairs-back-id", in.pipelines.backId, [&](PassBuilder& pass) {
         pass.read(state.backDepth, Access::FragmentRead);
         // Read-modify-write: texels no fragment writes keep the clear ("no back face").
         state.backId = pass.write(state.backId, Access::FragmentReadWrite);
     });
-    drawPass("cp-determination", in.pipelines.determination, [&](PassBuilder& pass) {
+    drawPass("consistent-pairs-determination", in.pipelines.determination, [&](PassBuilder& pass) {
         pass.read(state.backDepth, Access::FragmentRead);
         pass.read(state.backId, Access::FragmentRead);
         state.points = pass.write(state.points, Access::FragmentReadWrite);

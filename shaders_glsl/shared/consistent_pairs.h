@@ -9,42 +9,42 @@ VKC_NAMESPACE_BEGIN
 
 // Front layers one iteration keeps (the paper's 3 textures, section 5): a descriptor array, so a
 // compile-time bound; layersPerIteration picks how many of them a frame uses.
-VKC_CONSTANT(uint, kCpMaxLayers, 8u)
+VKC_CONSTANT(uint, kConsistentPairsMaxLayers, 8u)
 // Iterations one frame may record (all are recorded up front; the GPU skips the unneeded ones).
-VKC_CONSTANT(uint, kCpMaxIterations, 64u)
+VKC_CONSTANT(uint, kConsistentPairsMaxIterations, 64u)
 // One thread per drawn object when the decision pass rewrites the next iteration's draws.
-VKC_CONSTANT(uint, kCpDecideGroupSize, 64u)
+VKC_CONSTANT(uint, kConsistentPairsDecideGroupSize, 64u)
 // An empty layer texel: no front face (object field 0; objects are stored as index + 1).
-VKC_CONSTANT(uint, kCpNoObject, 0u)
+VKC_CONSTANT(uint, kConsistentPairsNoObject, 0u)
 // "No back face" in the per-slot nearest-back-face image (atomicMin of the depth bits).
-VKC_CONSTANT(uint, kCpNoDepth, 0xffffffffu)
+VKC_CONSTANT(uint, kConsistentPairsNoDepth, 0xffffffffu)
 
 // Point flags: which of the two surfaces is a front face (paper 4.3, Fig. 7).
-VKC_CONSTANT(uint, kCpPointFrontP, 1u)
-VKC_CONSTANT(uint, kCpPointFrontT, 2u)
+VKC_CONSTANT(uint, kConsistentPairsPointFrontP, 1u)
+VKC_CONSTANT(uint, kConsistentPairsPointFrontT, 2u)
 
 // Set 0 (every draw): objects, the frame's view (and the vertex buffers, kBindingVertexBuffers).
-VKC_CONSTANT(uint, kCpBindingObjects, 0u)
-VKC_CONSTANT(uint, kCpBindingFrame, 1u)
+VKC_CONSTANT(uint, kConsistentPairsBindingObjects, 0u)
+VKC_CONSTANT(uint, kConsistentPairsBindingFrame, 1u)
 // Set 1 of every draw: the front layers (the peel reads the previous one), then what the window
 // passes (consistency, back ids, determination) read and write.
-VKC_CONSTANT(uint, kCpBindingLayers, 0u)
-VKC_CONSTANT(uint, kCpBindingBackDepth, 1u)
-VKC_CONSTANT(uint, kCpBindingBackId, 2u)
-VKC_CONSTANT(uint, kCpBindingPairFlags, 3u)
-VKC_CONSTANT(uint, kCpBindingStats, 4u)
-VKC_CONSTANT(uint, kCpBindingPoints, 5u)
+VKC_CONSTANT(uint, kConsistentPairsBindingLayers, 0u)
+VKC_CONSTANT(uint, kConsistentPairsBindingBackDepth, 1u)
+VKC_CONSTANT(uint, kConsistentPairsBindingBackId, 2u)
+VKC_CONSTANT(uint, kConsistentPairsBindingPairFlags, 3u)
+VKC_CONSTANT(uint, kConsistentPairsBindingStats, 4u)
+VKC_CONSTANT(uint, kConsistentPairsBindingPoints, 5u)
 // Decision set (compute): the stats and the indirect draws.
-VKC_CONSTANT(uint, kCpBindingDecideStats, 0u)
-VKC_CONSTANT(uint, kCpBindingDraws, 1u)
+VKC_CONSTANT(uint, kConsistentPairsBindingDecideStats, 0u)
+VKC_CONSTANT(uint, kConsistentPairsBindingDraws, 1u)
 
 // The frame's single orthographic view and limits (std430, 160 bytes).
-struct CpFrameGpu {
+struct ConsistentPairsFrameGpu {
     mat4 worldToClip;     // the view over the potentially colliding set (paper section 4)
     mat4 clipToWorld;     // its inverse: unprojects a pixel and a depth to world space
     float thresholdDepth; // the collision-point distance threshold in depth units (4.3, test 3)
     uint resolution;      // pixels per side
-    uint layerCount;      // front layers per iteration (<= kCpMaxLayers)
+    uint layerCount;      // front layers per iteration (<= kConsistentPairsMaxLayers)
     uint objectCount;     // row length of the pair-flag matrix
     uint pointCapacity;
     uint pad0;
@@ -53,14 +53,14 @@ struct CpFrameGpu {
 };
 
 // Push constants of every draw (16 bytes).
-struct CpDrawPush {
+struct ConsistentPairsDrawPush {
     uint object;          // index into objects; stored as object + 1
     uint windowBase;      // global index of the window's first front layer (slot = index % layerCount)
     uint firstLayer;      // peel: 1 when there is no previous layer (the frame's first peel)
     uint pad;
 };
 
-struct CpDecidePush {
+struct ConsistentPairsDecidePush {
     uint iteration;       // the iteration whose last peel decides the next one
     uint drawCount;       // draws (objects) per iteration
     uint pad0;
@@ -69,18 +69,18 @@ struct CpDecidePush {
 
 // Per-frame counters. peelSamples[i] is the occlusion query of iteration i's last peel, copied
 // on the GPU (vkCmdCopyQueryPoolResults) for the decision pass.
-struct CpStatsGpu {
+struct ConsistentPairsStatsGpu {
     uint iterations;          // iterations that ran (1 + those the decision pass enabled)
     uint inconsistentPixels;  // back-face fragments whose nearest front face has another id (4.2)
     uint pad0;
     uint pad1;
-    uint peelSamples[kCpMaxIterations];
+    uint peelSamples[kConsistentPairsMaxIterations];
 };
 
 // A collision point (paper 4.3, Fig. 7): two surface samples on one pixel's ray, of different
 // objects, t not deeper than p, within the threshold in depth. Normals are the world normals of
 // the triangles hit, computed on the GPU.
-struct CpPointGpu {
+struct ConsistentPairsPointGpu {
     float px;
     float py;
     float pz;
@@ -92,7 +92,7 @@ struct CpPointGpu {
     float pnx;
     float pny;
     float pnz;
-    uint flags;           // kCpPointFrontP | kCpPointFrontT
+    uint flags;           // kConsistentPairsPointFrontP | kConsistentPairsPointFrontT
     float tnx;
     float tny;
     float tnz;

@@ -8,7 +8,7 @@
 #ifndef VKC_SHARED_CONSISTENT_PAIRS_FRAGMENT_H
 #define VKC_SHARED_CONSISTENT_PAIRS_FRAGMENT_H
 
-layout(set = 1, binding = kCpBindingLayers, rgba32ui) readonly uniform uimage2DArray layers;
+layout(set = 1, binding = kConsistentPairsBindingLayers, rgba32ui) readonly uniform uimage2DArray layers;
 
 layout(location = 0) in vec3 inWorld;
 
@@ -25,7 +25,7 @@ int nearestFront(ivec2 pixel, float z, out uvec4 texel) {
     texel = uvec4(0u);
     for (uint k = 0u; k < frame.layerCount; ++k) {
         uvec4 t = windowLayer(k, pixel);
-        if (t.y == kCpNoObject || uintBitsToFloat(t.x) >= z) break;
+        if (t.y == kConsistentPairsNoObject || uintBitsToFloat(t.x) >= z) break;
         found = int(k);
         texel = t;
     }

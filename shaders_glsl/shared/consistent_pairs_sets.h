@@ -7,9 +7,9 @@
 #include "consistent_pairs.h"
 
 // Objects are rigid + uniform scale: triangle normals keep their direction.
-layout(set = 0, binding = kCpBindingObjects, std430) readonly buffer Objects { ObjectGpu objects[]; };
-layout(set = 0, binding = kCpBindingFrame, std430) readonly buffer Frame { CpFrameGpu frame; };
+layout(set = 0, binding = kConsistentPairsBindingObjects, std430) readonly buffer Objects { ObjectGpu objects[]; };
+layout(set = 0, binding = kConsistentPairsBindingFrame, std430) readonly buffer Frame { ConsistentPairsFrameGpu frame; };
 
-layout(push_constant) uniform Push { CpDrawPush push; };
+layout(push_constant) uniform Push { ConsistentPairsDrawPush push; };
 
 #endif

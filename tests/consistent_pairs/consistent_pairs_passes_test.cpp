@@ -78,22 +78,22 @@ TEST(ConsistentPairsPasses, CompileInFrameOrderWithEveryIterationRecorded) {
     addConsistentPairsPasses(graph, fakeInputs(graph, layers, iterations));
     Status compiled = graph.compile();
     ASSERT_TRUE(compiled.ok()) << compiled.describe();
-    std::vector<std::string> expected = {"cp-setup"};
+    std::vector<std::string> expected = {"consistent-pairs-setup"};
     for (uint32_t iteration = 0; iteration < iterations; ++iteration) {
         // The first iteration peels all its layers; later ones start from the previous last layer.
         for (uint32_t k = iteration == 0 ? 0 : 1; k < layers; ++k) {
-            expected.push_back("cp-peel");
-            expected.push_back("cp-peel-copy");
+            expected.push_back("consistent-pairs-peel");
+            expected.push_back("consistent-pairs-peel-copy");
         }
-        for (const char* pass : {"cp-clear-back", "cp-consistency", "cp-back-id", "cp-determination"})
+        for (const char* pass : {"consistent-pairs-clear-back", "consistent-pairs-consistency", "consistent-pairs-back-id", "consistent-pairs-determination"})
             expected.push_back(pass);
         if (iteration + 1 < iterations) {
-            expected.push_back("cp-query-copy");
-            expected.push_back("cp-decide");
+            expected.push_back("consistent-pairs-query-copy");
+            expected.push_back("consistent-pairs-decide");
         }
     }
-    expected.push_back("cp-compact");
-    expected.push_back("cp-readback");
+    expected.push_back("consistent-pairs-compact");
+    expected.push_back("consistent-pairs-readback");
     ASSERT_EQ(graph.passCount(), expected.size());
     for (uint32_t i = 0; i < graph.passCount(); ++i) EXPECT_EQ(graph.passName(i), expected[i]) << "pass " << i;
     EXPECT_EQ(consistentPairsPeelCount(layers, iterations), 7u);
@@ -101,7 +101,7 @@ TEST(ConsistentPairsPasses, CompileInFrameOrderWithEveryIterationRecorded) {
     // The peel after a decision waits for the decision's writes to the indirect draws.
     bool indirectAfterDecide = false;
     for (uint32_t pass = 1; pass < graph.passCount(); ++pass) {
-        if (graph.passName(pass - 1) != "cp-decide") continue;
+        if (graph.passName(pass - 1) != "consistent-pairs-decide") continue;
         for (const GraphBarrier& barrier : graph.passBarriers(pass))
             indirectAfterDecide = indirectAfterDecide || (!barrier.isImage &&
                                                           (barrier.srcStages & VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT) &&
@@ -118,8 +118,8 @@ TEST(ConsistentPairsPasses, NothingDrawnStillClearsAndReadsBack) {
     Status compiled = graph.compile();
     ASSERT_TRUE(compiled.ok()) << compiled.describe();
     ASSERT_EQ(graph.passCount(), 3u);
-    EXPECT_EQ(graph.passName(0), "cp-setup");
-    EXPECT_EQ(graph.passName(2), "cp-readback");
+    EXPECT_EQ(graph.passName(0), "consistent-pairs-setup");
+    EXPECT_EQ(graph.passName(2), "consistent-pairs-readback");
 }
 
 TEST(ConsistentPairsLayouts, MatchShaders) {

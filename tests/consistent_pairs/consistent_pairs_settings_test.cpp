@@ -6,11 +6,11 @@
 // exactly when the threshold exceeds the gap, and stay no pair. regionPaddingPixels: the fitted
 // pixel. maxCandidatePairs: more unique candidates than that are refused (record() documents
 // InvalidArgument).
-#include "tests/consistent_pairs/cp_test_support.h"
+#include "tests/consistent_pairs/consistent_pairs_test_support.h"
 
 #include <glm/gtc/matrix_transform.hpp>
 
-namespace vkc::cptest {
+namespace vkc::consistent_pairs_test {
 namespace {
 
 // Front layers an iteration adds after the first: L - 1 (each starts from the previous one's last).
@@ -27,7 +27,7 @@ uint32_t nonEmptyPeels(const ConsistentPairsFrameDetails& details) {
     return layers;
 }
 
-class CpSettingsTest : public CpTest {
+class ConsistentPairsSettingsTest : public ConsistentPairsTest {
 protected:
     // Unit box 0 at the origin and unit box 1 moved by (0.3, 0.2) across the view and `gapZ` beyond
     // box 0 along it (z): their boxes overlap by 0.7 x 0.8 across the view.
@@ -38,7 +38,7 @@ protected:
     }
 };
 
-TEST_F(CpSettingsTest, LayersPerIterationSetsIterationsOfNestedScene) {
+TEST_F(ConsistentPairsSettingsTest, LayersPerIterationSetsIterationsOfNestedScene) {
     auto scene = Scene::create(context_, kVolumeMethodRequirements);
     ASSERT_TRUE(scene);
     buildNestedScene(scene.value());
@@ -63,7 +63,7 @@ TEST_F(CpSettingsTest, LayersPerIterationSetsIterationsOfNestedScene) {
     }
 }
 
-TEST_F(CpSettingsTest, LayersPerIterationTwoAndFiveOnCrowdedScene) {
+TEST_F(ConsistentPairsSettingsTest, LayersPerIterationTwoAndFiveOnCrowdedScene) {
     const std::vector<MeshData> shapes = {solids::box({1.0f, 0.5f, 1.5f}), solids::sphere(0.6f, 2),
                                           solids::torus(0.7f, 0.25f, 16)};
     auto scene = randomScene(shapes, 41, 14, 2.5f);
@@ -95,7 +95,7 @@ TEST_F(CpSettingsTest, LayersPerIterationTwoAndFiveOnCrowdedScene) {
 // different objects closer than the threshold along a ray join in a collision point (paper 4.3):
 // none below 2.5 pixels, one per pixel of the overlap above, each from box 0's back face to box
 // 1's front face, the gap apart. The boxes are consistent (apart): never a pair.
-TEST_F(CpSettingsTest, DistanceThresholdJoinsSurfacesOnlyCloserThanIt) {
+TEST_F(ConsistentPairsSettingsTest, DistanceThresholdJoinsSurfacesOnlyCloserThanIt) {
     const uint32_t resolution = 128;
     const float pixel = test::fittedPixelSize(0.8f, 2.0f, resolution);
     const float gapPixels = 2.5f, gap = gapPixels * pixel;
@@ -148,7 +148,7 @@ TEST_F(CpSettingsTest, DistanceThresholdJoinsSurfacesOnlyCloserThanIt) {
     }
 }
 
-TEST_F(CpSettingsTest, RegionPaddingGrowsTheFittedPixel) {
+TEST_F(ConsistentPairsSettingsTest, RegionPaddingGrowsTheFittedPixel) {
     auto scene = Scene::create(context_, kVolumeMethodRequirements);
     ASSERT_TRUE(scene);
     addBoxesApartAlongView(scene.value(), -0.5f);  // overlapping by half along the view
@@ -158,7 +158,7 @@ TEST_F(CpSettingsTest, RegionPaddingGrowsTheFittedPixel) {
                                                                                        pcs, 0.8f);
 }
 
-TEST_F(CpSettingsTest, MoreCandidatePairsThanMaxCandidatePairsRefused) {
+TEST_F(ConsistentPairsSettingsTest, MoreCandidatePairsThanMaxCandidatePairsRefused) {
     FrameResults atLimit;
     ConsistentPairsFrameDetails details;
     ASSERT_NO_FATAL_FAILURE(expectCandidateLimitOfOne<ConsistentPairsDetector>(testSettings(128), atLimit, details));
@@ -167,4 +167,4 @@ TEST_F(CpSettingsTest, MoreCandidatePairsThanMaxCandidatePairsRefused) {
 }
 
 }  // namespace
-}  // namespace vkc::cptest
+}  // namespace vkc::consistent_pairs_test

@@ -3,12 +3,12 @@
 // and a hundred and more boxes. Pairs that overlap by more than 3 pixels must be found, pairs
 // separated by more than 2 pixels must not be reported (tests/support/oracle_scene.h), and the
 // sampled collision points must lie on both surfaces.
-#include "tests/consistent_pairs/cp_test_support.h"
+#include "tests/consistent_pairs/consistent_pairs_test_support.h"
 
-namespace vkc::cptest {
+namespace vkc::consistent_pairs_test {
 namespace {
 
-class CpSceneTest : public CpTest {
+class ConsistentPairsSceneTest : public ConsistentPairsTest {
 protected:
     // `objects` objects cycling through `shapes` at seeded random rigid poses within `spread`.
     void expectRandomSceneMatchesOracle(const std::vector<MeshData>& shapes, uint32_t seed, uint32_t objects,
@@ -26,7 +26,7 @@ protected:
     }
 };
 
-TEST_F(CpSceneTest, RandomSolidsAndSharedMeshesMatchOracle) {
+TEST_F(ConsistentPairsSceneTest, RandomSolidsAndSharedMeshesMatchOracle) {
     std::vector<MeshData> shapes = {solids::box({1.0f, 0.5f, 1.5f}), solids::sphere(0.6f, 2),
                                     solids::torus(0.7f, 0.25f, 16)};
     for (const char* file : {"sphere_ico4.stl", "pinion_gear.off", "knot.off"})
@@ -35,10 +35,10 @@ TEST_F(CpSceneTest, RandomSolidsAndSharedMeshesMatchOracle) {
     for (uint32_t seed : {31u, 32u}) expectRandomSceneMatchesOracle(shapes, seed, 24, 4.0f, 384);
 }
 
-TEST_F(CpSceneTest, HundredsOfBoxesMatchOracle) {
+TEST_F(ConsistentPairsSceneTest, HundredsOfBoxesMatchOracle) {
     std::vector<MeshData> shapes = {solids::box({1.0f, 0.6f, 0.8f}), solids::sphere(0.5f, 1)};
     expectRandomSceneMatchesOracle(shapes, 7, 157, 9.0f, 512);  // not a multiple of any group size
 }
 
 }  // namespace
-}  // namespace vkc::cptest
+}  // namespace vkc::consistent_pairs_test

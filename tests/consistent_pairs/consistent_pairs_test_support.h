@@ -17,7 +17,7 @@
 #include <tuple>
 #include <vector>
 
-namespace vkc::cptest {
+namespace vkc::consistent_pairs_test {
 
 using test::sharedMesh;
 
@@ -45,7 +45,7 @@ inline ConsistentPairsSettings testSettings(uint32_t resolution = 256) {
     return settings;
 }
 
-class CpTest : public test::MethodSceneTest {
+class ConsistentPairsTest : public test::MethodSceneTest {
 protected:
     // One frame of a fresh detector with `settings` on `scene`.
     Result<FrameResults> detect(const Scene& scene, ConsistentPairsFrameDetails& details,
@@ -138,4 +138,4 @@ protected:
     }
 };
 
-}  // namespace vkc::cptest
+}  // namespace vkc::consistent_pairs_test

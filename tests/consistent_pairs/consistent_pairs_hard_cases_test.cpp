@@ -4,15 +4,15 @@
 // report, when one iteration is allowed), a hollow object with another object in its cavity
 // (consistent: no collision), and one object fully inside another (collision, though no surfaces
 // cross).
-#include "tests/consistent_pairs/cp_test_support.h"
+#include "tests/consistent_pairs/consistent_pairs_test_support.h"
 #include "tools/cli/report_json.h"
 
-namespace vkc::cptest {
+namespace vkc::consistent_pairs_test {
 namespace {
 
-class CpHardCasesTest : public CpTest {};
+class ConsistentPairsHardCasesTest : public ConsistentPairsTest {};
 
-TEST_F(CpHardCasesTest, NestedPairNeedsSecondIteration) {
+TEST_F(ConsistentPairsHardCasesTest, NestedPairNeedsSecondIteration) {
     auto scene = Scene::create(context_, kVolumeMethodRequirements);
     ASSERT_TRUE(scene);
     buildNestedScene(scene.value());
@@ -55,7 +55,7 @@ TEST_F(CpHardCasesTest, NestedPairNeedsSecondIteration) {
     EXPECT_FALSE(json["frames"][1].contains("truncated")) << json["frames"][1].dump();
 }
 
-TEST_F(CpHardCasesTest, ObjectInsideHollowCavityDoesNotCollide) {
+TEST_F(ConsistentPairsHardCasesTest, ObjectInsideHollowCavityDoesNotCollide) {
     auto scene = Scene::create(context_, kVolumeMethodRequirements);
     ASSERT_TRUE(scene);
     MeshId shell = addMesh(scene.value(), hollowBox({4.0f, 4.0f, 4.0f}, {3.0f, 3.0f, 3.0f}));
@@ -76,7 +76,7 @@ TEST_F(CpHardCasesTest, ObjectInsideHollowCavityDoesNotCollide) {
     expectAgreesWithOracle(results.value(), details);
 }
 
-TEST_F(CpHardCasesTest, ObjectFullyInsideAnotherCollides) {
+TEST_F(ConsistentPairsHardCasesTest, ObjectFullyInsideAnotherCollides) {
     auto scene = Scene::create(context_, kVolumeMethodRequirements);
     ASSERT_TRUE(scene);
     addSphereInsideBox(scene.value());
@@ -94,4 +94,4 @@ TEST_F(CpHardCasesTest, ObjectFullyInsideAnotherCollides) {
 }
 
 }  // namespace
-}  // namespace vkc::cptest
+}  // namespace vkc::consistent_pairs_test

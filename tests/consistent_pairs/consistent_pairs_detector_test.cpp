@@ -3,16 +3,16 @@
 // frames reusing the slots), non-blocking frames in flight, an open mesh refused naming the
 // object, the point list's capacity (exact count, truncated), and a run over the broadphase's pairs
 // with its details as the harness reports them.
-#include "tests/consistent_pairs/cp_test_support.h"
+#include "tests/consistent_pairs/consistent_pairs_test_support.h"
 #include "tests/support/failing_buffer_creation.h"
 #include "tools/cli/report_json.h"
 
-namespace vkc::cptest {
+namespace vkc::consistent_pairs_test {
 namespace {
 
-class CpDetectorTest : public CpTest {};
+class ConsistentPairsDetectorTest : public ConsistentPairsTest {};
 
-TEST_F(CpDetectorTest, OverlappingBoxesFoundSeparatedNot) {
+TEST_F(ConsistentPairsDetectorTest, OverlappingBoxesFoundSeparatedNot) {
     auto scene = Scene::create(context_, kVolumeMethodRequirements);
     ASSERT_TRUE(scene);
     // Boxes 0 and 2 overlap as AABBs (so they are drawn) but are separated by a rotated gap.
@@ -28,7 +28,7 @@ TEST_F(CpDetectorTest, OverlappingBoxesFoundSeparatedNot) {
     EXPECT_EQ(results->pairs[0].points.size(), results->pairs[0].normals.size());
     EXPECT_TRUE(results->warnings.empty()) << results->warnings.front();
     EXPECT_EQ(details.iterationsRun, 1u) << "convex boxes need one window of three layers";
-    for (const char* pass : {"cp-peel", "cp-consistency", "cp-determination"})
+    for (const char* pass : {"consistent-pairs-peel", "consistent-pairs-consistency", "consistent-pairs-determination"})
         EXPECT_TRUE(results->gpuTimingsMs.count(pass)) << pass;
     expectAgreesWithOracle(results.value(), details);
 
@@ -44,7 +44,7 @@ TEST_F(CpDetectorTest, OverlappingBoxesFoundSeparatedNot) {
     }
 }
 
-TEST_F(CpDetectorTest, FramesInFlightNeverBlock) {
+TEST_F(ConsistentPairsDetectorTest, FramesInFlightNeverBlock) {
     auto scene = Scene::create(context_, kVolumeMethodRequirements);
     ASSERT_TRUE(scene);
     addOverlappingBoxes(scene.value());
@@ -53,7 +53,7 @@ TEST_F(CpDetectorTest, FramesInFlightNeverBlock) {
     test::expectResultsWaitForHostSignal(vk(), detector.value(), scene.value(), allPairs(), 1);
 }
 
-TEST_F(CpDetectorTest, OpenMeshRefusedNamingTheObject) {
+TEST_F(ConsistentPairsDetectorTest, OpenMeshRefusedNamingTheObject) {
     auto scene = Scene::create(context_, kObjectSpaceMethodRequirements);
     ASSERT_TRUE(scene);
     MeshData open = solids::box({1.0f, 1.0f, 1.0f});
@@ -72,7 +72,7 @@ TEST_F(CpDetectorTest, OpenMeshRefusedNamingTheObject) {
     EXPECT_NE(results.status().message.find("open-box"), std::string::npos) << results.status().message;
 }
 
-TEST_F(CpDetectorTest, PointCapacityKeepsExactCountAndSaysTruncated) {
+TEST_F(ConsistentPairsDetectorTest, PointCapacityKeepsExactCountAndSaysTruncated) {
     auto scene = Scene::create(context_, kVolumeMethodRequirements);
     ASSERT_TRUE(scene);
     MeshId ball = addMesh(scene.value(), solids::sphere(0.5f, 2));
@@ -95,7 +95,7 @@ TEST_F(CpDetectorTest, PointCapacityKeepsExactCountAndSaysTruncated) {
     EXPECT_EQ(results->pairs.size(), 1u);
 }
 
-TEST_F(CpDetectorTest, OverTheBroadphasesPairsWithReportFields) {
+TEST_F(ConsistentPairsDetectorTest, OverTheBroadphasesPairsWithReportFields) {
     auto scene = Scene::create(context_, kVolumeMethodRequirements);
     ASSERT_TRUE(scene);
     addOverlappingBalls(scene.value());
@@ -115,7 +115,7 @@ TEST_F(CpDetectorTest, OverTheBroadphasesPairsWithReportFields) {
     EXPECT_EQ(detector->settings().maxIterations, 8u);
 }
 
-TEST_F(CpDetectorTest, NoCandidatesAndBadInputs) {
+TEST_F(ConsistentPairsDetectorTest, NoCandidatesAndBadInputs) {
     auto scene = Scene::create(context_, kVolumeMethodRequirements);
     ASSERT_TRUE(scene);
     addBoxesApart(scene.value());
@@ -147,7 +147,7 @@ TEST_F(CpDetectorTest, NoCandidatesAndBadInputs) {
 // The slot's index buffer (collision/scene/scene_index_cache.h) is a persistent graph buffer. When a
 // frame for a larger scene cannot create its buffers, later frames must not read indices the
 // buffer no longer holds: scene A and then scene B still give their own answers.
-TEST_F(CpDetectorTest, AFrameWhoseBuffersCouldNotBeCreatedLeavesNoStaleIndices) {
+TEST_F(ConsistentPairsDetectorTest, AFrameWhoseBuffersCouldNotBeCreatedLeavesNoStaleIndices) {
     auto sceneA = Scene::create(context_, kVolumeMethodRequirements);
     auto sceneB = Scene::create(context_, kVolumeMethodRequirements);
     ASSERT_TRUE(sceneA && sceneB);
@@ -187,4 +187,4 @@ TEST_F(CpDetectorTest, AFrameWhoseBuffersCouldNotBeCreatedLeavesNoStaleIndices) 
 }
 
 }  // namespace
-}  // namespace vkc::cptest
+}  // namespace vkc::consistent_pairs_test

@@ -3,14 +3,14 @@
 // other's, its normal (computed on the GPU from the triangle hit) is the outward normal of the
 // nearest triangle of its object, and the four front/back cases all occur where two solids
 // interpenetrate. Also a host's interleaved vertex buffer, read in place with stride and offset.
-#include "tests/consistent_pairs/cp_test_support.h"
+#include "tests/consistent_pairs/consistent_pairs_test_support.h"
 
-namespace vkc::cptest {
+namespace vkc::consistent_pairs_test {
 namespace {
 
-class CpPointsTest : public CpTest {};
+class ConsistentPairsPointsTest : public ConsistentPairsTest {};
 
-TEST_F(CpPointsTest, PointsOnBothSurfacesWithTriangleNormals) {
+TEST_F(ConsistentPairsPointsTest, PointsOnBothSurfacesWithTriangleNormals) {
     auto scene = Scene::create(context_, kVolumeMethodRequirements);
     ASSERT_TRUE(scene);
     MeshId box = addMesh(scene.value(), solids::box({1.0f, 0.8f, 1.2f}));
@@ -42,7 +42,7 @@ TEST_F(CpPointsTest, PointsOnBothSurfacesWithTriangleNormals) {
     expectAgreesWithOracle(results.value(), details);
 }
 
-TEST_F(CpPointsTest, ReadsHostVertexBufferInPlaceWithStride) {
+TEST_F(ConsistentPairsPointsTest, ReadsHostVertexBufferInPlaceWithStride) {
     auto scene = Scene::create(context_, kVolumeMethodRequirements);
     ASSERT_TRUE(scene);
     ASSERT_NO_FATAL_FAILURE(addHostBufferSpheresAndBox(scene.value()));
@@ -55,4 +55,4 @@ TEST_F(CpPointsTest, ReadsHostVertexBufferInPlaceWithStride) {
 }
 
 }  // namespace
-}  // namespace vkc::cptest
+}  // namespace vkc::consistent_pairs_test

@@ -23,6 +23,8 @@ struct EbpiBoundPolynomial {
         return w * w * h * w2h + w * h * h * wh2 + h * h * h * h3 + w * w * w * w3 + w * h * wh;
     }
 
+    EbpiBoundPolynomial operator*(double s) const { return {w2h * s, wh2 * s, h3 * s, w3 * s, wh * s}; }
+
     EbpiBoundPolynomial& operator+=(const EbpiBoundPolynomial& o) {
         w2h += o.w2h;
         wh2 += o.wh2;

@@ -3,6 +3,8 @@
 // of pixels, the paper's coarsened pyramid level) sums its pixels, so every edge that touches the
 // tile is counted at least once, and evaluates the sum at the tile's size (Eq. 9 in conservative
 // form; see ebpi_bound_polynomial.h for why the paper's fractional count l_x/w + l_y/h is not).
+// Each pixel also keeps the sums weighted by the edges' extents inside it, for the bound of the
+// pixel split into sub-tiles (ebpi_subdivision.h).
 #pragma once
 
 #include "collision/ebpi/ebpi_bound_polynomial.h"
@@ -13,11 +15,17 @@
 
 namespace vkc {
 
+struct EbpiPixel {
+    EbpiBoundPolynomial touching;  // sum over the edges touching the pixel
+    EbpiBoundPolynomial alongX;    // the same, each times its x extent l_x inside the pixel
+    EbpiBoundPolynomial alongY;    // and times its y extent l_y
+};
+
 struct EbpiImage {
     EbpiWindow window;
-    std::vector<EbpiBoundPolynomial> pixels;  // row-major, window.width x window.height
+    std::vector<EbpiPixel> pixels;  // row-major, window.width x window.height
 
-    const EbpiBoundPolynomial& at(uint32_t x, uint32_t y) const { return pixels[size_t(y) * window.width + x]; }
+    const EbpiPixel& at(uint32_t x, uint32_t y) const { return pixels[size_t(y) * window.width + x]; }
 };
 
 // Accumulates every term into every pixel of `window` its closed segment touches; parts of a

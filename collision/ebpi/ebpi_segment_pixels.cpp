@@ -30,6 +30,23 @@ bool ebpiSegmentTouchesRect(const glm::dvec2& a, const glm::dvec2& b, const Ebpi
     return true;
 }
 
+glm::dvec2 ebpiClippedExtent(const glm::dvec2& a, const glm::dvec2& b, const EbpiRect& rect) {
+    double t0 = 0, t1 = 1;
+    const glm::dvec2 d = b - a;
+    for (int axis = 0; axis < 2; ++axis) {
+        if (d[axis] == 0) {
+            if (a[axis] < rect.min[axis] || a[axis] > rect.max[axis]) return glm::dvec2(0);
+            continue;
+        }
+        double enter = (rect.min[axis] - a[axis]) / d[axis];
+        double leave = (rect.max[axis] - a[axis]) / d[axis];
+        if (enter > leave) std::swap(enter, leave);
+        t0 = std::max(t0, enter);
+        t1 = std::min(t1, leave);
+    }
+    return t0 < t1 ? glm::abs(d) * (t1 - t0) : glm::dvec2(0);
+}
+
 std::vector<glm::uvec2> ebpiPixelsTouched(const glm::dvec2& a, const glm::dvec2& b, const EbpiWindow& window) {
     std::vector<glm::uvec2> pixels;
     // Candidates: the pixels of the segment's bounding box, one wider for rounding.

@@ -15,6 +15,10 @@ namespace vkc {
 // 1e-9 of its size so that rounding never drops a touch.
 bool ebpiSegmentTouchesRect(const glm::dvec2& a, const glm::dvec2& b, const EbpiRect& rect);
 
+// Extents |dx|, |dy| of the part of [a, b] inside the closed `rect` (0, 0 when it misses): the
+// l_x, l_y of Eq. 8.
+glm::dvec2 ebpiClippedExtent(const glm::dvec2& a, const glm::dvec2& b, const EbpiRect& rect);
+
 // Pixels (column, row) of `window` that the closed segment [a, b] touches, row by row.
 std::vector<glm::uvec2> ebpiPixelsTouched(const glm::dvec2& a, const glm::dvec2& b, const EbpiWindow& window);
 

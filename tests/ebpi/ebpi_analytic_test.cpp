@@ -112,8 +112,8 @@ TEST(EbpiImage, TileSumsItsPixelsAndEvaluatesAtItsSize) {
     const EbpiWindow window{{0, 0}, {0.5, 0.25}, 4, 4};
     EbpiEdgeTerm term{{0.1, 0.1}, {0.1, 0.9}, ebpiCreaseBound({2, 0})};  // touches column 0, rows 0-3
     const EbpiImage image = buildEbpiImage({term}, window);
-    EXPECT_EQ(image.at(0, 2).w2h, 0.25);
-    EXPECT_EQ(image.at(1, 2).w2h, 0);
+    EXPECT_EQ(image.at(0, 2).touching.w2h, 0.25);
+    EXPECT_EQ(image.at(1, 2).touching.w2h, 0);
     // A 2 x 2 tile holds two touched pixels: 2 x (2/8) x w^2 h with w = 1, h = 0.5.
     EXPECT_DOUBLE_EQ(ebpiTileBound(image, {0, 0, 2, 2}), 2 * 0.25 * 1 * 0.5);
     EXPECT_EQ(ebpiTileBound(image, {2, 0, 2, 2}), 0);

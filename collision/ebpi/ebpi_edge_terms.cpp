@@ -25,9 +25,7 @@ FaceGeometry faceGeometry(const EbpiRayMesh& mesh, size_t triangle) {
     return {false, glm::dvec2(-n.x / n.z, -n.y / n.z)};
 }
 
-uint64_t edgeKey(uint32_t a, uint32_t b) {
-    return (uint64_t(std::min(a, b)) << 32) | std::max(a, b);
-}
+uint64_t edgeKey(uint32_t a, uint32_t b) { return (uint64_t(std::min(a, b)) << 32) | std::max(a, b); }
 
 // The two triangles of each edge, keyed by its vertex pair.
 std::unordered_map<uint64_t, std::vector<uint32_t>> edgeTriangles(const EbpiRayMesh& mesh) {
@@ -45,9 +43,8 @@ uint32_t findRoot(std::vector<uint32_t>& parent, uint32_t x) {
 
 // Depth range [min z, max z] of each triangle's steep wall: the steep triangles joined through
 // edges between two steep triangles. Non-steep triangles keep an empty range.
-std::vector<glm::dvec2> steepWallDepthRanges(
-    const EbpiRayMesh& mesh, const std::vector<FaceGeometry>& faces,
-    const std::unordered_map<uint64_t, std::vector<uint32_t>>& edges) {
+std::vector<glm::dvec2> steepWallDepthRanges(const EbpiRayMesh& mesh, const std::vector<FaceGeometry>& faces,
+                                             const std::unordered_map<uint64_t, std::vector<uint32_t>>& edges) {
     std::vector<uint32_t> parent(faces.size());
     std::iota(parent.begin(), parent.end(), 0u);
     for (const auto& [key, tris] : edges)

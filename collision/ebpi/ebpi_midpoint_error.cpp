@@ -82,8 +82,7 @@ double ebpiDepthSpan(const EbpiRayMesh& mesh, const glm::dvec2& point) {
         const glm::dvec2 a(f.p[0]), b(f.p[1]), c(f.p[2]);
         const double s = f.projectedArea2 > 0 ? 1 : -1;
         // Inside the closed projection: the same side of all three edges as the winding.
-        if (s * cross2(b - a, point - a) >= 0 && s * cross2(c - b, point - b) >= 0 &&
-            s * cross2(a - c, point - c) >= 0)
+        if (s * cross2(b - a, point - a) >= 0 && s * cross2(c - b, point - b) >= 0 && s * cross2(a - c, point - c) >= 0)
             span += s * depthAt(f, point);
     }
     return span;

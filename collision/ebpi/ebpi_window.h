@@ -9,8 +9,8 @@
 namespace vkc {
 
 struct EbpiWindow {
-    glm::dvec2 origin{0};        // ray-frame x, y of pixel (0, 0)'s lower corner
-    glm::dvec2 pixelSize{1};     // > 0
+    glm::dvec2 origin{0};     // ray-frame x, y of pixel (0, 0)'s lower corner
+    glm::dvec2 pixelSize{1};  // > 0
     uint32_t width = 0, height = 0;
 };
 

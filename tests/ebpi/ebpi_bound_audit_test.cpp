@@ -71,7 +71,8 @@ TEST(EbpiBoundAudit, PerturbedSpheresToriAndBoxesAlongRandomDirections) {
             const EbpiRayMesh inRayFrame = toEbpiRayFrame(*mesh, randomDirection(rng));
             // Coarse pixels put many vertices and short edges in one tile, fine ones few.
             for (const uint32_t pixels : {6u, 17u})
-                auditMesh(inRayFrame, ebpi_test::windowAround(inRayFrame, pixels), "trial " + std::to_string(trial) + " " + mesh->name, totals);
+                auditMesh(inRayFrame, ebpi_test::windowAround(inRayFrame, pixels),
+                          "trial " + std::to_string(trial) + " " + mesh->name, totals);
         }
     }
     EXPECT_GT(totals.tilesWithError, totals.tiles / 4) << "the audit must exercise the bound";
@@ -85,7 +86,8 @@ TEST(EbpiBoundAudit, PrismsWithSteepWallsAlongTheirAxis) {
     AuditTotals totals;
     for (int trial = 0; trial < 10; ++trial) {
         const EbpiRayMesh prism = ebpi_test::wallPrism(trial % 2 ? 5 + trial : 30 + trial, rng);
-        for (const uint32_t pixels : {5u, 16u}) auditMesh(prism, ebpi_test::windowAround(prism, pixels), "prism " + std::to_string(trial), totals);
+        for (const uint32_t pixels : {5u, 16u})
+            auditMesh(prism, ebpi_test::windowAround(prism, pixels), "prism " + std::to_string(trial), totals);
     }
     EXPECT_GT(totals.tilesWithError, totals.tiles / 4) << "the audit must exercise the bound";
     std::printf("tiles %zu, with error %zu, worst error/bound %.3f\n", totals.tiles, totals.tilesWithError,
@@ -110,7 +112,8 @@ TEST(EbpiBoundAudit, PillarsAndSpikesThinnerThanATile) {
             // Even trials: only flat-topped pillars, whose error is all steep-wall depth.
             if (k % 2 || trial % 2 == 0) {
                 const glm::dvec2 half(thin(rng), thin(rng));
-                ebpi_test::append(scene, ebpi_test::alignedBox(glm::dvec3(at - half, z), glm::dvec3(at + half, z + tall(rng))));
+                ebpi_test::append(
+                    scene, ebpi_test::alignedBox(glm::dvec3(at - half, z), glm::dvec3(at + half, z + tall(rng))));
             } else {
                 EbpiRayMesh spike = ebpi_test::wallPrism(5 + k, rng);
                 for (glm::dvec3& p : spike.positions) p = glm::dvec3(at + glm::dvec2(p) * 0.03, z + p.z);
@@ -132,7 +135,8 @@ TEST(EbpiBoundAudit, SymmetricRidgesAcrossTiles) {
         EbpiRayMesh roof = ebpi_test::symmetricRidge(std::uniform_real_distribution<double>(0.3, 4)(rng), 1.5);
         const double shift = std::uniform_real_distribution<double>(-0.2, 0.2)(rng);
         for (glm::dvec3& p : roof.positions) p.x += shift;
-        for (const uint32_t pixels : {4u, 9u}) auditMesh(roof, ebpi_test::windowAround(roof, pixels), "ridge " + std::to_string(trial), totals);
+        for (const uint32_t pixels : {4u, 9u})
+            auditMesh(roof, ebpi_test::windowAround(roof, pixels), "ridge " + std::to_string(trial), totals);
     }
     EXPECT_GT(totals.tilesWithError, 0u);
 }

@@ -39,7 +39,8 @@ TEST(EbpiSubdivision, SegmentTouchesAtMostTwiceItsFractionalCountPlusFour) {
         const glm::dvec2 l = ebpiClippedExtent(a, b, pixel);
         const double touched = double(ebpiPixelsTouched(a, b, subTiles(pixel, nx, ny)).size());
         const double fractional = l.x * nx + l.y * ny;
-        EXPECT_LE(touched, 2 * fractional + 4) << a.x << "," << a.y << " " << b.x << "," << b.y << " " << nx << "x" << ny;
+        EXPECT_LE(touched, 2 * fractional + 4)
+            << a.x << "," << a.y << " " << b.x << "," << b.y << " " << nx << "x" << ny;
         if (touched > 0) worstOverEq8 = std::max(worstOverEq8, touched - fractional);
     }
     EXPECT_GT(worstOverEq8, 1.0) << "Eq. 8's count l_x / w + l_y / h falls short somewhere";
@@ -84,10 +85,12 @@ TEST(EbpiSubdivision, PixelBoundCoversItsSubTilesExactErrors) {
         const double volume = ebpi_test::meshVolume(mesh);
         for (uint32_t y = 0; y < 4; ++y)
             for (uint32_t x = 0; x < 4; ++x)
-                for (const glm::uvec2 n : {glm::uvec2(1, 1), glm::uvec2(2, 3), glm::uvec2(4, 4), glm::uvec2(7, 2), glm::uvec2(1, 9)}) {
+                for (const glm::uvec2 n :
+                     {glm::uvec2(1, 1), glm::uvec2(2, 3), glm::uvec2(4, 4), glm::uvec2(7, 2), glm::uvec2(1, 9)}) {
                     const double error = exactSubdividedError(mesh, image, x, y, n.x, n.y);
                     const double bound = ebpiSubdividedPixelBound(image, x, y, n.x, n.y);
-                    EXPECT_LE(error, bound * (1 + 1e-9) + 1e-12 * volume) << x << "," << y << " split " << n.x << "x" << n.y;
+                    EXPECT_LE(error, bound * (1 + 1e-9) + 1e-12 * volume)
+                        << x << "," << y << " split " << n.x << "x" << n.y;
                     ++checked;
                     withError += error > 1e-9 * volume;
                 }

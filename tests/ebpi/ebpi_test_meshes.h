@@ -29,8 +29,10 @@ inline EbpiRayMesh orientedConvex(std::vector<glm::dvec3> positions, std::vector
     glm::dvec3 centre(0);
     for (const glm::dvec3& p : positions) centre += p / double(positions.size());
     for (size_t t = 0; t < indices.size() / 3; ++t) {
-        const glm::dvec3 a = positions[indices[3 * t]], b = positions[indices[3 * t + 1]], c = positions[indices[3 * t + 2]];
-        if (glm::dot(glm::cross(b - a, c - a), (a + b + c) / 3.0 - centre) < 0) std::swap(indices[3 * t + 1], indices[3 * t + 2]);
+        const glm::dvec3 a = positions[indices[3 * t]], b = positions[indices[3 * t + 1]],
+                         c = positions[indices[3 * t + 2]];
+        if (glm::dot(glm::cross(b - a, c - a), (a + b + c) / 3.0 - centre) < 0)
+            std::swap(indices[3 * t + 1], indices[3 * t + 2]);
     }
     return {std::move(positions), std::move(indices)};
 }
@@ -46,7 +48,8 @@ inline EbpiRayMesh alignedBox(glm::dvec3 lo, glm::dvec3 hi) {
 // A roof along y: cross-section (-1, 0), (1, 0), (0, height) in x, z, from y = -len to len.
 // Its ridge at x = 0 is symmetric (face slopes +height and -height), its gables are steep.
 inline EbpiRayMesh symmetricRidge(double height, double len) {
-    std::vector<glm::dvec3> p{{-1, -len, 0}, {1, -len, 0}, {0, -len, height}, {-1, len, 0}, {1, len, 0}, {0, len, height}};
+    std::vector<glm::dvec3> p{{-1, -len, 0}, {1, -len, 0}, {0, -len, height},
+                              {-1, len, 0},  {1, len, 0},  {0, len, height}};
     return orientedConvex(p, {0, 1, 2, 3, 4, 5, 0, 1, 4, 0, 4, 3, 1, 2, 5, 1, 5, 4, 2, 0, 3, 2, 3, 5});
 }
 

@@ -1,0 +1,44 @@
+// Method `ebpi` (paper 5, Sec. 4.1, Alg. 1-2): each mesh edge's share of the midpoint-quadrature
+// error of any tile its projection touches, for one ray direction (+z of the ray frame).
+//
+// Why it bounds the error: the depth span f(p) (total inside length of the ray at p) is piecewise
+// linear over the image plane, and a tile's error is the integral over the tile of f - A for any
+// affine A equal to f at the tile centre c (the linear part integrates to 0 about c). Take A = f's
+// affine piece at c; walking from c to p, f - A changes only where the walk crosses a projected
+// edge, by that edge's change of affine piece, so each edge's share is bounded over the part of
+// the tile beyond its line, which is largest when the line passes through c.
+// Edges between two faces that are not steep: f is continuous there and changes slope by the
+// jump k of the faces' depth gradients, so the share is |k| x distance to the line: Eq. 7 with
+// the paper's k|alpha| replaced by the gradient jump (Alg. 1's signs are not conservative: a
+// symmetric ridge, alpha and -alpha, gets 0). Edges between a steep face (projected area 0) and
+// a face i: f jumps by face i's depth; a crossing meets a steep wall's faces with signed counts
+// summing to 0, so depths count from the wall's mid-depth: the share is at most
+// (w h / 2) (d / 2 + |grad z_i| (w + h)), d the depth range of the connected steep wall.
+#pragma once
+
+#include "collision/ebpi/ebpi_bound_polynomial.h"
+#include "collision/ebpi/ebpi_ray_mesh.h"
+
+#include <glm/vec2.hpp>
+
+#include <vector>
+
+namespace vkc {
+
+// One edge: its projected segment and the bound it adds to every tile that segment touches.
+struct EbpiEdgeTerm {
+    glm::dvec2 a, b;
+    EbpiBoundPolynomial bound;
+};
+
+// Bound of the tile-error share of an edge whose faces' depth gradients differ by `gradientJump`,
+// over a tile of w x h with the edge's line anywhere across it: half the integral of
+// |gradientJump . (p - c)| over the tile, evaluated with the case of Alg. 2 that suits the edge
+// (both cases bound it for every w, h since A^2 + t^2 >= 2 A |t|; this one stays finite).
+EbpiBoundPolynomial ebpiCreaseBound(const glm::dvec2& gradientJump);
+
+// Every edge of `mesh` with a nonzero bound. The mesh must be closed and manifold (each edge in
+// exactly two triangles); faces are steep when their projection has zero area, exactly.
+std::vector<EbpiEdgeTerm> ebpiEdgeTerms(const EbpiRayMesh& mesh);
+
+}  // namespace vkc

@@ -1,0 +1,28 @@
+// Method `ebpi` (paper 5, Wang, Faure, Pai, "Adaptive Image-based Intersection Volume"): a closed
+// mesh seen along one ray direction, in double precision, for the CPU reference of the error
+// bound. In the ray frame the rays run along +z, so a ray's inside length is a sum of face depths.
+#pragma once
+
+#include "vkcollide/mesh.h"
+
+#include <glm/vec3.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace vkc {
+
+// A closed, consistently oriented (counter-clockwise seen from outside) triangle mesh whose
+// positions are in the ray frame: x, y on the image plane, z along the rays.
+struct EbpiRayMesh {
+    std::vector<glm::dvec3> positions;
+    std::vector<uint32_t> indices;  // three per triangle
+
+    size_t triangleCount() const { return indices.size() / 3; }
+};
+
+// `mesh` rotated rigidly so that `direction` (any length > 0) becomes +z; orientation is kept, so
+// outward normals stay outward.
+EbpiRayMesh toEbpiRayFrame(const MeshData& mesh, const glm::dvec3& direction);
+
+}  // namespace vkc

@@ -467,6 +467,29 @@ TEST(GltfReader, NodeChainsUpToTheLimitLoadDeeperOnesAreRefused) {
     expectLoadError(writeFile(dir / "child.gltf", gltf(R"([{"children": [7]}])")), ": nodes[0].children: 7 is out of range (1 entries)");
 }
 
+TEST(GltfReader, BufferFilesMustLieInsideTheGltfFilesFolder) {
+    const auto dir = test::scratchDir("gltf_uris");
+    std::filesystem::create_directories(dir / "sub");
+    writeFile(dir / "tetra.bin", tetraBuffer());
+    writeFile(dir / "sub" / "tetra.bin", tetraBuffer());
+    writeFile(dir.parent_path() / "outside.bin", tetraBuffer());
+    auto withUri = [](const std::string& uri) {
+        const std::string text = gltf(R"([{"mesh": 0}])");
+        const size_t start = text.find(R"("uri": ")") + 8;
+        return text.substr(0, start) + uri + text.substr(text.find('"', start));
+    };
+    for (const char* uri : {"tetra.bin", "sub/tetra.bin", "sub/../tetra.bin", "%74etra.bin"}) {
+        Result<MeshData> mesh = load(writeFile(dir / "ok.gltf", withUri(uri)));
+        ASSERT_TRUE(mesh.ok()) << uri << ": " << mesh.status().message;
+        EXPECT_NEAR(checkMesh(*mesh).signedVolume, 1.0 / 6.0, 1e-6) << uri;
+    }
+    // outside.bin exists and would load: each is refused for where it points, not for a missing file.
+    for (const char* uri : {"../outside.bin", "sub/../../outside.bin", "%2e%2e/outside.bin", "/etc/hostname",
+                            "file:///etc/hostname", "C:outside.bin"})
+        expectLoadError(writeFile(dir / "escape.gltf", withUri(uri)),
+                        ": buffers[0].uri: must be a relative path inside the glTF file's folder");
+}
+
 TEST(GltfReader, AccessorAndBufferViewRangesAreChecked) {
     const auto dir = test::scratchDir("gltf_ranges");
     const std::string node = R"([{"mesh": 0}])";

@@ -14,6 +14,7 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <optional>
@@ -209,7 +210,13 @@ private:
                     fail(where + ".uri", "only base64 data URIs are supported");
                 if (!decodeBase64(text.substr(comma + 1), data)) fail(where + ".uri", "invalid base64");
             } else {
-                Result<std::string> file = readWholeFile(path_.parent_path() / percentDecoded(text));
+                // Only files beside the glTF (or below it): a scene must not read anything else
+                // on the machine (absolute paths, schemes such as file:, or a way out through "..").
+                const std::filesystem::path relative = std::filesystem::path(percentDecoded(text)).lexically_normal();
+                if (text.find(':') != std::string_view::npos || relative.has_root_path() || relative.empty() ||
+                    *relative.begin() == "..")
+                    fail(where + ".uri", "must be a relative path inside the glTF file's folder");
+                Result<std::string> file = readWholeFile(path_.parent_path() / relative);
                 if (!file.ok()) fail(where + ".uri", file.status().message);
                 data = std::move(*file);
             }

@@ -641,6 +641,24 @@ TEST(SceneJson, KeysAndNamesWithLineBreaksKeepErrorsOnOneLine) {
     }
 }
 
+// A name of a million characters is quoted in the error, which stays one short line (cut between
+// UTF-8 characters, with how much was left out).
+TEST(SceneJson, ErrorsQuotingHugeNamesStayShort) {
+    std::string huge = "a";
+    for (int i = 0; i < 500000; ++i) huge += "\xc3\xa9";  // é, two bytes each
+    const std::string text = R"({"meshes": {"b": {"box": {"size": [1, 1, 1]}}}, "objects": [{"name": ")" + huge +
+                             R"(", "mesh": "b"}, {"name": ")" + huge + R"(", "mesh": "b"}]})";
+    Result<io::SceneDescription> scene = io::parseScene(text, test::scratchDir("huge_names"), "huge.json");
+    ASSERT_FALSE(scene.ok());
+    const std::string& message = scene.status().message;
+    EXPECT_THAT(message, StartsWith("scene \"huge.json\": objects[1] \"a\xc3\xa9\xc3\xa9"));
+    EXPECT_LT(message.size(), 600u);
+    EXPECT_THAT(message, HasSubstr(" more bytes)"));
+    const size_t cut = message.find("... (");
+    ASSERT_NE(cut, std::string::npos);
+    EXPECT_EQ(message.substr(cut - 2, 2), "\xc3\xa9") << "cut inside a character";
+}
+
 // OBJ vertex weights ("vw", a tinyobjloader extension) with joint ids beyond int's range or that
 // read as infinite: tinyobjloader's float-to-int conversion was undefined (fuzz_mesh_obj; the
 // sanitizer stage of run_tests.sh aborts on it), also on a line begun by a lone '\r'. Weights are

@@ -389,6 +389,13 @@ Status sceneError(std::string_view displayName, ErrorCode code, const std::strin
     // Messages quote the file's keys and names, which may hold a newline ("a\nb" in JSON): keep
     // the error on one line. Only control characters go; UTF-8 names stay readable.
     std::replace_if(text.begin(), text.end(), [](char c) { return (unsigned char)c < 0x20 || c == 0x7F; }, '?');
+    // A name may be megabytes long: the message stays a readable line, cut between characters.
+    constexpr size_t kMaxBytes = 512;
+    if (text.size() > kMaxBytes) {
+        size_t cut = kMaxBytes;
+        while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // inside a UTF-8 character
+        text = text.substr(0, cut) + "... (" + std::to_string(text.size() - cut) + " more bytes)";
+    }
     return makeError(code, std::move(text));
 }
 

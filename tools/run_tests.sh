@@ -24,6 +24,15 @@ min_tests=300
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
+# print_failures: what each failed test printed, gathered at the end (CI keeps only the tail of a
+# log, and parallel ctest interleaves a failure's output with the passes that follow it).
+print_failures() {
+  echo "run_tests: the failed tests' output:" >&2
+  awk '/^[0-9]+\/[0-9]+ Test +#[0-9]+: .*(\*\*\*Failed|\*\*\*Exception|\*\*\*Timeout)/ {keep = 1}
+       /^[0-9]+\/[0-9]+ Test +#[0-9]+: .* Passed/ || /^ +Start +[0-9]+: / {keep = 0}
+       keep' "$log" | tail -n 400 >&2
+}
+
 # build_and_test BUILD_DIR [CMAKE_OPTION...] [-- CTEST_OPTION...]: configures, builds and runs the
 # suite; a suite that lost its tests (a target not built, a discovery that found nothing) or skipped
 # one fails.
@@ -36,8 +45,11 @@ build_and_test() {
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DVKCOLLIDE_BUILD_TESTS=ON -DVKCOLLIDE_BUILD_TOOLS=ON "${cmake_options[@]}" >/dev/null
   cmake --build "$build" -j"$(nproc)"
-  ctest --test-dir "$build" --output-on-failure --no-tests=error -j"$(nproc)" --timeout 900 \
-    "${ctest_options[@]}" | tee "$log"
+  if ! ctest --test-dir "$build" --output-on-failure --no-tests=error -j"$(nproc)" --timeout 900 \
+    "${ctest_options[@]}" | tee "$log"; then
+    print_failures
+    exit 1
+  fi
   local ran skipped
   ran=$(sed -n 's/.*tests failed out of \([0-9][0-9]*\).*/\1/p' "$log" | tail -n 1)
   if [ "${ran:-0}" -lt "$min_tests" ]; then

@@ -49,6 +49,11 @@ private:
 
 bool isFinite(const glm::vec3& p) { return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z); }
 
+bool inRange(const glm::vec3& p) {
+    return std::abs(p.x) <= kMaxMeshCoordinate && std::abs(p.y) <= kMaxMeshCoordinate &&
+           std::abs(p.z) <= kMaxMeshCoordinate;
+}
+
 // The corner of triangle t that holds vertex v (v must be one of its corners).
 uint32_t cornerOf(const std::vector<uint32_t>& indices, uint32_t t, uint32_t v) {
     const uint32_t base = 3 * t;
@@ -57,6 +62,12 @@ uint32_t cornerOf(const std::vector<uint32_t>& indices, uint32_t t, uint32_t v) 
 
 std::string count(size_t n, const char* singular, const char* plural) {
     return std::to_string(n) + " " + (n == 1 ? singular : plural);
+}
+
+std::string outOfRangeVertices(const MeshCheckReport& r) {
+    return count(r.outOfRangeVertices, "vertex", "vertices") + " beyond the supported " +
+           formatNumber(kMaxMeshCoordinate) + " per coordinate (first: vertex " + std::to_string(r.firstOutOfRangeVertex) +
+           ")";
 }
 
 }  // namespace
@@ -73,6 +84,8 @@ MeshCheckReport checkMesh(const MeshData& mesh) {
     for (size_t v = 0; v < vertexCount; ++v) {
         if (!isFinite(positions[v])) {
             if (r.nonFiniteVertices++ == 0) r.firstNonFiniteVertex = v;
+        } else if (!inRange(positions[v])) {
+            if (r.outOfRangeVertices++ == 0) r.firstOutOfRangeVertex = v;
         }
     }
 
@@ -200,6 +213,7 @@ std::vector<std::string> MeshCheckReport::describe() const {
     if (nonFiniteVertices != 0)
         lines.push_back(count(nonFiniteVertices, "vertex has", "vertices have") +
                         " NaN or Inf coordinates (first: vertex " + std::to_string(firstNonFiniteVertex) + ")");
+    if (outOfRangeVertices != 0) lines.push_back(vkc::outOfRangeVertices(*this));
     if (boundaryEdges != 0)
         lines.push_back("open: " + count(boundaryEdges, "boundary edge", "boundary edges") +
                         " (used by only one triangle)");
@@ -248,6 +262,7 @@ Status requireMesh(const MeshCheckReport& report, const MeshRequirements& needs,
         unmet.push_back("NaN or Inf coordinates in " +
                         count(report.nonFiniteVertices, "vertex", "vertices") + " (first: vertex " +
                         std::to_string(report.firstNonFiniteVertex) + ")");
+    if (report.outOfRangeVertices != 0) unmet.push_back(outOfRangeVertices(report));
     if (needs.closed && report.boundaryEdges != 0)
         unmet.push_back("open (" + count(report.boundaryEdges, "boundary edge", "boundary edges") + ")");
     if (needs.manifold && report.nonManifoldEdges != 0)

@@ -5,10 +5,12 @@
 
 #include "vkcollide/scene.h"
 
+#include <glm/common.hpp>
 #include <glm/geometric.hpp>
 #include <glm/mat3x3.hpp>
 #include <glm/matrix.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 namespace vkc {
@@ -26,7 +28,7 @@ Status transformError(const std::string& objectName, const std::string& problem)
 
 double uniformScale(const glm::dmat4& m) { return std::cbrt(glm::determinant(glm::dmat3(m))); }
 
-Status checkObjectTransform(const glm::dmat4& m, const std::string& objectName) {
+Status checkObjectTransform(const glm::dmat4& m, const std::string& objectName, const MeshCheckReport& mesh) {
     for (int c = 0; c < 4; ++c)
         for (int r = 0; r < 4; ++r)
             if (!std::isfinite(m[c][r])) return transformError(objectName, "has NaN or Inf entries");
@@ -45,8 +47,9 @@ Status checkObjectTransform(const glm::dmat4& m, const std::string& objectName) 
             if (std::abs(gram[c][r] - (c == r ? scale * scale : 0.0)) > kSimilarityTolerance * scale * scale)
                 return transformError(objectName, "is not a rotation with uniform scale (it shears or scales "
                                                   "non-uniformly), which vkcollide does not support");
-    // The scale comes from a determinant: allow its rounding at the limits themselves.
-    if (scale < kMinObjectScale * (1.0 - 1e-12) || scale > kMaxObjectScale * (1.0 + 1e-12))
+    // The scale comes from a determinant: allow its rounding at the limits themselves, up to that
+    // of a rotation built in float (about 1e-7 relative).
+    if (scale < kMinObjectScale * (1.0 - 1e-6) || scale > kMaxObjectScale * (1.0 + 1e-6))
         return transformError(objectName, "scales by " + formatNumber(scale) + ", outside the supported range [" +
                                               formatNumber(kMinObjectScale) + ", " + formatNumber(kMaxObjectScale) + "]");
     const glm::dvec3 translation(m[3]);
@@ -54,6 +57,19 @@ Status checkObjectTransform(const glm::dmat4& m, const std::string& objectName) 
         std::abs(translation.z) > kMaxObjectTranslation)
         return transformError(objectName, "translates beyond the supported " + formatNumber(kMaxObjectTranslation) +
                                               " units from the origin");
+    // World boxes are float: an object smaller than a few float steps at its place shrinks to a
+    // point there, and the volume each method looks at (the boxes' overlap) no longer shows it.
+    const glm::dvec3 lo(mesh.boundsMin), hi(mesh.boundsMax);
+    const double size = scale * std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z});
+    const glm::dvec3 farCorner = glm::max(glm::abs(lo), glm::abs(hi));
+    const double distance = std::max({std::abs(translation.x), std::abs(translation.y), std::abs(translation.z)}) +
+                            scale * glm::length(farCorner);
+    if (size < kMinObjectSizeToDistance * distance)
+        return transformError(objectName, "places a mesh of size " + formatNumber(size) + " up to " +
+                                              formatNumber(distance) + " from the origin: below the supported " +
+                                              formatNumber(kMinObjectSizeToDistance) +
+                                              " of its distance, float world coordinates cannot resolve it "
+                                              "(move the world origin nearer, or scale the scene up)");
     return Status::success();
 }
 

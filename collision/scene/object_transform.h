@@ -2,6 +2,7 @@
 // rebasing onto a local origin before a transform goes to the GPU in float, and outward rounding.
 #pragma once
 
+#include "vkcollide/mesh_checks.h"
 #include "vkcollide/status.h"
 
 #include <glm/mat4x4.hpp>
@@ -12,8 +13,10 @@
 namespace vkc {
 
 // InvalidArgument naming `objectName` unless `m` is a finite affine map whose linear part is a
-// rotation times a uniform scale (no mirror, no shear) within the ranges of vkcollide/scene.h.
-Status checkObjectTransform(const glm::dmat4& m, const std::string& objectName);
+// rotation times a uniform scale (no mirror, no shear) within the ranges of vkcollide/scene.h, and
+// the placed mesh (`mesh`'s bounds) is at least kMinObjectSizeToDistance of its distance from the
+// origin in size.
+Status checkObjectTransform(const glm::dmat4& m, const std::string& objectName, const MeshCheckReport& mesh);
 
 // The uniform scale of a transform that passed checkObjectTransform.
 double uniformScale(const glm::dmat4& m);

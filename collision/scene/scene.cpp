@@ -1,6 +1,7 @@
 // vkc::Scene: mesh registration (checks, upload or adoption of the host's buffer) and objects.
 #include "collision/scene/scene_impl.h"
 
+#include "collision/frames/format_number.h"
 #include "collision/scene/object_transform.h"
 
 #include <algorithm>
@@ -64,6 +65,23 @@ Status placePositions(SceneImpl& scene, SceneMesh& mesh, VkDeviceSize bytes) {
     return Status::success();
 }
 
+// Every method binds a mesh's positions and indices as storage buffers: each must fit one binding.
+Status checkBindingReach(const VulkanContext& ctx, const MeshData& mesh, const std::string& name) {
+    const VkDeviceSize reach = ctx.properties.limits.maxStorageBufferRange;
+    const VkDeviceSize positionBytes = mesh.positions.size() * sizeof(glm::vec3);
+    const VkDeviceSize indexBytes = mesh.indices.size() * sizeof(uint32_t);
+    if (positionBytes <= reach && indexBytes <= reach) return Status::success();
+    const bool positions = positionBytes > reach;
+    return makeError(ErrorCode::Unsupported,
+                     "mesh \"" + name + "\": its " +
+                         (positions ? std::to_string(mesh.positions.size()) + " vertices need " +
+                                          std::to_string(positionBytes)
+                                    : std::to_string(mesh.indices.size() / 3) + " triangles need " +
+                                          std::to_string(indexBytes)) +
+                         " bytes, more than one storage buffer binding reaches on this device (maxStorageBufferRange " +
+                         std::to_string(reach) + ")");
+}
+
 }  // namespace
 
 Result<MeshId> Scene::addMesh(const MeshDesc& desc) {
@@ -75,6 +93,7 @@ Result<MeshId> Scene::addMesh(const MeshDesc& desc) {
     mesh.data.name = name;
     mesh.report = checkMesh(mesh.data);
     VKC_TRY(requireMesh(mesh.report, impl_->requirements, name));
+    VKC_TRY(checkBindingReach(*impl_->ctx, mesh.data, name));
 
     if (desc.hostVertexBuffer != VK_NULL_HANDLE) {
         uint32_t stride = desc.hostVertexStride ? desc.hostVertexStride : 12;
@@ -101,7 +120,7 @@ Result<ObjectId> Scene::addObject(MeshId mesh, const glm::dmat4& objectToWorld, 
         return makeError(ErrorCode::InvalidArgument, "Scene::addObject: no mesh with id " + std::to_string(mesh));
     ObjectId id = ObjectId(impl_->objects.size());
     if (name.empty()) name = "object " + std::to_string(id);
-    VKC_TRY(checkObjectTransform(objectToWorld, name));
+    VKC_TRY(checkObjectTransform(objectToWorld, name, impl_->meshes[mesh].report));
     impl_->objects.push_back({mesh, objectToWorld, std::move(name)});
     return id;
 }
@@ -109,7 +128,8 @@ Result<ObjectId> Scene::addObject(MeshId mesh, const glm::dmat4& objectToWorld, 
 Status Scene::setTransform(ObjectId object, const glm::dmat4& objectToWorld) {
     if (object >= impl_->objects.size())
         return makeError(ErrorCode::InvalidArgument, "Scene::setTransform: no object with id " + std::to_string(object));
-    VKC_TRY(checkObjectTransform(objectToWorld, impl_->objects[object].name));
+    const SceneObject& o = impl_->objects[object];
+    VKC_TRY(checkObjectTransform(objectToWorld, o.name, impl_->meshes[o.mesh].report));
     impl_->objects[object].objectToWorld = objectToWorld;
     return Status::success();
 }
@@ -127,8 +147,11 @@ Status Scene::updateVertices(MeshId meshId, std::span<const glm::vec3> positions
                          "mesh \"" + mesh.data.name + "\": " + std::to_string(positions.size()) +
                              " positions given, the mesh has " + std::to_string(mesh.data.positions.size()));
     for (const glm::vec3& p : positions)
-        if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
-            return makeError(ErrorCode::InvalidMesh, "mesh \"" + mesh.data.name + "\": new positions contain NaN or Inf");
+        if (!(std::abs(p.x) <= kMaxMeshCoordinate && std::abs(p.y) <= kMaxMeshCoordinate &&
+              std::abs(p.z) <= kMaxMeshCoordinate))
+            return makeError(ErrorCode::InvalidMesh, "mesh \"" + mesh.data.name +
+                                                         "\": new positions contain NaN, Inf or a coordinate beyond " +
+                                                         formatNumber(kMaxMeshCoordinate));
     VKC_TRY(uploadPositions(*impl_, mesh, positions));
     mesh.data.positions.assign(positions.begin(), positions.end());
     ++mesh.deformedGeneration;

@@ -17,6 +17,11 @@
 
 namespace vkc {
 
+// The largest |coordinate| a mesh may have, in its own units. Beyond it float positions are more
+// than 8 apart and the methods' float squares and cubes (areas, volumes, depth products) approach
+// float's range (issue 15: 3e38 passed the checks and the image-space methods answered "no pair").
+inline constexpr double kMaxMeshCoordinate = 1e8;
+
 // Everything checkMesh() found. Counts are exact; "first*" fields locate one example for messages
 // and are kNone when the count is zero. Topology (edges, components, volume) is computed over
 // the usable triangles only: all three indices in range and pairwise distinct.
@@ -33,6 +38,8 @@ struct MeshCheckReport {
 
     size_t nonFiniteVertices = 0;        // a NaN or Inf coordinate
     size_t firstNonFiniteVertex = kNone;
+    size_t outOfRangeVertices = 0;       // finite, but a |coordinate| above kMaxMeshCoordinate
+    size_t firstOutOfRangeVertex = kNone;
 
     size_t repeatedIndexTriangles = 0;   // two corners name the same vertex: (a, a, b)
     size_t zeroAreaTriangles = 0;        // distinct indices but collinear/coincident positions
@@ -60,6 +67,7 @@ struct MeshCheckReport {
     bool empty() const { return triangleCount == 0; }
     bool indicesInRange() const { return outOfRangeIndices == 0 && trailingIndices == 0; }
     bool finite() const { return nonFiniteVertices == 0; }
+    bool coordinatesInRange() const { return outOfRangeVertices == 0; }
     bool closed() const { return boundaryEdges == 0 && !empty(); }
     bool edgeManifold() const { return nonManifoldEdges == 0; }
     // Manifold (with boundary): every edge has at most two triangles and the triangles around
@@ -75,8 +83,10 @@ struct MeshCheckReport {
         return validForObjectSpaceMethods() && closed() && manifold() && oriented() && !insideOut();
     }
     // The AABB tree and the exact oracle test triangles against triangles: open meshes and soups
-    // are fine, but every index must be in range and every coordinate finite.
-    bool validForObjectSpaceMethods() const { return !empty() && indicesInRange() && finite(); }
+    // are fine, but every index must be in range and every coordinate finite and within range.
+    bool validForObjectSpaceMethods() const {
+        return !empty() && indicesInRange() && finite() && coordinatesInRange();
+    }
 
     // Every problem and hint, one human-readable line each; empty when the mesh is a clean solid.
     std::vector<std::string> describe() const;
@@ -85,8 +95,8 @@ struct MeshCheckReport {
 // Checks `mesh` in O(n log n); about a second for 1.4M triangles. Never fails: bad data is counted.
 MeshCheckReport checkMesh(const MeshData& mesh);
 
-// What a method needs of a mesh. Non-empty, in-range indices and finite coordinates are always
-// required; the flags add the topological requirements.
+// What a method needs of a mesh. Non-empty, in-range indices and finite coordinates within
+// kMaxMeshCoordinate are always required; the flags add the topological requirements.
 struct MeshRequirements {
     bool closed = false;
     bool manifold = false;   // edge- and vertex-manifold

@@ -96,9 +96,14 @@ TYPED_TEST_SUITE(ScaledFarDetector, Detectors);
 
 TYPED_TEST(ScaledFarDetector, FindsTheOraclesPairsAtAnyScaleAndDistance) {
     struct Placement { double scale; glm::dvec3 origin; };
+    // The last three at the limits of vkcollide/scene.h: 1 mm spheres 1.9 times as far as
+    // kFarOrigin (just inside kMinObjectSizeToDistance), the smallest scale, and the largest scale
+    // with the farthest sphere near the largest translation.
     for (Placement at : {Placement{1.0, glm::dvec3(0.0)}, Placement{1e-3, test::kFarOrigin},
                          Placement{1e-2, test::kFarOrigin}, Placement{50.0, test::kFarOrigin},
-                         Placement{1e3, glm::dvec3(0.0)}}) {
+                         Placement{1e3, glm::dvec3(0.0)}, Placement{1e-3, 1.9 * test::kFarOrigin},
+                         Placement{kMinObjectScale, glm::dvec3(10.0, -5.0, 3.0)},
+                         Placement{kMaxObjectScale, glm::dvec3(kMaxObjectTranslation - 2e7, -5e7, 3e7)}}) {
         EXPECT_EQ(this->detect(at.scale, at.origin), kOverlapping)
             << "scale " << at.scale << " at (" << at.origin.x << ", " << at.origin.y << ", " << at.origin.z << ")";
     }

@@ -9,6 +9,7 @@
 #include <glm/gtc/quaternion.hpp>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -74,6 +75,11 @@ TEST_F(SceneTest, UpdateVerticesChecksCountAndValues) {
     std::vector<glm::vec3> nan = box.positions;
     nan[0].x = std::nanf("");
     EXPECT_EQ(scene->updateVertices(mesh.value(), nan).code, ErrorCode::InvalidMesh);
+    std::vector<glm::vec3> far = box.positions;
+    far[1].y = -3e38f;  // finite, beyond kMaxMeshCoordinate
+    const Status farStatus = scene->updateVertices(mesh.value(), far);
+    EXPECT_EQ(farStatus.code, ErrorCode::InvalidMesh);
+    EXPECT_NE(farStatus.message.find("beyond 1e+08"), std::string::npos) << farStatus.message;
     EXPECT_EQ(scene->mesh(mesh.value()).positions, box.positions) << "a refused update must change nothing";
 }
 
@@ -94,7 +100,9 @@ TEST_F(SceneTest, AcceptsSimilaritiesInRangeAndRefusesTheRestByName) {
         return m;
     };
     for (double scale : {kMinObjectScale, 1e-3, 0.6846963477408263, 1e3, kMaxObjectScale}) {
-        const glm::dmat4 m = similarity(scale, {1e4 + 0.123456789012, -5e3, kMaxObjectTranslation});
+        // As far as the box's size (scale, and its half diagonal's reach) allows.
+        const double far = std::min(kMaxObjectTranslation, scale * (1.0 / kMinObjectSizeToDistance - 0.9));
+        const glm::dmat4 m = similarity(scale, {1e-4 * far + 0.123456789012, -5e-5 * far, far});
         auto object = scene->addObject(mesh.value(), m, "ok");
         ASSERT_TRUE(object) << "scale " << scale << ": " << object.status().describe();
         EXPECT_EQ(scene->transform(object.value()), m) << "kept in double, bit for bit";
@@ -115,10 +123,32 @@ TEST_F(SceneTest, AcceptsSimilaritiesInRangeAndRefusesTheRestByName) {
     refused(similarity(kMinObjectScale / 2, {}), "outside the supported range");
     refused(similarity(kMaxObjectScale * 2, {}), "outside the supported range");
     refused(similarity(1.0, {0.0, -2 * kMaxObjectTranslation, 0.0}), "translates beyond");
+    // Too small for where it is: float world boxes there are coarser than the object.
+    refused(similarity(1e-3, {0.0, 1e-3 / kMinObjectSizeToDistance, 0.0}), "float world coordinates cannot resolve");
     glm::dmat4 projective(1.0);
     projective[0][3] = 0.5;
     refused(projective, "not affine");
     EXPECT_EQ(scene->objectCount(), 5u);
+}
+
+// A mesh larger than one storage-buffer binding reaches is refused with the bytes it needs, and
+// one at the limit is accepted (the device's limit lowered, as a smaller device would report it).
+TEST_F(SceneTest, RefusesMeshesBeyondOneStorageBufferBindingWithTheSizeTheyNeed) {
+    auto scene = Scene::create(context_);
+    ASSERT_TRUE(scene);
+    const MeshData box = solids::box(glm::vec3(1.0f));  // 8 vertices (96 bytes), 12 triangles (144 bytes)
+    const uint32_t saved = vk().properties.limits.maxStorageBufferRange;
+    vk().properties.limits.maxStorageBufferRange = 144;
+    EXPECT_TRUE(scene->addMesh({"at the limit", &box}));
+    vk().properties.limits.maxStorageBufferRange = 143;
+    auto refused = scene->addMesh({"too big", &box});
+    vk().properties.limits.maxStorageBufferRange = saved;
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.status().code, ErrorCode::Unsupported);
+    EXPECT_NE(refused.status().message.find("mesh \"too big\": its 12 triangles need 144 bytes"), std::string::npos)
+        << refused.status().message;
+    EXPECT_NE(refused.status().message.find("maxStorageBufferRange 143"), std::string::npos) << refused.status().message;
+    EXPECT_EQ(scene->meshCount(), 1u);
 }
 
 // addMesh refuses, naming the mesh where it has a name: no name, no data, and host vertex

@@ -14,6 +14,7 @@
 namespace vkc {
 namespace {
 
+using ::testing::Contains;
 using ::testing::HasSubstr;
 
 // Unit right tetrahedron, outward counter-clockwise faces; volume 1/6.
@@ -68,6 +69,28 @@ TEST(MeshChecks, NaNAndInfCoordinates) {
     EXPECT_EQ(s.code, ErrorCode::InvalidMesh);
     EXPECT_THAT(s.message, HasSubstr("mesh \"spiky\""));
     EXPECT_THAT(s.message, HasSubstr("NaN or Inf coordinates in 2 vertices (first: vertex 2)"));
+}
+
+// Finite coordinates beyond kMaxMeshCoordinate (issue 15: a tetrahedron at 3e38 passed as a clean
+// solid, and the image-space methods then answered "no pair" for two overlapping copies); the
+// limit itself is accepted.
+TEST(MeshChecks, CoordinatesBeyondTheSupportedRange) {
+    MeshData mesh = tetrahedron();
+    for (glm::vec3& p : mesh.positions) p *= float(kMaxMeshCoordinate);
+    EXPECT_TRUE(checkMesh(mesh).validForVolumeMethods()) << "the limit itself is in range";
+    mesh.positions[1].x = 3e38f;
+    mesh.positions[3].z = -std::nextafter(float(kMaxMeshCoordinate), INFINITY);
+    const MeshCheckReport r = checkMesh(mesh);
+    EXPECT_EQ(r.outOfRangeVertices, 2u);
+    EXPECT_EQ(r.firstOutOfRangeVertex, 1u);
+    EXPECT_TRUE(r.finite());
+    EXPECT_FALSE(r.coordinatesInRange());
+    EXPECT_FALSE(r.validForObjectSpaceMethods());
+    EXPECT_FALSE(r.validForVolumeMethods());
+    EXPECT_THAT(r.describe(), Contains(HasSubstr("2 vertices beyond the supported 1e+08 per coordinate (first: vertex 1)")));
+    const Status s = requireObjectSpaceMethods(r, "far");
+    EXPECT_EQ(s.code, ErrorCode::InvalidMesh);
+    EXPECT_THAT(s.message, HasSubstr("mesh \"far\": 2 vertices beyond the supported 1e+08"));
 }
 
 TEST(MeshChecks, IndexOutOfRange) {

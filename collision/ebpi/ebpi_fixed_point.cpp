@@ -32,8 +32,8 @@ std::array<double, kEbpiChannels> ebpiFixedPointScales(const EbpiWindow& window)
         const double along = c < 5 ? 1.0 : c < 10 ? w : h;
         // The smallest power of two >= monomial / (quantum x cube): a quantum is at most that volume.
         int exponent = 0;
-        std::frexp(monomials[c % 5] * along / (kEbpiQuantumOfPixelCube * cube), &exponent);
-        scales[c] = std::ldexp(1.0, exponent);
+        const double mantissa = std::frexp(monomials[c % 5] * along / (kEbpiQuantumOfPixelCube * cube), &exponent);
+        scales[c] = std::ldexp(1.0, mantissa == 0.5 ? exponent - 1 : exponent);
     }
     return scales;
 }

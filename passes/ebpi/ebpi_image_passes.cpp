@@ -50,9 +50,12 @@ EbpiImagePassOutputs addEbpiImagePasses(Graph& graph, const EbpiImagePassInputs&
     out.pixels = clear.write(out.pixels, Access::TransferDst);
     out.status = clear.write(out.status, Access::TransferDst);
     clear.setRecord([=, pixels = out.pixels, status = out.status](VkCommandBuffer cmd, const PassResources& r) {
-        r.device().vkCmdFillBuffer(cmd, r.buffer(pixels), r.bufferOffset(pixels),
-                                   VkDeviceSize(in.pixelCount) * sizeof(gpu::EbpiPixelGpu), 0u);
-        r.device().vkCmdFillBuffer(cmd, r.buffer(status), r.bufferOffset(status), VkDeviceSize(in.viewCount) * 4, 0u);
+        if (in.pixelCount != 0)
+            r.device().vkCmdFillBuffer(cmd, r.buffer(pixels), r.bufferOffset(pixels),
+                                       VkDeviceSize(in.pixelCount) * sizeof(gpu::EbpiPixelGpu), 0u);
+        if (in.viewCount != 0)
+            r.device().vkCmdFillBuffer(cmd, r.buffer(status), r.bufferOffset(status), VkDeviceSize(in.viewCount) * 4,
+                                       0u);
     });
     if (in.jobCount == 0) return out;
 

@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <limits>
 #include <numeric>
-#include <unordered_map>
 
 namespace vkc {
 namespace {
@@ -25,33 +24,23 @@ FaceGeometry faceGeometry(const EbpiRayMesh& mesh, size_t triangle) {
     return {false, glm::dvec2(-n.x / n.z, -n.y / n.z)};
 }
 
-uint64_t edgeKey(uint32_t a, uint32_t b) { return (uint64_t(std::min(a, b)) << 32) | std::max(a, b); }
-
-// The two triangles of each edge, keyed by its vertex pair.
-std::unordered_map<uint64_t, std::vector<uint32_t>> edgeTriangles(const EbpiRayMesh& mesh) {
-    std::unordered_map<uint64_t, std::vector<uint32_t>> edges;
-    for (uint32_t t = 0; t < mesh.triangleCount(); ++t)
-        for (int k = 0; k < 3; ++k)
-            edges[edgeKey(mesh.indices[3 * t + k], mesh.indices[3 * t + (k + 1) % 3])].push_back(t);
-    return edges;
-}
-
 uint32_t findRoot(std::vector<uint32_t>& parent, uint32_t x) {
     while (parent[x] != x) x = parent[x] = parent[parent[x]];
     return x;
 }
 
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
 // Depth range [min z, max z] of each triangle's steep wall: the steep triangles joined through
 // edges between two steep triangles. Non-steep triangles keep an empty range.
 std::vector<glm::dvec2> steepWallDepthRanges(const EbpiRayMesh& mesh, const std::vector<FaceGeometry>& faces,
-                                             const std::unordered_map<uint64_t, std::vector<uint32_t>>& edges) {
+                                             const std::vector<EbpiMeshEdge>& edges) {
     std::vector<uint32_t> parent(faces.size());
     std::iota(parent.begin(), parent.end(), 0u);
-    for (const auto& [key, tris] : edges)
-        if (tris.size() == 2 && faces[tris[0]].steep && faces[tris[1]].steep)
-            parent[findRoot(parent, tris[0])] = findRoot(parent, tris[1]);
-    constexpr double inf = std::numeric_limits<double>::infinity();
-    std::vector<glm::dvec2> rootRange(faces.size(), glm::dvec2(inf, -inf));
+    for (const EbpiMeshEdge& edge : edges)
+        if (faces[edge.triangles[0]].steep && faces[edge.triangles[1]].steep)
+            parent[findRoot(parent, edge.triangles[0])] = findRoot(parent, edge.triangles[1]);
+    std::vector<glm::dvec2> rootRange(faces.size(), glm::dvec2(kInf, -kInf));
     for (uint32_t t = 0; t < faces.size(); ++t) {
         if (!faces[t].steep) continue;
         glm::dvec2& range = rootRange[findRoot(parent, t)];
@@ -60,9 +49,19 @@ std::vector<glm::dvec2> steepWallDepthRanges(const EbpiRayMesh& mesh, const std:
             range = glm::dvec2(std::min(range.x, z), std::max(range.y, z));
         }
     }
-    std::vector<glm::dvec2> ranges(faces.size(), glm::dvec2(inf, -inf));
+    std::vector<glm::dvec2> ranges(faces.size(), glm::dvec2(kInf, -kInf));
     for (uint32_t t = 0; t < faces.size(); ++t)
         if (faces[t].steep) ranges[t] = rootRange[findRoot(parent, t)];
+    return ranges;
+}
+
+// Every steep triangle gets the mesh's whole depth extent [min z, max z] over its positions.
+std::vector<glm::dvec2> meshDepthExtentRanges(const EbpiRayMesh& mesh, const std::vector<FaceGeometry>& faces) {
+    glm::dvec2 extent(kInf, -kInf);
+    for (const glm::dvec3& p : mesh.positions) extent = glm::dvec2(std::min(extent.x, p.z), std::max(extent.y, p.z));
+    std::vector<glm::dvec2> ranges(faces.size(), glm::dvec2(kInf, -kInf));
+    for (uint32_t t = 0; t < faces.size(); ++t)
+        if (faces[t].steep) ranges[t] = extent;
     return ranges;
 }
 
@@ -96,28 +95,27 @@ EbpiBoundPolynomial ebpiCreaseBound(const glm::dvec2& gradientJump) {
     return bound;
 }
 
-std::vector<EbpiEdgeTerm> ebpiEdgeTerms(const EbpiRayMesh& mesh) {
+std::vector<EbpiEdgeTerm> ebpiEdgeTerms(const EbpiRayMesh& mesh, EbpiSteepWallDepth wallDepth) {
     std::vector<FaceGeometry> faces;
     faces.reserve(mesh.triangleCount());
     for (size_t t = 0; t < mesh.triangleCount(); ++t) faces.push_back(faceGeometry(mesh, t));
-    const auto edges = edgeTriangles(mesh);
-    const std::vector<glm::dvec2> wallRanges = steepWallDepthRanges(mesh, faces, edges);
+    const std::vector<EbpiMeshEdge> edges = ebpiMeshEdges(mesh.indices).edges;  // not closed: outside the contract
+    const std::vector<glm::dvec2> wallRanges = wallDepth == EbpiSteepWallDepth::ConnectedWall
+                                                   ? steepWallDepthRanges(mesh, faces, edges)
+                                                   : meshDepthExtentRanges(mesh, faces);
 
     std::vector<EbpiEdgeTerm> terms;
-    for (const auto& [key, tris] : edges) {
-        if (tris.size() != 2) continue;  // not closed: outside the contract
-        const FaceGeometry& fi = faces[tris[0]];
-        const FaceGeometry& fj = faces[tris[1]];
+    for (const EbpiMeshEdge& edge : edges) {
+        const FaceGeometry& fi = faces[edge.triangles[0]];
+        const FaceGeometry& fj = faces[edge.triangles[1]];
         if (fi.steep && fj.steep) continue;  // projects into the wall's segment: f does not change
         EbpiEdgeTerm term;
-        const glm::dvec3& a = mesh.positions[uint32_t(key >> 32)];
-        const glm::dvec3& b = mesh.positions[uint32_t(key & 0xffffffffu)];
-        term.a = glm::dvec2(a);
-        term.b = glm::dvec2(b);
+        term.a = glm::dvec2(mesh.positions[edge.a]);
+        term.b = glm::dvec2(mesh.positions[edge.b]);
         if (fi.steep)
-            term.bound = steepWallBound(wallRanges[tris[0]], fj.depthGradient);
+            term.bound = steepWallBound(wallRanges[edge.triangles[0]], fj.depthGradient);
         else if (fj.steep)
-            term.bound = steepWallBound(wallRanges[tris[1]], fi.depthGradient);
+            term.bound = steepWallBound(wallRanges[edge.triangles[1]], fi.depthGradient);
         else
             term.bound = ebpiCreaseBound(fi.depthGradient - fj.depthGradient);
         if (term.bound.evaluate(1, 1) > 0) terms.push_back(term);

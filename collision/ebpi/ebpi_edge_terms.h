@@ -17,6 +17,7 @@
 #pragma once
 
 #include "collision/ebpi/ebpi_bound_polynomial.h"
+#include "collision/ebpi/ebpi_mesh_edges.h"
 #include "collision/ebpi/ebpi_ray_mesh.h"
 
 #include <glm/vec2.hpp>
@@ -37,8 +38,15 @@ struct EbpiEdgeTerm {
 // (both cases bound it for every w, h since A^2 + t^2 >= 2 A |t|; this one stays finite).
 EbpiBoundPolynomial ebpiCreaseBound(const glm::dvec2& gradientJump);
 
+// The depth range d of the steep wall beside an edge. The wall's own range (its steep triangles
+// joined through shared edges, union-find) is the tightest; the mesh's whole depth extent along
+// the rays contains every wall's range, so its bound is larger and sound too, and the GPU takes it
+// (one reduction per view instead of a union-find; shaders_glsl/ebpi_depth_extent.comp).
+enum class EbpiSteepWallDepth { ConnectedWall, MeshDepthExtent };
+
 // Every edge of `mesh` with a nonzero bound. The mesh must be closed and manifold (each edge in
 // exactly two triangles); faces are steep when their projection has zero area, exactly.
-std::vector<EbpiEdgeTerm> ebpiEdgeTerms(const EbpiRayMesh& mesh);
+std::vector<EbpiEdgeTerm> ebpiEdgeTerms(const EbpiRayMesh& mesh,
+                                        EbpiSteepWallDepth wallDepth = EbpiSteepWallDepth::ConnectedWall);
 
 }  // namespace vkc

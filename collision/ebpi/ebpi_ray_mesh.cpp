@@ -6,20 +6,37 @@
 
 namespace vkc {
 
-EbpiRayMesh toEbpiRayFrame(const MeshData& mesh, const glm::dvec3& direction) {
+EbpiRotation ebpiRotationTo(const glm::dvec3& direction) {
     const glm::dvec3 d = glm::normalize(direction);
     // Any axis not parallel to d gives the image plane; u x v = d keeps the basis right-handed.
     const glm::dvec3 helper = std::abs(d.x) < 0.9 ? glm::dvec3(1, 0, 0) : glm::dvec3(0, 1, 0);
     const glm::dvec3 u = glm::normalize(glm::cross(helper, d));
-    const glm::dvec3 v = glm::cross(d, u);
+    return {{u, glm::cross(d, u), d}};
+}
+
+glm::dvec3 ebpiRayFramePoint(const glm::mat4& m, const EbpiRotation& rotation, const glm::vec3& p) {
+    const glm::dvec3 q(p);
+    glm::dvec3 world;
+    for (int k = 0; k < 3; ++k)
+        world[k] = ((double(m[0][k]) * q.x + double(m[1][k]) * q.y) + double(m[2][k]) * q.z) + double(m[3][k]);
+    glm::dvec3 out;
+    for (int k = 0; k < 3; ++k) {
+        const glm::dvec3& r = rotation.rows[k];
+        out[k] = (r.x * world.x + r.y * world.y) + r.z * world.z;
+    }
+    return out;
+}
+
+EbpiRayMesh toEbpiRayFrame(const MeshData& mesh, const glm::mat4& objectToLocal, const EbpiRotation& rotation) {
     EbpiRayMesh out;
     out.positions.reserve(mesh.positions.size());
-    for (const glm::vec3& p : mesh.positions) {
-        const glm::dvec3 q(p);
-        out.positions.emplace_back(glm::dot(u, q), glm::dot(v, q), glm::dot(d, q));
-    }
+    for (const glm::vec3& p : mesh.positions) out.positions.push_back(ebpiRayFramePoint(objectToLocal, rotation, p));
     out.indices = mesh.indices;
     return out;
+}
+
+EbpiRayMesh toEbpiRayFrame(const MeshData& mesh, const glm::dvec3& direction) {
+    return toEbpiRayFrame(mesh, glm::mat4(1.0f), ebpiRotationTo(direction));
 }
 
 }  // namespace vkc

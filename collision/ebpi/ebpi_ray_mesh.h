@@ -5,6 +5,7 @@
 
 #include "vkcollide/mesh.h"
 
+#include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 
 #include <cstdint>
@@ -20,6 +21,22 @@ struct EbpiRayMesh {
 
     size_t triangleCount() const { return indices.size() / 3; }
 };
+
+// The rigid rotation taking a direction to +z: rows u, v, d with u x v = d (orientation kept).
+struct EbpiRotation {
+    glm::dvec3 rows[3];
+};
+
+// The rotation for `direction` (any length > 0); the GPU views use the same rows.
+EbpiRotation ebpiRotationTo(const glm::dvec3& direction);
+
+// Object-space point `p` moved by `objectToLocal` (in double, from the float matrix) and rotated:
+// the arithmetic, in this order, that shaders_glsl/ebpi_ray_frame.glsl repeats, so the GPU's
+// ray-frame positions equal these bit for bit.
+glm::dvec3 ebpiRayFramePoint(const glm::mat4& objectToLocal, const EbpiRotation& rotation, const glm::vec3& p);
+
+// `mesh` placed by `objectToLocal` and rotated into the ray frame of `rotation`.
+EbpiRayMesh toEbpiRayFrame(const MeshData& mesh, const glm::mat4& objectToLocal, const EbpiRotation& rotation);
 
 // `mesh` rotated rigidly so that `direction` (any length > 0) becomes +z; orientation is kept, so
 // outward normals stay outward.

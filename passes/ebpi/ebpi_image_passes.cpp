@@ -1,0 +1,118 @@
+// EBPI passes; see ebpi_image_passes.h. GLSL: ebpi_depth_extent.comp, ebpi_edge_terms.comp,
+// ebpi_rasterize.comp (bindings and structs in shaders_glsl/shared/ebpi_image.h).
+#include "passes/ebpi/ebpi_image_passes.h"
+
+#include "collision/ebpi/ebpi_fixed_point.h"
+
+#include <volk.h>
+
+#include <algorithm>
+
+namespace vkc {
+
+namespace {
+
+std::vector<DescriptorBinding> ebpiImageBindings() {
+    std::vector<DescriptorBinding> bindings;
+    for (uint32_t b = gpu::kEbpiImageBindingObjects; b <= gpu::kEbpiImageBindingStatus; ++b)
+        bindings.push_back({0, b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1u});
+    bindings.push_back({0, gpu::kBindingVertexBuffers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kVariableDescriptorCount});
+    return bindings;
+}
+
+uint32_t groupsFor(uint32_t threads) {
+    return std::clamp((threads + gpu::kEbpiImageGroupSize - 1) / gpu::kEbpiImageGroupSize, 1u,
+                      gpu::kEbpiImageMaxGroups);
+}
+
+// One dispatch per kEbpiImageMaxGroups jobs (y), `groupsX` groups each.
+void dispatchJobs(VkCommandBuffer cmd, const PassResources& r, const Pipeline& pipeline, VkDescriptorSet set,
+                  uint32_t jobCount, uint32_t groupsX) {
+    r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
+    r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &set, 0, nullptr);
+    for (uint32_t first = 0; first < jobCount; first += gpu::kEbpiImageMaxGroups) {
+        const gpu::EbpiImagePush push{first, jobCount, 0, 0};
+        r.device().vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+        r.device().vkCmdDispatch(cmd, groupsX, std::min(jobCount - first, gpu::kEbpiImageMaxGroups), 1);
+    }
+}
+
+}  // namespace
+
+const PipelineLayoutDesc kEbpiImagePipelineLayout = {ebpiImageBindings(), sizeof(gpu::EbpiImagePush)};
+
+EbpiImagePassOutputs addEbpiImagePasses(Graph& graph, const EbpiImagePassInputs& in) {
+    EbpiImagePassOutputs out{in.terms, in.pixels, in.status};
+    BufferHandle extents = in.extents;
+
+    // The pixels are sums of atomics and the flags are or-ed: both start at zero every frame.
+    PassBuilder clear = graph.addPass(kEbpiImageClearPassName);
+    out.pixels = clear.write(out.pixels, Access::TransferDst);
+    out.status = clear.write(out.status, Access::TransferDst);
+    clear.setRecord([=, pixels = out.pixels, status = out.status](VkCommandBuffer cmd, const PassResources& r) {
+        if (in.pixelCount != 0)
+            r.device().vkCmdFillBuffer(cmd, r.buffer(pixels), r.bufferOffset(pixels),
+                                       VkDeviceSize(in.pixelCount) * sizeof(gpu::EbpiPixelGpu), 0u);
+        if (in.viewCount != 0)
+            r.device().vkCmdFillBuffer(cmd, r.buffer(status), r.bufferOffset(status), VkDeviceSize(in.viewCount) * 4,
+                                       0u);
+    });
+    if (in.jobCount == 0) return out;
+
+    PassBuilder extent = graph.addPass(kEbpiDepthExtentPassName);
+    for (BufferHandle b : {in.objects, in.views, in.jobs}) extent.read(b, Access::ComputeRead);
+    for (BufferHandle v : in.vertices) extent.read(v, Access::ComputeRead);
+    extents = extent.write(extents, Access::ComputeWrite);
+    extent.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+        dispatchJobs(cmd, r, *in.depthExtentPipeline, in.set, in.jobCount, 1);
+    });
+
+    PassBuilder edgeTerms = graph.addPass(kEbpiEdgeTermsPassName);
+    for (BufferHandle b : {in.objects, in.views, in.jobs, in.edges, extents}) edgeTerms.read(b, Access::ComputeRead);
+    for (BufferHandle v : in.vertices) edgeTerms.read(v, Access::ComputeRead);
+    out.terms = edgeTerms.write(out.terms, Access::ComputeWrite);
+    edgeTerms.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+        dispatchJobs(cmd, r, *in.edgeTermsPipeline, in.set, in.jobCount, groupsFor(in.mostEdgesPerJob));
+    });
+
+    PassBuilder rasterize = graph.addPass(kEbpiRasterizePassName);
+    for (BufferHandle b : {in.views, in.jobs, out.terms}) rasterize.read(b, Access::ComputeRead);
+    out.pixels = rasterize.write(out.pixels, Access::ComputeReadWrite);
+    out.status = rasterize.write(out.status, Access::ComputeReadWrite);
+    rasterize.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+        dispatchJobs(cmd, r, *in.rasterizePipeline, in.set, in.jobCount, groupsFor(in.mostEdgesPerJob));
+    });
+    return out;
+}
+
+gpu::EbpiViewGpu ebpiViewGpu(const EbpiRotation& rotation, const EbpiWindow& window, uint32_t firstPixel) {
+    gpu::EbpiViewGpu view{};
+    for (int row = 0; row < 3; ++row)
+        for (int k = 0; k < 3; ++k) view.rotation[3 * row + k] = rotation.rows[row][k];
+    view.originX = window.origin.x;
+    view.originY = window.origin.y;
+    view.pixelX = window.pixelSize.x;
+    view.pixelY = window.pixelSize.y;
+    const auto scales = ebpiFixedPointScales(window);
+    std::copy(scales.begin(), scales.end(), view.scales);
+    view.width = window.width;
+    view.height = window.height;
+    view.firstPixel = firstPixel;
+    return view;
+}
+
+std::vector<gpu::EbpiMeshEdgeGpu> ebpiMeshEdgesGpu(const EbpiMeshEdges& edges, std::span<const uint32_t> indices) {
+    std::vector<gpu::EbpiMeshEdgeGpu> out;
+    out.reserve(edges.edges.size());
+    for (const EbpiMeshEdge& e : edges.edges) {
+        gpu::EbpiMeshEdgeGpu g{e.a, e.b, {}, {}};
+        for (int k = 0; k < 3; ++k) {
+            g.triangleI[k] = indices[3 * e.triangles[0] + k];
+            g.triangleJ[k] = indices[3 * e.triangles[1] + k];
+        }
+        out.push_back(g);
+    }
+    return out;
+}
+
+}  // namespace vkc

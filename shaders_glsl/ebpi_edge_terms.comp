@@ -1,0 +1,90 @@
+// Method `ebpi` (paper 5, Sec. 4.1, Alg. 1-2 made conservative): each mesh edge's projected segment
+// and bound polynomial in one view, computed exactly as ebpiEdgeTerms (collision/ebpi/
+// ebpi_edge_terms.cpp) does with EbpiSteepWallDepth::MeshDepthExtent: the same double operations
+// in the same order, precise (no FMA contraction), so the terms equal the CPU's bit for bit where
+// the device's double division and square root are correctly rounded (lavapipe's are).
+// Grid: y = job (object in a view), x = edge of the job (grid-stride). Reads the depth extents of
+// ebpi_depth_extent.comp.
+#version 460
+#extension GL_GOOGLE_include_directive : require
+
+#include "ebpi_ray_frame.glsl"
+
+layout(local_size_x_id = 0) in;
+layout(constant_id = 0) const uint kGroupSize = kEbpiImageGroupSize;
+
+layout(set = 0, binding = kEbpiImageBindingObjects, std430) readonly buffer Objects { ObjectGpu objects[]; };
+layout(set = 0, binding = kEbpiImageBindingViews, std430) readonly buffer Views { EbpiViewGpu views[]; };
+layout(set = 0, binding = kEbpiImageBindingJobs, std430) readonly buffer Jobs { EbpiImageJobGpu jobs[]; };
+layout(set = 0, binding = kEbpiImageBindingEdges, std430) readonly buffer Edges { EbpiMeshEdgeGpu edges[]; };
+layout(set = 0, binding = kEbpiImageBindingExtents, std430) readonly buffer Extents { EbpiDepthExtentGpu extents[]; };
+layout(set = 0, binding = kEbpiImageBindingTerms, std430) writeonly buffer Terms { EbpiEdgeTermGpu terms[]; };
+
+layout(push_constant) uniform Push { EbpiImagePush push; };
+
+struct Face {
+    bool steep;           // projected area exactly 0
+    dvec2 depthGradient;  // dz/dx, dz/dy; zero when steep
+};
+
+// faceGeometry of the CPU reference: the normal's cross product as glm::cross computes it.
+Face faceGeometry(ObjectGpu object, EbpiViewGpu view, uint i0, uint i1, uint i2) {
+    dvec3 p0 = ebpiFetchRayFrame(object, view, i0);
+    precise dvec3 x = ebpiFetchRayFrame(object, view, i1) - p0;
+    precise dvec3 y = ebpiFetchRayFrame(object, view, i2) - p0;
+    precise dvec3 n = dvec3(x.y * y.z - y.y * x.z, x.z * y.x - y.z * x.x, x.x * y.y - y.x * x.y);
+    if (n.z == 0.0LF) return Face(true, dvec2(0.0LF));
+    precise dvec2 gradient = dvec2(-n.x / n.z, -n.y / n.z);
+    return Face(false, gradient);
+}
+
+// ebpiCreaseBound: the bend of the depth span along the edge, Alg. 2's case that suits the edge.
+void creaseBound(dvec2 gradientJump, inout double bound[5]) {
+    double kx = abs(gradientJump.x);
+    double ky = abs(gradientJump.y);
+    if (kx == 0.0LF && ky == 0.0LF) return;
+    precise double quarterSquare;
+    if (kx >= ky) {
+        bound[0] = kx / 8.0LF;
+        quarterSquare = ky * ky / (24.0LF * kx);
+        bound[2] = quarterSquare;
+    } else {
+        bound[1] = ky / 8.0LF;
+        quarterSquare = kx * kx / (24.0LF * ky);
+        bound[3] = quarterSquare;
+    }
+}
+
+// steepWallBound: the wall's depth range d (here the object's whole extent) and the other face's slope.
+void steepWallBound(EbpiDepthExtentGpu wall, dvec2 otherGradient, inout double bound[5]) {
+    precise double slope = sqrt(otherGradient.x * otherGradient.x + otherGradient.y * otherGradient.y);
+    precise double depth = (wall.maxZ - wall.minZ) / 4.0LF;
+    bound[4] = depth;
+    bound[0] = slope / 2.0LF;
+    bound[1] = slope / 2.0LF;
+}
+
+void main() {
+    uint jobIndex = push.firstJob + gl_WorkGroupID.y;
+    if (jobIndex >= push.jobCount) return;
+    EbpiImageJobGpu job = jobs[jobIndex];
+    ObjectGpu object = objects[job.object];
+    EbpiViewGpu view = views[job.view];
+    uint stride = gl_NumWorkGroups.x * kGroupSize;
+    for (uint e = gl_GlobalInvocationID.x; e < job.edgeCount; e += stride) {
+        EbpiMeshEdgeGpu edge = edges[job.firstEdge + e];
+        Face fi = faceGeometry(object, view, edge.triangleI[0], edge.triangleI[1], edge.triangleI[2]);
+        Face fj = faceGeometry(object, view, edge.triangleJ[0], edge.triangleJ[1], edge.triangleJ[2]);
+        double bound[5] = double[5](0.0LF, 0.0LF, 0.0LF, 0.0LF, 0.0LF);
+        // Two steep faces: the edge projects into the wall's segment and f does not change there.
+        if (fi.steep && !fj.steep)
+            steepWallBound(extents[jobIndex], fj.depthGradient, bound);
+        else if (fj.steep && !fi.steep)
+            steepWallBound(extents[jobIndex], fi.depthGradient, bound);
+        else if (!fi.steep)
+            creaseBound(fi.depthGradient - fj.depthGradient, bound);
+        dvec3 a = ebpiFetchRayFrame(object, view, edge.a);
+        dvec3 b = ebpiFetchRayFrame(object, view, edge.b);
+        terms[job.firstTerm + e] = EbpiEdgeTermGpu(a.x, a.y, b.x, b.y, bound);
+    }
+}

@@ -1,6 +1,8 @@
 // Tier A: ebpi's watertight ray-triangle test (shaders_glsl/shared/ebpi_trace.h, the text the
 // shaders compile) run on the CPU against the exact reference (tests/ebpi/ebpi_trace_oracle.h)
-// on rays exactly through shared edges and vertices, and on rays grazing them by one float ulp.
+// on rays exactly through shared edges and vertices, and on rays grazing them by one float ulp;
+// the casting passes' graph for both backends (pass order, the builds -> trace barriers).
+#include "passes/ebpi/ebpi_trace_passes.h"
 #include "tests/ebpi/ebpi_trace_scenes.h"
 
 #include <gtest/gtest.h>
@@ -90,6 +92,92 @@ TEST(EbpiTraceCpuTest, ASharedEdgeBelongsToExactlyOneTriangle) {
     ASSERT_EQ(shared.size(), 2u);
     EXPECT_EQ(shared[0].t, 2.0);
     EXPECT_EQ(shared[1].t, 4.0);
+}
+
+VkBuffer fakeBuffer(uintptr_t value) { return reinterpret_cast<VkBuffer>(value); }
+
+struct TraceGraph {
+    EbpiAccelStructs accel;
+    ReadbackLayout layout = ebpiTraceReadbackLayout(100, 8);
+    EbpiTracePassInputs in;
+};
+
+void declareTrace(Graph& graph, TraceGraph& t, EbpiRayBackend backend) {
+    uintptr_t next = 0x100;
+    auto imported = [&](const char* name) { return graph.importBuffer(name, ImportedBuffer{fakeBuffer(next++)}); };
+    t.accel.meshes.resize(2);
+    t.accel.blasStorage.resize(2);
+    for (Buffer& b : t.accel.blasStorage) b.buffer = fakeBuffer(next++);
+    t.accel.tlasStorage.buffer = fakeBuffer(next++);
+    t.accel.instances.buffer = fakeBuffer(next++);
+    t.accel.scratch.buffer = fakeBuffer(next++);
+    t.in.backend = backend;
+    t.in.rayCount = 100;
+    t.in.hitCapacity = 8;
+    t.in.objects = imported("objects");
+    t.in.indices = imported("indices");
+    t.in.rays = imported("rays");
+    t.in.vertices = {imported("vertices")};
+    t.in.rayHits = graph.createBuffer("ray-hits", GraphBufferDesc{800});
+    t.in.hits = graph.createBuffer("hits", GraphBufferDesc{100 * 8 * 32});
+    t.in.accel = &t.accel;
+    ImportedBuffer ring{fakeBuffer(next++)};
+    ring.final = syncStateOf(Access::HostRead);
+    t.in.readback = graph.importBuffer("readback", ring);
+    t.in.readbackLayout = &t.layout;
+    addEbpiTracePasses(graph, t.in);
+}
+
+std::vector<std::string> passNames(const Graph& graph) {
+    std::vector<std::string> names;
+    for (uint32_t p = 0; p < graph.passCount(); ++p) names.push_back(graph.passName(p));
+    return names;
+}
+
+// Whether pass `pass` waits for an acceleration-structure build of buffer `resource` before `dstAccess`.
+bool waitsForBuild(const Graph& graph, uint32_t pass, uint32_t resource, VkAccessFlags2 dstAccess) {
+    for (const GraphBarrier& b : graph.passBarriers(pass))
+        if (!b.isImage && b.resource == resource &&
+            (b.srcStages & VK_PIPELINE_STAGE_2_ACCELERATION_STRUCTURE_BUILD_BIT_KHR) &&
+            (b.srcAccess & VK_ACCESS_2_ACCELERATION_STRUCTURE_WRITE_BIT_KHR) && (b.dstAccess & dstAccess))
+            return true;
+    return false;
+}
+
+TEST(EbpiTracePassesTest, RayQueryTraceWaitsForTheBlasThenTlasBuilds) {
+    Graph graph;
+    TraceGraph t;
+    declareTrace(graph, t, EbpiRayBackend::RayQuery);
+    ASSERT_TRUE(graph.compile().ok());
+    EXPECT_EQ(passNames(graph),
+              (std::vector<std::string>{kEbpiTraceClearPassName, kEbpiTraceBlasPassName, kEbpiTraceTlasPassName,
+                                        kEbpiTracePassName, kEbpiTraceSortPassName, kEbpiTraceReadbackPassName}));
+    const uint32_t tlasPass = 2, tracePass = 3;
+    const uint32_t tlas = graph.findBuffer("ebpi-tlas").index;
+    EXPECT_TRUE(waitsForBuild(graph, tracePass, tlas, VK_ACCESS_2_ACCELERATION_STRUCTURE_READ_BIT_KHR));
+    for (const char* blas : {"ebpi-blas[0]", "ebpi-blas[1]"}) {
+        const uint32_t index = graph.findBuffer(blas).index;
+        EXPECT_TRUE(waitsForBuild(graph, tlasPass, index, VK_ACCESS_2_ACCELERATION_STRUCTURE_READ_BIT_KHR)) << blas;
+    }
+    // The TLAS build reuses the scratch the BLAS builds wrote.
+    EXPECT_TRUE(waitsForBuild(graph, tlasPass, graph.findBuffer("ebpi-accel-scratch").index,
+                              VK_ACCESS_2_ACCELERATION_STRUCTURE_WRITE_BIT_KHR));
+}
+
+TEST(EbpiTracePassesTest, ComputeBackendTouchesNoAccelerationStructure) {
+    Graph graph;
+    TraceGraph t;
+    declareTrace(graph, t, EbpiRayBackend::Compute);
+    ASSERT_TRUE(graph.compile().ok());
+    EXPECT_EQ(passNames(graph), (std::vector<std::string>{kEbpiTraceClearPassName, kEbpiTracePassName,
+                                                          kEbpiTraceSortPassName, kEbpiTraceReadbackPassName}));
+    EXPECT_EQ(graph.dump().find("AccelStruct"), std::string::npos);
+    // The hit buffers never need a usage a plain Vulkan 1.2 device lacks.
+    for (BufferHandle b : {graph.findBuffer("ray-hits"), graph.findBuffer("hits")})
+        EXPECT_EQ(graph.bufferUsage(b) &
+                      ~VkBufferUsageFlags(VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                          VK_BUFFER_USAGE_TRANSFER_DST_BIT),
+                  0u);
 }
 
 }  // namespace

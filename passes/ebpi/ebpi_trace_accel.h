@@ -1,0 +1,62 @@
+// Acceleration structures of ebpi's ray-query backend: one BLAS per mesh (non-opaque triangles,
+// no duplicate candidates) and one TLAS whose instance i places a mesh with an object's
+// transform and carries the object's index as its custom index. Created on the host with their
+// storage, scratch and instance buffers; built on the GPU by addEbpiTracePasses. Needs
+// VulkanContext::hasRayQuery (acceleration structures and buffer device addresses).
+#pragma once
+
+#include "vk/buffer.h"
+
+#include <volk.h>
+
+#include <glm/mat4x4.hpp>
+
+#include <span>
+#include <vector>
+
+namespace vkc {
+
+// One mesh's triangles as the BLAS build reads them (vertex and index buffers need
+// SHADER_DEVICE_ADDRESS and ACCELERATION_STRUCTURE_BUILD_INPUT_READ_ONLY usages).
+struct EbpiAccelMesh {
+    VkDeviceAddress vertices = 0;  // position of vertex 0 (three floats)
+    uint32_t vertexStride = 12;    // bytes
+    uint32_t vertexCount = 0;
+    VkDeviceAddress indices = 0;  // the mesh's first uint32 index
+    uint32_t triangleCount = 0;
+};
+
+struct EbpiAccelInstance {
+    uint32_t mesh = 0;              // index into the meshes
+    uint32_t object = 0;            // the custom index the trace shader reads (< 2^24)
+    glm::mat4 objectToLocal{1.0f};  // affine
+};
+
+struct EbpiAccelStructs {
+    std::vector<EbpiAccelMesh> meshes;
+    std::vector<Buffer> blasStorage;
+    std::vector<VkAccelerationStructureKHR> blas;
+    std::vector<VkDeviceSize> blasScratchOffset;  // each build its own scratch range: no barrier between them
+    Buffer tlasStorage;
+    VkAccelerationStructureKHR tlas = VK_NULL_HANDLE;
+    Buffer instances;  // host-visible VkAccelerationStructureInstanceKHR[]
+    VkDeviceAddress instancesAddress = 0;
+    uint32_t instanceCount = 0;
+    Buffer scratch;
+    VkDeviceAddress scratchAddress = 0;  // the scratch's first aligned address
+};
+
+VkDeviceAddress bufferDeviceAddress(const VulkanContext& ctx, VkBuffer buffer);
+
+// Sizes and creates the structures (not built yet) and writes the instances.
+Result<EbpiAccelStructs> createEbpiAccelStructs(VulkanContext& ctx, std::span<const EbpiAccelMesh> meshes,
+                                                std::span<const EbpiAccelInstance> instances);
+// Safe on a default-constructed one; the GPU must be done with it.
+void destroyEbpiAccelStructs(VulkanContext& ctx, EbpiAccelStructs& accel);
+
+// Records every BLAS build (one command; disjoint scratch ranges), then, in a later pass after
+// a barrier, the TLAS build.
+void recordEbpiBlasBuilds(const VolkDeviceTable& device, VkCommandBuffer cmd, const EbpiAccelStructs& accel);
+void recordEbpiTlasBuild(const VolkDeviceTable& device, VkCommandBuffer cmd, const EbpiAccelStructs& accel);
+
+}  // namespace vkc

@@ -1,0 +1,128 @@
+// ebpi casting passes; see ebpi_trace_passes.h. GLSL: ebpi_trace_compute.comp,
+// ebpi_trace_query.comp, ebpi_trace_sort.comp (bindings and structs in shaders_glsl/shared/ebpi_trace.h).
+#include "passes/ebpi/ebpi_trace_passes.h"
+
+#include <volk.h>
+
+#include <algorithm>
+#include <string>
+
+namespace vkc {
+
+static_assert(sizeof(gpu::EbpiTraceObjectGpu) == 96);
+static_assert(sizeof(gpu::EbpiRayGpu) == 48);
+static_assert(sizeof(gpu::EbpiHitGpu) == 32);
+static_assert(sizeof(gpu::EbpiRayHitsGpu) == 8);
+static_assert(sizeof(gpu::EbpiTracePush) == 16);
+
+namespace {
+
+uint32_t groupsFor(uint32_t threads) { return (threads + gpu::kEbpiTraceGroupSize - 1) / gpu::kEbpiTraceGroupSize; }
+
+void bind(VkCommandBuffer cmd, const PassResources& r, const Pipeline& pipeline, VkDescriptorSet set,
+          const gpu::EbpiTracePush& push) {
+    r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
+    r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &set, 0, nullptr);
+    r.device().vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+}
+
+// At most maxGroups groups: the shaders loop over the rays with a grid stride.
+void dispatchRays(VkCommandBuffer cmd, const PassResources& r, uint32_t rayCount, uint32_t maxGroups) {
+    const uint32_t groups = groupsFor(rayCount);
+    if (groups != 0) r.device().vkCmdDispatch(cmd, maxGroups == 0 ? groups : std::min(groups, maxGroups), 1, 1);
+}
+
+}  // namespace
+
+PipelineLayoutDesc ebpiTracePipelineLayout(EbpiRayBackend backend) {
+    PipelineLayoutDesc layout;
+    for (uint32_t b = gpu::kEbpiTraceBindingObjects; b <= gpu::kEbpiTraceBindingHits; ++b)
+        layout.bindings.push_back({0, b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1u});
+    if (backend == EbpiRayBackend::RayQuery)
+        layout.bindings.push_back({0, gpu::kEbpiTraceBindingTlas, VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, 1u});
+    layout.bindings.push_back(
+        {0, gpu::kBindingVertexBuffers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kVariableDescriptorCount});
+    layout.pushConstantSize = sizeof(gpu::EbpiTracePush);
+    return layout;
+}
+
+ReadbackLayout ebpiTraceReadbackLayout(uint32_t rayCount, uint32_t hitCapacity) {
+    ReadbackLayout layout;
+    layout.add(VkDeviceSize(rayCount) * sizeof(gpu::EbpiRayHitsGpu));
+    layout.add(VkDeviceSize(rayCount) * hitCapacity * sizeof(gpu::EbpiHitGpu));
+    return layout;
+}
+
+EbpiTraceOutputs addEbpiTracePasses(Graph& graph, const EbpiTracePassInputs& in) {
+    const gpu::EbpiTracePush push{in.rayCount, in.hitCapacity, 0, 0};
+    BufferHandle rayHits = in.rayHits;
+    BufferHandle hits = in.hits;
+
+    // Counts and truncation flags start at zero; hit slots are written before they are read.
+    PassBuilder clear = graph.addPass(kEbpiTraceClearPassName);
+    rayHits = clear.write(rayHits, Access::TransferDst);
+    clear.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+        if (in.rayCount != 0)
+            r.device().vkCmdFillBuffer(cmd, r.buffer(rayHits), r.bufferOffset(rayHits),
+                                       VkDeviceSize(in.rayCount) * sizeof(gpu::EbpiRayHitsGpu), 0u);
+    });
+
+    // Ray-query backend: the structures' buffers are host-owned (their VkAccelerationStructureKHR
+    // objects are made on them before recording); the graph orders their builds and the trace.
+    std::vector<BufferHandle> structures;  // what the trace reads through the TLAS
+    if (in.backend == EbpiRayBackend::RayQuery) {
+        const EbpiAccelStructs* accel = in.accel;
+        BufferHandle scratch = graph.importBuffer("ebpi-accel-scratch", ImportedBuffer{accel->scratch.buffer});
+        BufferHandle instances = graph.importBuffer("ebpi-tlas-instances", ImportedBuffer{accel->instances.buffer});
+        for (size_t m = 0; m < accel->blasStorage.size(); ++m)
+            structures.push_back(graph.importBuffer("ebpi-blas[" + std::to_string(m) + "]",
+                                                    ImportedBuffer{accel->blasStorage[m].buffer}));
+        BufferHandle tlas = graph.importBuffer("ebpi-tlas", ImportedBuffer{accel->tlasStorage.buffer});
+
+        PassBuilder blasBuild = graph.addPass(kEbpiTraceBlasPassName);
+        blasBuild.read(in.indices, Access::AccelStructBuildInput);
+        for (BufferHandle v : in.vertices) blasBuild.read(v, Access::AccelStructBuildInput);
+        scratch = blasBuild.write(scratch, Access::AccelStructScratch);
+        for (BufferHandle& b : structures) b = blasBuild.write(b, Access::AccelStructBuild);
+        blasBuild.setRecord(
+            [accel](VkCommandBuffer cmd, const PassResources& r) { recordEbpiBlasBuilds(r.device(), cmd, *accel); });
+
+        // The TLAS build reads the BLASes (declared as build accesses: read and write bits).
+        PassBuilder tlasBuild = graph.addPass(kEbpiTraceTlasPassName);
+        tlasBuild.read(instances, Access::AccelStructBuildInput);
+        for (BufferHandle& b : structures) b = tlasBuild.write(b, Access::AccelStructBuild);
+        scratch = tlasBuild.write(scratch, Access::AccelStructScratch);
+        structures.push_back(tlasBuild.write(tlas, Access::AccelStructBuild));
+        tlasBuild.setRecord(
+            [accel](VkCommandBuffer cmd, const PassResources& r) { recordEbpiTlasBuild(r.device(), cmd, *accel); });
+    }
+
+    PassBuilder trace = graph.addPass(kEbpiTracePassName);
+    for (BufferHandle b : structures) trace.read(b, Access::AccelStructRead);
+    for (BufferHandle b : {in.objects, in.indices, in.rays}) trace.read(b, Access::ComputeRead);
+    for (BufferHandle v : in.vertices) trace.read(v, Access::ComputeRead);
+    rayHits = trace.write(rayHits, Access::ComputeReadWrite);
+    hits = trace.write(hits, Access::ComputeWrite);
+    trace.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+        bind(cmd, r, *in.tracePipeline, in.set, push);
+        dispatchRays(cmd, r, in.rayCount, in.maxGroups);
+    });
+
+    PassBuilder sort = graph.addPass(kEbpiTraceSortPassName);
+    rayHits = sort.write(rayHits, Access::ComputeReadWrite);
+    hits = sort.write(hits, Access::ComputeReadWrite);
+    sort.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+        bind(cmd, r, *in.sortPipeline, in.set, push);
+        dispatchRays(cmd, r, in.rayCount, in.maxGroups);
+    });
+
+    if (in.readback.valid()) {
+        const ReadbackCopy copies[] = {
+            {kEbpiTraceReadbackRayHits, rayHits, VkDeviceSize(in.rayCount) * sizeof(gpu::EbpiRayHitsGpu)},
+            {kEbpiTraceReadbackHits, hits, VkDeviceSize(in.rayCount) * in.hitCapacity * sizeof(gpu::EbpiHitGpu)}};
+        addReadbackPass(graph, kEbpiTraceReadbackPassName, *in.readbackLayout, in.readback, copies);
+    }
+    return {rayHits, hits};
+}
+
+}  // namespace vkc

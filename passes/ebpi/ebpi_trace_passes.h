@@ -1,0 +1,70 @@
+// Passes of method `ebpi`'s casting stage (paper 5, pipeline stage 5): clear the per-ray counts
+// -> (ray-query backend) build one BLAS per mesh, then the TLAS of the objects -> trace every ray
+// with the chosen backend, recording EVERY hit (t, object, triangle, barycentrics, entering) in
+// the ray's slots -> sort each ray's hits by (t, object, triangle) -> copy into the read-back slot.
+// Reads: rays, object table, indices, vertex buffers (in place). Writes: per-ray counts (exact
+// past the capacity, with a truncation flag) and hit slots. Invariant: both backends decide hits
+// with the one watertight test of shaders_glsl/shared/ebpi_trace.h, so after the sort their
+// outputs are identical whenever the acceleration structure reports a superset of the hits.
+#pragma once
+
+#include "passes/ebpi/ebpi_trace_accel.h"
+#include "passes/graph/graph.h"
+#include "passes/graph/readback_layout.h"
+#include "shaders_glsl/shared/ebpi_trace.h"
+#include "vk/pipeline.h"
+
+#include <vector>
+
+namespace vkc {
+
+enum class EbpiRayBackend : uint32_t {
+    Compute,   // ebpi_trace_compute.comp: any Vulkan 1.2 device, no acceleration structures
+    RayQuery,  // ebpi_trace_query.comp: VK_KHR_ray_query (VulkanContext::hasRayQuery)
+};
+
+struct EbpiTracePassInputs {
+    EbpiRayBackend backend = EbpiRayBackend::Compute;
+    const Pipeline* tracePipeline = nullptr;  // the backend's shader, layout ebpiTracePipelineLayout(backend)
+    const Pipeline* sortPipeline = nullptr;   // ebpi_trace_sort.comp, same layout
+    VkDescriptorSet set = VK_NULL_HANDLE;     // one set serves both pipelines
+
+    uint32_t rayCount = 0;
+    uint32_t hitCapacity = 1;  // slots per ray, >= 1
+    uint32_t maxGroups = 0;    // device limit on workgroups in x
+
+    BufferHandle objects, indices, rays;  // EbpiTraceObjectGpu[], uint[], EbpiRayGpu[]
+    std::vector<BufferHandle> vertices;   // every vertex buffer the objects read
+    BufferHandle rayHits, hits;           // EbpiRayHitsGpu[rayCount], EbpiHitGpu[rayCount * hitCapacity]
+    // Ray-query backend: the structures to build this frame (their buffers are imported here);
+    // the vertex and index buffers above must have the build-input and device-address usages.
+    const EbpiAccelStructs* accel = nullptr;
+
+    BufferHandle readback;                           // the frame's ring slot; invalid: no read-back pass
+    const ReadbackLayout* readbackLayout = nullptr;  // ebpiTraceReadbackLayout
+};
+
+// The descriptor layout of the backend's trace shader, also used for the sort shader
+// (tests/ebpi/ebpi_trace_gpu_test.cpp checks it against the SPIR-V).
+PipelineLayoutDesc ebpiTracePipelineLayout(EbpiRayBackend backend);
+
+// Stable pass labels.
+inline constexpr const char* kEbpiTraceClearPassName = "ebpi-trace-clear";
+inline constexpr const char* kEbpiTraceBlasPassName = "ebpi-trace-blas-build";
+inline constexpr const char* kEbpiTraceTlasPassName = "ebpi-trace-tlas-build";
+inline constexpr const char* kEbpiTracePassName = "ebpi-trace";
+inline constexpr const char* kEbpiTraceSortPassName = "ebpi-trace-sort";
+inline constexpr const char* kEbpiTraceReadbackPassName = "ebpi-trace-readback";
+
+// Read-back regions: per-ray counts, then the hit slots.
+enum EbpiTraceReadback : uint32_t { kEbpiTraceReadbackRayHits, kEbpiTraceReadbackHits };
+ReadbackLayout ebpiTraceReadbackLayout(uint32_t rayCount, uint32_t hitCapacity);
+
+struct EbpiTraceOutputs {
+    BufferHandle rayHits;  // latest versions, sorted
+    BufferHandle hits;
+};
+
+EbpiTraceOutputs addEbpiTracePasses(Graph& graph, const EbpiTracePassInputs& inputs);
+
+}  // namespace vkc

@@ -1,0 +1,50 @@
+// GLSL only, shared by the ebpi trace backends (ebpi_trace_compute.comp, ebpi_trace_query.comp):
+// the buffers of shared/ebpi_trace.h and the one function that tests a triangle of an object
+// against a ray and appends the hit to the ray's slots.
+#ifndef VKC_EBPI_TRACE_COMMON_GLSL
+#define VKC_EBPI_TRACE_COMMON_GLSL
+
+#include "shared/ebpi_trace.h"
+#include "shared/aabb_tree.h"  // aabbTransformPoint: the fixed-order transform the CPU tests repeat
+#include "vertex_fetch.glsl"
+
+layout(set = 0, binding = kEbpiTraceBindingObjects, std430) readonly buffer Objects { EbpiTraceObjectGpu objects[]; };
+layout(set = 0, binding = kEbpiTraceBindingIndices, std430) readonly buffer Indices { uint indices[]; };
+layout(set = 0, binding = kEbpiTraceBindingRays, std430) readonly buffer Rays { EbpiRayGpu rays[]; };
+layout(set = 0, binding = kEbpiTraceBindingRayHits, std430) buffer RayHits { EbpiRayHitsGpu rayHits[]; };
+layout(set = 0, binding = kEbpiTraceBindingHits, std430) writeonly buffer Hits { EbpiHitGpu hits[]; };
+
+layout(push_constant) uniform Push { EbpiTracePush push; };
+
+// Vertex `corner` of `triangle` of `object`, in the frame's local space.
+vec3 ebpiTraceVertex(EbpiTraceObjectGpu object, uint triangle, uint corner) {
+    uint vertex = indices[object.firstIndex + 3u * triangle + corner];
+    return aabbTransformPoint(object.object.objectToLocal, fetchVertex(object.object.vertices, vertex));
+}
+
+// Tests `triangle` of `object` against ray `rayIndex` and appends a hit. The count is an atomic
+// so it stays exact past the capacity whatever invocation appends (any-hit shaders included).
+void ebpiTraceRecord(uint rayIndex, EbpiRayGpu ray, uint object, uint triangle) {
+    EbpiTraceObjectGpu o = objects[object];
+    EbpiTriangleHit h = ebpiTraceTriangle(ray.origin.xyz, ray.direction.xyz, ray.origin.w, ray.direction.w,
+                                          ebpiTraceVertex(o, triangle, 0u), ebpiTraceVertex(o, triangle, 1u),
+                                          ebpiTraceVertex(o, triangle, 2u));
+    if (!h.hit) return;
+    uint slot = atomicAdd(rayHits[rayIndex].count, 1u);
+    if (slot >= push.hitCapacity) {
+        rayHits[rayIndex].truncated = 1u;
+        return;
+    }
+    EbpiHitGpu hit;
+    hit.t = h.t;
+    hit.object = object;
+    hit.triangle = triangle;
+    hit.entering = h.entering ? 1u : 0u;
+    hit.b1 = h.b1;
+    hit.b2 = h.b2;
+    hit.pad0 = 0u;
+    hit.pad1 = 0u;
+    hits[rayIndex * push.hitCapacity + slot] = hit;
+}
+
+#endif

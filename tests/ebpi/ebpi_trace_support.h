@@ -1,0 +1,212 @@
+// Runs ebpi's casting passes (passes/ebpi/ebpi_trace_passes.h) on a device for the GPU tests: the
+// meshes in one vertex and one index buffer, the object table, the rays, the chosen backend's
+// pipelines and (ray query) acceleration structures, one graph read back through a ring slot.
+#pragma once
+
+#include "collision/frames/vulkan_graph.h"
+#include "passes/ebpi/ebpi_trace_passes.h"
+#include "tests/ebpi/ebpi_trace_oracle.h"
+#include "vk/buffer.h"
+#include "vk/commands.h"
+#include "vk/descriptors.h"
+#include "vk/pipeline.h"
+
+#include "spirv/ebpi_trace_compute.comp.h"
+#include "spirv/ebpi_trace_query.comp.h"
+#include "spirv/ebpi_trace_sort.comp.h"
+
+#include <cstring>
+#include <span>
+#include <vector>
+
+namespace vkc::ebpi_test {
+
+struct TraceRun {
+    uint32_t hitCapacity = 0;
+    std::vector<gpu::EbpiRayHitsGpu> rayHits;
+    std::vector<gpu::EbpiHitGpu> hits;  // ray r's slots from r * hitCapacity
+    std::vector<std::string> passes;    // the graph's pass labels, in order
+
+    std::span<const gpu::EbpiHitGpu> hitsOf(uint32_t ray) const {
+        const uint32_t kept = std::min(rayHits[ray].count, hitCapacity);
+        return {hits.data() + size_t(ray) * hitCapacity, kept};
+    }
+};
+
+inline std::span<const uint32_t> traceSpirv(EbpiRayBackend backend) {
+    if (backend == EbpiRayBackend::RayQuery) return kSpirv_ebpi_trace_query_comp;
+    return kSpirv_ebpi_trace_compute_comp;
+}
+
+// Everything the run creates, destroyed in reverse on scope exit.
+class TraceResources {
+public:
+    explicit TraceResources(VulkanContext& ctx) : ctx_(ctx) {}
+    ~TraceResources() {
+        destroyEbpiAccelStructs(ctx_, accel);
+        destroyDescriptorPool(ctx_, pool);
+        destroyPipeline(ctx_, sort);
+        destroyPipeline(ctx_, trace);
+        for (Buffer& b : buffers) destroyBuffer(ctx_, b);
+    }
+    Result<Buffer> buffer(VkDeviceSize bytes, VkBufferUsageFlags usage, MemoryUsage memory, const char* name) {
+        auto b = createBuffer(ctx_, BufferDesc{std::max<VkDeviceSize>(bytes, 16), usage, memory, name});
+        if (b) buffers.push_back(b.value());
+        return b;
+    }
+    std::vector<Buffer> buffers;
+    Pipeline trace, sort;
+    VkDescriptorPool pool = VK_NULL_HANDLE;
+    EbpiAccelStructs accel;
+
+private:
+    VulkanContext& ctx_;
+};
+
+inline Result<TraceRun> runTrace(VulkanContext& ctx, EbpiRayBackend backend, const std::vector<TraceObject>& objects,
+                                 std::span<const gpu::EbpiRayGpu> rays, uint32_t hitCapacity) {
+    const bool rayQuery = backend == EbpiRayBackend::RayQuery;
+    TraceResources res(ctx);
+
+    // One vertex buffer and one index buffer; each object gets its own copy of its mesh (simple,
+    // and the BLAS per mesh is then one per object).
+    std::vector<float> positions;
+    std::vector<uint32_t> indices;
+    std::vector<gpu::EbpiTraceObjectGpu> table;
+    std::vector<EbpiAccelMesh> accelMeshes;
+    std::vector<EbpiAccelInstance> instances;
+    for (uint32_t i = 0; i < objects.size(); ++i) {
+        const MeshData& mesh = *objects[i].mesh;
+        gpu::EbpiTraceObjectGpu o{};
+        o.object.objectToLocal = objects[i].objectToLocal;
+        o.object.vertices = {0u, 3u, uint32_t(positions.size()), uint32_t(mesh.positions.size())};
+        o.firstIndex = uint32_t(indices.size());
+        o.triangleCount = uint32_t(mesh.triangleCount());
+        table.push_back(o);
+        accelMeshes.push_back({VkDeviceAddress(positions.size() * 4), 12, uint32_t(mesh.positions.size()),
+                               VkDeviceAddress(indices.size() * 4), uint32_t(mesh.triangleCount())});
+        instances.push_back({i, i, objects[i].objectToLocal});
+        for (const glm::vec3& p : mesh.positions) positions.insert(positions.end(), {p.x, p.y, p.z});
+        indices.insert(indices.end(), mesh.indices.begin(), mesh.indices.end());
+    }
+    const VkBufferUsageFlags inputUsage =
+        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+        (rayQuery ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
+                        VK_BUFFER_USAGE_ACCELERATION_STRUCTURE_BUILD_INPUT_READ_ONLY_BIT_KHR
+                  : 0);
+    auto vertexBuffer = res.buffer(positions.size() * 4, inputUsage, MemoryUsage::DeviceLocal, "ebpi-test-vertices");
+    auto indexBuffer = res.buffer(indices.size() * 4, inputUsage, MemoryUsage::DeviceLocal, "ebpi-test-indices");
+    auto objectBuffer = res.buffer(table.size() * sizeof(table[0]), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                   MemoryUsage::DeviceLocal, "ebpi-test-objects");
+    auto rayBuffer = res.buffer(rays.size() * sizeof(rays[0]), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                MemoryUsage::DeviceLocal, "ebpi-test-rays");
+    const ReadbackLayout layout = ebpiTraceReadbackLayout(uint32_t(rays.size()), hitCapacity);
+    auto ring =
+        res.buffer(layout.slotBytes(), VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::Readback, "ebpi-test-readback");
+    for (auto* b : {&vertexBuffer, &indexBuffer, &objectBuffer, &rayBuffer, &ring})
+        if (!*b) return b->status();
+    VKC_TRY(uploadBuffer(ctx, vertexBuffer.value(), positions.data(), positions.size() * 4));
+    VKC_TRY(uploadBuffer(ctx, indexBuffer.value(), indices.data(), indices.size() * 4));
+    VKC_TRY(uploadBuffer(ctx, objectBuffer.value(), table.data(), table.size() * sizeof(table[0])));
+    VKC_TRY(uploadBuffer(ctx, rayBuffer.value(), rays.data(), rays.size() * sizeof(rays[0])));
+
+    if (rayQuery) {
+        const VkDeviceAddress vertexBase = bufferDeviceAddress(ctx, vertexBuffer->buffer);
+        const VkDeviceAddress indexBase = bufferDeviceAddress(ctx, indexBuffer->buffer);
+        for (EbpiAccelMesh& m : accelMeshes) {
+            m.vertices += vertexBase;
+            m.indices += indexBase;
+        }
+        auto accel = createEbpiAccelStructs(ctx, accelMeshes, instances);
+        if (!accel) return accel.status();
+        res.accel = accel.value();
+    }
+
+    const PipelineLayoutDesc pipelineLayout = ebpiTracePipelineLayout(backend);
+    auto trace = createComputePipeline(ctx, traceSpirv(backend), pipelineLayout, {}, "ebpi-trace");
+    if (!trace) return trace.status();
+    res.trace = trace.value();
+    auto sort = createComputePipeline(ctx, kSpirv_ebpi_trace_sort_comp, pipelineLayout, {}, "ebpi-trace-sort");
+    if (!sort) return sort.status();
+    res.sort = sort.value();
+    std::vector<VkDescriptorPoolSize> sizes = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 8}};
+    if (rayQuery) sizes.push_back({VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, 1});
+    auto pool = createDescriptorPool(ctx, 1, sizes, "ebpi-test-pool");
+    if (!pool) return pool.status();
+    res.pool = pool.value();
+    auto set = allocateDescriptorSet(ctx, res.pool, res.trace.setLayouts[0], "ebpi-trace-set", 1);
+    if (!set) return set.status();
+
+    Graph graph;
+    EbpiTracePassInputs in;
+    in.backend = backend;
+    in.tracePipeline = &res.trace;
+    in.sortPipeline = &res.sort;
+    in.set = set.value();
+    in.rayCount = uint32_t(rays.size());
+    in.hitCapacity = hitCapacity;
+    in.maxGroups = ctx.properties.limits.maxComputeWorkGroupCount[0];
+    in.objects = graph.importBuffer("ebpi-objects", ImportedBuffer{objectBuffer->buffer});
+    in.indices = graph.importBuffer("ebpi-indices", ImportedBuffer{indexBuffer->buffer});
+    in.rays = graph.importBuffer("ebpi-rays", ImportedBuffer{rayBuffer->buffer});
+    in.vertices = {graph.importBuffer("ebpi-vertices", ImportedBuffer{vertexBuffer->buffer})};
+    in.rayHits = graph.createBuffer("ebpi-ray-hits", GraphBufferDesc{std::max<VkDeviceSize>(16, rays.size() * 8)});
+    in.hits = graph.createBuffer(
+        "ebpi-hits", GraphBufferDesc{std::max<VkDeviceSize>(16, rays.size() * hitCapacity * sizeof(gpu::EbpiHitGpu))});
+    in.accel = rayQuery ? &res.accel : nullptr;
+    ImportedBuffer slot{ring->buffer};
+    slot.size = layout.slotBytes();
+    slot.final = syncStateOf(Access::HostRead);
+    in.readback = graph.importBuffer("ebpi-readback", slot);
+    in.readbackLayout = &layout;
+    const EbpiTraceOutputs out = addEbpiTracePasses(graph, in);
+
+    VulkanGraphAllocator allocator(ctx);
+    VKC_TRY(graph.compile(&allocator));
+    writeBufferDescriptor(ctx, in.set, gpu::kEbpiTraceBindingObjects, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                          objectBuffer.value());
+    writeBufferDescriptor(ctx, in.set, gpu::kEbpiTraceBindingIndices, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                          indexBuffer.value());
+    writeBufferDescriptor(ctx, in.set, gpu::kEbpiTraceBindingRays, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                          rayBuffer.value());
+    writeBufferDescriptor(ctx, in.set, gpu::kEbpiTraceBindingRayHits, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                          graph.buffer(out.rayHits));
+    writeBufferDescriptor(ctx, in.set, gpu::kEbpiTraceBindingHits, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                          graph.buffer(out.hits));
+    const VkBuffer vertexBuffers[] = {vertexBuffer->buffer};
+    writeStorageBufferArray(ctx, in.set, gpu::kBindingVertexBuffers, vertexBuffers);
+    if (rayQuery) {
+        VkWriteDescriptorSetAccelerationStructureKHR as{
+            VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_ACCELERATION_STRUCTURE_KHR};
+        as.accelerationStructureCount = 1;
+        as.pAccelerationStructures = &res.accel.tlas;
+        VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        write.pNext = &as;
+        write.dstSet = in.set;
+        write.dstBinding = gpu::kEbpiTraceBindingTlas;
+        write.descriptorCount = 1;
+        write.descriptorType = VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR;
+        ctx.vkd.vkUpdateDescriptorSets(ctx.device, 1, &write, 0, nullptr);
+    }
+
+    ExecuteContext context;
+    context.device = &ctx.vkd;
+    context.beginLabel = ctx.vki.vkCmdBeginDebugUtilsLabelEXT;
+    context.endLabel = ctx.vki.vkCmdEndDebugUtilsLabelEXT;
+    Status executed = Status::success();
+    VKC_TRY(submitAndWait(
+        ctx, [&](VkCommandBuffer cmd) { executed = graph.execute(cmd, context); }, "ebpi-trace-test"));
+    VKC_TRY(executed);
+    VKC_TRY(invalidateBuffer(ctx, ring.value()));
+
+    TraceRun run;
+    run.hitCapacity = hitCapacity;
+    auto counts = layout.span<gpu::EbpiRayHitsGpu>(ring->data, kEbpiTraceReadbackRayHits, rays.size());
+    run.rayHits.assign(counts.begin(), counts.end());
+    auto slots = layout.span<gpu::EbpiHitGpu>(ring->data, kEbpiTraceReadbackHits, rays.size() * hitCapacity);
+    run.hits.assign(slots.begin(), slots.end());
+    for (uint32_t p = 0; p < graph.passCount(); ++p) run.passes.push_back(graph.passName(p));
+    return run;
+}
+
+}  // namespace vkc::ebpi_test

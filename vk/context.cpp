@@ -160,8 +160,27 @@ Result<Context> adoptContext(const ContextDesc& desc) {
                              joinNames(notEnabled) + " (enable what requiredDeviceFeatures() lists)");
 
     if (desc.countValidationMessages) VKC_TRY(createMessenger(*ctx));
+    ctx->featureSets = desc.featureSets;
     VKC_TRY(initContext(*ctx, caps.value(), deviceExtensions, desc.enabledFeatures, desc.allocator));
     return Context(std::move(ctx));
+}
+
+Status requireFeatureSet(const VulkanContext& ctx, FeatureSets set, const char* who) {
+    if ((ctx.featureSets & set) == set) return Status::success();
+    const DeviceRequirements base = requiredDeviceFeatures(kFeatureSetBase);
+    auto inBase = [&](const char* name) {
+        return std::any_of(base.features.begin(), base.features.end(),
+                           [&](const FeatureRequirement& f) { return !f.optional && !strcmp(f.name, name); });
+    };
+    std::vector<std::string> names;
+    for (const FeatureRequirement& f : requiredDeviceFeatures(set).features)
+        if (!f.optional && !inBase(f.name)) names.push_back(f.name);
+    std::string setName;
+    for (const NamedFeatureSet& named : namedFeatureSets())
+        if (named.set == set) setName = named.name;
+    return makeError(ErrorCode::MissingFeature, std::string(who) + " needs " + joinNames(names) + " (the \"" +
+                                                    setName + "\" feature set), which the context was created "
+                                                    "without (ContextDesc::featureSets, HeadlessDesc::featureSets)");
 }
 
 const DeviceInfo& deviceInfo(const Context& context) { return vulkanOf(context).info; }
@@ -169,7 +188,8 @@ const DeviceInfo& deviceInfo(const Context& context) { return vulkanOf(context).
 ContextInfo contextInfo(const Context& context) {
     const VulkanContext& c = vulkanOf(context);
     return {c.instance,   c.physicalDevice,   c.device,     c.queueFamilyIndex,        c.queue,
-            c.apiVersion, c.hasRayQuery,      c.hasRayTracingPipeline, c.hasAccelerationStructure, c.hasDebugUtils};
+            c.apiVersion, c.hasRayQuery,      c.hasRayTracingPipeline, c.hasAccelerationStructure, c.hasDebugUtils,
+            c.featureSets};
 }
 
 uint32_t validationMessageCount(const Context& context) { return vulkanOf(context).validationCount.load(); }

@@ -4,6 +4,7 @@
 
 #include "vk/instance_functions.h"
 #include "vkcollide/allocator.h"
+#include "vkcollide/device_requirements.h"
 #include "vkcollide/context.h"
 
 #include <volk.h>
@@ -41,6 +42,7 @@ struct VulkanContext {
     bool hasDebugUtils = false;
     bool hasPipelineStatistics = false;
     bool hasBufferDeviceAddress = false;
+    FeatureSets featureSets = kFeatureSetBase;  // the method sets the device was created with
     DeviceInfo info;  // name, driver string ("llvmpipe: Mesa 25.0.7 ...")
 
     LogCallback log = nullptr;
@@ -69,6 +71,10 @@ struct ContextAccess {
 inline VulkanContext& vulkanOf(const Context& context) { return ContextAccess::vulkan(context); }
 
 void logMessage(const VulkanContext& ctx, LogLevel level, const std::string& message);
+
+// MissingFeature naming `who` and the features of `set` the context was created without, unless
+// ctx.featureSets includes `set`.
+Status requireFeatureSet(const VulkanContext& ctx, FeatureSets set, const char* who);
 
 struct PhysicalDeviceCaps;
 

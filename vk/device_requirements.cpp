@@ -51,56 +51,106 @@ VkBool32* featureSlot(DeviceFeatureChain& chain, const FeatureRequirement& featu
     return s ? reinterpret_cast<VkBool32*>(reinterpret_cast<char*>(s) + offset) : nullptr;
 }
 
+constexpr NamedFeatureSet kNamedFeatureSets[] = {
+    {kFeatureSetBase, "broadphase"},  {kFeatureSetStencil, "stencil"},       {kFeatureSetLdi, "ldi"},
+    {kFeatureSetConsistentPairs, "consistent-pairs"}, {kFeatureSetAabbTree, "aabb-tree"},
+    {kFeatureSetRayQuery, "ebpi ray-query backend"},
+};
+
+// The rows one set adds (base: those every set needs).
+void addSetRows(DeviceRequirements& r, FeatureSets set) {
+    const ExtensionRequirement dynamicRenderingExtension{VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME, VK_API_VERSION_1_3,
+                                                         false};
+    const FeatureRequirement dynamicRendering = VKC_CORE13(dynamicRendering, VkPhysicalDeviceDynamicRenderingFeatures,
+                                                           VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES,
+                                                           false);
+    switch (set) {
+        case kFeatureSetBase:
+            // Barriers are synchronization2; the read-back ring waits on timeline values.
+            r.extensions.push_back({VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME, VK_API_VERSION_1_3, false});
+            r.features.insert(r.features.end(), {
+                VKC_CORE13(synchronization2, VkPhysicalDeviceSynchronization2Features,
+                           VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES, false),
+                VKC_CORE12(timelineSemaphore, false),
+                // Every vertex buffer a frame reads (vertex pages, host buffers) is an element of one
+                // runtime-sized, partially bound storage-buffer array whose length each descriptor set
+                // picks (shaders_glsl/shared/vertex_fetch.h); the AABB traversal indexes it per
+                // thread (pairs of different meshes share a subgroup).
+                VKC_CORE10(shaderStorageBufferArrayDynamicIndexing, false),
+                VKC_CORE12(shaderStorageBufferArrayNonUniformIndexing, false),
+                VKC_CORE12(runtimeDescriptorArray, false),
+                VKC_CORE12(descriptorBindingPartiallyBound, false),
+                VKC_CORE12(descriptorBindingVariableDescriptorCount, false),
+                // Used when there: tools reset query pools from the host, statistics in benchmarks.
+                VKC_CORE12(hostQueryReset, true),
+                VKC_CORE10(pipelineStatisticsQuery, true),
+                VKC_CORE12(bufferDeviceAddress, true),
+            });
+            break;
+        case kFeatureSetStencil:
+            // Passes render without render-pass objects; paper 1 counts fragments exactly
+            // (occlusion queries used as counters, not booleans).
+            r.extensions.push_back(dynamicRenderingExtension);
+            r.features.insert(r.features.end(), {dynamicRendering, VKC_CORE10(occlusionQueryPrecise, false)});
+            break;
+        case kFeatureSetLdi:
+            // Depth peeling stores each routed fragment's depth from the fragment stage; volumes
+            // and their bound are summed in double.
+            r.extensions.push_back(dynamicRenderingExtension);
+            r.features.insert(r.features.end(), {dynamicRendering, VKC_CORE10(fragmentStoresAndAtomics, false),
+                                                 VKC_CORE10(shaderFloat64, false)});
+            break;
+        case kFeatureSetConsistentPairs:
+            // The nearest back faces are kept in an rg32ui storage image (a format this feature
+            // guarantees storage support for), written from the fragment stage; pixels counted
+            // exactly by occlusion queries.
+            r.extensions.push_back(dynamicRenderingExtension);
+            r.features.insert(r.features.end(), {dynamicRendering, VKC_CORE10(occlusionQueryPrecise, false),
+                                                 VKC_CORE10(fragmentStoresAndAtomics, false),
+                                                 VKC_CORE10(shaderStorageImageExtendedFormats, false)});
+            break;
+        case kFeatureSetAabbTree:
+            // The triangle-triangle predicates run in double to agree with the exact oracle.
+            r.features.push_back(VKC_CORE10(shaderFloat64, false));
+            break;
+        case kFeatureSetRayQuery:
+            r.extensions.push_back({VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME, 0, false});
+            r.extensions.push_back({VK_KHR_RAY_QUERY_EXTENSION_NAME, 0, false});
+            r.extensions.push_back({VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME, 0, false});
+            r.features.push_back(VKC_EXT(accelerationStructure, VkPhysicalDeviceAccelerationStructureFeaturesKHR,
+                                         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ACCELERATION_STRUCTURE_FEATURES_KHR, false));
+            r.features.push_back(VKC_EXT(rayQuery, VkPhysicalDeviceRayQueryFeaturesKHR,
+                                         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_QUERY_FEATURES_KHR, false));
+            // Acceleration-structure builds take device addresses.
+            r.features.push_back(VKC_CORE12(bufferDeviceAddress, false));
+            break;
+        default: break;
+    }
+}
+
+// One row per extension and feature name; a row required by any set is required.
+template <class Row>
+std::vector<Row> mergedRows(const std::vector<Row>& rows) {
+    std::vector<Row> merged;
+    for (const Row& row : rows) {
+        auto same = std::find_if(merged.begin(), merged.end(), [&](const Row& m) { return !strcmp(m.name, row.name); });
+        if (same == merged.end()) merged.push_back(row);
+        else same->optional = same->optional && row.optional;
+    }
+    return merged;
+}
+
 }  // namespace
+
+std::span<const NamedFeatureSet> namedFeatureSets() { return kNamedFeatureSets; }
 
 DeviceRequirements requiredDeviceFeatures(FeatureSets sets) {
     DeviceRequirements r;
     r.minApiVersion = VK_API_VERSION_1_2;
-    // Base: barriers are synchronization2; passes render without render-pass objects; the
-    // readback ring waits on timeline values; query pools are reset from the host in tools.
-    r.extensions = {
-        {VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME, VK_API_VERSION_1_3, false},
-        {VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME, VK_API_VERSION_1_3, false},
-    };
-    r.features = {
-        VKC_CORE13(synchronization2, VkPhysicalDeviceSynchronization2Features,
-                   VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES, false),
-        VKC_CORE13(dynamicRendering, VkPhysicalDeviceDynamicRenderingFeatures,
-                   VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES, false),
-        VKC_CORE12(timelineSemaphore, false),
-        VKC_CORE12(hostQueryReset, false),
-        // The papers count fragments exactly (occlusion queries used as counters, not booleans).
-        VKC_CORE10(occlusionQueryPrecise, false),
-        // Depth peeling (ldi) stores each routed fragment's depth from the fragment stage.
-        VKC_CORE10(fragmentStoresAndAtomics, false),
-        // consistent-pairs keeps the nearest back faces in an rg32ui storage image, one of
-        // the formats this feature guarantees storage support for.
-        VKC_CORE10(shaderStorageImageExtendedFormats, false),
-        VKC_CORE10(pipelineStatisticsQuery, true),
-        // Every vertex buffer a frame reads (vertex pages, host buffers) is an element of one
-        // runtime-sized, partially bound storage-buffer array whose length each descriptor set
-        // picks (shaders_glsl/shared/vertex_fetch.h); the AABB traversal indexes it per thread
-        // (pairs of different meshes share a subgroup).
-        VKC_CORE10(shaderStorageBufferArrayDynamicIndexing, false),
-        VKC_CORE12(shaderStorageBufferArrayNonUniformIndexing, false),
-        VKC_CORE12(runtimeDescriptorArray, false),
-        VKC_CORE12(descriptorBindingPartiallyBound, false),
-        VKC_CORE12(descriptorBindingVariableDescriptorCount, false),
-        // The AABB tree's triangle-triangle predicates run in double to agree with the exact oracle.
-        VKC_CORE10(shaderFloat64, false),
-        VKC_CORE12(bufferDeviceAddress, true),
-    };
-    if (sets & kFeatureSetRayQuery) {
-        r.extensions.push_back({VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME, 0, false});
-        r.extensions.push_back({VK_KHR_RAY_QUERY_EXTENSION_NAME, 0, false});
-        r.extensions.push_back({VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME, 0, false});
-        r.features.push_back(VKC_EXT(accelerationStructure, VkPhysicalDeviceAccelerationStructureFeaturesKHR,
-                                     VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ACCELERATION_STRUCTURE_FEATURES_KHR, false));
-        r.features.push_back(VKC_EXT(rayQuery, VkPhysicalDeviceRayQueryFeaturesKHR,
-                                     VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_QUERY_FEATURES_KHR, false));
-        // Acceleration-structure builds take device addresses.
-        r.features.push_back(VKC_CORE12(bufferDeviceAddress, false));
-    }
+    for (const NamedFeatureSet& named : kNamedFeatureSets)
+        if (named.set == kFeatureSetBase || (sets & named.set)) addSetRows(r, named.set);
+    r.extensions = mergedRows(r.extensions);
+    r.features = mergedRows(r.features);
     return r;
 }
 

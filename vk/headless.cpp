@@ -127,7 +127,10 @@ std::string joinNames(const std::vector<std::string>& names) {
 // Why `caps` cannot serve `desc`; empty when it can.
 std::string unusableReason(const PhysicalDeviceCaps& caps, const HeadlessDesc& desc) {
     if (!caps.info.missing.empty()) return "lacks " + joinNames(caps.info.missing);
-    if (desc.requireRayQuery && !caps.supportsRayQuerySet) return "lacks the ray-query set (requireRayQuery)";
+    if (desc.requireRayQuery && !(caps.supportedSets & kFeatureSetRayQuery))
+        return "lacks the ray-query set (requireRayQuery)";
+    if (desc.featureSets && (caps.supportedSets & *desc.featureSets) != *desc.featureSets)
+        return "lacks a requested feature set (HeadlessDesc::featureSets)";
     return {};
 }
 
@@ -187,8 +190,9 @@ Result<Context> createHeadlessContext(const HeadlessDesc& desc) {
     if (!chosen) return chosen.status();
     const PhysicalDeviceCaps& caps = devices.value()[chosen.value()];
 
-    FeatureSets sets = kFeatureSetBase;
-    if (caps.supportsRayQuerySet && !desc.disableRayQuery) sets |= kFeatureSetRayQuery;
+    // By default every method the device can serve, and ray queries unless disabled.
+    FeatureSets sets = desc.featureSets.value_or(caps.supportedSets);
+    if (desc.disableRayQuery) sets &= ~FeatureSets(kFeatureSetRayQuery);
     DeviceRequirements requirements = requiredDeviceFeatures(sets);
     std::vector<const char*> extensionNames = deviceExtensionNames(requirements, caps.apiVersion, caps.extensions);
     std::vector<std::string> extensions(extensionNames.begin(), extensionNames.end());
@@ -212,6 +216,7 @@ Result<Context> createHeadlessContext(const HeadlessDesc& desc) {
     VKC_TRY(checkVk(ctx->vki.vkCreateDevice(caps.handle, &info, nullptr, &ctx->device),
                     ("vkCreateDevice(" + caps.info.name + ")").c_str()));
     ctx->ownsDevice = true;
+    ctx->featureSets = sets;
     VKC_TRY(initContext(*ctx, caps, extensions, &features.features2, nullptr));
     logMessage(*ctx, LogLevel::Info, "vkcollide: headless device '" + ctx->info.name + "', " + ctx->info.driver);
     return Context(std::move(ctx));

@@ -76,9 +76,10 @@ Result<PhysicalDeviceCaps> probePhysicalDevice(const InstanceFunctions& vki, VkP
     info.missing = missingRequirements(requiredDeviceFeatures(kFeatureSetBase), caps.apiVersion, caps.extensions,
                                        &f.features2);
     if (caps.queueFamily == UINT32_MAX) info.missing.push_back("a graphics+compute queue family");
-    caps.supportsRayQuerySet = missingRequirements(requiredDeviceFeatures(kFeatureSetRayQuery), caps.apiVersion,
-                                                   caps.extensions, &f.features2)
-                                   .empty();
+    for (const NamedFeatureSet& named : namedFeatureSets())
+        if (missingRequirements(requiredDeviceFeatures(named.set), caps.apiVersion, caps.extensions, &f.features2)
+                .empty())
+            caps.supportedSets |= named.set;
     return caps;
 }
 

@@ -23,7 +23,7 @@ struct PhysicalDeviceCaps {
     uint32_t queueFamily = UINT32_MAX;            // first with graphics + compute; UINT32_MAX: none
     uint32_t timestampValidBits = 0;
     uint32_t subgroupSize = 0;
-    bool supportsRayQuerySet = false;  // every kFeatureSetRayQuery requirement is there
+    FeatureSets supportedSets = kFeatureSetBase;  // the sets whose every requirement is there
 };
 
 Result<PhysicalDeviceCaps> probePhysicalDevice(const InstanceFunctions& vki, VkPhysicalDevice device,

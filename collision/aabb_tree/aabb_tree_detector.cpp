@@ -106,6 +106,7 @@ static Status checkSubgroupSupport(const VulkanContext& ctx) {
 
 Result<AabbTreeDetector> AabbTreeDetector::create(Context& context, const AabbTreeSettings& settings) {
     if (!context.valid()) return makeError(ErrorCode::InvalidArgument, "AabbTreeDetector::create: context is not valid");
+    VKC_TRY(requireFeatureSet(vulkanOf(context), kFeatureSetAabbTree, "AabbTreeDetector"));
     auto impl = std::make_unique<AabbTreeDetectorImpl>();
     impl->ctx = &vulkanOf(context);
     impl->context = &context;

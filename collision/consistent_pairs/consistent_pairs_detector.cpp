@@ -134,6 +134,7 @@ ConsistentPairsDetector::~ConsistentPairsDetector() = default;
 Result<ConsistentPairsDetector> ConsistentPairsDetector::create(Context& context, const ConsistentPairsSettings& settings) {
     if (!context.valid())
         return makeError(ErrorCode::InvalidArgument, "ConsistentPairsDetector::create: context is not valid");
+    VKC_TRY(requireFeatureSet(vulkanOf(context), kFeatureSetConsistentPairs, "ConsistentPairsDetector"));
     auto impl = std::make_unique<ConsistentPairsDetectorImpl>();
     impl->ctx = &vulkanOf(context);
     impl->context = &context;

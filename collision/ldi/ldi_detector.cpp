@@ -115,6 +115,7 @@ LdiDetector::~LdiDetector() = default;
 
 Result<LdiDetector> LdiDetector::create(Context& context, const LdiSettings& settings) {
     if (!context.valid()) return makeError(ErrorCode::InvalidArgument, "LdiDetector::create: context is not valid");
+    VKC_TRY(requireFeatureSet(vulkanOf(context), kFeatureSetLdi, "LdiDetector"));
     auto impl = std::make_unique<LdiDetectorImpl>();
     impl->ctx = &vulkanOf(context);
     impl->context = &context;

@@ -179,6 +179,7 @@ StencilDetector::~StencilDetector() = default;
 
 Result<StencilDetector> StencilDetector::create(Context& context, const StencilSettings& settings) {
     if (!context.valid()) return makeError(ErrorCode::InvalidArgument, "StencilDetector::create: context is not valid");
+    VKC_TRY(requireFeatureSet(vulkanOf(context), kFeatureSetStencil, "StencilDetector"));
     auto impl = std::make_unique<StencilDetectorImpl>();
     impl->ctx = &vulkanOf(context);
     impl->context = &context;

@@ -43,7 +43,7 @@ struct ContextDesc {
     const char* const* enabledInstanceExtensions;  // VK_EXT_debug_utils here enables names and labels
     uint32_t enabledInstanceExtensionCount;
     const VkPhysicalDeviceFeatures2* enabledFeatures;  // the chain passed to vkCreateDevice
-    FeatureSets featureSets;                           // which optional sets the host enabled
+    FeatureSets featureSets;  // the methods' sets the host enabled: a detector of another method refuses to be created
     const VkAllocationCallbacks* allocationCallbacks;  // optional
     Allocator* allocator;                              // optional; null: vkcollide's block allocator
     LogCallback log;                                   // optional
@@ -59,6 +59,9 @@ struct HeadlessDesc {
                                           // (an index or a substring) overrides both
     bool requireRayQuery;                 // fail instead of running without ray queries
     bool disableRayQuery;                 // never enable the ray-query set
+    // The method sets to enable (device_requirements.h); unset: every set the chosen device
+    // supports. A device lacking a requested set is not chosen.
+    std::optional<FeatureSets> featureSets;
     LogCallback log;
     void* logUser;
 };
@@ -101,6 +104,7 @@ struct ContextInfo {
     bool rayTracingPipeline;
     bool accelerationStructure;
     bool debugUtils;               // names and labels reach RenderDoc and the validation layer
+    FeatureSets featureSets;       // the methods' sets the device was created with
 };
 ContextInfo contextInfo(const Context& context);
 

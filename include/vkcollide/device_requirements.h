@@ -12,12 +12,25 @@
 
 namespace vkc {
 
-// Groups of requirements; the base set (0) is always included.
+// Groups of requirements, one per method: a host enables the sets of the methods it uses. The
+// base set (0: the scene and the broadphase) is always included.
 enum FeatureSetBits : uint32_t {
     kFeatureSetBase = 0,
     kFeatureSetRayQuery = 1u << 0,  // ebpi's default backend: ray queries in compute
+    kFeatureSetStencil = 1u << 1,
+    kFeatureSetLdi = 1u << 2,
+    kFeatureSetConsistentPairs = 1u << 3,
+    kFeatureSetAabbTree = 1u << 4,
+    kFeatureSetAllMethods = kFeatureSetStencil | kFeatureSetLdi | kFeatureSetConsistentPairs | kFeatureSetAabbTree,
 };
 using FeatureSets = uint32_t;
+
+// Each set by name, in table order: {set, "stencil"}, ... (the base set first, as "broadphase").
+struct NamedFeatureSet {
+    FeatureSets set;
+    const char* name;
+};
+std::span<const NamedFeatureSet> namedFeatureSets();
 
 // A device extension. Not needed once the device's API version reaches promotedIn (0: never).
 struct ExtensionRequirement {
@@ -44,12 +57,13 @@ struct DeviceRequirements {
     std::vector<FeatureRequirement> features;
 };
 
-// The extensions and features that the given sets need (base: Vulkan 1.2, synchronization2,
-// dynamic rendering, timeline semaphores, host query reset, precise occlusion queries, and the
-// descriptor-indexing features vertex buffers are read through: runtimeDescriptorArray,
-// descriptorBindingPartiallyBound, descriptorBindingVariableDescriptorCount,
-// shaderStorageBufferArrayNonUniformIndexing). A host that creates its own device must enable
-// every required row; adopting a device that lacks one fails with MissingFeature naming it.
+// The extensions and features that the given sets need, each row once (required wins over
+// optional). Base: Vulkan 1.2, synchronization2, timeline semaphores and the descriptor-indexing
+// features vertex buffers are read through; each method's rows are listed per method in the
+// README ("Device requirements", generated from this table and tested against it). A host that
+// creates its own device must enable every required row of the sets it names in
+// ContextDesc::featureSets; adopting a device that lacks one fails with MissingFeature naming it,
+// and creating a detector whose set the context lacks fails the same way.
 DeviceRequirements requiredDeviceFeatures(FeatureSets sets = kFeatureSetBase);
 
 // Extension names to pass to vkCreateDevice at `apiVersion`: required ones, plus optional ones

@@ -35,6 +35,7 @@ void VulkanTest::SetUp() {
     desc.enableValidation = true;
     desc.log = &VulkanTest::onLog;
     desc.logUser = this;
+    desc.featureSets = featureSets();
     Result<Context> context = createHeadlessContext(desc);
     if (!context) {
         if (context.status().code == ErrorCode::NotFound && !deviceRequired())

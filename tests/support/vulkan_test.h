@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,8 @@ protected:
     void TearDown() override;
 
     VulkanContext& vk() { return vulkanOf(context_); }
+    // The method feature sets the context enables; unset: every set the device supports.
+    virtual std::optional<FeatureSets> featureSets() const { return std::nullopt; }
 
     Context context_;
 

@@ -10,6 +10,9 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
 
 namespace vkc {
 namespace {
@@ -21,16 +24,36 @@ bool hasFeature(const DeviceRequirements& r, const char* name) {
                        [&](const FeatureRequirement& f) { return !strcmp(f.name, name) && !f.optional; });
 }
 
-TEST(DeviceRequirementsTest, BaseSetListsCoreNeedsAndRayQuerySetAddsExtensions) {
+// The base set (the scene and the broadphase) needs no method's features: a GPU without fp64,
+// precise occlusion queries or fragment stores can run the broadphase; each method adds its own.
+TEST(DeviceRequirementsTest, BaseSetListsCoreNeedsAndEachMethodAddsItsOwn) {
     DeviceRequirements base = requiredDeviceFeatures();
     EXPECT_EQ(base.minApiVersion, VK_API_VERSION_1_2);
-    for (const char* name : {"synchronization2", "dynamicRendering", "timelineSemaphore", "hostQueryReset",
-                             "occlusionQueryPrecise", "fragmentStoresAndAtomics", "shaderStorageImageExtendedFormats",
+    for (const char* name : {"synchronization2", "timelineSemaphore",
                              // the vertex-buffer descriptor array (shaders_glsl/shared/vertex_fetch.h)
                              "runtimeDescriptorArray", "descriptorBindingPartiallyBound",
                              "descriptorBindingVariableDescriptorCount", "shaderStorageBufferArrayNonUniformIndexing"})
         EXPECT_TRUE(hasFeature(base, name)) << name;
-    EXPECT_FALSE(hasFeature(base, "rayQuery"));
+    for (const char* name : {"rayQuery", "shaderFloat64", "hostQueryReset", "dynamicRendering", "occlusionQueryPrecise",
+                             "fragmentStoresAndAtomics", "shaderStorageImageExtendedFormats"})
+        EXPECT_FALSE(hasFeature(base, name)) << name << " is not the broadphase's";
+    struct Needs { FeatureSets set; std::vector<const char*> features; };
+    for (const Needs& needs : {Needs{kFeatureSetStencil, {"dynamicRendering", "occlusionQueryPrecise"}},
+                               Needs{kFeatureSetLdi, {"dynamicRendering", "fragmentStoresAndAtomics", "shaderFloat64"}},
+                               Needs{kFeatureSetConsistentPairs, {"dynamicRendering", "occlusionQueryPrecise",
+                                                                  "fragmentStoresAndAtomics",
+                                                                  "shaderStorageImageExtendedFormats"}},
+                               Needs{kFeatureSetAabbTree, {"shaderFloat64"}}}) {
+        const DeviceRequirements method = requiredDeviceFeatures(needs.set);
+        for (const char* name : needs.features) EXPECT_TRUE(hasFeature(method, name)) << name << ", set " << needs.set;
+        EXPECT_TRUE(hasFeature(method, "synchronization2")) << "every set includes the base";
+        EXPECT_EQ(method.features.size(), base.features.size() + needs.features.size()) << "set " << needs.set;
+    }
+    // A row several sets name appears once.
+    const DeviceRequirements all = requiredDeviceFeatures(kFeatureSetAllMethods);
+    EXPECT_EQ(std::count_if(all.features.begin(), all.features.end(),
+                            [](const FeatureRequirement& f) { return !strcmp(f.name, "dynamicRendering"); }),
+              1);
 
     DeviceRequirements rq = requiredDeviceFeatures(kFeatureSetRayQuery);
     EXPECT_TRUE(hasFeature(rq, "rayQuery"));
@@ -49,8 +72,50 @@ TEST(DeviceRequirementsTest, BaseSetListsCoreNeedsAndRayQuerySetAddsExtensions) 
     EXPECT_TRUE(has(at13, VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME));
 }
 
+// The README's per-method table, rendered from requiredDeviceFeatures: each set's rows beyond
+// the base set's (the base row lists its own).
+std::string requirementsTable() {
+    const DeviceRequirements base = requiredDeviceFeatures(kFeatureSetBase);
+    // A row the base set has, at least as strictly.
+    auto inBase = [&](const auto& rows, const auto& row) {
+        return std::any_of(rows.begin(), rows.end(), [&](const auto& b) {
+            return !strcmp(b.name, row.name) && (!b.optional || row.optional);
+        });
+    };
+    std::string table = "| method | extensions | features (optional ones in brackets) |\n|---|---|---|\n";
+    for (const NamedFeatureSet& named : namedFeatureSets()) {
+        const DeviceRequirements r = requiredDeviceFeatures(named.set);
+        std::string extensions, features;
+        for (const ExtensionRequirement& e : r.extensions) {
+            if (named.set != kFeatureSetBase && inBase(base.extensions, e)) continue;
+            extensions += std::string(extensions.empty() ? "" : ", ") + "`" + e.name + "`" +
+                          (e.promotedIn == VK_API_VERSION_1_3 ? " (core in 1.3)" : "");
+        }
+        for (const FeatureRequirement& f : r.features) {
+            if (named.set != kFeatureSetBase && inBase(base.features, f)) continue;
+            features += std::string(features.empty() ? "" : ", ") + (f.optional ? "[" : "") + f.name +
+                        (f.optional ? "]" : "");
+        }
+        table += std::string("| ") + named.name + " | " + (extensions.empty() ? "—" : extensions) + " | " + features +
+                 " |\n";
+    }
+    return table;
+}
+
+TEST(DeviceRequirementsTest, ReadmeListsEachMethodsRequirementsFromTheTable) {
+    std::ifstream file(std::string(VKC_SOURCE_DIR) + "/README.md");
+    ASSERT_TRUE(file) << "README.md not found";
+    const std::string readme((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    const std::string begin = "<!-- device-requirements: generated from requiredDeviceFeatures -->\n";
+    const size_t start = readme.find(begin);
+    ASSERT_NE(start, std::string::npos) << "README.md lacks the marker " << begin;
+    const size_t end = readme.find("\n\n", start + begin.size());
+    EXPECT_EQ(readme.substr(start + begin.size(), end + 1 - start - begin.size()), requirementsTable())
+        << "replace the README's table with the one above";
+}
+
 TEST(DeviceRequirementsTest, FeatureChainEnablesAndMissingNamesEachFeature) {
-    DeviceRequirements base = requiredDeviceFeatures();
+    DeviceRequirements base = requiredDeviceFeatures(kFeatureSetStencil);
     std::vector<std::string> extensions = {VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME, VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME};
     DeviceFeatureChain chain;
     // At 1.2 the 1.3 features must come from the extension structs.
@@ -60,9 +125,9 @@ TEST(DeviceRequirementsTest, FeatureChainEnablesAndMissingNamesEachFeature) {
     EXPECT_TRUE(chain.dynamicRendering.dynamicRendering);
     EXPECT_FALSE(chain.vulkan13.synchronization2);  // not linked at 1.2
     EXPECT_TRUE(missingRequirements(base, VK_API_VERSION_1_2, extensions, &chain.features2).empty());
-    chain.vulkan12.hostQueryReset = VK_FALSE;
+    chain.vulkan12.timelineSemaphore = VK_FALSE;
     std::vector<std::string> missing = missingRequirements(base, VK_API_VERSION_1_2, {}, &chain.features2);
-    EXPECT_NE(std::find(missing.begin(), missing.end(), "hostQueryReset"), missing.end());
+    EXPECT_NE(std::find(missing.begin(), missing.end(), "timelineSemaphore"), missing.end());
     EXPECT_NE(std::find(missing.begin(), missing.end(), VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME), missing.end());
 }
 

@@ -144,7 +144,7 @@ TEST_F(QueryTest, TwoSidedStencilCountsFrontAndBackFacesInOneDraw) {
 TEST_F(QueryTest, NonBlockingReadOfUnsubmittedQueriesIsNotReady) {
     Result<QueryPool> queries = createQueryPool(vk(), VK_QUERY_TYPE_OCCLUSION, 4, "never run");
     ASSERT_TRUE(queries.ok());
-    vk().vkd.vkResetQueryPool(vk().device, queries->pool, 0, 4);  // hostQueryReset is required
+    vk().vkd.vkResetQueryPool(vk().device, queries->pool, 0, 4);  // hostQueryReset: enabled where the device has it
     uint64_t values[4] = {};
     Status status = readQueries(vk(), queries.value(), 0, 4, values, QueryWait::No);
     EXPECT_EQ(status.code, ErrorCode::NotReady) << status.describe();

@@ -1,0 +1,68 @@
+// Device requirements follow the methods a host asks for (issue 13, device_requirements.h): a
+// context created with one method's feature set alone runs that method under the validation layer
+// without a message (a feature the method uses but its set lacks would be reported), the
+// broadphase runs on the base set alone (no fp64, no fragment stores, no precise occlusion
+// queries), and a detector whose set the context lacks refuses to be created, naming what is missing.
+#include "tests/support/method_scenes.h"
+#include "vkcollide/aabb_tree.h"
+#include "vkcollide/broadphase.h"
+#include "vkcollide/consistent_pairs.h"
+#include "vkcollide/ldi.h"
+#include "vkcollide/stencil.h"
+
+#include <gtest/gtest.h>
+
+namespace vkc {
+namespace {
+
+template <class Tested> struct MethodSet;
+template <> struct MethodSet<StencilDetector> { static constexpr FeatureSets set = kFeatureSetStencil; };
+template <> struct MethodSet<LdiDetector> { static constexpr FeatureSets set = kFeatureSetLdi; };
+template <> struct MethodSet<ConsistentPairsDetector> { static constexpr FeatureSets set = kFeatureSetConsistentPairs; };
+template <> struct MethodSet<AabbTreeDetector> { static constexpr FeatureSets set = kFeatureSetAabbTree; };
+template <> struct MethodSet<Broadphase> { static constexpr FeatureSets set = kFeatureSetBase; };
+
+template <class Tested>
+class OwnSetOnly : public test::MethodSceneTest {
+protected:
+    std::optional<FeatureSets> featureSets() const override { return MethodSet<Tested>::set; }
+};
+using Tested = ::testing::Types<StencilDetector, LdiDetector, ConsistentPairsDetector, AabbTreeDetector, Broadphase>;
+TYPED_TEST_SUITE(OwnSetOnly, Tested);
+
+TYPED_TEST(OwnSetOnly, RunsUnderValidationWithItsSetAlone) {
+    EXPECT_EQ(contextInfo(this->context_).featureSets, MethodSet<TypeParam>::set);
+    auto scene = Scene::create(this->context_, kVolumeMethodRequirements);
+    ASSERT_TRUE(scene);
+    this->addOverlappingBoxes(scene.value());
+    auto tested = TypeParam::create(this->context_, {});
+    ASSERT_TRUE(tested) << tested.status().describe();
+    auto results = tested->run(scene.value());
+    ASSERT_TRUE(results) << results.status().describe();
+    EXPECT_EQ(results->pairs.size(), 1u);
+}
+
+class BaseSetOnly : public test::MethodSceneTest {
+protected:
+    std::optional<FeatureSets> featureSets() const override { return kFeatureSetBase; }
+};
+
+template <class Detector>
+void expectRefused(Context& context, const char* detector, const char* set, const char* feature) {
+    auto refused = Detector::create(context, {});
+    ASSERT_FALSE(refused) << detector;
+    EXPECT_EQ(refused.status().code, ErrorCode::MissingFeature) << refused.status().describe();
+    for (const char* part : {detector, set, feature})
+        EXPECT_NE(refused.status().message.find(part), std::string::npos) << refused.status().message;
+}
+
+TEST_F(BaseSetOnly, DetectorsOfOtherSetsRefuseNamingWhatIsMissing) {
+    expectRefused<StencilDetector>(context_, "StencilDetector", "\"stencil\"", "occlusionQueryPrecise");
+    expectRefused<LdiDetector>(context_, "LdiDetector", "\"ldi\"", "shaderFloat64");
+    expectRefused<ConsistentPairsDetector>(context_, "ConsistentPairsDetector", "\"consistent-pairs\"",
+                                           "shaderStorageImageExtendedFormats");
+    expectRefused<AabbTreeDetector>(context_, "AabbTreeDetector", "\"aabb-tree\"", "shaderFloat64");
+}
+
+}  // namespace
+}  // namespace vkc

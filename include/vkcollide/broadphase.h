@@ -41,6 +41,9 @@ struct BroadphaseSettings {
     uint32_t maxObjects = 0;      // 0: 4096. Buffers are sized for this many objects
     uint32_t pairCapacity = 0;    // 0: 65536 pairs; more overlapping pairs set `truncated`
     uint32_t framesInFlight = 0;  // 0: 2. Frames recorded but not yet read back, at most
+    // true: frames write no pass timestamps and BroadphaseResults::gpuTimingsMs stays empty. With
+    // timings on, the GPU copies them into read-back memory, so results() still never waits.
+    bool disableGpuTimings = false;
 };
 
 struct BroadphaseResults {

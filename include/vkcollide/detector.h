@@ -33,6 +33,10 @@ struct DetectorSettings {
     uint32_t maxObjects = 0;         // 0: 4096, at most 65535. Objects in the scene
     uint32_t maxCandidatePairs = 0;  // 0: the method's default (stencil, consistent-pairs and ldi 16384,
                                      // aabb-tree 4096). Unique candidate pairs one frame may test
+    // true: frames write no pass timestamps and FrameResults::gpuTimingsMs stays empty (run(scene)'s
+    // own broadphase writes none either). With timings on, the GPU copies them into read-back
+    // memory, so results() still never waits.
+    bool disableGpuTimings = false;
     BroadphaseSettings broadphase;   // for run(scene), which runs its own GPU broadphase first
 };
 

@@ -79,7 +79,9 @@ public:
     // Add this to the vkQueueSubmit2 that carries the frame's command buffer: it tells results()
     // when the GPU is done, so results() never waits.
     VkSemaphoreSubmitInfo completionSignal(uint64_t frame);
-    // NotReady until the GPU finished `frame`; never blocks.
+    // NotReady until the GPU finished `frame` (also before its completionSignal was taken); never
+    // blocks or asks the driver for query results. InvalidArgument for a frame never recorded, or
+    // whose slot a later frame has been recorded into.
     Status results(uint64_t frame, BroadphaseResults& out);
 
     // Blocking convenience for tools and tests: record, submit, wait, read.

@@ -14,12 +14,16 @@ Result<ReadbackRing> createReadbackRing(VulkanContext& ctx, VkDeviceSize slotSiz
     if (slotSize == 0 || slotCount == 0)
         return makeError(ErrorCode::InvalidArgument, "readback ring '" + ringName + "' needs slots of non-zero size");
     const VkPhysicalDeviceLimits& limits = ctx.properties.limits;
-    VkDeviceSize alignment = std::max(limits.minStorageBufferOffsetAlignment, limits.nonCoherentAtomSize);
+    // 16: slots start where read-back layouts' regions may (16-byte offsets), so 64-bit query
+    // results copied into them land on the 8-byte offsets vkCmdCopyQueryPoolResults needs.
+    VkDeviceSize alignment =
+        std::max({limits.minStorageBufferOffsetAlignment, limits.nonCoherentAtomSize, VkDeviceSize(16)});
     ReadbackRing ring;
     ring.slotSize = slotSize;
     ring.slotStride = (slotSize + alignment - 1) / alignment * alignment;
     ring.slotCount = slotCount;
     ring.slotFrame.assign(slotCount, 0);
+    ring.slotRecorded.assign(slotCount, 0);
     Result<Buffer> buffer = createBuffer(ctx, {ring.slotStride * slotCount,
                                                VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                                MemoryUsage::Readback, ringName.c_str()});
@@ -62,7 +66,10 @@ Status ringSlotAvailable(VulkanContext& ctx, const ReadbackRing& ring, uint64_t 
     return Status::success();
 }
 
+void ringFrameRecorded(ReadbackRing& ring, uint64_t frame) { ring.slotRecorded[frame % ring.slotCount] = frame + 1; }
+
 VkSemaphoreSubmitInfo ringSignal(ReadbackRing& ring, uint64_t frame) {
+    ringFrameRecorded(ring, frame);
     ring.slotFrame[frame % ring.slotCount] = frame + 1;
     VkSemaphoreSubmitInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
     info.semaphore = ring.timeline;
@@ -88,9 +95,12 @@ void ringHostBarrier(const VulkanContext& ctx, VkCommandBuffer cmd, const Readba
 }
 
 Result<const void*> readRingSlot(VulkanContext& ctx, const ReadbackRing& ring, uint64_t frame) {
-    if (ring.slotFrame[frame % ring.slotCount] != frame + 1)
+    if (ring.slotRecorded[frame % ring.slotCount] != frame + 1)
         return makeError(ErrorCode::InvalidArgument, "readback ring: frame " + std::to_string(frame) +
-                                                         " was never signalled or its slot was reused");
+                                                         " was never recorded or its slot was reused");
+    if (ring.slotFrame[frame % ring.slotCount] != frame + 1)
+        return makeError(ErrorCode::NotReady, "frame " + std::to_string(frame) +
+                                                  " is recorded but its completion signal was not handed out");
     uint64_t value = 0;
     VKC_TRY(checkVk(ctx.vkd.vkGetSemaphoreCounterValue(ctx.device, ring.timeline, &value),
                     "vkGetSemaphoreCounterValue(readback ring)"));

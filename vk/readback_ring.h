@@ -16,6 +16,7 @@ struct ReadbackRing {
     uint32_t slotCount = 0;
     VkSemaphore timeline = VK_NULL_HANDLE;  // value frame + 1 means "frame's slot is written"
     std::vector<uint64_t> slotFrame;        // frame + 1 last signalled into each slot; 0: none
+    std::vector<uint64_t> slotRecorded;     // frame + 1 last recorded into each slot (signal maybe not yet handed out)
 };
 
 struct RingSlot {
@@ -32,7 +33,11 @@ RingSlot ringSlot(const ReadbackRing& ring, uint64_t frame);
 // Success when `frame`'s slot may be written (the frame that last used it has completed, or none
 // has); NotReady while that frame is still in flight. Never blocks.
 Status ringSlotAvailable(VulkanContext& ctx, const ReadbackRing& ring, uint64_t frame);
-// The signal to add to the submit that writes `frame`'s slot. Frames must increase.
+// Marks `frame` recorded into its slot: until ringSignal(frame) readRingSlot says NotReady for it,
+// and InvalidArgument for the slot's earlier frame, whose data and state the new one replaces.
+void ringFrameRecorded(ReadbackRing& ring, uint64_t frame);
+// The signal to add to the submit that writes `frame`'s slot (which also marks it recorded).
+// Frames must increase.
 VkSemaphoreSubmitInfo ringSignal(ReadbackRing& ring, uint64_t frame);
 // For blocking tools paths that already waited for the frame's submit: marks `frame` written and
 // signals its timeline value from the host (instead of adding ringSignal to the submit).
@@ -40,8 +45,9 @@ Status signalRingFromHost(VulkanContext& ctx, ReadbackRing& ring, uint64_t frame
 // Records the barrier that makes the writes of `frame`'s slot visible to the host; put it after
 // the last write to the slot, in the submit that signals ringSignal(frame).
 void ringHostBarrier(const VulkanContext& ctx, VkCommandBuffer cmd, const ReadbackRing& ring, uint64_t frame);
-// The slot's bytes once the GPU has finished with `frame`; NotReady before (never blocks);
-// InvalidArgument when the frame was never signalled or its slot has been reused since.
+// The slot's bytes once the GPU has finished with `frame`; NotReady before (never blocks), also
+// while a recorded frame's signal has not been handed out; InvalidArgument when the frame was never
+// recorded or its slot has been recorded again since.
 Result<const void*> readRingSlot(VulkanContext& ctx, const ReadbackRing& ring, uint64_t frame);
 
 }  // namespace vkc

@@ -51,7 +51,8 @@ Status AabbTreeDetectorImpl::createResources() {
                                  slotCount * (gpu::kAabbBindingPairStats + 1 + vertexBuffers)};
     VKC_TRY(createDetectorFrames(c,
                                  {"aabb-tree", slotCount, slotCount, {&size, 1},
-                                  aabbTreeReadbackLayout(settings.maxCandidatePairs, trianglePairCapacity())},
+                                  aabbTreeReadbackLayout(settings.maxCandidatePairs, trianglePairCapacity()),
+                                  !settings.disableGpuTimings},
                                  frames));
     frames.vertexBufferCapacity = vertexBuffers;
     slots.resize(slotCount);

@@ -214,9 +214,7 @@ Status AabbTreeDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& s
     static_assert(gpu::kAabbBindingPairStats == 10);
     for (uint32_t b = 0; b < 11; ++b) d.storageBuffer(slot.set, b, bound[b]);
     writeStorageBufferArray(c, slot.set, gpu::kBindingVertexBuffers, vertexSlots.buffers());
-    auto execute = graphExecuteContext(c, graph, slotResources(frames, frame));
-    if (!execute) return execute.status();
-    VKC_TRY(graph.execute(cmd, execute.value()));
+    VKC_TRY(executeFrameGraph(c, frames, frame, graph, cmd));
     slot.layout = std::move(layout);
     slot.nodesValid = true;
     slot.boxGenerations = std::move(boxGenerations);

@@ -87,7 +87,7 @@ Status AabbTreeDetector::results(uint64_t frame, FrameResults& out, AabbTreeFram
         details->nodePairsNeeded = state.nodePairOverflow;
         details->refitTrees = slot.refitTrees;
     }
-    return readPassTimings(*d.ctx, *slot.graph, slotResources(d.frames, frame), out.gpuTimingsMs);
+    return readFrameTimings(*d.ctx, d.frames, frame, *slot.graph, out.gpuTimingsMs);
 }
 
 }  // namespace vkc

@@ -90,9 +90,11 @@ Status BroadphaseImpl::createResources() {
 
     const uint32_t slotCount = settings.framesInFlight;
     VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (2 + vertexBuffers + 2)};
-    VKC_TRY(createDetectorFrames(
-        c, {"broadphase", slotCount, slotCount * 2, {&size, 1}, broadphaseReadbackLayout(settings.maxObjects, settings.pairCapacity)},
-        frames));
+    VKC_TRY(createDetectorFrames(c,
+                                 {"broadphase", slotCount, slotCount * 2, {&size, 1},
+                                  broadphaseReadbackLayout(settings.maxObjects, settings.pairCapacity),
+                                  !settings.disableGpuTimings},
+                                 frames));
     frames.vertexBufferCapacity = vertexBuffers;
     slots.resize(slotCount);
     for (uint32_t i = 0; i < slotCount; ++i) {
@@ -158,9 +160,7 @@ Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, 
     d.storageBuffer(slot.pairsSet, gpu::kBindingBounds, in.bounds);
     d.storageBuffer(slot.pairsSet, gpu::kBindingPairs, in.pairs);
     writeStorageBufferArray(c, slot.boundsSet, gpu::kBindingVertexBuffers, vertexSlots.buffers());
-    auto execute = graphExecuteContext(c, graph, slotResources(frames, frame));
-    if (!execute) return execute.status();
-    VKC_TRY(graph.execute(cmd, execute.value()));
+    VKC_TRY(executeFrameGraph(c, frames, frame, graph, cmd));
     slot.objectCount = objectCount;
     slot.origin = origin;
     return Status::success();
@@ -230,8 +230,7 @@ Status Broadphase::results(uint64_t frame, BroadphaseResults& out) {
     if (stored != 0)  // an empty vector's data() may be null, which memcpy must not get even for 0 bytes
         std::memcpy(out.pairs.data(), pairBytes + sizeof(header), stored * sizeof(ObjectPair));
     std::sort(out.pairs.begin(), out.pairs.end());
-    out.gpuTimingsMs.clear();
-    return readPassTimings(*impl_->ctx, *slot.graph, slotResources(impl_->frames, frame), out.gpuTimingsMs);
+    return readFrameTimings(*impl_->ctx, impl_->frames, frame, *slot.graph, out.gpuTimingsMs);
 }
 
 const BroadphaseSettings& Broadphase::settings() const { return impl_->settings; }

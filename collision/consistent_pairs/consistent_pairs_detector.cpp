@@ -117,7 +117,10 @@ Status ConsistentPairsDetectorImpl::createResources() {
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, slotCount * 3}};
     VKC_TRY(createDetectorFrames(*ctx,
                                  {"consistent-pairs", slotCount, slotCount * 4, sizes,
-                                  consistentPairsReadbackLayout(settings.maxCandidatePairs, settings.pointCapacity)},
+                                  consistentPairsReadbackLayout(
+                                      settings.maxCandidatePairs, settings.pointCapacity,
+                                      consistentPairsPeelCount(settings.layersPerIteration, settings.maxIterations)),
+                                  !settings.disableGpuTimings},
                                  frames));
 
     slots.resize(slotCount);

@@ -1,7 +1,7 @@
 // vkc::ConsistentPairsDetector, one frame: gathers the drawn objects of the candidate pairs (closed
 // solids only), fits the single orthographic view (paper 3, section 4: over the potentially
 // colliding set), fills the per-slot buffers and indirect draws, builds the pass graph
-// (passes/consistent_pairs/consistent_pairs_passes.h) and later decodes the ring slot and the occlusion queries.
+// (passes/consistent_pairs/consistent_pairs_passes.h) and later decodes the ring slot, occlusion queries included.
 #include "collision/consistent_pairs/consistent_pairs_detector_impl.h"
 
 #include "collision/frames/orthographic_views.h"
@@ -140,9 +140,7 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     VKC_TRY(fillHostBuffer(allocator, graph, in.draws, std::span<const VkDrawIndexedIndirectCommand>(draws)));
     VKC_TRY(fillHostBuffer(allocator, graph, in.candidates, std::span<const ObjectPair>(pairs)));
     writeDescriptors(slot, graph, in, drawn.vertexSlots.buffers());
-    auto execute = graphExecuteContext(c, graph, resources);
-    if (!execute) return execute.status();
-    VKC_TRY(graph.execute(cmd, execute.value()));
+    VKC_TRY(executeFrameGraph(c, frames, frame, graph, cmd));
     slot.drawnObjects = drawnCount;
     return Status::success();
 }
@@ -163,10 +161,9 @@ Status ConsistentPairsDetectorImpl::readResults(uint64_t frame, FrameResults& ou
     d.iterationsRun = stats.iterations;
     d.inconsistentPixels = stats.inconsistentPixels;
     if (slot.drawnObjects != 0) {
-        d.fragmentsPerPeel.resize(consistentPairsPeelCount(settings.layersPerIteration, d.iterationsRun));
-        if (!d.fragmentsPerPeel.empty())
-            VKC_TRY(readQueries(c, slot.occlusion, 0, uint32_t(d.fragmentsPerPeel.size()), d.fragmentsPerPeel,
-                                QueryWait::No));
+        const uint32_t peels = consistentPairsPeelCount(settings.layersPerIteration, d.iterationsRun);
+        const auto fragments = layout.span<uint64_t>(base, kConsistentPairsReadbackPeelFragments, peels);
+        d.fragmentsPerPeel.assign(fragments.begin(), fragments.end());
         d.iterationsTruncated = d.iterationsRun == settings.maxIterations && !d.fragmentsPerPeel.empty() &&
                                 d.fragmentsPerPeel.back() != 0;
     }
@@ -217,7 +214,7 @@ Status ConsistentPairsDetectorImpl::readResults(uint64_t frame, FrameResults& ou
                                " fragments in the last peel); collisions behind front layer " +
                                std::to_string(d.fragmentsPerPeel.size()) + " were not tested");
     if (details) *details = std::move(d);
-    return readPassTimings(c, *slot.graph, slotResources(frames, frame), out.gpuTimingsMs);
+    return readFrameTimings(c, frames, frame, *slot.graph, out.gpuTimingsMs);
 }
 
 }  // namespace vkc

@@ -32,7 +32,9 @@ Result<FrameResults> runAfterOwnBroadphase(Context& context, const BroadphaseSet
                                            const std::function<Result<FrameResults>(const BroadphaseResults&)>& run) {
     std::unique_ptr<Broadphase>& own = frames.broadphase;
     if (!own) {
-        auto broadphase = Broadphase::create(context, settings);
+        BroadphaseSettings ownSettings = settings;
+        ownSettings.disableGpuTimings = settings.disableGpuTimings || !frames.gpuTimings;
+        auto broadphase = Broadphase::create(context, ownSettings);
         if (!broadphase) return broadphase.status();
         own = std::make_unique<Broadphase>(std::move(broadphase.value()));
     }

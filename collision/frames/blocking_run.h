@@ -37,7 +37,8 @@ Result<FrameResults> runDetectorFrame(VulkanContext& ctx, DetectorFrames& frames
                                       const std::function<Status(uint64_t frame, FrameResults&)>& read);
 
 // A detector's run(scene): its own broadphase (frames.broadphase, created on first use with
-// `settings`), then `run` on the broadphase's pairs; the frame's GPU timings include the broadphase's.
+// `settings`, without timings when the detector has none), then `run` on the broadphase's pairs; the
+// frame's GPU timings include the broadphase's.
 Result<FrameResults> runAfterOwnBroadphase(Context& context, const BroadphaseSettings& settings, DetectorFrames& frames,
                                            const Scene& scene,
                                            const std::function<Result<FrameResults>(const BroadphaseResults&)>& run);

@@ -17,6 +17,7 @@ Status createDetectorFrames(VulkanContext& ctx, const DetectorFramesDesc& desc, 
     if (!placeholder) return placeholder.status();
     out.placeholder = placeholder.value();
     out.readback = desc.readback;
+    out.gpuTimings = desc.gpuTimings;
     auto ring = createReadbackRing(ctx, out.readback.slotBytes(), desc.framesInFlight,
                                    (method + " readback ring").c_str());
     if (!ring) return ring.status();
@@ -33,6 +34,22 @@ void destroyDetectorFrames(VulkanContext& ctx, DetectorFrames& frames) {
     destroyReadbackRing(ctx, frames.ring);
     destroyBuffer(ctx, frames.placeholder);
     destroyDescriptorPool(ctx, frames.descriptorPool);
+}
+
+Status executeFrameGraph(const VulkanContext& ctx, DetectorFrames& frames, uint64_t frame, const Graph& graph,
+                         VkCommandBuffer cmd) {
+    auto execute = graphExecuteContext(ctx, graph, slotResources(frames, frame), frames.gpuTimings);
+    if (!execute) return execute.status();
+    VKC_TRY(graph.execute(cmd, execute.value()));
+    ringFrameRecorded(frames.ring, frame);
+    return Status::success();
+}
+
+Status readFrameTimings(const VulkanContext& ctx, DetectorFrames& frames, uint64_t frame, const Graph& graph,
+                        std::map<std::string, double>& out) {
+    out.clear();
+    if (!frames.gpuTimings) return Status::success();
+    return readPassTimings(ctx, *frames.allocator, graph, slotResources(frames, frame), out);
 }
 
 }  // namespace vkc

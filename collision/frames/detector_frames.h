@@ -10,8 +10,10 @@
 #include "vk/readback_ring.h"
 #include "vkcollide/broadphase.h"
 
+#include <map>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace vkc {
@@ -24,6 +26,7 @@ struct DetectorFrames {
     ReadbackLayout readback;  // the regions of each ring slot
     uint32_t vertexBufferCapacity = 0;  // length of each set's vertex-buffer array (vertex_buffer_slots.h)
     ReadbackRing ring;
+    bool gpuTimings = true;                  // frames write pass timestamps (not the settings' disableGpuTimings)
     uint64_t nextRunFrame = 0;               // frames of the blocking calls
     std::unique_ptr<Broadphase> broadphase;  // for run(scene) only, created on first use
 };
@@ -35,6 +38,7 @@ struct DetectorFramesDesc {
     uint32_t descriptorSets = 0;                     // in all slots together
     std::span<const VkDescriptorPoolSize> poolSizes;  // in all slots together
     ReadbackLayout readback;                         // what one ring slot holds
+    bool gpuTimings = true;                          // not the settings' disableGpuTimings
 };
 
 Status createDetectorFrames(VulkanContext& ctx, const DetectorFramesDesc& desc, DetectorFrames& out);
@@ -44,5 +48,16 @@ void destroyDetectorFrames(VulkanContext& ctx, DetectorFrames& frames);
 inline PersistentResources& slotResources(DetectorFrames& frames, uint64_t frame) {
     return *frames.slots[frame % frames.slots.size()];
 }
+
+// Records `graph`, compiled with `frame`'s slot, into `cmd` (with the pass timestamps when
+// frames.gpuTimings), and marks the frame recorded: its results are NotReady until its signal.
+Status executeFrameGraph(const VulkanContext& ctx, DetectorFrames& frames, uint64_t frame, const Graph& graph,
+                         VkCommandBuffer cmd);
+
+// `frame`'s per-pass GPU milliseconds (its graph is `graph`) into `out`, which is cleared first:
+// empty when frames.gpuTimings is off. Reads the GPU's copy of the timestamps, never the driver's
+// query results; call once readRingSlot(frame) succeeded.
+Status readFrameTimings(const VulkanContext& ctx, DetectorFrames& frames, uint64_t frame, const Graph& graph,
+                        std::map<std::string, double>& out);
 
 }  // namespace vkc

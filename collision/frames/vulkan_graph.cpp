@@ -10,7 +10,10 @@ namespace vkc {
 VulkanGraphAllocator::~VulkanGraphAllocator() {
     for (auto& [handle, buffer] : buffers_) vkc::destroyBuffer(ctx_, buffer);
     for (auto& [handle, image] : images_) vkc::destroyImage(ctx_, image);
-    for (auto& [handle, pool] : queryPools_) destroyQueryPool(ctx_, pool);
+    for (auto& [handle, timestamps] : timestamps_) {
+        destroyQueryPool(ctx_, timestamps.pool);
+        vkc::destroyBuffer(ctx_, timestamps.results);
+    }
 }
 
 Result<GraphBuffer> VulkanGraphAllocator::createBuffer(const char* name, const GraphBufferDesc& desc,
@@ -30,11 +33,18 @@ Result<GraphImage> VulkanGraphAllocator::createImage(const char* name, const Gra
     return GraphImage{image->image, image->view};
 }
 
-Result<VkQueryPool> VulkanGraphAllocator::createTimestampPool(const char* name, uint32_t queries) {
+Result<GraphTimestamps> VulkanGraphAllocator::createTimestamps(const char* name, uint32_t queries) {
     auto pool = createQueryPool(ctx_, VK_QUERY_TYPE_TIMESTAMP, queries, name);
     if (!pool) return pool.status();
-    queryPools_.emplace(pool->pool, pool.value());
-    return pool->pool;
+    const std::string resultsName = std::string(name) + " results";
+    auto results = vkc::createBuffer(ctx_, {VkDeviceSize(queries) * sizeof(uint64_t), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                            MemoryUsage::Readback, resultsName.c_str()});
+    if (!results) {
+        destroyQueryPool(ctx_, pool.value());
+        return results.status();
+    }
+    timestamps_.emplace(pool->pool, Timestamps{pool.value(), results.value()});
+    return GraphTimestamps{pool->pool, results->buffer, results->data, queries};
 }
 
 void VulkanGraphAllocator::destroyBuffer(const GraphBuffer& buffer) {
@@ -51,16 +61,22 @@ void VulkanGraphAllocator::destroyImage(const GraphImage& image) {
     images_.erase(it);
 }
 
-void VulkanGraphAllocator::destroyTimestampPool(VkQueryPool pool) {
-    auto it = queryPools_.find(pool);
-    if (it == queryPools_.end()) return;
-    destroyQueryPool(ctx_, it->second);
-    queryPools_.erase(it);
+void VulkanGraphAllocator::destroyTimestamps(const GraphTimestamps& timestamps) {
+    auto it = timestamps_.find(timestamps.pool);
+    if (it == timestamps_.end()) return;
+    destroyQueryPool(ctx_, it->second.pool);
+    vkc::destroyBuffer(ctx_, it->second.results);
+    timestamps_.erase(it);
 }
 
 Status VulkanGraphAllocator::flush(VkBuffer buffer) {
     auto it = buffers_.find(buffer);
     return it == buffers_.end() ? Status::success() : flushBuffer(ctx_, it->second);
+}
+
+Status VulkanGraphAllocator::invalidateTimestamps(const GraphTimestamps& timestamps) {
+    auto it = timestamps_.find(timestamps.pool);
+    return it == timestamps_.end() ? Status::success() : invalidateBuffer(ctx_, it->second.results);
 }
 
 VkBuffer GraphDescriptors::buffer(BufferHandle buffer) const {
@@ -81,7 +97,8 @@ void GraphDescriptors::storageImage(VkDescriptorSet set, uint32_t binding, Image
     if (graph_.imageView(image) != VK_NULL_HANDLE) writeStorageImageDescriptor(ctx_, set, binding, graph_.imageView(image));
 }
 
-Result<ExecuteContext> graphExecuteContext(const VulkanContext& ctx, const Graph& graph, PersistentResources& slot) {
+Result<ExecuteContext> graphExecuteContext(const VulkanContext& ctx, const Graph& graph, PersistentResources& slot,
+                                           bool gpuTimings) {
     ExecuteContext context;
     context.device = &ctx.vkd;
     if (ctx.hasDebugUtils) {
@@ -89,23 +106,23 @@ Result<ExecuteContext> graphExecuteContext(const VulkanContext& ctx, const Graph
         context.endLabel = ctx.vki.vkCmdEndDebugUtilsLabelEXT;
     }
     // Devices whose queue cannot time (timestampValidBits 0) simply report no GPU timings.
-    if (ctx.timestampValidBits != 0 && graph.timestampQueryCount() != 0) {
-        auto pool = slot.timestampPool(graph.timestampQueryCount());
-        if (!pool) return pool.status();
-        context.timestampPool = pool.value();
+    if (gpuTimings && ctx.timestampValidBits != 0 && graph.timestampQueryCount() != 0) {
+        auto timestamps = slot.timestamps(graph.timestampQueryCount());
+        if (!timestamps) return timestamps.status();
+        context.timestampPool = timestamps->pool;
+        context.timestampResults = timestamps->results;
     }
     return context;
 }
 
-Status readPassTimings(const VulkanContext& ctx, const Graph& graph, PersistentResources& slot,
-                       std::map<std::string, double>& out) {
-    if (ctx.timestampValidBits == 0 || graph.timestampQueryCount() == 0) return Status::success();
-    auto pool = slot.timestampPool(graph.timestampQueryCount());
-    if (!pool) return pool.status();
-    const QueryPool timestamps{pool.value(), VK_QUERY_TYPE_TIMESTAMP, graph.timestampQueryCount()};
-    std::vector<uint64_t> ticks(graph.timestampQueryCount());
-    VKC_TRY(readQueries(ctx, timestamps, 0, uint32_t(ticks.size()), ticks, QueryWait::No));
-    for (const PassTiming& timing : graph.passTimings(ticks, ctx.timestampPeriod))
+Status readPassTimings(const VulkanContext& ctx, VulkanGraphAllocator& allocator, const Graph& graph,
+                       const PersistentResources& slot, std::map<std::string, double>& out) {
+    const GraphTimestamps& timestamps = slot.currentTimestamps();
+    // No pool (timings off, or a queue that cannot time) or one too small: this graph wrote none.
+    if (timestamps.pool == VK_NULL_HANDLE || timestamps.queries < graph.timestampQueryCount()) return Status::success();
+    VKC_TRY(allocator.invalidateTimestamps(timestamps));
+    const std::span<const uint64_t> ticks(static_cast<const uint64_t*>(timestamps.mapped), graph.timestampQueryCount());
+    for (const PassTiming& timing : graph.passTimings(ticks, ctx.timestampPeriod, ctx.timestampValidBits))
         out[timing.name] += timing.milliseconds;
     return Status::success();
 }

@@ -1,6 +1,6 @@
 // How a method runs its render graph on a VulkanContext: the allocator that creates the graph's
-// resources with vk/ memory, and the ExecuteContext with the device table, debug-utils labels
-// (when enabled) and the frame slot's timestamp query pool.
+// resources with vk/ memory, the ExecuteContext with the device table, debug-utils labels (when
+// enabled) and the frame slot's timestamps, and the pass timings read from the GPU's copy of them.
 #pragma once
 
 #include "passes/graph/graph.h"
@@ -27,18 +27,25 @@ public:
     ~VulkanGraphAllocator() override;  // whatever was not destroyed yet
     Result<GraphBuffer> createBuffer(const char* name, const GraphBufferDesc& desc, VkBufferUsageFlags usage) override;
     Result<GraphImage> createImage(const char* name, const GraphImageDesc& desc, VkImageUsageFlags usage) override;
-    Result<VkQueryPool> createTimestampPool(const char* name, uint32_t queries) override;
+    // A timestamp pool and its results buffer, in read-back memory like the ring.
+    Result<GraphTimestamps> createTimestamps(const char* name, uint32_t queries) override;
     void destroyBuffer(const GraphBuffer& buffer) override;
     void destroyImage(const GraphImage& image) override;
-    void destroyTimestampPool(VkQueryPool pool) override;
+    void destroyTimestamps(const GraphTimestamps& timestamps) override;
     // Makes the host's writes to a hostWrite buffer visible to the device (non-coherent memory).
     Status flush(VkBuffer buffer);
+    // Makes the device's writes to a timestamp results buffer visible to the host (non-coherent memory).
+    Status invalidateTimestamps(const GraphTimestamps& timestamps);
 
 private:
     VulkanContext& ctx_;
     std::unordered_map<VkBuffer, Buffer> buffers_;
     std::unordered_map<VkImage, Image> images_;
-    std::unordered_map<VkQueryPool, QueryPool> queryPools_;
+    struct Timestamps {
+        QueryPool pool;
+        Buffer results;
+    };
+    std::unordered_map<VkQueryPool, Timestamps> timestamps_;
 };
 
 // Copies `data` into the hostWrite buffer `buffer` of the compiled `graph` and flushes it; nothing
@@ -70,20 +77,16 @@ private:
     VkBuffer placeholder_;
 };
 
-// `graph` on `ctx` with `slot`'s timestamp pool, sized to the graph's passes.
-Result<ExecuteContext> graphExecuteContext(const VulkanContext& ctx, const Graph& graph, PersistentResources& slot);
+// `graph` on `ctx`; with `gpuTimings` (and a queue that can time) `slot`'s timestamps, sized to the
+// graph's passes, which execute() copies into host memory on the GPU after the last pass.
+Result<ExecuteContext> graphExecuteContext(const VulkanContext& ctx, const Graph& graph, PersistentResources& slot,
+                                           bool gpuTimings);
 
-// Per-pass GPU milliseconds by pass name, from `slot`'s timestamp pool (non-blocking: NotReady
-// while the queries are unavailable).
-Status readPassTimings(const VulkanContext& ctx, const Graph& graph, PersistentResources& slot,
-                       std::map<std::string, double>& out);
-
-ExecuteContext graphExecuteContext(const VulkanContext& ctx, const QueryPool& timestamps);
-
-// Per-pass GPU milliseconds by pass name, from `timestamps` (non-blocking: NotReady while the
-// queries are unavailable).
-Status readPassTimings(const VulkanContext& ctx, const Graph& graph, const QueryPool& timestamps,
-                       std::map<std::string, double>& out);
+// Adds the per-pass GPU milliseconds of `graph`'s frame, by pass name, from `slot`'s copy of its
+// timestamps: plain memory, never a call into the driver. Call once the frame's signal arrived;
+// adds nothing when the frame recorded no timestamps.
+Status readPassTimings(const VulkanContext& ctx, VulkanGraphAllocator& allocator, const Graph& graph,
+                       const PersistentResources& slot, std::map<std::string, double>& out);
 
 // Mesh vertex buffers (ours or the host's, read in place): any earlier command may have written
 // them, so the graph waits for all writes.

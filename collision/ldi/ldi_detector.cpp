@@ -92,7 +92,8 @@ Status LdiDetectorImpl::createResources() {
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, slotCount}};
     VKC_TRY(createDetectorFrames(c,
                                  {"ldi", slotCount, slotCount * 3, sizes,
-                                  ldiReadbackLayout(s.insideCapacity, s.maxPairs, maxTiles, s.resolution, s.keepImages)},
+                                  ldiReadbackLayout(s.insideCapacity, s.maxPairs, maxTiles, s.resolution, s.keepImages),
+                                  !s.disableGpuTimings},
                                  frames));
 
     slots.resize(slotCount);

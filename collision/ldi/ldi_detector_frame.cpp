@@ -129,9 +129,7 @@ Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene,
     VKC_TRY(uploadSceneIndices(allocator, graph, in.peel.indices, slot.indices));
     VKC_TRY(fillHostBuffer(allocator, graph, in.peel.tileBuffer, std::span<const gpu::LdiTileGpu>(gpuTiles)));
     writeDescriptors(slot, graph, in, vertexSlots.buffers());
-    auto execute = graphExecuteContext(c, graph, resources);
-    if (!execute) return execute.status();
-    VKC_TRY(graph.execute(cmd, execute.value()));
+    VKC_TRY(executeFrameGraph(c, frames, frame, graph, cmd));
     slot.tileObjects = std::move(tileObjects);
     slot.tileViews = std::move(tileViews);
     slot.tileCount = uint32_t(tiles.size());

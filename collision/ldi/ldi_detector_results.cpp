@@ -156,7 +156,7 @@ Status LdiDetectorImpl::readResults(uint64_t frame, FrameResults& out, LdiFrameD
         d.selfIntersections.push_back(s);
     }
     if (details) *details = std::move(d);
-    return readPassTimings(c, *slot.graph, slotResources(frames, frame), out.gpuTimingsMs);
+    return readFrameTimings(c, frames, frame, *slot.graph, out.gpuTimingsMs);
 }
 
 Status LdiDetectorImpl::readPointResults(uint64_t frame, LdiPointResults& out) {
@@ -175,7 +175,7 @@ Status LdiDetectorImpl::readPointResults(uint64_t frame, LdiPointResults& out) {
     std::sort(out.inside.begin(), out.inside.end());
     out.layers = v.stats[0].layers;
     out.layersTruncated = out.layers > settings.layerCap;
-    return readPassTimings(c, *slot.graph, slotResources(frames, frame), out.gpuTimingsMs);
+    return readFrameTimings(c, frames, frame, *slot.graph, out.gpuTimingsMs);
 }
 
 }  // namespace vkc

@@ -154,7 +154,9 @@ Status StencilDetectorImpl::createResources() {
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, slotCount * 2}};
     VKC_TRY(createDetectorFrames(c,
                                  {"stencil", slotCount, slotCount * 4, sizes,
-                                  stencilReadbackLayout(s.maxCandidatePairs, s.pointCapacity)},
+                                  stencilReadbackLayout(s.maxCandidatePairs, s.pointCapacity,
+                                                        stencilOcclusionQueries(s.views, s.maxObjects)),
+                                  !s.disableGpuTimings},
                                  frames));
 
     slots.resize(slotCount);
@@ -166,7 +168,7 @@ Status StencilDetectorImpl::createResources() {
         VKC_TRY(make.descriptorSet(slot.normalsSet, pool, normals.setLayouts[0], "stencil normals set", vertexBuffers));
         VKC_TRY(make.descriptorSet(slot.scanSet, pool, scan.setLayouts[0], "stencil scan set"));
         VKC_TRY(make.descriptorSet(slot.compactSet, pool, compact.setLayouts[0], "stencil compact set"));
-        VKC_TRY(make.queryPool(slot.occlusion, VK_QUERY_TYPE_OCCLUSION, s.views * (2 + 2 * s.maxObjects),
+        VKC_TRY(make.queryPool(slot.occlusion, VK_QUERY_TYPE_OCCLUSION, stencilOcclusionQueries(s.views, s.maxObjects),
                                "stencil occlusion"));
     }
     return Status::success();

@@ -1,6 +1,6 @@
 // vkc::StencilDetector, one frame: gathers the drawn objects of the candidate pairs, fits the
 // views (paper 1, section 6.5), fills the per-slot buffers, builds the pass graph
-// (passes/stencil/stencil_passes.h) and later decodes the ring slot and the occlusion queries.
+// (passes/stencil/stencil_passes.h) and later decodes the ring slot, occlusion queries included.
 #include "collision/stencil/stencil_detector_impl.h"
 
 #include "collision/frames/orthographic_views.h"
@@ -147,9 +147,7 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     VKC_TRY(fillHostBuffer(*frames.allocator, graph, in.objects, std::span<const gpu::StencilObjectGpu>(objects)));
     VKC_TRY(fillHostBuffer(*frames.allocator, graph, in.candidates, std::span<const ObjectPair>(pairs)));
     VKC_TRY(writeDescriptors(slot, graph, in, meshBuffers));
-    auto execute = graphExecuteContext(c, graph, resources);
-    if (!execute) return execute.status();
-    VKC_TRY(graph.execute(cmd, execute.value()));
+    VKC_TRY(executeFrameGraph(c, frames, frame, graph, cmd));
 
     slot.drawObjects = std::move(draw);
     slot.candidatePairs = pairs;
@@ -168,11 +166,11 @@ Status StencilDetectorImpl::readResults(uint64_t frame, FrameResults& out, Stenc
     const StencilSlot& slot = slots[frame % slots.size()];
     const char* base = static_cast<const char*>(bytes.value());
 
+    const ReadbackLayout& layout = frames.readback;
     const uint32_t drawn = uint32_t(slot.drawObjects.size());
     const uint32_t perView = stencilQueriesPerView(drawn);
-    std::vector<uint64_t> samples(size_t(slot.viewCount) * perView, 0);
-    if (!samples.empty())
-        VKC_TRY(readQueries(c, slot.occlusion, 0, uint32_t(samples.size()), samples, QueryWait::No));
+    const std::span<const uint64_t> samples =
+        layout.span<uint64_t>(base, kStencilReadbackOcclusion, stencilOcclusionQueries(slot.viewCount, drawn));
 
     StencilFrameDetails d;
     d.drawnObjects = drawn;
@@ -193,7 +191,6 @@ Status StencilDetectorImpl::readResults(uint64_t frame, FrameResults& out, Stenc
         if (penetratedObject[i]) d.penetratedObjects.push_back(slot.drawObjects[i]);
     }
 
-    const ReadbackLayout& layout = frames.readback;
     const ReadbackList pairList = readbackList(layout.bytes(base, kStencilReadbackPairs), settings.maxCandidatePairs);
     const ReadbackList pointList = readbackList(layout.bytes(base, kStencilReadbackPoints), settings.pointCapacity);
     d.pointCount = pointList.count;
@@ -252,7 +249,7 @@ Status StencilDetectorImpl::readResults(uint64_t frame, FrameResults& out, Stenc
                                                : " (open or non-manifold: " + meshes + ")"));
     }
     if (details) *details = std::move(d);
-    return readPassTimings(c, *slot.graph, slotResources(frames, frame), out.gpuTimingsMs);
+    return readFrameTimings(c, frames, frame, *slot.graph, out.gpuTimingsMs);
 }
 
 }  // namespace vkc

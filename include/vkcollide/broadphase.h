@@ -41,6 +41,9 @@ struct BroadphaseSettings {
     uint32_t maxObjects = 0;      // 0: 4096. Buffers are sized for this many objects
     uint32_t pairCapacity = 0;    // 0: 65536 pairs; more overlapping pairs set `truncated`
     uint32_t framesInFlight = 0;  // 0: 2. Frames recorded but not yet read back, at most
+    // true: frames write no pass timestamps and BroadphaseResults::gpuTimingsMs stays empty. With
+    // timings on, the GPU copies them into read-back memory, so results() still never waits.
+    bool disableGpuTimings = false;
 };
 
 struct BroadphaseResults {
@@ -76,7 +79,9 @@ public:
     // Add this to the vkQueueSubmit2 that carries the frame's command buffer: it tells results()
     // when the GPU is done, so results() never waits.
     VkSemaphoreSubmitInfo completionSignal(uint64_t frame);
-    // NotReady until the GPU finished `frame`; never blocks.
+    // NotReady until the GPU finished `frame` (also before its completionSignal was taken); never
+    // blocks or asks the driver for query results. InvalidArgument for a frame never recorded, or
+    // whose slot a later frame has been recorded into.
     Status results(uint64_t frame, BroadphaseResults& out);
 
     // Blocking convenience for tools and tests: record, submit, wait, read.

@@ -3,15 +3,17 @@
 //   record(cmd, scene, candidates, frame)  into the host's command buffer (frames increase by one)
 //   completionSignal(frame)                added to the vkQueueSubmit2 that carries that buffer
 //   results(frame, out, details)           NotReady until the GPU finished `frame`; never blocks
+//                                          (reads memory the GPU wrote, query results included)
 //   run(scene, pcs, details) / run(scene, details)   blocking conveniences for tools and tests
 // Errors every detector returns alike, with the same wording (the method's name first):
 //   NotReady         record() while frame - framesInFlight has not finished on the GPU (its slot
-//                    is busy); results() before the frame's signal arrived
+//                    is busy); results() before the frame's signal arrived (or was handed out)
 //   InvalidArgument  "<method>: candidate pair (a, b) names an unknown object";
 //                    "<method>: N world bounds for M objects" (bounds missing for an object);
 //                    "<method>: N candidate pairs, more than <Settings>::maxCandidatePairs (L)";
 //                    "<method>: the scene has N objects, more than <Settings>::maxObjects (L)";
-//                    settings out of range in create(), naming the field
+//                    settings out of range in create(), naming the field; results() for a frame
+//                    never recorded, or whose slot a later frame has been recorded into
 //   InvalidMesh      "<method>: object 3 "o3" (mesh "x") is not a closed, manifold, outward-oriented
 //                    solid (open (2 boundary edges))", from a method that needs closed solids
 //   Unsupported      the drawn objects read more distinct vertex buffers than the device's
@@ -33,6 +35,10 @@ struct DetectorSettings {
     uint32_t maxObjects = 0;         // 0: 4096, at most 65535. Objects in the scene
     uint32_t maxCandidatePairs = 0;  // 0: the method's default (stencil, consistent-pairs and ldi 16384,
                                      // aabb-tree 4096). Unique candidate pairs one frame may test
+    // true: frames write no pass timestamps and FrameResults::gpuTimingsMs stays empty (run(scene)'s
+    // own broadphase writes none either). With timings on, the GPU copies them into read-back
+    // memory, so results() still never waits.
+    bool disableGpuTimings = false;
     BroadphaseSettings broadphase;   // for run(scene), which runs its own GPU broadphase first
 };
 

@@ -1,7 +1,8 @@
 // Consistent pairs, the frame around the iterations (paper 3, section 5): setup (clear the flag
 // matrix, list headers and stats; reset the peels' occlusion queries), the GPU decision after each
 // iteration (copy the last peel's query result, write the next iteration's indirect draws), then
-// the compaction of the flag matrix into unique pairs and one copy into the ring slot.
+// the compaction of the flag matrix into unique pairs and one copy into the ring slot (the peels'
+// query results included).
 // Reads: queries, candidates, flags. Writes: stats, indirect draws, pairs, the ring slot.
 // Invariant: list counts are exact; at most `capacity` entries are stored.
 #include "passes/consistent_pairs/consistent_pairs_passes.h"
@@ -88,14 +89,18 @@ static void addCompactPasses(Graph& graph, const ConsistentPairsPassInputs& in, 
         {kConsistentPairsReadbackPairs, state.pairs, stencilPairsBytes(in.pairCapacity)},
         {kConsistentPairsReadbackPoints, state.points, consistentPairsPointsBytes(in.pointCapacity)},
         {kConsistentPairsReadbackStats, state.stats, sizeof(gpu::ConsistentPairsStatsGpu)}};
-    addReadbackPass(graph, "consistent-pairs-readback", *in.readbackLayout, in.readback, copies);
+    // Only a frame that draws records its peels (and so writes their queries).
+    const uint32_t peels = in.drawObjects.empty() ? 0u : consistentPairsPeelCount(in.layersPerIteration, in.iterations);
+    const ReadbackQueries fragments = {kConsistentPairsReadbackPeelFragments, in.occlusion, 0, peels};
+    addReadbackPass(graph, "consistent-pairs-readback", *in.readbackLayout, in.readback, copies, {&fragments, 1});
 }
 
-ReadbackLayout consistentPairsReadbackLayout(uint32_t pairCapacity, uint32_t pointCapacity) {
+ReadbackLayout consistentPairsReadbackLayout(uint32_t pairCapacity, uint32_t pointCapacity, uint32_t peels) {
     ReadbackLayout layout;
     layout.add(stencilPairsBytes(pairCapacity));
     layout.add(consistentPairsPointsBytes(pointCapacity));
     layout.add(sizeof(gpu::ConsistentPairsStatsGpu));
+    layout.add(VkDeviceSize(peels) * sizeof(uint64_t));
     return layout;
 }
 

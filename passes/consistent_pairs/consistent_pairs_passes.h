@@ -95,13 +95,15 @@ struct ConsistentPairsGraphState {
 };
 
 // Every pass of one frame, in order.
-// Read-back regions: the pair list, the point list, then the frame's stats.
+// Read-back regions: the pair list, the point list, the frame's stats, then the fragments of every
+// recorded peel (its occlusion query, uint64_t each, in global layer order).
 enum ConsistentPairsReadback : uint32_t {
     kConsistentPairsReadbackPairs,
     kConsistentPairsReadbackPoints,
-    kConsistentPairsReadbackStats
+    kConsistentPairsReadbackStats,
+    kConsistentPairsReadbackPeelFragments
 };
-ReadbackLayout consistentPairsReadbackLayout(uint32_t pairCapacity, uint32_t pointCapacity);
+ReadbackLayout consistentPairsReadbackLayout(uint32_t pairCapacity, uint32_t pointCapacity, uint32_t peels);
 
 void addConsistentPairsPasses(Graph& graph, const ConsistentPairsPassInputs& inputs);
 

@@ -1,7 +1,8 @@
 // The render graph: passes declared in execution order, each listing every resource it touches
 // with an access kind; compile() derives synchronization2 barriers and layout transitions from
 // those declarations (no device needed, printable with dump()); execute() records the barriers,
-// a debug label and a timestamp pair around each pass's record callback into any command buffer.
+// a debug label and a timestamp pair around each pass's record callback into any command buffer,
+// and can copy the timestamps into host-visible memory on the GPU after the last pass.
 // No reordering, multi-queue, aliasing or subpass merging: passes run exactly as declared.
 #pragma once
 
@@ -100,6 +101,11 @@ struct ExecuteContext {
     // Resets the pass queries with vkCmdResetQueryPool before the first pass; turn off when the
     // caller resets them itself (host reset, or one reset for several graphs).
     bool resetQueries = true;
+    // Optional, with timestampPool: a host-visible buffer of timestampQueryCount() uint64_t. After
+    // the last pass the GPU copies the pass queries into it (vkCmdCopyQueryPoolResults, 64-bit,
+    // query firstQuery at offset 0) and makes them host-readable, so that once the submit's signal
+    // arrived the host reads plain memory and never asks the driver. Needs vkCmdCopyQueryPoolResults.
+    VkBuffer timestampResults = VK_NULL_HANDLE;
 };
 
 // GPU time of one pass, from the timestamp queries.

@@ -1,7 +1,8 @@
 // Graph::execute: records a compiled graph into the caller's command buffer. Per pass: debug
 // label begin (when VK_EXT_debug_utils functions are given), the pass's barriers in one
 // vkCmdPipelineBarrier2, a start timestamp, the record callback, an end timestamp, label end;
-// then the final barriers. Only the device table passed in is called, never volk's globals.
+// then the final barriers, and the GPU's copy of the timestamps for the host when asked for.
+// Only the device table passed in is called, never volk's globals.
 #include "passes/graph/graph.h"
 #include "vk/image.h"
 
@@ -13,6 +14,42 @@ namespace {
 // Aspect for barriers when the description leaves it 0: from the format.
 VkImageAspectFlags aspectOf(const GraphImageDesc& desc) {
     return desc.aspect != 0 ? desc.aspect : formatAspect(desc.format);
+}
+
+// One barrier on the first `bytes` of `buffer`, from (ALL_TRANSFER, TRANSFER_WRITE) to `dstStages`/`dstAccess`.
+void transferWriteBarrier(const VolkDeviceTable& device, VkCommandBuffer cmd, VkBuffer buffer, VkDeviceSize bytes,
+                          VkPipelineStageFlags2 dstStages, VkAccessFlags2 dstAccess) {
+    VkBufferMemoryBarrier2 barrier{};
+    barrier.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2;
+    barrier.srcStageMask = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
+    barrier.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
+    barrier.dstStageMask = dstStages;
+    barrier.dstAccessMask = dstAccess;
+    barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    barrier.buffer = buffer;
+    barrier.size = bytes;
+    VkDependencyInfo dependency{};
+    dependency.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO;
+    dependency.bufferMemoryBarrierCount = 1;
+    dependency.pBufferMemoryBarriers = &barrier;
+    device.vkCmdPipelineBarrier2(cmd, &dependency);
+}
+
+// The pass timestamps into the host-visible results buffer, on the GPU: WAIT makes the copy wait
+// for each query there, in order after its write; the host never calls vkGetQueryPoolResults (which
+// blocks for tens of ms inside a call that reports the results ready on lavapipe). The first
+// barrier orders the copy after the slot's previous frame's copy into the same buffer, the second
+// makes the values host-readable by the time the submit signals.
+void copyTimestampsForHost(const VolkDeviceTable& device, VkCommandBuffer cmd, const ExecuteContext& context,
+                           uint32_t queries) {
+    const VkDeviceSize bytes = VkDeviceSize(queries) * sizeof(uint64_t);
+    transferWriteBarrier(device, cmd, context.timestampResults, bytes, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                         VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    device.vkCmdCopyQueryPoolResults(cmd, context.timestampPool, context.firstQuery, queries, context.timestampResults,
+                                     0, sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+    transferWriteBarrier(device, cmd, context.timestampResults, bytes, VK_PIPELINE_STAGE_2_HOST_BIT,
+                         VK_ACCESS_2_HOST_READ_BIT);
 }
 
 }  // namespace
@@ -28,6 +65,10 @@ Status Graph::execute(VkCommandBuffer cmd, const ExecuteContext& context) const 
                        (context.resetQueries && device->vkCmdResetQueryPool == nullptr)))
         return makeError(ErrorCode::InvalidArgument,
                          "ExecuteContext has a timestamp pool but no vkCmdWriteTimestamp2/vkCmdResetQueryPool");
+    const bool copyTimestamps = timestamps && context.timestampResults != VK_NULL_HANDLE && !passes_.empty();
+    if (copyTimestamps && device->vkCmdCopyQueryPoolResults == nullptr)
+        return makeError(ErrorCode::InvalidArgument,
+                         "ExecuteContext has a timestamp results buffer but no vkCmdCopyQueryPoolResults");
     const bool labels = context.beginLabel != nullptr && context.endLabel != nullptr;
 
     // Scratch arrays reused across passes: one allocation per execute, not per pass.
@@ -104,6 +145,7 @@ Status Graph::execute(VkCommandBuffer cmd, const ExecuteContext& context) const 
         if (labels) context.endLabel(cmd);
     }
     recordBarriers(finalBarriers_);
+    if (copyTimestamps) copyTimestampsForHost(*device, cmd, context, timestampQueryCount());
     return Status::success();
 }
 

@@ -84,7 +84,17 @@ struct GraphImage {
     VkImageView view = VK_NULL_HANDLE;
 };
 
-// Creates (and destroys) the resources a graph creates, and timestamp query pools, without the
+// One frame slot's pass timestamps: the query pool execute() writes, and the host-visible buffer it
+// copies their 64-bit values into on the GPU after the last pass, so that the host reads them as
+// plain memory once the frame's signal arrived instead of asking the driver for query results.
+struct GraphTimestamps {
+    VkQueryPool pool = VK_NULL_HANDLE;
+    VkBuffer results = VK_NULL_HANDLE;  // `queries` uint64_t, in query order
+    const void* mapped = nullptr;       // the results, mapped (invalidate before reading)
+    uint32_t queries = 0;
+};
+
+// Creates (and destroys) the resources a graph creates, and timestamp queries, without the
 // graph depending on vk/ memory code. Graph::compile(allocator) never destroys what it is given;
 // FrameSlotResources (passes/frame_slot_resources.h) keeps them across frames and destroys them.
 // `name` is for debug names and error messages.
@@ -93,11 +103,11 @@ public:
     virtual ~GraphResourceAllocator() = default;
     virtual Result<GraphBuffer> createBuffer(const char* name, const GraphBufferDesc& desc, VkBufferUsageFlags usage) = 0;
     virtual Result<GraphImage> createImage(const char* name, const GraphImageDesc& desc, VkImageUsageFlags usage) = 0;
-    virtual Result<VkQueryPool> createTimestampPool(const char* name, uint32_t queries) = 0;
+    virtual Result<GraphTimestamps> createTimestamps(const char* name, uint32_t queries) = 0;
     // Each is called once per object, after the last frame that used it has completed.
     virtual void destroyBuffer(const GraphBuffer& buffer) = 0;
     virtual void destroyImage(const GraphImage& image) = 0;
-    virtual void destroyTimestampPool(VkQueryPool pool) = 0;
+    virtual void destroyTimestamps(const GraphTimestamps& timestamps) = 0;
 };
 
 }  // namespace vkc

@@ -17,7 +17,7 @@ PersistentResources::PersistentResources(GraphResourceAllocator& allocator, uint
 PersistentResources::~PersistentResources() {
     for (auto& [name, entry] : buffers_) allocator_.destroyBuffer(entry.buffer);
     for (auto& [name, entry] : images_) allocator_.destroyImage(entry.image);
-    if (timestamps_ != VK_NULL_HANDLE) allocator_.destroyTimestampPool(timestamps_);
+    if (timestamps_.pool != VK_NULL_HANDLE) allocator_.destroyTimestamps(timestamps_);
 }
 
 Result<PersistentResources::BufferUse> PersistentResources::buffer(const std::string& name, const GraphBufferDesc& desc,
@@ -80,15 +80,14 @@ void PersistentResources::setLastUse(bool isImage, const std::string& name, cons
     }
 }
 
-Result<VkQueryPool> PersistentResources::timestampPool(uint32_t queries) {
-    if (timestamps_ != VK_NULL_HANDLE && timestampQueries_ >= queries) return timestamps_;
-    if (timestamps_ != VK_NULL_HANDLE) allocator_.destroyTimestampPool(timestamps_);
-    timestamps_ = VK_NULL_HANDLE;
-    timestampQueries_ = 0;
-    Result<VkQueryPool> created = allocator_.createTimestampPool(named("timestamps").c_str(), queries);
+Result<GraphTimestamps> PersistentResources::timestamps(uint32_t queries) {
+    if (timestamps_.pool != VK_NULL_HANDLE && timestamps_.queries >= queries) return timestamps_;
+    if (timestamps_.pool != VK_NULL_HANDLE) allocator_.destroyTimestamps(timestamps_);
+    timestamps_ = GraphTimestamps{};
+    Result<GraphTimestamps> created = allocator_.createTimestamps(named("timestamps").c_str(), queries);
     if (!created) return created.status();
     timestamps_ = created.value();
-    timestampQueries_ = queries;
+    timestamps_.queries = queries;
     return timestamps_;
 }
 

@@ -4,7 +4,8 @@
 // creates: the object of the slot's previous frame when it still fits (size, extent, format, usage
 // flags derived from this frame's accesses), else a new one; and the state that frame's last access
 // left it in, which compile() remembers here again for the next frame. It also holds the slot's
-// timestamp pool, sized to the graph's passes. Everything is destroyed with the object.
+// timestamps (query pool and host-visible copy), sized to the graph's passes. Everything is
+// destroyed with the object.
 #pragma once
 
 #include "passes/graph/graph_resources.h"
@@ -39,8 +40,10 @@ public:
     SyncState lastUse(bool isImage, const std::string& name) const;
     void setLastUse(bool isImage, const std::string& name, const SyncState& state);
 
-    // A timestamp pool with at least `queries` queries (grown when a graph has more passes).
-    Result<VkQueryPool> timestampPool(uint32_t queries);
+    // Timestamps for at least `queries` queries (grown when a graph has more passes).
+    Result<GraphTimestamps> timestamps(uint32_t queries);
+    // The timestamps the slot holds now; a null pool when no frame of the slot asked for any.
+    const GraphTimestamps& currentTimestamps() const { return timestamps_; }
 
 private:
     struct BufferEntry {
@@ -61,8 +64,7 @@ private:
     std::string suffix_;
     std::map<std::string, BufferEntry> buffers_;
     std::map<std::string, ImageEntry> images_;
-    VkQueryPool timestamps_ = VK_NULL_HANDLE;
-    uint32_t timestampQueries_ = 0;
+    GraphTimestamps timestamps_;
 };
 
 }  // namespace vkc

@@ -1,7 +1,9 @@
 // What a method reads back per frame, declared once: regions of a read-back ring slot, each the
-// head of one graph buffer copied there by the frame's one read-back pass. The layout sizes the
-// ring slot and gives every region its offset, so the pass that copies and the decoder that reads
-// the mapped slot cannot disagree: the decoder asks for a typed span of a region.
+// head of one graph buffer, or the results of a range of queries, copied there by the frame's one
+// read-back pass. The layout sizes the ring slot and gives every region its offset, so the pass
+// that copies and the decoder that reads the mapped slot cannot disagree: the decoder asks for a
+// typed span of a region. Query results come through the GPU's copy too: results() reads memory
+// and never asks the driver (vkGetQueryPoolResults may block even for available queries).
 #pragma once
 
 #include "passes/graph/graph.h"
@@ -55,9 +57,20 @@ struct ReadbackCopy {
     VkDeviceSize bytes = 0;
 };
 
+// One region's copy of queries [first, first + count) of `pool`: one uint64_t each, in query order
+// (at most the region's maxBytes). Every query of the range must be written earlier in the frame:
+// the copy waits on the GPU until each is available.
+struct ReadbackQueries {
+    uint32_t region = 0;
+    VkQueryPool pool = VK_NULL_HANDLE;
+    uint32_t first = 0;
+    uint32_t count = 0;
+};
+
 // The frame's read-back pass `name`: copies each region into `slot` (the frame's imported ring
-// slot). A copy of 0 bytes declares and records nothing, so its source need not exist this frame.
+// slot). A copy of 0 bytes (0 queries) declares and records nothing, so its source need not exist
+// this frame.
 void addReadbackPass(Graph& graph, const char* name, const ReadbackLayout& layout, BufferHandle slot,
-                     std::span<const ReadbackCopy> copies);
+                     std::span<const ReadbackCopy> copies, std::span<const ReadbackQueries> queries = {});
 
 }  // namespace vkc

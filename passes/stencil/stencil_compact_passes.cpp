@@ -58,10 +58,11 @@ void addStencilScanPass(Graph& graph, const StencilPassInputs& in, uint32_t view
     });
 }
 
-ReadbackLayout stencilReadbackLayout(uint32_t pairCapacity, uint32_t pointCapacity) {
+ReadbackLayout stencilReadbackLayout(uint32_t pairCapacity, uint32_t pointCapacity, uint32_t occlusionQueries) {
     ReadbackLayout layout;
     layout.add(stencilPairsBytes(pairCapacity));
     layout.add(stencilPointsBytes(pointCapacity));
+    layout.add(VkDeviceSize(occlusionQueries) * sizeof(uint64_t));
     return layout;
 }
 
@@ -73,7 +74,9 @@ void addStencilCompactPasses(Graph& graph, const StencilPassInputs& in, StencilG
 
     const ReadbackCopy copies[] = {{kStencilReadbackPairs, state.pairs, stencilPairsBytes(in.pairCapacity)},
                                    {kStencilReadbackPoints, state.points, stencilPointsBytes(in.pointCapacity)}};
-    addReadbackPass(graph, "stencil-readback", *in.readbackLayout, in.readback, copies);
+    const uint32_t queries = stencilOcclusionQueries(uint32_t(in.views.size()), uint32_t(in.drawObjects.size()));
+    const ReadbackQueries occlusion = {kStencilReadbackOcclusion, in.occlusion, 0, queries};
+    addReadbackPass(graph, "stencil-readback", *in.readbackLayout, in.readback, copies, {&occlusion, 1});
 }
 
 }  // namespace vkc

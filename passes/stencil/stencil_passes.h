@@ -99,9 +99,16 @@ inline VkDeviceSize stencilPairFlagsBytes(uint32_t objectCount) {
     return ((VkDeviceSize(objectCount) * objectCount + 31) / 32) * 4;
 }
 
-// Read-back regions: the pair list, then the point list.
-enum StencilReadback : uint32_t { kStencilReadbackPairs, kStencilReadbackPoints };
-ReadbackLayout stencilReadbackLayout(uint32_t pairCapacity, uint32_t pointCapacity);
+// Occlusion queries of a frame that draws `drawnObjects` objects in `views` views (the pool's size
+// with the settings' maxObjects).
+inline uint32_t stencilOcclusionQueries(uint32_t views, uint32_t drawnObjects) {
+    return views * stencilQueriesPerView(drawnObjects);
+}
+
+// Read-back regions: the pair list, the point list, then the occlusion query results (uint64_t
+// each, in query order).
+enum StencilReadback : uint32_t { kStencilReadbackPairs, kStencilReadbackPoints, kStencilReadbackOcclusion };
+ReadbackLayout stencilReadbackLayout(uint32_t pairCapacity, uint32_t pointCapacity, uint32_t occlusionQueries);
 
 // Handles that the passes advance (each write makes a new version).
 struct StencilGraphState {

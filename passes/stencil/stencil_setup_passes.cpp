@@ -22,7 +22,7 @@ void addStencilSetupPasses(Graph& graph, const StencilPassInputs& in, StencilGra
         gpu::StencilListHeader pointHeader = {0u, in.pointCapacity, 0u, 0u};
         r.device().vkCmdUpdateBuffer(cmd, r.buffer(pairs), r.bufferOffset(pairs), sizeof(pairHeader), &pairHeader);
         r.device().vkCmdUpdateBuffer(cmd, r.buffer(points), r.bufferOffset(points), sizeof(pointHeader), &pointHeader);
-        const uint32_t queries = uint32_t(in.views.size()) * stencilQueriesPerView(uint32_t(in.drawObjects.size()));
+        const uint32_t queries = stencilOcclusionQueries(uint32_t(in.views.size()), uint32_t(in.drawObjects.size()));
         if (queries != 0) r.device().vkCmdResetQueryPool(cmd, in.occlusion, 0, queries);
     });
 

@@ -12,6 +12,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 namespace vkc {
 namespace {
 
@@ -30,6 +33,20 @@ ConsistentPairsSettings contractSettings(ConsistentPairsDetector*) {
 LdiSettings contractSettings(LdiDetector*) { return {}; }
 AabbTreeSettings contractSettings(AabbTreeDetector*) { return {}; }
 BroadphaseSettings contractSettings(Broadphase*) { return {}; }
+
+// Passes every frame of the two overlapping boxes runs, each method's first and its read-back (the
+// last: its end timestamp is the last one the GPU copies before the frame's signal).
+std::vector<std::string> timedPasses(StencilDetector*) {
+    return {"stencil-setup", "stencil-boolean", "stencil-readback"};
+}
+std::vector<std::string> timedPasses(ConsistentPairsDetector*) {
+    return {"consistent-pairs-setup", "consistent-pairs-peel", "consistent-pairs-readback"};
+}
+std::vector<std::string> timedPasses(LdiDetector*) { return {"ldi-peel-setup", "ldi-layer", "ldi-readback"}; }
+std::vector<std::string> timedPasses(AabbTreeDetector*) { return {"aabb-upload", "aabb-traverse", "aabb-readback"}; }
+std::vector<std::string> timedPasses(Broadphase*) {
+    return {"broadphase-clear", "broadphase-bounds", "broadphase-pairs", "broadphase-readback"};
+}
 
 template <class Tested>
 class Contract : public test::MethodSceneTest {
@@ -71,6 +88,22 @@ TYPED_TEST(FrameContract, ResultsWaitForTheHostsSignal) {
     Scene scene = this->overlappingBoxes();
     TypeParam tested = this->create(this->settings());
     test::expectResultsWaitForHostSignal(this->vk(), tested, scene, this->allPairs(), 1);
+}
+
+TYPED_TEST(FrameContract, ResultsReadQueriesAndGpuTimingsFromMemoryNeverFromTheDriver) {
+    Scene scene = this->overlappingBoxes();
+    TypeParam tested = this->create(this->settings());
+    test::expectResultsReadGpuTimingsFromMemory(this->vk(), tested, scene, this->allPairs(),
+                                                timedPasses(static_cast<TypeParam*>(nullptr)));
+}
+
+TYPED_TEST(FrameContract, DisabledGpuTimingsLeaveTheTimingsEmpty) {
+    Scene scene = this->overlappingBoxes();
+    auto settings = this->settings();
+    settings.disableGpuTimings = true;
+    TypeParam tested = this->create(settings);
+    TypeParam blocking = this->create(settings);
+    test::expectNoGpuTimingsWhenDisabled(this->vk(), tested, blocking, scene, this->allPairs());
 }
 
 TYPED_TEST(FrameContract, NoMoreThanFramesInFlight) {

@@ -62,7 +62,8 @@ ConsistentPairsPassInputs fakeInputs(Graph& graph, uint32_t layers, uint32_t ite
     readback.buffer = reinterpret_cast<VkBuffer>(next++);
     readback.final = syncStateOf(Access::HostRead);
     in.readback = graph.importBuffer("readback", readback);
-    static const ReadbackLayout layout = consistentPairsReadbackLayout(16, 16);
+    // Room for the most peels a test records (3 layers, 4 iterations).
+    static const ReadbackLayout layout = consistentPairsReadbackLayout(16, 16, consistentPairsPeelCount(3, 4));
     in.readbackLayout = &layout;
     in.depth = image("depth", kConsistentPairsDepthFormat, 1);
     in.peelTarget = image("peel target", kConsistentPairsLayerFormat, 1);

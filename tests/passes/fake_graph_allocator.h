@@ -27,14 +27,17 @@ public:
         imageUsages.push_back(usage);
         return GraphImage{fakeImage(0x2000 + names.size()), reinterpret_cast<VkImageView>(uintptr_t(0x3000))};
     }
-    Result<VkQueryPool> createTimestampPool(const char* name, uint32_t queries) override {
+    Result<GraphTimestamps> createTimestamps(const char* name, uint32_t queries) override {
         names.push_back(name);
         timestampQueries.push_back(queries);
-        return reinterpret_cast<VkQueryPool>(uintptr_t(0x4000 + names.size()));
+        return GraphTimestamps{reinterpret_cast<VkQueryPool>(uintptr_t(0x4000 + names.size())),
+                               fakeBuffer(0x5000 + names.size()), nullptr, queries};
     }
     void destroyBuffer(const GraphBuffer& buffer) override { destroyed.push_back(uintptr_t(buffer.buffer)); }
     void destroyImage(const GraphImage& image) override { destroyed.push_back(uintptr_t(image.image)); }
-    void destroyTimestampPool(VkQueryPool pool) override { destroyed.push_back(uintptr_t(pool)); }
+    void destroyTimestamps(const GraphTimestamps& timestamps) override {
+        destroyed.push_back(uintptr_t(timestamps.pool));
+    }
     bool failBuffers = false;
     std::vector<std::string> names;
     std::vector<uint32_t> timestampQueries;

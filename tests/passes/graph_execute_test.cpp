@@ -49,6 +49,15 @@ VKAPI_ATTR void VKAPI_CALL fakeResetQueryPool(VkCommandBuffer, VkQueryPool, uint
     gCalls.push_back("reset " + std::to_string(first) + "+" + std::to_string(count));
 }
 
+VKAPI_ATTR void VKAPI_CALL fakeCopyQueryPoolResults(VkCommandBuffer, VkQueryPool pool, uint32_t first, uint32_t count,
+                                                    VkBuffer buffer, VkDeviceSize offset, VkDeviceSize stride,
+                                                    VkQueryResultFlags flags) {
+    gCalls.push_back("copy queries pool=" + hex(uint64_t(reinterpret_cast<uintptr_t>(pool))) + " " +
+                     std::to_string(first) + "+" + std::to_string(count) + " to buffer=" +
+                     hex(uint64_t(reinterpret_cast<uintptr_t>(buffer))) + " offset=" + std::to_string(offset) +
+                     " stride=" + std::to_string(stride) + " flags=" + hex(flags));
+}
+
 VKAPI_ATTR void VKAPI_CALL fakeBeginLabel(VkCommandBuffer, const VkDebugUtilsLabelEXT* label) {
     gCalls.push_back(std::string("label ") + label->pLabelName);
 }
@@ -64,6 +73,7 @@ VolkDeviceTable fakeDevice() {
     table.vkCmdPipelineBarrier2 = fakePipelineBarrier2;
     table.vkCmdWriteTimestamp2 = fakeWriteTimestamp2;
     table.vkCmdResetQueryPool = fakeResetQueryPool;
+    table.vkCmdCopyQueryPoolResults = fakeCopyQueryPoolResults;
     table.vkCmdDispatch = fakeDispatch;
     return table;
 }
@@ -190,6 +200,41 @@ TEST(GraphExecute, CallerResetQueriesSkipsTheReset) {
     ASSERT_FALSE(gCalls.empty());
     EXPECT_EQ(gCalls[0].rfind("barrier", 0), 0u) << gCalls[0];
     EXPECT_EQ(gCalls[1].rfind("timestamp pool=9 query=0", 0), 0u) << gCalls[1];
+}
+
+// With a results buffer, the GPU copies the timestamps after everything else (the final barriers
+// included): ordered after the slot's previous copy, 64-bit, waiting on the GPU, then host-readable.
+TEST(GraphExecute, CopiesTheTimestampsForTheHostAfterTheLastPass) {
+    TwoPassGraph fixture;
+    ASSERT_TRUE(fixture.graph.compile().ok());
+    VolkDeviceTable device = fakeDevice();
+    ExecuteContext context;
+    context.device = &device;
+    context.timestampPool = reinterpret_cast<VkQueryPool>(uintptr_t(0x9));
+    context.firstQuery = 4;
+    context.timestampResults = reinterpret_cast<VkBuffer>(uintptr_t(0xe0));
+    gCalls.clear();
+    ASSERT_TRUE(fixture.graph.execute(fakeCommandBuffer(), context).ok());
+
+    ASSERT_GE(gCalls.size(), 4u);
+    const std::vector<std::string> tail(gCalls.end() - 4, gCalls.end());
+    const std::vector<std::string> expected = {
+        "barrier buffer=a0 1000/1000->4000/2000 range=64+32",  // the graph's final barrier
+        // ALL_TRANSFER/TRANSFER_WRITE -> ALL_TRANSFER/TRANSFER_WRITE: after the previous frame's copy.
+        "barrier buffer=e0 1000/1000->1000/1000 range=0+32",
+        "copy queries pool=9 4+4 to buffer=e0 offset=0 stride=8 flags=" +
+            hex(VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+        // ALL_TRANSFER/TRANSFER_WRITE -> HOST/HOST_READ.
+        "barrier buffer=e0 1000/1000->4000/2000 range=0+32",
+    };
+    EXPECT_EQ(tail, expected);
+
+    device.vkCmdCopyQueryPoolResults = nullptr;
+    gCalls.clear();
+    Status status = fixture.graph.execute(fakeCommandBuffer(), context);
+    EXPECT_FALSE(status.ok());
+    EXPECT_NE(status.message.find("vkCmdCopyQueryPoolResults"), std::string::npos) << status.message;
+    EXPECT_TRUE(gCalls.empty());
 }
 
 TEST(GraphExecute, RejectsUncompiledGraphAndMissingFunctions) {

@@ -126,23 +126,28 @@ TEST(PersistentResources, ImagesAreDiscardedButWaitForTheLastFrame) {
     EXPECT_EQ(allocator.names, (std::vector<std::string>{"ids [frame slot 0]"}));
 }
 
-TEST(PersistentResources, TimestampPoolGrowsWithThePassesAndEverythingIsDestroyedWithTheSlot) {
+TEST(PersistentResources, TimestampsGrowWithThePassesAndEverythingIsDestroyedWithTheSlot) {
     test::FakeGraphAllocator allocator;
     VkBuffer buffer = VK_NULL_HANDLE;
     {
         PersistentResources slot(allocator, 0);
+        EXPECT_EQ(slot.currentTimestamps().pool, VkQueryPool(VK_NULL_HANDLE));  // none until asked for
         WriteThenCopy frame(64);
         ASSERT_TRUE(frame.graph.compile(slot).ok());
         buffer = frame.graph.buffer(frame.buffer);
-        auto small = slot.timestampPool(4);
+        auto small = slot.timestamps(4);
         ASSERT_TRUE(small.ok());
-        EXPECT_EQ(slot.timestampPool(2).value(), small.value());  // fits: the same pool
-        auto large = slot.timestampPool(8);
+        EXPECT_EQ(slot.timestamps(2)->pool, small->pool);  // fits: the same pool and results buffer
+        EXPECT_EQ(slot.currentTimestamps().results, small->results);
+        EXPECT_EQ(slot.currentTimestamps().queries, 4u);
+        auto large = slot.timestamps(8);
         ASSERT_TRUE(large.ok());
+        EXPECT_EQ(slot.currentTimestamps().pool, large->pool);
+        EXPECT_EQ(slot.currentTimestamps().queries, 8u);
         EXPECT_EQ(allocator.timestampQueries, (std::vector<uint32_t>{4, 8}));
-        EXPECT_EQ(allocator.destroyed, (std::vector<uintptr_t>{uintptr_t(small.value())}));
+        EXPECT_EQ(allocator.destroyed, (std::vector<uintptr_t>{uintptr_t(small->pool)}));
         allocator.destroyed.clear();
-        allocator.destroyed.push_back(uintptr_t(large.value()));  // expected below, in any order
+        allocator.destroyed.push_back(uintptr_t(large->pool));  // expected below, in any order
     }
     EXPECT_EQ(allocator.destroyed.size(), 3u);
     EXPECT_TRUE(destroyed(allocator, buffer));

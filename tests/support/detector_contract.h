@@ -18,9 +18,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <functional>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace vkc::test {
 
@@ -72,7 +74,8 @@ Status recordFrameInHostSubmit(VulkanContext& vk, Tested& tested, const Scene& s
 }
 
 // Frame 0 over `candidates` recorded into the host's command buffer: results() says NotReady
-// until the host signals completionSignal(0), then gives the frame, with `expectedPairs` pairs.
+// until the host signals completionSignal(0) (before the signal is even handed out, too), then
+// gives the frame, with `expectedPairs` pairs.
 template <class Tested>
 void expectResultsWaitForHostSignal(VulkanContext& vk, Tested& tested, const Scene& scene,
                                     const BroadphaseResults& candidates, size_t expectedPairs) {
@@ -80,8 +83,10 @@ void expectResultsWaitForHostSignal(VulkanContext& vk, Tested& tested, const Sce
         return ContractTraits<Tested>::record(tested, cmd, scene, candidates, 0);
     });
     ASSERT_TRUE(recorded.ok()) << recorded.describe();
-    VkSemaphoreSubmitInfo signal = tested.completionSignal(0);
     typename ContractTraits<Tested>::Results out;
+    Status unsignalled = tested.results(0, out);
+    EXPECT_EQ(unsignalled.code, ErrorCode::NotReady) << "before completionSignal(0): " << unsignalled.describe();
+    VkSemaphoreSubmitInfo signal = tested.completionSignal(0);
     Status early = tested.results(0, out);
     EXPECT_EQ(early.code, ErrorCode::NotReady) << early.describe();
     ASSERT_EQ(signalFromHost(vk, signal), VK_SUCCESS);
@@ -112,11 +117,86 @@ void expectFramesInFlightLimited(VulkanContext& vk, Tested& tested, const Scene&
     EXPECT_TRUE(read.ok()) << read.describe();
     Status freed = recordFrameInHostSubmit(vk, tested, scene, candidates, inFlight);
     ASSERT_TRUE(freed.ok()) << freed.describe();
+    // Frame inFlight took frame 0's slot: frame 0's results are gone.
+    EXPECT_EQ(tested.results(0, out).code, ErrorCode::InvalidArgument);
     for (uint64_t frame = 1; frame <= inFlight; ++frame) {
         ASSERT_EQ(signalFromHost(vk, tested.completionSignal(frame)), VK_SUCCESS);
         read = tested.results(frame, out);
         EXPECT_TRUE(read.ok()) << "frame " << frame << ": " << read.describe();
     }
+}
+
+// Stands in for the context's vkGetQueryPoolResults (the library calls Vulkan only through the
+// context's device table) while it lives, counting the calls; the real entry comes back after.
+class QueryResultsCallCounter {
+public:
+    explicit QueryResultsCallCounter(VulkanContext& vk) : vk_(vk), real_(vk.vkd.vkGetQueryPoolResults) {
+        calls_ = 0;
+        vk_.vkd.vkGetQueryPoolResults = counted;
+    }
+    ~QueryResultsCallCounter() { vk_.vkd.vkGetQueryPoolResults = real_; }
+    QueryResultsCallCounter(const QueryResultsCallCounter&) = delete;
+    QueryResultsCallCounter& operator=(const QueryResultsCallCounter&) = delete;
+    static int calls() { return calls_; }
+
+private:
+    static VKAPI_ATTR VkResult VKAPI_CALL counted(VkDevice, VkQueryPool, uint32_t, uint32_t, size_t, void*,
+                                                  VkDeviceSize, VkQueryResultFlags) {
+        ++calls_;
+        return VK_NOT_READY;
+    }
+    VulkanContext& vk_;
+    PFN_vkGetQueryPoolResults real_;
+    inline static int calls_ = 0;
+};
+
+// Frame 0 over `candidates`, recorded into a host submit that the host waited for, then signalled:
+// results() reads it, occlusion queries and pass timestamps included, without asking the driver
+// for query results (vkGetQueryPoolResults, which blocks for tens of ms on lavapipe even for
+// available queries), and its GPU timings, finite and not negative, name every pass of `passes`.
+template <class Tested>
+void expectResultsReadGpuTimingsFromMemory(VulkanContext& vk, Tested& tested, const Scene& scene,
+                                           const BroadphaseResults& candidates,
+                                           const std::vector<std::string>& passes) {
+    Status recorded = recordFrameInHostSubmit(vk, tested, scene, candidates, 0);
+    ASSERT_TRUE(recorded.ok()) << recorded.describe();
+    ASSERT_EQ(signalFromHost(vk, tested.completionSignal(0)), VK_SUCCESS);
+    typename ContractTraits<Tested>::Results out;
+    Status read = Status::success();
+    {
+        QueryResultsCallCounter counter(vk);
+        read = tested.results(0, out);
+        EXPECT_EQ(QueryResultsCallCounter::calls(), 0) << "results() asked the driver for query results";
+    }
+    ASSERT_TRUE(read.ok()) << read.describe();
+    EXPECT_FALSE(out.pairs.empty());
+    for (const std::string& pass : passes) EXPECT_TRUE(out.gpuTimingsMs.count(pass)) << "no GPU time for " << pass;
+    for (const auto& [pass, ms] : out.gpuTimingsMs) {
+        EXPECT_TRUE(std::isfinite(ms)) << pass;
+        EXPECT_GE(ms, 0.0) << pass;
+    }
+}
+
+// `tested` and `blocking`, created with disableGpuTimings: a frame's results and run(scene)'s (with
+// a detector's own broadphase) carry no GPU timings, and the pairs are still found. (Two objects:
+// run() numbers its frames itself, which a host's frame numbers on the same object would clash with.)
+template <class Tested>
+void expectNoGpuTimingsWhenDisabled(VulkanContext& vk, Tested& tested, Tested& blocking, const Scene& scene,
+                                    const BroadphaseResults& candidates) {
+    ASSERT_TRUE(tested.settings().disableGpuTimings);
+    ASSERT_TRUE(blocking.settings().disableGpuTimings);
+    Status recorded = recordFrameInHostSubmit(vk, tested, scene, candidates, 0);
+    ASSERT_TRUE(recorded.ok()) << recorded.describe();
+    ASSERT_EQ(signalFromHost(vk, tested.completionSignal(0)), VK_SUCCESS);
+    typename ContractTraits<Tested>::Results out;
+    Status read = tested.results(0, out);
+    ASSERT_TRUE(read.ok()) << read.describe();
+    EXPECT_FALSE(out.pairs.empty());
+    EXPECT_TRUE(out.gpuTimingsMs.empty()) << out.gpuTimingsMs.begin()->first;
+    auto ran = blocking.run(scene);
+    ASSERT_TRUE(ran) << ran.status().describe();
+    EXPECT_FALSE(ran->pairs.empty());
+    EXPECT_TRUE(ran->gpuTimingsMs.empty()) << ran->gpuTimingsMs.begin()->first;
 }
 
 // `tested`, created with maxObjects one below `scene`'s object count: its blocking run(scene)

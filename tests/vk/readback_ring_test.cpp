@@ -19,6 +19,7 @@ TEST_F(ReadbackRingTest, SlotIsNotReadyUntilItsFrameCompletes) {
     Result<ReadbackRing> ring = createReadbackRing(vk(), 100, kSlots, "results ring");
     ASSERT_TRUE(ring.ok()) << ring.status().describe();
     EXPECT_EQ(ring->slotStride % vk().properties.limits.minStorageBufferOffsetAlignment, 0u);
+    EXPECT_EQ(ring->slotStride % 16, 0u);  // 64-bit query results copied into slots need 8-byte offsets
     EXPECT_GE(ring->slotStride, 100u);
 
     // A gate the "host" opens later, so that the submit cannot have finished when we first poll.
@@ -73,6 +74,22 @@ TEST_F(ReadbackRingTest, SlotIsNotReadyUntilItsFrameCompletes) {
 
     ASSERT_EQ(vk().vkd.vkQueueWaitIdle(vk().queue), VK_SUCCESS);
     vk().vkd.vkFreeCommandBuffers(vk().device, vk().oneShotPool, 1, &cmd);
+    destroyReadbackRing(vk(), ring.value());
+}
+
+// A frame recorded into its slot whose signal the host has not taken yet is NotReady, as a
+// detector's results() documents; once a later frame is recorded into that slot, the earlier frame's
+// data is gone (InvalidArgument) even before the later one's signal.
+TEST_F(ReadbackRingTest, RecordedFrameIsNotReadyBeforeItsSignalAndGoneOnceItsSlotIsRecordedAgain) {
+    Result<ReadbackRing> ring = createReadbackRing(vk(), 64, 2, "results ring");
+    ASSERT_TRUE(ring.ok()) << ring.status().describe();
+    ringFrameRecorded(ring.value(), 0);
+    EXPECT_EQ(readRingSlot(vk(), ring.value(), 0).status().code, ErrorCode::NotReady);
+    ASSERT_TRUE(signalRingFromHost(vk(), ring.value(), 0).ok());
+    EXPECT_TRUE(readRingSlot(vk(), ring.value(), 0).ok());
+    ringFrameRecorded(ring.value(), 2);
+    EXPECT_EQ(readRingSlot(vk(), ring.value(), 0).status().code, ErrorCode::InvalidArgument);
+    EXPECT_EQ(readRingSlot(vk(), ring.value(), 2).status().code, ErrorCode::NotReady);
     destroyReadbackRing(vk(), ring.value());
 }
 

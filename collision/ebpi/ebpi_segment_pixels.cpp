@@ -8,12 +8,13 @@
 
 namespace vkc {
 
-bool ebpiSegmentTouchesRect(const glm::dvec2& a, const glm::dvec2& b, const EbpiRect& rect) {
-    const glm::dvec2 slack = rect.size() * 1e-9;
-    const glm::dvec2 lo = rect.min - slack;
-    const glm::dvec2 hi = rect.max + slack;
-    // Liang-Barsky: the parameter interval of the segment inside each slab, intersected.
-    double t0 = 0, t1 = 1;
+namespace {
+
+// Liang-Barsky: [t0, t1], the parameters of [a, b] inside the closed rectangle [lo, hi] (each
+// slab's interval, intersected); false as soon as the segment misses it.
+bool clipSegment(const glm::dvec2& a, const glm::dvec2& b, const glm::dvec2& lo, const glm::dvec2& hi, double& t0,
+                 double& t1) {
+    t0 = 0, t1 = 1;
     const glm::dvec2 d = b - a;
     for (int axis = 0; axis < 2; ++axis) {
         if (d[axis] == 0) {
@@ -30,21 +31,18 @@ bool ebpiSegmentTouchesRect(const glm::dvec2& a, const glm::dvec2& b, const Ebpi
     return true;
 }
 
+}  // namespace
+
+bool ebpiSegmentTouchesRect(const glm::dvec2& a, const glm::dvec2& b, const EbpiRect& rect) {
+    const glm::dvec2 slack = rect.size() * 1e-9;
+    double t0, t1;
+    return clipSegment(a, b, rect.min - slack, rect.max + slack, t0, t1);
+}
+
 glm::dvec2 ebpiClippedExtent(const glm::dvec2& a, const glm::dvec2& b, const EbpiRect& rect) {
-    double t0 = 0, t1 = 1;
-    const glm::dvec2 d = b - a;
-    for (int axis = 0; axis < 2; ++axis) {
-        if (d[axis] == 0) {
-            if (a[axis] < rect.min[axis] || a[axis] > rect.max[axis]) return glm::dvec2(0);
-            continue;
-        }
-        double enter = (rect.min[axis] - a[axis]) / d[axis];
-        double leave = (rect.max[axis] - a[axis]) / d[axis];
-        if (enter > leave) std::swap(enter, leave);
-        t0 = std::max(t0, enter);
-        t1 = std::min(t1, leave);
-    }
-    return t0 < t1 ? glm::abs(d) * (t1 - t0) : glm::dvec2(0);
+    double t0, t1;
+    if (!clipSegment(a, b, rect.min, rect.max, t0, t1)) return glm::dvec2(0);
+    return t0 < t1 ? glm::abs(b - a) * (t1 - t0) : glm::dvec2(0);
 }
 
 std::vector<glm::uvec2> ebpiPixelsTouched(const glm::dvec2& a, const glm::dvec2& b, const EbpiWindow& window) {

@@ -4,6 +4,7 @@
 // checks for the four detectors; the broadphase finds its own candidates).
 #include "tests/support/detector_contract.h"
 #include "tests/support/method_scenes.h"
+#include "tests/support/small_settings.h"
 #include "vkcollide/aabb_tree.h"
 #include "vkcollide/broadphase.h"
 #include "vkcollide/consistent_pairs.h"
@@ -17,22 +18,6 @@
 
 namespace vkc {
 namespace {
-
-// Images smaller than the defaults where those cost lavapipe time: the contract is about frames
-// and inputs, not precision.
-StencilSettings contractSettings(StencilDetector*) {
-    StencilSettings settings;
-    settings.resolution = 256;
-    return settings;
-}
-ConsistentPairsSettings contractSettings(ConsistentPairsDetector*) {
-    ConsistentPairsSettings settings;
-    settings.resolution = 256;
-    return settings;
-}
-LdiSettings contractSettings(LdiDetector*) { return {}; }
-AabbTreeSettings contractSettings(AabbTreeDetector*) { return {}; }
-BroadphaseSettings contractSettings(Broadphase*) { return {}; }
 
 // Passes every frame of the two overlapping boxes runs, each method's first and its read-back (the
 // last: its end timestamp is the last one the GPU copies before the frame's signal).
@@ -52,7 +37,7 @@ template <class Tested>
 class Contract : public test::MethodSceneTest {
 protected:
     using Settings = typename Tested::Settings;
-    static Settings settings() { return contractSettings(static_cast<Tested*>(nullptr)); }
+    static Settings settings() { return test::smallSettings(static_cast<Tested*>(nullptr)); }
 
     // A new scene of closed solids placed by `place` (MethodSceneTest's scenes).
     template <class Place>

@@ -4,6 +4,7 @@
 // 1,000 frames of a moving, deforming scene. Faults are injected through the context's allocator
 // (the host-replaceable Allocator interface) and its device table.
 #include "tests/support/method_scenes.h"
+#include "tests/support/small_settings.h"
 #include "vk/context.h"
 #include "vkcollide/aabb_tree.h"
 #include "vkcollide/allocator.h"
@@ -59,30 +60,11 @@ private:
     std::map<std::pair<VkDeviceMemory, VkDeviceSize>, VkDeviceSize> live_;
 };
 
-// Small images: the faults are about frames and memory, not precision.
-StencilSettings faultSettings(StencilDetector*) {
-    StencilSettings settings;
-    settings.resolution = 128;
-    return settings;
-}
-ConsistentPairsSettings faultSettings(ConsistentPairsDetector*) {
-    ConsistentPairsSettings settings;
-    settings.resolution = 128;
-    return settings;
-}
-LdiSettings faultSettings(LdiDetector*) {
-    LdiSettings settings;
-    settings.resolution = 64;
-    return settings;
-}
-AabbTreeSettings faultSettings(AabbTreeDetector*) { return {}; }
-BroadphaseSettings faultSettings(Broadphase*) { return {}; }
-
 template <class Tested>
 class GpuFaults : public test::MethodSceneTest {
 protected:
     Tested create() {
-        auto tested = Tested::create(context_, faultSettings(static_cast<Tested*>(nullptr)));
+        auto tested = Tested::create(context_, test::smallSettings(static_cast<Tested*>(nullptr)));
         EXPECT_TRUE(tested) << tested.status().describe();
         return std::move(tested.value());
     }
@@ -163,12 +145,12 @@ TEST_F(GpuMemory, FlatOverAThousandFramesOfAMovingDeformingScene) {
     ASSERT_TRUE(scene);
     const MeshId box = addOverlappingBoxes(scene.value());
     const MeshData rest = scene->mesh(box);
-    auto broadphase = Broadphase::create(context_, faultSettings(static_cast<Broadphase*>(nullptr)));
-    auto stencil = StencilDetector::create(context_, faultSettings(static_cast<StencilDetector*>(nullptr)));
-    auto ldi = LdiDetector::create(context_, faultSettings(static_cast<LdiDetector*>(nullptr)));
+    auto broadphase = Broadphase::create(context_, test::smallSettings(static_cast<Broadphase*>(nullptr)));
+    auto stencil = StencilDetector::create(context_, test::smallSettings(static_cast<StencilDetector*>(nullptr)));
+    auto ldi = LdiDetector::create(context_, test::smallSettings(static_cast<LdiDetector*>(nullptr)));
     auto consistentPairs =
-        ConsistentPairsDetector::create(context_, faultSettings(static_cast<ConsistentPairsDetector*>(nullptr)));
-    auto aabbTree = AabbTreeDetector::create(context_, faultSettings(static_cast<AabbTreeDetector*>(nullptr)));
+        ConsistentPairsDetector::create(context_, test::smallSettings(static_cast<ConsistentPairsDetector*>(nullptr)));
+    auto aabbTree = AabbTreeDetector::create(context_, test::smallSettings(static_cast<AabbTreeDetector*>(nullptr)));
     ASSERT_TRUE(broadphase && stencil && ldi && consistentPairs && aabbTree);
 
     size_t liveAt100 = 0;

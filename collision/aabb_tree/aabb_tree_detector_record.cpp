@@ -1,7 +1,8 @@
 // AabbTreeDetector::record: one frame's trees, pairs, seeds and pass graph (paper 4, 4.1-4.3, 5).
 // Refit policy: a frame slot's node buffer is refit on the GPU for exactly the trees whose mesh's
-// deformedGeneration differs from the one its boxes were last computed for in that slot, so
-// rigid meshes cost nothing per frame and each slot catches up on its own.
+// deformedGeneration differs from the one its boxes were last computed for in that slot (and for
+// meshes deformed every frame, always), so rigid meshes cost nothing per frame and each slot
+// catches up on its own.
 // Temporal coherence (section 5): each pair enters at the level results() chose from its counters.
 #include "collision/aabb_tree/aabb_tree_detector_impl.h"
 
@@ -110,8 +111,9 @@ Status AabbTreeDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& s
     std::vector<uint32_t> refitList;
     uint32_t refitLevels = 0, refitMaxLeaves = 0;
     for (uint32_t t = 0; t < layout.size(); ++t) {
-        const uint64_t generation = scene.meshes[layout[t]].deformedGeneration;
-        if (boxGenerations[t] == generation) continue;
+        const SceneMesh& mesh = scene.meshes[layout[t]];
+        const uint64_t generation = mesh.deformedGeneration;
+        if (boxGenerations[t] == generation && !mesh.deformedEveryFrame) continue;
         refitList.push_back(t);
         refitLevels = std::max(refitLevels, cached[t]->tree.levelCount);
         refitMaxLeaves = std::max(refitMaxLeaves, cached[t]->tree.triangleCount);

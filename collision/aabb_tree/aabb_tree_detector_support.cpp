@@ -21,7 +21,7 @@ gpu::AabbNodeGpu positionsBox(const MeshData& mesh) {
 }
 
 gpu::AabbNodeGpu slackBox(const SceneMesh& mesh, const AabbTree& tree, uint64_t builtGeneration) {
-    if (mesh.deformedGeneration == builtGeneration) return tree.nodes[0];
+    if (mesh.deformedGeneration == builtGeneration && !mesh.deformedEveryFrame) return tree.nodes[0];
     if (mesh.ownsPositions()) return positionsBox(mesh.data);
     gpu::AabbNodeGpu box = tree.nodes[0];
     glm::vec4 extent = box.hi - box.lo;

@@ -95,6 +95,11 @@ Result<MeshId> Scene::addMesh(const MeshDesc& desc) {
     VKC_TRY(requireMesh(mesh.report, impl_->requirements, name));
     VKC_TRY(checkBindingReach(*impl_->ctx, mesh.data, name));
 
+    if (desc.deformedEveryFrame && desc.hostVertexBuffer == VK_NULL_HANDLE)
+        return makeError(ErrorCode::InvalidArgument, "mesh \"" + name +
+                                                         "\": deformedEveryFrame needs the host's vertex buffer "
+                                                         "(uploaded meshes change only through updateVertices)");
+    mesh.deformedEveryFrame = desc.deformedEveryFrame;
     if (desc.hostVertexBuffer != VK_NULL_HANDLE) {
         uint32_t stride = desc.hostVertexStride ? desc.hostVertexStride : 12;
         if (desc.hostVertexOffset % 4 != 0 || stride % 4 != 0 || stride < 12)

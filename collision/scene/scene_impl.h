@@ -19,6 +19,7 @@ struct SceneMesh {
     uint32_t vertexOffsetFloats = 0;
     uint32_t vertexStrideFloats = 3;
     uint64_t deformedGeneration = 0;  // bumped by markDeformed / updateVertices
+    bool deformedEveryFrame = false;  // MeshDesc::deformedEveryFrame: as if marked deformed every frame
 
     // Whether the CPU positions are what the GPU reads (our copy), not a rest pose the host may
     // have deformed since.

@@ -50,6 +50,10 @@ struct MeshDesc {
     VkBuffer hostVertexBuffer = VK_NULL_HANDLE;
     VkDeviceSize hostVertexOffset = 0; // bytes, multiple of 4
     uint32_t hostVertexStride = 0;     // bytes, multiple of 4 and >= 12; 0: tightly packed
+    // The host rewrites the buffer every frame (a skinning or cloth pass): every detector treats
+    // the mesh as deformed in every frame, so no markDeformed call can be forgotten. Needs
+    // hostVertexBuffer.
+    bool deformedEveryFrame = false;
 };
 
 struct SceneImpl;  // collision/scene/scene_impl.h
@@ -79,7 +83,8 @@ public:
     // Replaces a CPU mesh's positions (same count; blocking upload, for tools and tests). Meshes read
     // from the host's buffers deform by the host writing them: call markDeformed instead.
     Status updateVertices(MeshId mesh, std::span<const glm::vec3> positions);
-    // Tells detectors that cache per-mesh data (e.g. trees) that the vertices changed this frame.
+    // Tells detectors that cache per-mesh data (e.g. trees) that the vertices changed this frame;
+    // needed for a host buffer the host wrote, unless its mesh was added deformedEveryFrame.
     void markDeformed(MeshId mesh);
 
     uint32_t meshCount() const;

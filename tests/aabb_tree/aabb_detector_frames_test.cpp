@@ -65,50 +65,54 @@ TEST_F(AabbDetectorFramesTest, DeformingMeshStaysExactAfterGpuRefit) {
 }
 
 // The host's own interleaved vertex buffer (8 floats per vertex after a 16-byte header), written
-// by the host and announced with markDeformed: the refit and the leaf tests read it in place.
+// by the host and announced with markDeformed, or added deformedEveryFrame and never announced:
+// the refit and the leaf tests read it in place.
 TEST_F(AabbDetectorFramesTest, HostStridedBufferDeformedInPlace) {
-    MeshData sphere = uvSphere(23, 11, 0.5f);  // 460 triangles
-    MeshData box = subdividedBox(5, {0.3f, 0.3f, 0.3f});
-    const uint32_t strideFloats = 8, headerFloats = 4;
-    auto hostBuffer = createBuffer(vk(), {VkDeviceSize(4 * (headerFloats + strideFloats * sphere.positions.size())),
-                                          VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::Upload, "test host vertices"});
-    ASSERT_TRUE(hostBuffer) << hostBuffer.status().describe();
-    auto write = [&](const std::vector<glm::vec3>& positions) {
-        std::vector<float> data = test::interleavePositions(positions, strideFloats, headerFloats);
-        std::memcpy(hostBuffer->data, data.data(), data.size() * 4);
-        ASSERT_TRUE(flushBuffer(vk(), hostBuffer.value()).ok());
-    };
-    write(sphere.positions);
-    {
-        auto scene = Scene::create(context_);
-        ASSERT_TRUE(scene);
-        MeshDesc desc{"host sphere", &sphere, hostBuffer->buffer, 4 * headerFloats, 4 * strideFloats};
-        auto sphereId = scene->addMesh(desc);
-        auto boxId = scene->addMesh({"box", &box});
-        ASSERT_TRUE(sphereId && boxId) << sphereId.status().describe();
-        ASSERT_TRUE(scene->addObject(sphereId.value(), glm::mat4(1.0f)));
-        ASSERT_TRUE(scene->addObject(boxId.value(), glm::translate(glm::mat4(1.0f), {0.5f, 0.0f, 0.1f})));
-        AabbTreeDetector detector = makeDetector();
-        for (int frame = 0; frame < 4; ++frame) {
-            const std::vector<glm::vec3> moved = wobble(sphere.positions, frame + 1);
-            write(moved);
-            scene->markDeformed(sphereId.value());
-            auto results = detector.run(scene.value(), withPlacedBounds(scene.value(), {{0, 1}}));
-            ASSERT_TRUE(results) << results.status().describe();
-            // The oracle sees the positions the host wrote (the scene's CPU copy is the rest pose).
-            MeshData current = sphere;
-            current.positions = moved;
-            auto oracle = reference::intersectingTrianglePairs(current, glm::mat4(1.0f), box, scene->transform(1));
-            ASSERT_TRUE(oracle);
-            TriSet expected;
-            for (const auto& p : oracle->pairs) expected.insert({p.a, p.b});
-            TriSet gpu;
-            for (const PairResult& r : results->pairs) gpu.insert(r.trianglePairList.begin(), r.trianglePairList.end());
-            EXPECT_EQ(gpu, expected) << "frame " << frame;
-            EXPECT_GT(expected.size(), 0u);
+    for (const bool everyFrame : {false, true}) {
+        SCOPED_TRACE(everyFrame ? "deformedEveryFrame" : "markDeformed");
+        MeshData sphere = uvSphere(23, 11, 0.5f);  // 460 triangles
+        MeshData box = subdividedBox(5, {0.3f, 0.3f, 0.3f});
+        const uint32_t strideFloats = 8, headerFloats = 4;
+        auto hostBuffer = createBuffer(vk(), {VkDeviceSize(4 * (headerFloats + strideFloats * sphere.positions.size())),
+                                              VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::Upload, "test host vertices"});
+        ASSERT_TRUE(hostBuffer) << hostBuffer.status().describe();
+        auto write = [&](const std::vector<glm::vec3>& positions) {
+            std::vector<float> data = test::interleavePositions(positions, strideFloats, headerFloats);
+            std::memcpy(hostBuffer->data, data.data(), data.size() * 4);
+            ASSERT_TRUE(flushBuffer(vk(), hostBuffer.value()).ok());
+        };
+        write(sphere.positions);
+        {
+            auto scene = Scene::create(context_);
+            ASSERT_TRUE(scene);
+            MeshDesc desc{"host sphere", &sphere, hostBuffer->buffer, 4 * headerFloats, 4 * strideFloats, everyFrame};
+            auto sphereId = scene->addMesh(desc);
+            auto boxId = scene->addMesh({"box", &box});
+            ASSERT_TRUE(sphereId && boxId) << sphereId.status().describe();
+            ASSERT_TRUE(scene->addObject(sphereId.value(), glm::mat4(1.0f)));
+            ASSERT_TRUE(scene->addObject(boxId.value(), glm::translate(glm::mat4(1.0f), {0.5f, 0.0f, 0.1f})));
+            AabbTreeDetector detector = makeDetector();
+            for (int frame = 0; frame < 4; ++frame) {
+                const std::vector<glm::vec3> moved = wobble(sphere.positions, frame + 1);
+                write(moved);
+                if (!everyFrame) scene->markDeformed(sphereId.value());
+                auto results = detector.run(scene.value(), withPlacedBounds(scene.value(), {{0, 1}}));
+                ASSERT_TRUE(results) << results.status().describe();
+                // The oracle sees the positions the host wrote (the scene's CPU copy is the rest pose).
+                MeshData current = sphere;
+                current.positions = moved;
+                auto oracle = reference::intersectingTrianglePairs(current, glm::mat4(1.0f), box, scene->transform(1));
+                ASSERT_TRUE(oracle);
+                TriSet expected;
+                for (const auto& p : oracle->pairs) expected.insert({p.a, p.b});
+                TriSet gpu;
+                for (const PairResult& r : results->pairs) gpu.insert(r.trianglePairList.begin(), r.trianglePairList.end());
+                EXPECT_EQ(gpu, expected) << "frame " << frame;
+                EXPECT_GT(expected.size(), 0u);
+            }
         }
+        destroyBuffer(vk(), hostBuffer.value());
     }
-    destroyBuffer(vk(), hostBuffer.value());
 }
 
 // Output list capacity: counts stay exact, the list holds `capacity` of the oracle's pairs and

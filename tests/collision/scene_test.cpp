@@ -151,6 +151,23 @@ TEST_F(SceneTest, RefusesMeshesBeyondOneStorageBufferBindingWithTheSizeTheyNeed)
     EXPECT_EQ(scene->meshCount(), 1u);
 }
 
+// deformedEveryFrame is for meshes read from the host's buffer: an uploaded mesh changes only
+// through updateVertices, so asking for it is the caller's mistake, named.
+TEST_F(SceneTest, DeformedEveryFrameNeedsTheHostsBuffer) {
+    auto scene = Scene::create(context_);
+    ASSERT_TRUE(scene);
+    const MeshData box = solids::box(glm::vec3(1.0f));
+    MeshDesc desc{"uploaded", &box};
+    desc.deformedEveryFrame = true;
+    auto refused = scene->addMesh(desc);
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.status().code, ErrorCode::InvalidArgument);
+    EXPECT_NE(refused.status().message.find("mesh \"uploaded\": deformedEveryFrame needs the host's vertex buffer"),
+              std::string::npos)
+        << refused.status().message;
+    EXPECT_EQ(scene->meshCount(), 0u);
+}
+
 // addMesh refuses, naming the mesh where it has a name: no name, no data, and host vertex
 // layouts the shaders cannot read (offset or stride not a multiple of 4 bytes, stride below 12).
 TEST_F(SceneTest, RefusesMeshesWithoutNameDataOrAReadableHostLayout) {

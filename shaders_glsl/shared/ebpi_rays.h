@@ -10,8 +10,8 @@
 //
 // Tolerance share. A tile of c x r pixels gets share = budget x (c r) / (W H), with budget =
 // tolerance x (1 - 2^-12). The emitted tiles (each one ray, or a pixel split into sub-tiles)
-// partition the window, so the sum of their shares is the budget (each share rounds up by at most
-// 2^-52 of itself). The achieved bound sums every emitted tile's bound rounded up to quanta of
+// partition the window, so the sum of their shares is the budget (each share's three roundings put
+// it within 2^-50 of its exact value). The achieved bound sums every emitted tile's bound rounded up to quanta of
 // q = tolerance x 2^-36, at most 2 quanta above it per tile; with at most 2^22 tiles per view that
 // adds at most 2^23 q = tolerance x 2^-13. So a view whose tiles all meet their shares reports an
 // achieved bound <= tolerance (1 - 2^-12 + 2^-13 + 2^-50) < tolerance, and the midpoint estimate

@@ -3,7 +3,8 @@
 // (ebpi_image_passes.h), on a device under the validation layer, against the CPU reference
 // planEbpiRays of the CPU's fixed-point image (collision/ebpi/ebpi_ray_plan.h):
 //   - the same rays (EbpiRayGpu) and samples (EbpiRaySampleGpu) in the same order, bit for bit,
-//     several views in one list (meshes, directions, window sizes, tolerances), two runs identical;
+//     several views in one list (test meshes and a shared mesh, directions, window sizes cut by the
+//     pyramid, tolerances, two objects in one view), two runs identical;
 //   - per view: first ray, ray count, achieved bound (quanta) and flags equal the CPU's; the
 //     achieved bound <= tolerance unless flagged;
 //   - totals and the consumer's dispatch arguments; past maxRays: exact count, the flag, and no
@@ -19,6 +20,7 @@
 #include "tests/ebpi/ebpi_test_meshes.h"
 #include "tests/support/reflection_check.h"
 #include "tests/support/vulkan_test.h"
+#include "tools/io/mesh_loader.h"
 #include "vk/buffer.h"
 #include "vk/commands.h"
 #include "vk/descriptors.h"
@@ -36,6 +38,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <filesystem>
 #include <random>
 
 namespace vkc {
@@ -468,6 +471,18 @@ TEST_F(EbpiGpuRays, RayListEqualsTheCpuReferenceForMeshesDirectionsAndTolerances
     cases.push_back({{0, 4}, {0, 0, 1}, 20, 13, 0.01});  // two objects in one view (a pair's)
     cases.push_back({{2}, {1, 0, 0}, 1, 1, 0.5});        // a one-pixel window: one level
     EXPECT_GT(check(objects, cases), 1000u);
+}
+
+TEST_F(EbpiGpuRays, SharedMeshRayListEqualsTheCpuReference) {
+    const std::string dir = test::sharedDir();
+    auto mesh = dir.empty() ? Result<MeshData>(makeError(ErrorCode::NotFound, "VKC_SHARED_DIR is not set"))
+                            : io::loadMesh(std::filesystem::path(dir) / "meshes" / "knot.off");
+    if (!mesh) {
+        if (test::deviceRequired()) FAIL() << "shared mesh: " << mesh.status().describe();
+        GTEST_SKIP() << "shared mesh: " << mesh.status().describe();
+    }
+    const std::vector<Placed> objects{{mesh.value(), glm::rotate(glm::mat4(1.0f), 0.4f, glm::vec3(0.2f, 1, 0))}};
+    EXPECT_GT(check(objects, {{{0}, {0, 0, 1}, 48, 40, 0.05}, {{0}, {1, 2, 3}, 64, 64, 0.01}}), 1000u);
 }
 
 TEST_F(EbpiGpuRays, AMissedToleranceIsFlaggedOnBothSides) {

@@ -1,0 +1,98 @@
+// Adaptivity passes; see ebpi_ray_passes.h. GLSL: ebpi_pyramid.comp, ebpi_ray_density.comp,
+// ebpi_ray_scan.comp, ebpi_ray_generate.comp (bindings and structs in shaders_glsl/shared/ebpi_rays.h).
+#include "passes/ebpi/ebpi_ray_passes.h"
+
+#include <volk.h>
+
+#include <algorithm>
+#include <string>
+
+namespace vkc {
+
+namespace {
+
+std::vector<DescriptorBinding> ebpiRayBindings() {
+    std::vector<DescriptorBinding> bindings;
+    for (uint32_t b = gpu::kEbpiRayBindingViews; b <= gpu::kEbpiRayBindingRayTiles; ++b)
+        bindings.push_back({0, b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1u});
+    return bindings;
+}
+
+// Per-view dispatch: y = view, x = groups covering `threads` (grid-stride past kEbpiRayMaxGroups).
+void dispatchViews(VkCommandBuffer cmd, const PassResources& r, const Pipeline& pipeline, VkDescriptorSet set,
+                   const gpu::EbpiRayPush& push, uint32_t threads) {
+    const uint32_t groups =
+        std::clamp((threads + gpu::kEbpiRayGroupSize - 1) / gpu::kEbpiRayGroupSize, 1u, gpu::kEbpiRayMaxGroups);
+    r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
+    r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &set, 0, nullptr);
+    r.device().vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+    r.device().vkCmdDispatch(cmd, groups, push.viewCount, 1);
+}
+
+}  // namespace
+
+const PipelineLayoutDesc kEbpiRayPipelineLayout = {ebpiRayBindings(), sizeof(gpu::EbpiRayPush)};
+
+bool ebpiRayPlanFits(uint64_t totalTiles, uint32_t mostTilesPerView, uint32_t maxSplit) {
+    return mostTilesPerView <= gpu::kEbpiRayMaxTilesPerView && maxSplit >= 1 &&
+           maxSplit <= gpu::kEbpiRayMaxSplitLimit && totalTiles * maxSplit * maxSplit < (uint64_t(1) << 32);
+}
+
+EbpiRayPassOutputs addEbpiRayPasses(Graph& graph, const EbpiRayPassInputs& in) {
+    EbpiRayPassOutputs out{in.tiles, in.results, in.counters, in.rays, in.samples};
+    const gpu::EbpiRayPush push{0, in.viewCount, in.maxSplit, in.maxRays};
+    BufferHandle flags = in.flags, pyramid = in.pyramid;
+
+    // The density pass or-s flags into them: they start at zero every frame.
+    PassBuilder clear = graph.addPass(kEbpiRayClearPassName);
+    flags = clear.write(flags, Access::TransferDst);
+    clear.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+        if (in.viewCount != 0)
+            r.device().vkCmdFillBuffer(cmd, r.buffer(flags), r.bufferOffset(flags), VkDeviceSize(in.viewCount) * 4, 0u);
+    });
+
+    // Level k reads level k - 1 (level 0: the pixels), so one pass per level orders them.
+    for (uint32_t level = 0; level < in.mostLevels; ++level) {
+        PassBuilder pass = graph.addPass(std::string(kEbpiPyramidPassName) + " level " + std::to_string(level));
+        for (BufferHandle b : {in.views, in.rayViews, in.pixels}) pass.read(b, Access::ComputeRead);
+        pyramid = pass.write(pyramid, level == 0 ? Access::ComputeWrite : Access::ComputeReadWrite);
+        gpu::EbpiRayPush levelPush = push;
+        levelPush.level = level;
+        pass.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+            dispatchViews(cmd, r, *in.pyramidPipeline, in.set, levelPush, in.mostTiles);
+        });
+    }
+
+    PassBuilder density = graph.addPass(kEbpiRayDensityPassName);
+    for (BufferHandle b : {in.views, in.rayViews, in.pixels, pyramid}) density.read(b, Access::ComputeRead);
+    out.tiles = density.write(out.tiles, Access::ComputeWrite);
+    flags = density.write(flags, Access::ComputeReadWrite);
+    density.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+        dispatchViews(cmd, r, *in.densityPipeline, in.set, push, in.mostTiles);
+    });
+
+    PassBuilder scan = graph.addPass(kEbpiRayScanPassName);
+    for (BufferHandle b : {in.views, in.rayViews, in.imageStatus, flags}) scan.read(b, Access::ComputeRead);
+    out.tiles = scan.write(out.tiles, Access::ComputeReadWrite);
+    out.results = scan.write(out.results, Access::ComputeWrite);
+    out.counters = scan.write(out.counters, Access::ComputeWrite);
+    scan.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+        r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, in.scanPipeline->pipeline);
+        r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, in.scanPipeline->layout, 0, 1, &in.set,
+                                           0, nullptr);
+        r.device().vkCmdPushConstants(cmd, in.scanPipeline->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push),
+                                      &push);
+        r.device().vkCmdDispatch(cmd, 1, 1, 1);
+    });
+
+    PassBuilder generate = graph.addPass(kEbpiRayGeneratePassName);
+    for (BufferHandle b : {in.views, in.rayViews, out.tiles}) generate.read(b, Access::ComputeRead);
+    out.rays = generate.write(out.rays, Access::ComputeWrite);
+    out.samples = generate.write(out.samples, Access::ComputeWrite);
+    generate.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+        dispatchViews(cmd, r, *in.generatePipeline, in.set, push, in.mostTiles);
+    });
+    return out;
+}
+
+}  // namespace vkc

@@ -1,0 +1,61 @@
+// Passes of method `ebpi`'s adaptivity (paper 5, Sec. 4.3, pipeline stage 4 of issue 12), in order:
+//   ebpi-ray-clear (zero the per-view flags) -> ebpi-pyramid level 0 .. levels-1 (each level's
+//   texels the 2 x 2 sums of the level below, exact 64-bit integers) -> ebpi-ray-density (each
+//   tile: covered by a coarser tile, one ray, or a pixel split nx x ny) -> ebpi-ray-scan (exclusive
+//   scan of the ray counts in tile order, per-view rays / flags / achieved bound, totals and the
+//   consumer's VkDispatchIndirectCommand) -> ebpi-ray-generate (every tile writes its rays).
+// Reads: the views and pixels of the EBPI (ebpi_image_passes.h) and its overflow flags, the plan
+// input per view (EbpiRayViewGpu: tolerance, depth range, objects, tile range).
+// Writes: pyramid and tile decisions (transient), per-view results, counters, rays (EbpiRayGpu,
+// ebpi_trace.h) and their samples (EbpiRaySampleGpu, parallel).
+// Invariant: the rays, their order and every result equal the CPU reference planEbpiRays
+// (collision/ebpi/ebpi_ray_plan.h) of the same fixed-point image, bit for bit.
+#pragma once
+
+#include "passes/graph/graph.h"
+#include "shaders_glsl/shared/ebpi_rays.h"
+#include "vk/pipeline.h"
+
+#include <vector>
+
+namespace vkc {
+
+struct EbpiRayPassInputs {
+    const Pipeline* pyramidPipeline = nullptr;   // ebpi_pyramid.comp
+    const Pipeline* densityPipeline = nullptr;   // ebpi_ray_density.comp
+    const Pipeline* scanPipeline = nullptr;      // ebpi_ray_scan.comp
+    const Pipeline* generatePipeline = nullptr;  // ebpi_ray_generate.comp
+    VkDescriptorSet set = VK_NULL_HANDLE;        // one set (kEbpiRayPipelineLayout) serves all four
+
+    uint32_t viewCount = 0;      // <= kEbpiRayMaxGroups
+    uint32_t mostLevels = 0;     // of any view's pyramid
+    uint32_t mostTiles = 0;      // of any view (sizes the per-tile dispatches)
+    uint32_t maxSplit = 1;       // 1 ..kEbpiRayMaxSplitLimit
+    uint32_t maxRays = 0;        // capacity of the ray and sample buffers
+
+    BufferHandle views, rayViews, pixels, imageStatus;  // read
+    BufferHandle pyramid, tiles;                         // per tile of every view (transient)
+    BufferHandle flags;                                  // uint per view
+    BufferHandle results, counters, rays, samples;       // written
+};
+
+struct EbpiRayPassOutputs {
+    BufferHandle tiles, results, counters, rays, samples;
+};
+
+// The descriptor layout shared by the four shaders (tests check it against their SPIR-V).
+extern const PipelineLayoutDesc kEbpiRayPipelineLayout;
+
+inline constexpr const char* kEbpiRayClearPassName = "ebpi-ray-clear";
+inline constexpr const char* kEbpiPyramidPassName = "ebpi-pyramid";  // + " level k"
+inline constexpr const char* kEbpiRayDensityPassName = "ebpi-ray-density";
+inline constexpr const char* kEbpiRayScanPassName = "ebpi-ray-scan";
+inline constexpr const char* kEbpiRayGeneratePassName = "ebpi-ray-generate";
+
+EbpiRayPassOutputs addEbpiRayPasses(Graph& graph, const EbpiRayPassInputs& inputs);
+
+// Whether a plan of these sizes keeps every count within 32 bits and the rounding argument of
+// ebpi_rays.h: each view at most kEbpiRayMaxTilesPerView tiles, all tiles x maxSplit^2 < 2^32.
+bool ebpiRayPlanFits(uint64_t totalTiles, uint32_t mostTilesPerView, uint32_t maxSplit);
+
+}  // namespace vkc

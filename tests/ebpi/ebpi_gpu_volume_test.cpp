@@ -2,7 +2,8 @@
 // layer, bit for bit equal to the CPU reference (collision/ebpi/ebpi_volume_cpu.h) on the same hit
 // lists: those the casting passes write on the device (compute backend) for two boxes (exact
 // volume 0.75) and a shared-mesh pair, and CPU-cast ones with an open mesh (odd rays) and a small
-// capacity (truncated rays), with the stats exact.
+// capacity (truncated rays), with the stats exact; contributions past the fixed-point limit
+// flagged, never wrapped; a dispatch whose sums could wrap refused.
 #include "tests/ebpi/ebpi_trace_support.h"
 #include "tests/ebpi/ebpi_volume_gpu_support.h"
 #include "tests/ebpi/ebpi_volume_scenes.h"
@@ -113,6 +114,36 @@ TEST_F(EbpiVolumeGpuTest, OddAndTruncatedRaysAreCountedExactlyAndAddNothing) {
             EXPECT_GT(truncated, 0u);
         }
     }
+}
+
+TEST_F(EbpiVolumeGpuTest, ContributionsPastTheLimitAreFlaggedNeverWrapped) {
+    const MeshData cube = cubeMesh();
+    std::vector<TraceObject> objects = {{&cube, glm::mat4(1.0f)}, {&cube, boxBPose()}};
+    glm::vec3 lo, hi;
+    overlapBox(gridScene(objects, glm::vec3(0.0f), glm::vec3(1.0f), 1), lo, hi);
+    VolumeScene scene = gridScene(objects, lo, hi, 8);
+    // Each ray's contribution (tile area 3/256 x length 3/4 or 1) at 2^45 quanta per unit is
+    // ~10^11 quanta, past the 2^36 limit: dropped, and the pair flagged.
+    scene.pair.volumeScale = 0x1p45;
+    scene.pair.gradientScale = 0x1p45;
+    const CpuHits hits = castOnCpu(scene, 16);
+    auto run = runVolumeOnGpu(vk(), scene, hits.lists());
+    ASSERT_TRUE(run) << run.status().describe();
+    EXPECT_TRUE(sameFixed(run->fixed, cpuFixed(scene, hits.lists())));
+    const VolumeResult r = resolve(scene, run->fixed);
+    EXPECT_TRUE(r.pair.overflow);
+    for (int axis = 0; axis < 3; ++axis) EXPECT_EQ(r.pair.volume[axis], 0.0) << axis;
+}
+
+TEST(EbpiVolumePasses, TooManyContributionsPerDispatchAreRefused) {
+    Graph graph;
+    EbpiVolumePassInputs in;
+    in.rayCount = gpu::kEbpiVolumeMaxContributions / 4 + 1;
+    in.hitCapacity = 4;
+    auto out = addEbpiVolumePasses(graph, in);
+    ASSERT_FALSE(out);
+    EXPECT_EQ(out.status().code, ErrorCode::InvalidArgument);
+    EXPECT_EQ(graph.passCount(), 0u);
 }
 
 }  // namespace

@@ -1,0 +1,83 @@
+// ebpi volume and gradient passes; see ebpi_volume_passes.h. GLSL: ebpi_volume.comp (bindings and
+// structs in shaders_glsl/shared/ebpi_volume.h).
+#include "passes/ebpi/ebpi_volume_passes.h"
+
+#include <volk.h>
+
+#include <algorithm>
+
+namespace vkc {
+
+static_assert(sizeof(gpu::EbpiVolumeRayGpu) == 16);
+static_assert(sizeof(gpu::EbpiVolumePairGpu) == 32);
+static_assert(sizeof(gpu::EbpiPairVolumeGpu) == 32);
+static_assert(sizeof(gpu::EbpiVolumePush) == 16);
+
+namespace {
+
+VkDeviceSize sumsBytes(uint32_t pairCount) {
+    return VkDeviceSize(pairCount) * gpu::kEbpiVolumeAxes * sizeof(gpu::EbpiPairVolumeGpu);
+}
+VkDeviceSize gradientBytes(uint32_t slots) { return VkDeviceSize(slots) * gpu::kEbpiVolumeAxes * 2 * sizeof(uint32_t); }
+
+}  // namespace
+
+PipelineLayoutDesc ebpiVolumePipelineLayout() {
+    PipelineLayoutDesc layout;
+    for (uint32_t b = gpu::kEbpiVolumeBindingObjects; b <= gpu::kEbpiVolumeBindingGradients; ++b)
+        layout.bindings.push_back({0, b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1u});
+    layout.pushConstantSize = sizeof(gpu::EbpiVolumePush);
+    return layout;
+}
+
+ReadbackLayout ebpiVolumeReadbackLayout(uint32_t pairCount, uint32_t gradientSlots) {
+    ReadbackLayout layout;
+    layout.add(sumsBytes(pairCount));
+    layout.add(gradientBytes(gradientSlots));
+    return layout;
+}
+
+Result<EbpiVolumeOutputs> addEbpiVolumePasses(Graph& graph, const EbpiVolumePassInputs& in) {
+    if (uint64_t(in.rayCount) * in.hitCapacity > gpu::kEbpiVolumeMaxContributions)
+        return makeError(ErrorCode::InvalidArgument, "ebpi volume: rays x hit capacity exceeds 2^26 per dispatch");
+    BufferHandle sums = in.sums;
+    BufferHandle gradients = in.gradients;
+
+    PassBuilder clear = graph.addPass(kEbpiVolumeClearPassName);
+    sums = clear.write(sums, Access::TransferDst);
+    gradients = clear.write(gradients, Access::TransferDst);
+    clear.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+        if (in.pairCount != 0)
+            r.device().vkCmdFillBuffer(cmd, r.buffer(sums), r.bufferOffset(sums), sumsBytes(in.pairCount), 0u);
+        if (in.gradientSlots != 0)
+            r.device().vkCmdFillBuffer(cmd, r.buffer(gradients), r.bufferOffset(gradients),
+                                       gradientBytes(in.gradientSlots), 0u);
+    });
+
+    PassBuilder volume = graph.addPass(kEbpiVolumePassName);
+    for (BufferHandle b : {in.objects, in.indices, in.rayInfos, in.rayHits, in.hits, in.pairs})
+        volume.read(b, Access::ComputeRead);
+    sums = volume.write(sums, Access::ComputeReadWrite);
+    gradients = volume.write(gradients, Access::ComputeReadWrite);
+    volume.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+        const gpu::EbpiVolumePush push{in.rayCount, in.hitCapacity, 0, 0};
+        const Pipeline& pipeline = *in.volumePipeline;
+        r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
+        r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &in.set, 0,
+                                           nullptr);
+        r.device().vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+        // At most maxGroups groups: the shader loops over the rays with a grid stride.
+        const uint32_t groups = (in.rayCount + gpu::kEbpiVolumeGroupSize - 1) / gpu::kEbpiVolumeGroupSize;
+        if (groups != 0)
+            r.device().vkCmdDispatch(cmd, in.maxGroups == 0 ? groups : std::min(groups, in.maxGroups), 1, 1);
+    });
+
+    if (in.readback.valid()) {
+        const ReadbackCopy copies[] = {{kEbpiVolumeReadbackSums, sums, sumsBytes(in.pairCount)},
+                                       {kEbpiVolumeReadbackGradients, gradients, gradientBytes(in.gradientSlots)}};
+        addReadbackPass(graph, kEbpiVolumeReadbackPassName, *in.readbackLayout, in.readback, copies);
+    }
+    return EbpiVolumeOutputs{sums, gradients};
+}
+
+}  // namespace vkc

@@ -6,6 +6,7 @@
 // Temporal coherence (section 5): each pair enters at the level results() chose from its counters.
 #include "collision/aabb_tree/aabb_tree_detector_impl.h"
 
+#include "collision/frames/frame_warnings.h"
 #include "collision/aabb_tree/aabb_traversal_cpu.h"
 #include "collision/aabb_tree/aabb_tree_detector_support.h"
 #include "collision/frames/candidate_pairs.h"
@@ -217,6 +218,7 @@ Status AabbTreeDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& s
     for (uint32_t b = 0; b < 11; ++b) d.storageBuffer(slot.set, b, bound[b]);
     writeStorageBufferArray(c, slot.set, gpu::kBindingVertexBuffers, vertexSlots.buffers());
     VKC_TRY(executeFrameGraph(c, frames, frame, graph, cmd));
+    noteFrameInputs(frames, frame, scene, objectPairs, "aabb-tree");
     slot.layout = std::move(layout);
     slot.nodesValid = true;
     slot.boxGenerations = std::move(boxGenerations);

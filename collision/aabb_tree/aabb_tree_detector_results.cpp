@@ -4,6 +4,7 @@
 // Never blocks: NotReady until the frame's timeline value has been signalled.
 #include "collision/aabb_tree/aabb_tree_detector_impl.h"
 
+#include "collision/frames/frame_warnings.h"
 #include "collision/aabb_tree/aabb_traversal_cpu.h"
 #include "collision/frames/vulkan_graph.h"
 #include "passes/aabb_tree/aabb_tree_passes.h"
@@ -87,6 +88,7 @@ Status AabbTreeDetector::results(uint64_t frame, FrameResults& out, AabbTreeFram
         details->nodePairsNeeded = state.nodePairOverflow;
         details->refitTrees = slot.refitTrees;
     }
+    appendFrameWarnings(d.frames, frame, out.warnings);
     return readFrameTimings(*d.ctx, d.frames, frame, *slot.graph, out.gpuTimingsMs);
 }
 

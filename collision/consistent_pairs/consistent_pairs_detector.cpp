@@ -2,6 +2,7 @@
 // the public entry points. Frames are recorded and decoded in consistent_pairs_detector_frame.cpp.
 #include "collision/consistent_pairs/consistent_pairs_detector_impl.h"
 
+#include "collision/frames/frame_warnings.h"
 #include "collision/frames/blocking_run.h"
 #include "collision/frames/detector_settings.h"
 #include "collision/frames/frame_slot_resources.h"
@@ -178,7 +179,9 @@ VkSemaphoreSubmitInfo ConsistentPairsDetector::completionSignal(uint64_t frame) 
 }
 
 Status ConsistentPairsDetector::results(uint64_t frame, FrameResults& out, ConsistentPairsFrameDetails* details) {
-    return impl_->readResults(frame, out, details);
+    VKC_TRY(impl_->readResults(frame, out, details));
+    appendFrameWarnings(impl_->frames, frame, out.warnings);
+    return Status::success();
 }
 
 const ConsistentPairsSettings& ConsistentPairsDetector::settings() const { return impl_->settings; }

@@ -4,6 +4,7 @@
 // (passes/consistent_pairs/consistent_pairs_passes.h) and later decodes the ring slot, occlusion queries included.
 #include "collision/consistent_pairs/consistent_pairs_detector_impl.h"
 
+#include "collision/frames/frame_warnings.h"
 #include "collision/frames/orthographic_views.h"
 #include "collision/frames/candidate_pairs.h"
 #include "collision/frames/drawn_objects.h"
@@ -141,6 +142,7 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     VKC_TRY(fillHostBuffer(allocator, graph, in.candidates, std::span<const ObjectPair>(pairs)));
     writeDescriptors(slot, graph, in, drawn.vertexSlots.buffers());
     VKC_TRY(executeFrameGraph(c, frames, frame, graph, cmd));
+    noteFrameInputs(frames, frame, scene, pairs, "consistent-pairs");
     slot.drawnObjects = drawnCount;
     return Status::success();
 }

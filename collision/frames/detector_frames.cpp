@@ -25,6 +25,7 @@ Status createDetectorFrames(VulkanContext& ctx, const DetectorFramesDesc& desc, 
     out.allocator = std::make_unique<VulkanGraphAllocator>(ctx);
     for (uint32_t slot = 0; slot < desc.framesInFlight; ++slot)
         out.slots.push_back(std::make_unique<PersistentResources>(*out.allocator, slot));
+    out.slotWarnings.assign(desc.framesInFlight, {});
     return Status::success();
 }
 

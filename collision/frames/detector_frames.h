@@ -27,6 +27,7 @@ struct DetectorFrames {
     uint32_t vertexBufferCapacity = 0;  // length of each set's vertex-buffer array (vertex_buffer_slots.h)
     ReadbackRing ring;
     bool gpuTimings = true;                  // frames write pass timestamps (not the settings' disableGpuTimings)
+    std::vector<std::vector<std::string>> slotWarnings;  // per slot: about its frame's inputs (frame_warnings.h)
     uint64_t nextRunFrame = 0;               // frames of the blocking calls
     std::unique_ptr<Broadphase> broadphase;  // for run(scene) only, created on first use
 };

@@ -2,6 +2,7 @@
 // entry points. Frames are recorded in ldi_detector_frame.cpp and decoded in ldi_detector_results.cpp.
 #include "collision/ldi/ldi_detector_impl.h"
 
+#include "collision/frames/frame_warnings.h"
 #include "collision/frames/blocking_run.h"
 #include "collision/frames/detector_settings.h"
 #include "collision/frames/frame_slot_resources.h"
@@ -203,7 +204,9 @@ Status LdiDetector::record(VkCommandBuffer cmd, const Scene& scene, const Candid
 VkSemaphoreSubmitInfo LdiDetector::completionSignal(uint64_t frame) { return ringSignal(impl_->frames.ring, frame); }
 
 Status LdiDetector::results(uint64_t frame, FrameResults& out, LdiFrameDetails* details) {
-    return impl_->readResults(frame, out, details);
+    VKC_TRY(impl_->readResults(frame, out, details));
+    appendFrameWarnings(impl_->frames, frame, out.warnings);
+    return Status::success();
 }
 
 Status LdiDetector::recordPointQuery(VkCommandBuffer cmd, const Scene& scene, uint32_t object, const Aabb& objectBounds,

@@ -2,6 +2,7 @@
 // one tile; the per-slot tiles and index buffers; the pass graph (passes/ldi/ldi_passes.h).
 #include "collision/ldi/ldi_detector_impl.h"
 
+#include "collision/frames/frame_warnings.h"
 #include "collision/frames/candidate_pairs.h"
 #include "collision/frames/vulkan_graph.h"
 #include "collision/ldi/ldi_error_bound.h"
@@ -192,6 +193,7 @@ Status LdiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene,
     }
     LdiSlot& slot = slots[frame % slots.size()];
     VKC_TRY(recordTiles(cmd, scene, slot, frame, tiles, uint32_t(recorded.size()), points));
+    noteFrameInputs(frames, frame, scene, pairs.value(), "ldi");
     slot.pointQuery = false;
     slot.pairs = std::move(recorded);
     return Status::success();
@@ -229,6 +231,7 @@ Status LdiDetectorImpl::recordPoints(VkCommandBuffer cmd, const SceneImpl& scene
     PointRequest request = {pointBuffer, test};
     LdiSlot& slot = slots[frame % slots.size()];
     VKC_TRY(recordTiles(cmd, scene, slot, frame, {&tile, 1}, 0, {&request, 1}));
+    noteFrameInputs(frames, frame, scene, {}, "ldi");  // a point query's frame tests no mesh pair
     slot.pointQuery = true;
     slot.pairs.clear();
     return Status::success();

@@ -2,6 +2,7 @@
 // entry points. Frames are recorded and decoded in stencil_detector_frame.cpp.
 #include "collision/stencil/stencil_detector_impl.h"
 
+#include "collision/frames/frame_warnings.h"
 #include "collision/frames/blocking_run.h"
 #include "collision/frames/detector_settings.h"
 #include "collision/frames/frame_slot_resources.h"
@@ -218,7 +219,9 @@ VkSemaphoreSubmitInfo StencilDetector::completionSignal(uint64_t frame) {
 }
 
 Status StencilDetector::results(uint64_t frame, FrameResults& out, StencilFrameDetails* details) {
-    return impl_->readResults(frame, out, details);
+    VKC_TRY(impl_->readResults(frame, out, details));
+    appendFrameWarnings(impl_->frames, frame, out.warnings);
+    return Status::success();
 }
 
 const StencilSettings& StencilDetector::settings() const { return impl_->settings; }

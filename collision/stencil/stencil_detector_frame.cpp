@@ -3,6 +3,7 @@
 // (passes/stencil/stencil_passes.h) and later decodes the ring slot, occlusion queries included.
 #include "collision/stencil/stencil_detector_impl.h"
 
+#include "collision/frames/frame_warnings.h"
 #include "collision/frames/orthographic_views.h"
 #include "collision/frames/candidate_pairs.h"
 #include "collision/frames/drawn_objects.h"
@@ -148,6 +149,7 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     VKC_TRY(fillHostBuffer(*frames.allocator, graph, in.candidates, std::span<const ObjectPair>(pairs)));
     VKC_TRY(writeDescriptors(slot, graph, in, meshBuffers));
     VKC_TRY(executeFrameGraph(c, frames, frame, graph, cmd));
+    noteFrameInputs(frames, frame, scene, pairs, "stencil");
 
     slot.drawObjects = std::move(draw);
     slot.candidatePairs = pairs;

@@ -106,5 +106,39 @@ TEST(CliDetect, LdiMethodMeetsReferenceVolumesWithinItsBound) {
         EXPECT_GT(std::filesystem::file_size(dir / "images" / name), 100u) << name;
 }
 
+// More pairs than one ldi frame holds (at 1024² and 8 layers, 2 pairs fill lavapipe's 128 MiB
+// binding): the CLI runs them in batches, and a mesh with a zero-area triangle, warned about by
+// every batch, is named once in the frame's report.
+TEST(CliDetect, LdiBatchesNameADegenerateMeshOnce) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "vkc_cli_tests" / "ldi_batches";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    // A unit box whose top face is a fan around a vertex on one of its edges: closed, one zero-area triangle.
+    std::ofstream(dir / "fanned.off") << "OFF\n9 14 0\n"
+                                         "-0.5 -0.5 -0.5\n0.5 -0.5 -0.5\n-0.5 0.5 -0.5\n0.5 0.5 -0.5\n"
+                                         "-0.5 -0.5 0.5\n0.5 -0.5 0.5\n-0.5 0.5 0.5\n0.5 0.5 0.5\n0 -0.5 0.5\n"
+                                         "3 0 4 6\n3 0 6 2\n3 1 3 7\n3 1 7 5\n3 0 1 5\n3 0 5 4\n"
+                                         "3 2 6 7\n3 2 7 3\n3 0 2 3\n3 0 3 1\n"
+                                         "3 8 5 7\n3 8 7 6\n3 8 6 4\n3 4 5 8\n";
+    // 14 faces: 10 of the sides and bottom, 3 of the fan, and the zero-area one closing the edge 4-5.
+    nlohmann::json scene = {{"meshes", {{"fanned", {{"file", "fanned.off"}}}}}, {"objects", nlohmann::json::array()}};
+    for (int pair = 0; pair < 6; ++pair)
+        for (int side = 0; side < 2; ++side)
+            scene["objects"].push_back({{"name", "o" + std::to_string(2 * pair + side)},
+                                        {"mesh", "fanned"},
+                                        {"position", {5.0 * pair + 0.5 * side, 0.3 * side, 0.2 * side}}});
+    std::ofstream(dir / "scene.json") << scene.dump(1);
+    const std::filesystem::path reportPath = dir / "report.json";
+    auto run = runCli("detect " + (dir / "scene.json").string() + " --method ldi --resolution 1024 --layer-cap 8 --report " +
+                      reportPath.string());
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    std::ifstream file(reportPath);
+    const nlohmann::json frame = nlohmann::json::parse(file)["frames"][0];
+    EXPECT_EQ(frame["pairs"].size(), 6u) << frame.dump(1);
+    size_t named = 0;
+    for (const std::string& warning : frame["warnings"]) named += warning.find("mesh \"fanned\" has 1 degenerate") != std::string::npos;
+    EXPECT_EQ(named, 1u) << frame["warnings"].dump(1);
+}
+
 }  // namespace
 }  // namespace vkc

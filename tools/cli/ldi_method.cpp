@@ -37,7 +37,10 @@ void appendBatch(FrameResults& frame, FrameResults&& batch) {
     frame.colliding = frame.colliding || batch.colliding;
     frame.truncated = frame.truncated || batch.truncated;
     for (PairResult& pair : batch.pairs) frame.pairs.push_back(std::move(pair));
-    for (std::string& warning : batch.warnings) frame.warnings.push_back(std::move(warning));
+    // A mesh in several batches is warned about by each (e.g. its degenerate triangles): once is enough.
+    for (std::string& warning : batch.warnings)
+        if (std::find(frame.warnings.begin(), frame.warnings.end(), warning) == frame.warnings.end())
+            frame.warnings.push_back(std::move(warning));
     for (const auto& [pass, ms] : batch.gpuTimingsMs) frame.gpuTimingsMs[pass] += ms;
 }
 

@@ -68,6 +68,7 @@ void main() {
     uint jobIndex = push.firstJob + gl_WorkGroupID.y;
     if (jobIndex >= push.jobCount) return;
     EbpiImageJobGpu job = jobs[jobIndex];
+    if (job.termsGiven != 0u) return;
     ObjectGpu object = objects[job.object];
     EbpiViewGpu view = views[job.view];
     uint stride = gl_NumWorkGroups.x * kGroupSize;

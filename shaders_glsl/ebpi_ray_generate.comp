@@ -1,6 +1,7 @@
 // Method `ebpi` (paper 5, Sec. 4.3): every tile writes its rays at the places the scan gave it:
 // one per sub-tile (row-major), through the sub-tile's centre on the view's image plane, with the
-// sub-tile's area beside it (EbpiRaySampleGpu). Rays at or past maxRays are not written (the
+// sub-tile's area beside it (EbpiRaySampleGpu) and, for the volume stage, with its view's pair and
+// axis (EbpiVolumeRayGpu). Rays at or past maxRays are not written (the
 // counters say so). Same rays, bit for bit, as the CPU reference planEbpiRays + ebpiPlacedRay.
 // Grid: y = view, x = tile of the view (grid-stride).
 #version 460
@@ -16,6 +17,7 @@ layout(set = 0, binding = kEbpiRayBindingRayViews, std430) readonly buffer RayVi
 layout(set = 0, binding = kEbpiRayBindingTiles, std430) readonly buffer Tiles { EbpiRayTileGpu tiles[]; };
 layout(set = 0, binding = kEbpiRayBindingRays, std430) writeonly buffer Rays { EbpiRayGpu rays[]; };
 layout(set = 0, binding = kEbpiRayBindingRayTiles, std430) writeonly buffer Samples { EbpiRaySampleGpu samples[]; };
+layout(set = 0, binding = kEbpiRayBindingVolumeRays, std430) writeonly buffer VolumeRays { EbpiVolumeRayGpu volumeRays[]; };
 
 layout(push_constant) uniform Push { EbpiRayPush push; };
 
@@ -39,6 +41,7 @@ void main() {
             double y = ebpiSubTileCentre(view.originY, view.pixelY, at.y << at.level, at.rows, j, tile.ny);
             rays[index] = ebpiPlacedRay(view, plan, x, y);
             samples[index] = EbpiRaySampleGpu(x, y, area, v, t);
+            volumeRays[index] = EbpiVolumeRayGpu(area, plan.pair, plan.axis);
         }
     }
 }

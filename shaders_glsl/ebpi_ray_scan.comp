@@ -59,7 +59,7 @@ void main() {
     }
     if (lid == 0u) {
         uint written = min(running, push.maxRays);
-        counters = EbpiRayCountersGpu((written + kEbpiRayGroupSize - 1u) / kEbpiRayGroupSize, 1u, 1u, running, written,
+        counters = EbpiRayCountersGpu(min((written + kEbpiRayGroupSize - 1u) / kEbpiRayGroupSize, kEbpiRayMaxGroups), 1u, 1u, running, written,
                                       running > push.maxRays ? 1u : 0u, 0u, 0u);
     }
 }

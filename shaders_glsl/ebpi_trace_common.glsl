@@ -13,8 +13,14 @@ layout(set = 0, binding = kEbpiTraceBindingIndices, std430) readonly buffer Indi
 layout(set = 0, binding = kEbpiTraceBindingRays, std430) readonly buffer Rays { EbpiRayGpu rays[]; };
 layout(set = 0, binding = kEbpiTraceBindingRayHits, std430) buffer RayHits { EbpiRayHitsGpu rayHits[]; };
 layout(set = 0, binding = kEbpiTraceBindingHits, std430) writeonly buffer Hits { EbpiHitGpu hits[]; };
+layout(set = 0, binding = kEbpiTraceBindingRayCount, std430) readonly buffer RayCount { uint rayCountWords[]; };
 
 layout(push_constant) uniform Push { EbpiTracePush push; };
+
+// The rays to trace: the push constant's, or as many as the same frame's ray generator wrote.
+uint ebpiTraceRayCount() {
+    return push.countFromBuffer != 0u ? min(push.rayCount, rayCountWords[kEbpiRayCountWord]) : push.rayCount;
+}
 
 // Vertex `corner` of `triangle` of `object`, in the frame's local space.
 vec3 ebpiTraceVertex(EbpiTraceObjectGpu object, uint triangle, uint corner) {

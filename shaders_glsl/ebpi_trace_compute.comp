@@ -24,6 +24,7 @@ void traceRay(uint rayIndex) {
 // Grid stride: the dispatch is capped at the device's group-count limit.
 void main() {
     uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
-    for (uint rayIndex = gl_GlobalInvocationID.x; rayIndex < push.rayCount; rayIndex += stride)
+    uint rayCount = ebpiTraceRayCount();
+    for (uint rayIndex = gl_GlobalInvocationID.x; rayIndex < rayCount; rayIndex += stride)
         traceRay(rayIndex);
 }

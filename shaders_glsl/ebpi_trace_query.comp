@@ -1,15 +1,15 @@
 // ebpi casting, `ray-query` backend (VK_KHR_ray_query in compute). Reads: rays, the TLAS (one
-// instance per object, custom index = object, over one BLAS per mesh of non-opaque triangles),
-// object table, indices, vertices. Writes: the same hits, counts and truncation as the compute
-// backend (shared/ebpi_trace.h).
-// Every candidate is recorded and none is committed, so the query visits all of them. The
-// hardware's own test is only a filter: at a shared edge it may report a triangle twice, both
-// triangles or neither. De-duplication rule: each candidate is re-tested with the compute
-// backend's watertight test (ebpiTraceTriangle, same vertices, same rounding) and kept only if
-// that accepts it; a repeated candidate (not expected: the geometry asks for no duplicates) is
-// dropped by the sort pass. Hence both backends give identical hits whenever the acceleration
-// structure reports a superset of the exact hits, which its watertight hardware test does
-// except for rays within float rounding of an edge whose exact test falls on the other side.
+// instance per object, custom index = object, over one BLAS per object of its triangles' grown
+// boxes, ebpi_trace_boxes.comp), object table, indices, vertices. Writes: the same hits, counts
+// and truncation as the compute backend (shared/ebpi_trace.h).
+// Every candidate box is taken and none is committed, so the query visits all of them. The
+// hardware only proposes: each candidate triangle is tested with the compute backend's watertight
+// test (ebpiTraceTriangle, same vertices, same rounding) and kept only if that accepts it; a
+// repeated candidate (not expected: the geometry asks for no duplicates) is dropped by the sort
+// pass. The boxes contain every point the exact test accepts with a margin far above the
+// hardware's rounding, so the candidates are a superset of the exact hits and both backends give
+// identical hits. (A triangle BLAS does not: its float test misses, on lavapipe, a few rays in
+// 10^5 that pass within rounding of an edge the exact test puts on the other side.)
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_ray_query : require
@@ -30,7 +30,7 @@ void traceRay(uint rayIndex) {
     rayQueryEXT query;
     rayQueryInitializeEXT(query, tlas, gl_RayFlagsNoOpaqueEXT, 0xFFu, ray.origin.xyz, tMin, ray.direction.xyz, tMax);
     while (rayQueryProceedEXT(query)) {
-        if (rayQueryGetIntersectionTypeEXT(query, false) != gl_RayQueryCandidateIntersectionTriangleEXT) continue;
+        if (rayQueryGetIntersectionTypeEXT(query, false) != gl_RayQueryCandidateIntersectionAABBEXT) continue;
         uint object = uint(rayQueryGetIntersectionInstanceCustomIndexEXT(query, false));
         if (object != ray.objectA && object != ray.objectB) continue;
         ebpiTraceRecord(rayIndex, ray, object, uint(rayQueryGetIntersectionPrimitiveIndexEXT(query, false)));
@@ -40,6 +40,7 @@ void traceRay(uint rayIndex) {
 // Grid stride: the dispatch is capped at the device's group-count limit.
 void main() {
     uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
-    for (uint rayIndex = gl_GlobalInvocationID.x; rayIndex < push.rayCount; rayIndex += stride)
+    uint rayCount = ebpiTraceRayCount();
+    for (uint rayIndex = gl_GlobalInvocationID.x; rayIndex < rayCount; rayIndex += stride)
         traceRay(rayIndex);
 }

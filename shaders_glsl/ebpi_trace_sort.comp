@@ -12,6 +12,7 @@ layout(local_size_x = kEbpiTraceGroupSize) in;
 
 layout(set = 0, binding = kEbpiTraceBindingRayHits, std430) buffer RayHits { EbpiRayHitsGpu rayHits[]; };
 layout(set = 0, binding = kEbpiTraceBindingHits, std430) buffer Hits { EbpiHitGpu hits[]; };
+layout(set = 0, binding = kEbpiTraceBindingRayCount, std430) readonly buffer RayCount { uint rayCountWords[]; };
 
 layout(push_constant) uniform Push { EbpiTracePush push; };
 
@@ -42,6 +43,7 @@ void sortRay(uint rayIndex) {
 // Grid stride: the dispatch is capped at the device's group-count limit.
 void main() {
     uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
-    for (uint rayIndex = gl_GlobalInvocationID.x; rayIndex < push.rayCount; rayIndex += stride)
+    uint rayCount = push.countFromBuffer != 0u ? min(push.rayCount, rayCountWords[kEbpiRayCountWord]) : push.rayCount;
+    for (uint rayIndex = gl_GlobalInvocationID.x; rayIndex < rayCount; rayIndex += stride)
         sortRay(rayIndex);
 }

@@ -20,6 +20,7 @@ layout(set = 0, binding = kEbpiVolumeBindingHits, std430) readonly buffer Hits {
 layout(set = 0, binding = kEbpiVolumeBindingPairs, std430) readonly buffer Pairs { EbpiVolumePairGpu pairs[]; };
 layout(set = 0, binding = kEbpiVolumeBindingSums, std430) buffer Sums { EbpiPairVolumeGpu sums[]; };
 layout(set = 0, binding = kEbpiVolumeBindingGradients, std430) buffer Gradients { uint gradientWords[]; };
+layout(set = 0, binding = kEbpiVolumeBindingRayCount, std430) readonly buffer RayCount { uint rayCountWords[]; };
 
 layout(push_constant) uniform Push { EbpiVolumePush push; };
 
@@ -77,14 +78,14 @@ struct Walk {
 // direction moves the hit by eps x b_k along the ray, so it changes the length inside both by
 // +eps b_k at an exit and -eps b_k at an entry; times the tile area. (Where this agrees with and
 // differs from the paper's Eq. 2: collision/ebpi/ebpi_volume_cpu.h.)
-void addBoundaryGradient(EbpiHitGpu hit, uint slotBase, uint axis, double sign, float area, double scale,
+void addBoundaryGradient(EbpiHitGpu hit, uint slotBase, uint axis, double sign, double area, double scale,
                          inout bool overflowed) {
     EbpiTraceObjectGpu o = objects[hit.object];
     precise double b0 = (1.0LF - double(hit.b1)) - double(hit.b2);
     double weights[3] = double[3](b0, double(hit.b1), double(hit.b2));
     for (uint k = 0u; k < 3u; ++k) {
         uint vertex = indices[o.firstIndex + 3u * hit.triangle + k];
-        precise double value = ((sign * double(area)) * weights[k]) * scale;
+        precise double value = ((sign * area) * weights[k]) * scale;
         double q;
         if (!quantize(value, q)) {
             overflowed = true;
@@ -162,7 +163,7 @@ void volumeOfRay(uint rayIndex) {
     Walk walk = walkRay(base, count, pair, rayInfo, true, overflowed);
     if (walk.boundaries != 0u) atomicAdd(sums[sum].boundaryHits, walk.boundaries);
     if (walk.inside != 0.0LF) {
-        precise double value = (double(rayInfo.area) * walk.inside) * pair.volumeScale;
+        precise double value = (rayInfo.area * walk.inside) * pair.volumeScale;
         double q;
         if (quantize(value, q)) {
             atomicAdd(sums[sum].rays, 1u);
@@ -176,6 +177,7 @@ void volumeOfRay(uint rayIndex) {
 
 void main() {
     uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
-    for (uint rayIndex = gl_GlobalInvocationID.x; rayIndex < push.rayCount; rayIndex += stride)
+    uint rayCount = push.countFromBuffer != 0u ? min(push.rayCount, rayCountWords[kEbpiRayCountWord]) : push.rayCount;
+    for (uint rayIndex = gl_GlobalInvocationID.x; rayIndex < rayCount; rayIndex += stride)
         volumeOfRay(rayIndex);
 }

@@ -81,6 +81,20 @@ void writeStorageImageDescriptor(const VulkanContext& ctx, VkDescriptorSet set, 
     writeDescriptors(ctx, set, binding, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, nullptr, &imageInfo);
 }
 
+void writeAccelerationStructure(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding,
+                                VkAccelerationStructureKHR structure) {
+    VkWriteDescriptorSetAccelerationStructureKHR as{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_ACCELERATION_STRUCTURE_KHR};
+    as.accelerationStructureCount = 1;
+    as.pAccelerationStructures = &structure;
+    VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    write.pNext = &as;
+    write.dstSet = set;
+    write.dstBinding = binding;
+    write.descriptorCount = 1;
+    write.descriptorType = VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR;
+    ctx.vkd.vkUpdateDescriptorSets(ctx.device, 1, &write, 0, nullptr);
+}
+
 void writeStorageBufferArray(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding,
                              std::span<const VkBuffer> buffers) {
     if (buffers.empty()) return;  // a write of zero descriptors is invalid

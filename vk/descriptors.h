@@ -35,6 +35,10 @@ inline void writeBufferDescriptor(const VulkanContext& ctx, VkDescriptorSet set,
 // Points the storage-image `binding` of `set` at `view`, used in the GENERAL layout.
 void writeStorageImageDescriptor(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding, VkImageView view);
 
+// Points the acceleration-structure `binding` of `set` at `structure`.
+void writeAccelerationStructure(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding,
+                                VkAccelerationStructureKHR structure);
+
 // Points elements 0..buffers.size()-1 of the (partially bound) storage-buffer array at `binding`
 // at `buffers`, whole; the elements past them keep what they held.
 void writeStorageBufferArray(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding,

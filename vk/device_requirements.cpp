@@ -54,7 +54,7 @@ VkBool32* featureSlot(DeviceFeatureChain& chain, const FeatureRequirement& featu
 constexpr NamedFeatureSet kNamedFeatureSets[] = {
     {kFeatureSetBase, "broadphase"},  {kFeatureSetStencil, "stencil"},       {kFeatureSetLdi, "ldi"},
     {kFeatureSetConsistentPairs, "consistent-pairs"}, {kFeatureSetAabbTree, "aabb-tree"},
-    {kFeatureSetRayQuery, "ebpi ray-query backend"},
+    {kFeatureSetEbpi, "ebpi"}, {kFeatureSetRayQuery, "ebpi ray-query backend"},
 };
 
 // The rows one set adds (base: those every set needs).
@@ -111,6 +111,11 @@ void addSetRows(DeviceRequirements& r, FeatureSets set) {
             break;
         case kFeatureSetAabbTree:
             // The triangle-triangle predicates run in double to agree with the exact oracle.
+            r.features.push_back(VKC_CORE10(shaderFloat64, false));
+            break;
+        case kFeatureSetEbpi:
+            // The EBPI, the ray plan, the watertight hit test and the volume sums run in double
+            // (bit-equal to their CPU references); rays are dispatched indirectly (core).
             r.features.push_back(VKC_CORE10(shaderFloat64, false));
             break;
         case kFeatureSetRayQuery:

@@ -21,7 +21,9 @@ enum FeatureSetBits : uint32_t {
     kFeatureSetLdi = 1u << 2,
     kFeatureSetConsistentPairs = 1u << 3,
     kFeatureSetAabbTree = 1u << 4,
-    kFeatureSetAllMethods = kFeatureSetStencil | kFeatureSetLdi | kFeatureSetConsistentPairs | kFeatureSetAabbTree,
+    kFeatureSetEbpi = 1u << 5,  // ebpi with its compute backend
+    kFeatureSetAllMethods =
+        kFeatureSetStencil | kFeatureSetLdi | kFeatureSetConsistentPairs | kFeatureSetAabbTree | kFeatureSetEbpi,
 };
 using FeatureSets = uint32_t;
 

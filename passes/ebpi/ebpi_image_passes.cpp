@@ -75,6 +75,18 @@ EbpiImagePassOutputs addEbpiImagePasses(Graph& graph, const EbpiImagePassInputs&
         dispatchJobs(cmd, r, *in.edgeTermsPipeline, in.set, in.jobCount, groupsFor(in.mostEdgesPerJob));
     });
 
+    if (in.givenTermCount != 0) {
+        PassBuilder given = graph.addPass(kEbpiGivenTermsPassName);
+        given.read(in.givenTerms, Access::TransferSrc);
+        out.terms = given.write(out.terms, Access::TransferDst);
+        given.setRecord([=, terms = out.terms](VkCommandBuffer cmd, const PassResources& r) {
+            const VkBufferCopy region{r.bufferOffset(in.givenTerms),
+                                      r.bufferOffset(terms) + VkDeviceSize(in.givenFirstTerm) * sizeof(gpu::EbpiEdgeTermGpu),
+                                      VkDeviceSize(in.givenTermCount) * sizeof(gpu::EbpiEdgeTermGpu)};
+            r.device().vkCmdCopyBuffer(cmd, r.buffer(in.givenTerms), r.buffer(terms), 1, &region);
+        });
+    }
+
     PassBuilder rasterize = graph.addPass(kEbpiRasterizePassName);
     for (BufferHandle b : {in.views, in.jobs, out.terms}) rasterize.read(b, Access::ComputeRead);
     out.pixels = rasterize.write(out.pixels, Access::ComputeReadWrite);

@@ -42,6 +42,10 @@ struct EbpiImagePassInputs {
     BufferHandle terms;                        // EbpiEdgeTermGpu per edge of every job
     BufferHandle pixels;                       // EbpiPixelGpu per pixel of every view
     BufferHandle status;                       // uint overflow flag per view
+    // Terms computed elsewhere (transient edges, ebpi_transient_edges.h): copied into
+    // terms[givenFirstTerm ..] after ebpi-edge-terms; their jobs have termsGiven set.
+    BufferHandle givenTerms;
+    uint32_t givenFirstTerm = 0, givenTermCount = 0;
 };
 
 // The versions of the image and flags the passes wrote, for later passes and the read-back.
@@ -55,6 +59,7 @@ extern const PipelineLayoutDesc kEbpiImagePipelineLayout;
 inline constexpr const char* kEbpiImageClearPassName = "ebpi-image-clear";
 inline constexpr const char* kEbpiDepthExtentPassName = "ebpi-depth-extent";
 inline constexpr const char* kEbpiEdgeTermsPassName = "ebpi-edge-terms";
+inline constexpr const char* kEbpiGivenTermsPassName = "ebpi-transient-terms";
 inline constexpr const char* kEbpiRasterizePassName = "ebpi-rasterize";
 
 EbpiImagePassOutputs addEbpiImagePasses(Graph& graph, const EbpiImagePassInputs& inputs);

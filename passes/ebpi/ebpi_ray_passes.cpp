@@ -13,7 +13,7 @@ namespace {
 
 std::vector<DescriptorBinding> ebpiRayBindings() {
     std::vector<DescriptorBinding> bindings;
-    for (uint32_t b = gpu::kEbpiRayBindingViews; b <= gpu::kEbpiRayBindingRayTiles; ++b)
+    for (uint32_t b = gpu::kEbpiRayBindingViews; b <= gpu::kEbpiRayBindingVolumeRays; ++b)
         bindings.push_back({0, b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1u});
     return bindings;
 }
@@ -39,7 +39,7 @@ bool ebpiRayPlanFits(uint64_t totalTiles, uint32_t mostTilesPerView, uint32_t ma
 }
 
 EbpiRayPassOutputs addEbpiRayPasses(Graph& graph, const EbpiRayPassInputs& in) {
-    EbpiRayPassOutputs out{in.tiles, in.results, in.counters, in.rays, in.samples};
+    EbpiRayPassOutputs out{in.tiles, in.results, in.counters, in.rays, in.samples, in.volumeRays};
     const gpu::EbpiRayPush push{0, in.viewCount, in.maxSplit, in.maxRays};
     BufferHandle flags = in.flags, pyramid = in.pyramid;
 
@@ -89,6 +89,7 @@ EbpiRayPassOutputs addEbpiRayPasses(Graph& graph, const EbpiRayPassInputs& in) {
     for (BufferHandle b : {in.views, in.rayViews, out.tiles}) generate.read(b, Access::ComputeRead);
     out.rays = generate.write(out.rays, Access::ComputeWrite);
     out.samples = generate.write(out.samples, Access::ComputeWrite);
+    out.volumeRays = generate.write(out.volumeRays, Access::ComputeWrite);
     generate.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
         dispatchViews(cmd, r, *in.generatePipeline, in.set, push, in.mostTiles);
     });

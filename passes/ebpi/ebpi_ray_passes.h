@@ -7,7 +7,7 @@
 // Reads: the views and pixels of the EBPI (ebpi_image_passes.h) and its overflow flags, the plan
 // input per view (EbpiRayViewGpu: tolerance, depth range, objects, tile range).
 // Writes: pyramid and tile decisions (transient), per-view results, counters, rays (EbpiRayGpu,
-// ebpi_trace.h) and their samples (EbpiRaySampleGpu, parallel).
+// ebpi_trace.h), their samples (EbpiRaySampleGpu, parallel) and volume weights (EbpiVolumeRayGpu).
 // Invariant: the rays, their order and every result equal the CPU reference planEbpiRays
 // (collision/ebpi/ebpi_ray_plan.h) of the same fixed-point image, bit for bit.
 #pragma once
@@ -37,10 +37,11 @@ struct EbpiRayPassInputs {
     BufferHandle pyramid, tiles;                         // per tile of every view (transient)
     BufferHandle flags;                                  // uint per view
     BufferHandle results, counters, rays, samples;       // written
+    BufferHandle volumeRays;  // EbpiVolumeRayGpu per ray (area, the view's pair and axis), written
 };
 
 struct EbpiRayPassOutputs {
-    BufferHandle tiles, results, counters, rays, samples;
+    BufferHandle tiles, results, counters, rays, samples, volumeRays;
 };
 
 // The descriptor layout shared by the four shaders (tests check it against their SPIR-V).

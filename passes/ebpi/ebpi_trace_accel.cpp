@@ -15,20 +15,16 @@ VkDeviceSize alignUp(VkDeviceSize value, VkDeviceSize alignment) {
     return (value + alignment - 1) / alignment * alignment;
 }
 
-VkAccelerationStructureGeometryKHR triangleGeometry(const EbpiAccelMesh& mesh) {
+VkAccelerationStructureGeometryKHR boxGeometry(const EbpiAccelMesh& mesh) {
     VkAccelerationStructureGeometryKHR geometry{VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_GEOMETRY_KHR};
-    geometry.geometryType = VK_GEOMETRY_TYPE_TRIANGLES_KHR;
-    // Not opaque: every candidate reaches the shader. No duplicates: a triangle is reported once
-    // per ray (the sort pass still drops a repeat).
+    geometry.geometryType = VK_GEOMETRY_TYPE_AABBS_KHR;
+    // Not opaque: every candidate reaches the shader. No duplicates: a box is reported once per
+    // ray (the sort pass still drops a repeat).
     geometry.flags = VK_GEOMETRY_NO_DUPLICATE_ANY_HIT_INVOCATION_BIT_KHR;
-    VkAccelerationStructureGeometryTrianglesDataKHR& t = geometry.geometry.triangles;
-    t.sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_GEOMETRY_TRIANGLES_DATA_KHR;
-    t.vertexFormat = VK_FORMAT_R32G32B32_SFLOAT;
-    t.vertexData.deviceAddress = mesh.vertices;
-    t.vertexStride = mesh.vertexStride;
-    t.maxVertex = mesh.vertexCount == 0 ? 0 : mesh.vertexCount - 1;
-    t.indexType = VK_INDEX_TYPE_UINT32;
-    t.indexData.deviceAddress = mesh.indices;
+    VkAccelerationStructureGeometryAabbsDataKHR& boxes = geometry.geometry.aabbs;
+    boxes.sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_GEOMETRY_AABBS_DATA_KHR;
+    boxes.data.deviceAddress = mesh.boxes;
+    boxes.stride = sizeof(VkAabbPositionsKHR);
     return geometry;
 }
 
@@ -99,7 +95,7 @@ Status createAll(VulkanContext& ctx, std::span<const EbpiAccelMesh> meshes,
     accel.meshes.assign(meshes.begin(), meshes.end());
     VkDeviceSize scratch = 0;
     for (size_t m = 0; m < meshes.size(); ++m) {
-        const VkAccelerationStructureGeometryKHR geometry = triangleGeometry(meshes[m]);
+        const VkAccelerationStructureGeometryKHR geometry = boxGeometry(meshes[m]);
         const VkAccelerationStructureBuildGeometryInfoKHR info =
             buildInfo(VK_ACCELERATION_STRUCTURE_TYPE_BOTTOM_LEVEL_KHR, &geometry);
         VkAccelerationStructureBuildSizesInfoKHR sizes{VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_BUILD_SIZES_INFO_KHR};
@@ -191,7 +187,7 @@ void destroyEbpiAccelStructs(VulkanContext& ctx, EbpiAccelStructs& accel) {
 
 void recordEbpiBlasBuilds(const VolkDeviceTable& device, VkCommandBuffer cmd, const EbpiAccelStructs& accel) {
     std::vector<VkAccelerationStructureGeometryKHR> geometries;
-    for (const EbpiAccelMesh& mesh : accel.meshes) geometries.push_back(triangleGeometry(mesh));
+    for (const EbpiAccelMesh& mesh : accel.meshes) geometries.push_back(boxGeometry(mesh));
     std::vector<VkAccelerationStructureBuildGeometryInfoKHR> infos;
     std::vector<VkAccelerationStructureBuildRangeInfoKHR> ranges;
     for (size_t m = 0; m < accel.meshes.size(); ++m) {

@@ -1,8 +1,9 @@
-// Acceleration structures of ebpi's ray-query backend: one BLAS per mesh (non-opaque triangles,
-// no duplicate candidates) and one TLAS whose instance i places a mesh with an object's
-// transform and carries the object's index as its custom index. Created on the host with their
-// storage, scratch and instance buffers; built on the GPU by addEbpiTracePasses. Needs
-// VulkanContext::hasRayQuery (acceleration structures and buffer device addresses).
+// Acceleration structures of ebpi's ray-query backend: one BLAS per object of its triangles'
+// grown boxes (non-opaque AABB geometry, no duplicate candidates; shaders_glsl/ebpi_trace_boxes.comp
+// writes them) and one TLAS whose instance i places a BLAS with an object's transform and carries
+// the object's index as its custom index. Created on the host with their storage, scratch and
+// instance buffers; built on the GPU by addEbpiTracePasses. Needs VulkanContext::hasRayQuery
+// (acceleration structures and buffer device addresses).
 #pragma once
 
 #include "vk/buffer.h"
@@ -16,18 +17,15 @@
 
 namespace vkc {
 
-// One mesh's triangles as the BLAS build reads them (vertex and index buffers need
-// SHADER_DEVICE_ADDRESS and ACCELERATION_STRUCTURE_BUILD_INPUT_READ_ONLY usages).
+// One object's triangle boxes as the BLAS build reads them (the buffer needs SHADER_DEVICE_ADDRESS
+// and ACCELERATION_STRUCTURE_BUILD_INPUT_READ_ONLY usages).
 struct EbpiAccelMesh {
-    VkDeviceAddress vertices = 0;  // position of vertex 0 (three floats)
-    uint32_t vertexStride = 12;    // bytes
-    uint32_t vertexCount = 0;
-    VkDeviceAddress indices = 0;  // the mesh's first uint32 index
+    VkDeviceAddress boxes = 0;  // the first EbpiTriangleBoxGpu (24 bytes each)
     uint32_t triangleCount = 0;
 };
 
 struct EbpiAccelInstance {
-    uint32_t mesh = 0;              // index into the meshes
+    uint32_t mesh = 0;              // index into the meshes (the boxes of one object)
     uint32_t object = 0;            // the custom index the trace shader reads (< 2^24)
     glm::mat4 objectToLocal{1.0f};  // affine
 };

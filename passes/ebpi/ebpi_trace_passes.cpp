@@ -26,10 +26,22 @@ void bind(VkCommandBuffer cmd, const PassResources& r, const Pipeline& pipeline,
     r.device().vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
 }
 
-// At most maxGroups groups: the shaders loop over the rays with a grid stride.
-void dispatchRays(VkCommandBuffer cmd, const PassResources& r, uint32_t rayCount, uint32_t maxGroups) {
-    const uint32_t groups = groupsFor(rayCount);
-    if (groups != 0) r.device().vkCmdDispatch(cmd, maxGroups == 0 ? groups : std::min(groups, maxGroups), 1, 1);
+// At most maxGroups groups: the shaders loop over the rays with a grid stride. GPU-driven: the
+// counters' first words are the dispatch (capped at kEbpiRayMaxGroups by the scan).
+void dispatchRays(VkCommandBuffer cmd, const PassResources& r, const EbpiTracePassInputs& in) {
+    if (in.rayCounters.valid()) {
+        r.device().vkCmdDispatchIndirect(cmd, r.buffer(in.rayCounters), r.bufferOffset(in.rayCounters));
+        return;
+    }
+    const uint32_t groups = groupsFor(in.rayCount);
+    if (groups != 0) r.device().vkCmdDispatch(cmd, in.maxGroups == 0 ? groups : std::min(groups, in.maxGroups), 1, 1);
+}
+
+// The counters are read as dispatch arguments and by the shaders (the count).
+void readRayCounters(PassBuilder& pass, BufferHandle counters) {
+    if (!counters.valid()) return;
+    pass.read(counters, Access::IndirectRead);
+    pass.read(counters, Access::ComputeRead);
 }
 
 }  // namespace
@@ -38,8 +50,11 @@ PipelineLayoutDesc ebpiTracePipelineLayout(EbpiRayBackend backend) {
     PipelineLayoutDesc layout;
     for (uint32_t b = gpu::kEbpiTraceBindingObjects; b <= gpu::kEbpiTraceBindingHits; ++b)
         layout.bindings.push_back({0, b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1u});
-    if (backend == EbpiRayBackend::RayQuery)
+    layout.bindings.push_back({0, gpu::kEbpiTraceBindingRayCount, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1u});
+    if (backend == EbpiRayBackend::RayQuery) {
         layout.bindings.push_back({0, gpu::kEbpiTraceBindingTlas, VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, 1u});
+        layout.bindings.push_back({0, gpu::kEbpiTraceBindingBoxes, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1u});
+    }
     layout.bindings.push_back(
         {0, gpu::kBindingVertexBuffers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kVariableDescriptorCount});
     layout.pushConstantSize = sizeof(gpu::EbpiTracePush);
@@ -54,7 +69,7 @@ ReadbackLayout ebpiTraceReadbackLayout(uint32_t rayCount, uint32_t hitCapacity) 
 }
 
 EbpiTraceOutputs addEbpiTracePasses(Graph& graph, const EbpiTracePassInputs& in) {
-    const gpu::EbpiTracePush push{in.rayCount, in.hitCapacity, 0, 0};
+    const gpu::EbpiTracePush push{in.rayCount, in.hitCapacity, in.rayCounters.valid() ? 1u : 0u, 0};
     BufferHandle rayHits = in.rayHits;
     BufferHandle hits = in.hits;
 
@@ -79,9 +94,20 @@ EbpiTraceOutputs addEbpiTracePasses(Graph& graph, const EbpiTracePassInputs& in)
                                                     ImportedBuffer{accel->blasStorage[m].buffer}));
         BufferHandle tlas = graph.importBuffer("ebpi-tlas", ImportedBuffer{accel->tlasStorage.buffer});
 
+        PassBuilder boxPass = graph.addPass(kEbpiTraceBoxesPassName);
+        for (BufferHandle b : {in.objects, in.indices}) boxPass.read(b, Access::ComputeRead);
+        for (BufferHandle v : in.vertices) boxPass.read(v, Access::ComputeRead);
+        const BufferHandle boxes = boxPass.write(in.boxes, Access::ComputeWrite);
+        boxPass.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+            if (in.objectCount == 0) return;
+            bind(cmd, r, *in.boxesPipeline, in.set, push);
+            const uint32_t groups = std::max(1u, groupsFor(in.mostTriangles));
+            r.device().vkCmdDispatch(cmd, in.maxGroups == 0 ? groups : std::min(groups, in.maxGroups), in.objectCount,
+                                     1);
+        });
+
         PassBuilder blasBuild = graph.addPass(kEbpiTraceBlasPassName);
-        blasBuild.read(in.indices, Access::AccelStructBuildInput);
-        for (BufferHandle v : in.vertices) blasBuild.read(v, Access::AccelStructBuildInput);
+        blasBuild.read(boxes, Access::AccelStructBuildInput);
         scratch = blasBuild.write(scratch, Access::AccelStructScratch);
         for (BufferHandle& b : structures) b = blasBuild.write(b, Access::AccelStructBuild);
         blasBuild.setRecord(
@@ -103,17 +129,19 @@ EbpiTraceOutputs addEbpiTracePasses(Graph& graph, const EbpiTracePassInputs& in)
     for (BufferHandle v : in.vertices) trace.read(v, Access::ComputeRead);
     rayHits = trace.write(rayHits, Access::ComputeReadWrite);
     hits = trace.write(hits, Access::ComputeWrite);
+    readRayCounters(trace, in.rayCounters);
     trace.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
         bind(cmd, r, *in.tracePipeline, in.set, push);
-        dispatchRays(cmd, r, in.rayCount, in.maxGroups);
+        dispatchRays(cmd, r, in);
     });
 
     PassBuilder sort = graph.addPass(kEbpiTraceSortPassName);
     rayHits = sort.write(rayHits, Access::ComputeReadWrite);
     hits = sort.write(hits, Access::ComputeReadWrite);
+    readRayCounters(sort, in.rayCounters);
     sort.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
         bind(cmd, r, *in.sortPipeline, in.set, push);
-        dispatchRays(cmd, r, in.rayCount, in.maxGroups);
+        dispatchRays(cmd, r, in);
     });
 
     if (in.readback.valid()) {

@@ -1,5 +1,6 @@
 // Passes of method `ebpi`'s casting stage (paper 5, pipeline stage 5): clear the per-ray counts
-// -> (ray-query backend) build one BLAS per mesh, then the TLAS of the objects -> trace every ray
+// -> (ray-query backend) every object's triangle boxes, one BLAS per object over them, then the
+// TLAS of the objects -> trace every ray
 // with the chosen backend, recording EVERY hit (t, object, triangle, barycentrics, entering) in
 // the ray's slots -> sort each ray's hits by (t, object, triangle) -> copy into the read-back slot.
 // Reads: rays, object table, indices, vertex buffers (in place). Writes: per-ray counts (exact
@@ -29,16 +30,23 @@ struct EbpiTracePassInputs {
     const Pipeline* sortPipeline = nullptr;   // ebpi_trace_sort.comp, same layout
     VkDescriptorSet set = VK_NULL_HANDLE;     // one set serves both pipelines
 
-    uint32_t rayCount = 0;
+    uint32_t rayCount = 0;     // the rays, or with rayCounters the capacity of the ray buffers
     uint32_t hitCapacity = 1;  // slots per ray, >= 1
     uint32_t maxGroups = 0;    // device limit on workgroups in x
 
     BufferHandle objects, indices, rays;  // EbpiTraceObjectGpu[], uint[], EbpiRayGpu[]
+    // GPU-driven: the ray generator's EbpiRayCountersGpu (ebpi_rays.h). When valid, the passes
+    // dispatch indirectly from it and trace its writtenRays (at most rayCount); else rayCount rays.
+    BufferHandle rayCounters;
     std::vector<BufferHandle> vertices;   // every vertex buffer the objects read
     BufferHandle rayHits, hits;           // EbpiRayHitsGpu[rayCount], EbpiHitGpu[rayCount * hitCapacity]
-    // Ray-query backend: the structures to build this frame (their buffers are imported here);
-    // the vertex and index buffers above must have the build-input and device-address usages.
+    // Ray-query backend: the structures to build this frame (their buffers are imported here), and
+    // the triangle boxes they are built over (written first, from the vertices in place).
     const EbpiAccelStructs* accel = nullptr;
+    const Pipeline* boxesPipeline = nullptr;  // ebpi_trace_boxes.comp, same layout
+    uint32_t objectCount = 0;
+    uint32_t mostTriangles = 0;  // of one object
+    BufferHandle boxes;          // EbpiTriangleBoxGpu per triangle of every object (EbpiTraceObjectGpu::firstBox)
 
     BufferHandle readback;                           // the frame's ring slot; invalid: no read-back pass
     const ReadbackLayout* readbackLayout = nullptr;  // ebpiTraceReadbackLayout
@@ -50,6 +58,7 @@ PipelineLayoutDesc ebpiTracePipelineLayout(EbpiRayBackend backend);
 
 // Stable pass labels.
 inline constexpr const char* kEbpiTraceClearPassName = "ebpi-trace-clear";
+inline constexpr const char* kEbpiTraceBoxesPassName = "ebpi-trace-boxes";
 inline constexpr const char* kEbpiTraceBlasPassName = "ebpi-trace-blas-build";
 inline constexpr const char* kEbpiTraceTlasPassName = "ebpi-trace-tlas-build";
 inline constexpr const char* kEbpiTracePassName = "ebpi-trace";

@@ -24,7 +24,7 @@ VkDeviceSize gradientBytes(uint32_t slots) { return VkDeviceSize(slots) * gpu::k
 
 PipelineLayoutDesc ebpiVolumePipelineLayout() {
     PipelineLayoutDesc layout;
-    for (uint32_t b = gpu::kEbpiVolumeBindingObjects; b <= gpu::kEbpiVolumeBindingGradients; ++b)
+    for (uint32_t b = gpu::kEbpiVolumeBindingObjects; b <= gpu::kEbpiVolumeBindingRayCount; ++b)
         layout.bindings.push_back({0, b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1u});
     layout.pushConstantSize = sizeof(gpu::EbpiVolumePush);
     return layout;
@@ -57,15 +57,23 @@ Result<EbpiVolumeOutputs> addEbpiVolumePasses(Graph& graph, const EbpiVolumePass
     PassBuilder volume = graph.addPass(kEbpiVolumePassName);
     for (BufferHandle b : {in.objects, in.indices, in.rayInfos, in.rayHits, in.hits, in.pairs})
         volume.read(b, Access::ComputeRead);
+    if (in.rayCounters.valid()) {
+        volume.read(in.rayCounters, Access::IndirectRead);
+        volume.read(in.rayCounters, Access::ComputeRead);
+    }
     sums = volume.write(sums, Access::ComputeReadWrite);
     gradients = volume.write(gradients, Access::ComputeReadWrite);
     volume.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
-        const gpu::EbpiVolumePush push{in.rayCount, in.hitCapacity, 0, 0};
+        const gpu::EbpiVolumePush push{in.rayCount, in.hitCapacity, in.rayCounters.valid() ? 1u : 0u, 0};
         const Pipeline& pipeline = *in.volumePipeline;
         r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
         r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &in.set, 0,
                                            nullptr);
         r.device().vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+        if (in.rayCounters.valid()) {  // the scan's dispatch, capped at kEbpiRayMaxGroups
+            r.device().vkCmdDispatchIndirect(cmd, r.buffer(in.rayCounters), r.bufferOffset(in.rayCounters));
+            return;
+        }
         // At most maxGroups groups: the shader loops over the rays with a grid stride.
         const uint32_t groups = (in.rayCount + gpu::kEbpiVolumeGroupSize - 1) / gpu::kEbpiVolumeGroupSize;
         if (groups != 0)

@@ -22,13 +22,14 @@ struct EbpiVolumePassInputs {
     const Pipeline* volumePipeline = nullptr;  // ebpi_volume.comp, layout ebpiVolumePipelineLayout()
     VkDescriptorSet set = VK_NULL_HANDLE;
 
-    uint32_t rayCount = 0;
+    uint32_t rayCount = 0;       // the rays, or with rayCounters the capacity of the ray buffers
     uint32_t hitCapacity = 1;    // the casting's slots per ray
     uint32_t pairCount = 0;
     uint32_t gradientSlots = 0;  // vertices of every pair's two objects (EbpiVolumePairGpu::firstSlot*)
     uint32_t maxGroups = 0;      // device limit on workgroups in x
 
     BufferHandle objects, indices, rayInfos, rayHits, hits, pairs;  // read
+    BufferHandle rayCounters;  // GPU-driven, as EbpiTracePassInputs::rayCounters
     BufferHandle sums;       // EbpiPairVolumeGpu[pairCount * 3]
     BufferHandle gradients;  // uint[gradientSlots * 3 * 2]
 
@@ -51,7 +52,7 @@ struct EbpiVolumeOutputs {
 };
 
 // InvalidArgument when rayCount x hitCapacity exceeds kEbpiVolumeMaxContributions (the sums could
-// then wrap): the caller splits the rays into several dispatches.
+// then wrap): the caller splits the rays into several dispatches (or lowers the ray capacity).
 Result<EbpiVolumeOutputs> addEbpiVolumePasses(Graph& graph, const EbpiVolumePassInputs& inputs);
 
 }  // namespace vkc

@@ -50,7 +50,7 @@ struct EbpiImageJobGpu {
     uint firstEdge;
     uint edgeCount;
     uint firstTerm;
-    uint unused0;
+    uint termsGiven;          // 1: the terms were computed elsewhere (transient edges): ebpi-edge-terms skips the job
     uint unused1;
     uint unused2;
 };

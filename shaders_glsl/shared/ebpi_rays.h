@@ -22,6 +22,7 @@
 #include "glsl_cpp.h"
 #include "ebpi_image.h"  // EbpiViewGpu
 #include "ebpi_trace.h"  // EbpiRayGpu, kEbpiNoObject
+#include "ebpi_volume.h" // EbpiVolumeRayGpu
 #include "tri_tri.h"     // VKC_PRECISE / VKC_INLINE
 
 #ifdef __cplusplus
@@ -68,6 +69,7 @@ VKC_CONSTANT(uint, kEbpiRayBindingResults, 7u)    // EbpiRayViewResultGpu[] per 
 VKC_CONSTANT(uint, kEbpiRayBindingCounters, 8u)   // EbpiRayCountersGpu
 VKC_CONSTANT(uint, kEbpiRayBindingRays, 9u)       // EbpiRayGpu[maxRays] (ebpi_trace.h)
 VKC_CONSTANT(uint, kEbpiRayBindingRayTiles, 10u)  // EbpiRaySampleGpu[maxRays], parallel to the rays
+VKC_CONSTANT(uint, kEbpiRayBindingVolumeRays, 11u) // EbpiVolumeRayGpu[maxRays] (ebpi_volume.h), parallel to the rays
 
 // One view's plan input (48 bytes). Its EBPI is the view of the same index (EbpiViewGpu).
 struct EbpiRayViewGpu {
@@ -78,8 +80,8 @@ struct EbpiRayViewGpu {
     uint levels;          // pyramid levels, the pixels included (ebpiPyramidLevels)
     uint objectA;         // the rays' objects (EbpiRayGpu), or kEbpiNoObject
     uint objectB;
-    uint unused0;
-    uint unused1;
+    uint pair;            // what the volume stage adds the view's rays to (EbpiVolumeRayGpu)
+    uint axis;
 };
 
 // A tile's five "touching" channels (w2h, wh2, h3, w3, wh) as 64-bit (low, high) word pairs: the
@@ -117,7 +119,8 @@ struct EbpiRayViewResultGpu {
 };
 
 // Totals (32 bytes); the first three words are a VkDispatchIndirectCommand of one kEbpiRayGroupSize
-// thread per written ray, for the pass that consumes the rays.
+// thread per written ray (at most kEbpiRayMaxGroups groups: consumers loop with a grid stride), for
+// the passes that consume the rays (casting, volume), which read writtenRays as their count.
 struct EbpiRayCountersGpu {
     uint groupsX;
     uint groupsY;
@@ -267,6 +270,11 @@ static_assert(sizeof(vkc::gpu::EbpiRayTileGpu) == 24 && offsetof(vkc::gpu::EbpiR
 static_assert(sizeof(vkc::gpu::EbpiRaySampleGpu) == 32 && offsetof(vkc::gpu::EbpiRaySampleGpu, view) == 24);
 static_assert(sizeof(vkc::gpu::EbpiRayViewResultGpu) == 24 && offsetof(vkc::gpu::EbpiRayViewResultGpu, flags) == 16);
 static_assert(sizeof(vkc::gpu::EbpiRayCountersGpu) == 32 && offsetof(vkc::gpu::EbpiRayCountersGpu, totalRays) == 12);
+static_assert(offsetof(vkc::gpu::EbpiRayCountersGpu, writtenRays) == 4 * vkc::gpu::kEbpiRayCountWord);
+static_assert(vkc::gpu::kEbpiRayGroupSize == vkc::gpu::kEbpiTraceGroupSize &&
+              vkc::gpu::kEbpiRayGroupSize == vkc::gpu::kEbpiVolumeGroupSize,
+              "the scan's dispatch arguments serve the casting and volume passes");
+static_assert(sizeof(vkc::gpu::EbpiVolumeRayGpu) == 16);
 static_assert(sizeof(vkc::gpu::EbpiRayPush) == 16);
 #endif
 

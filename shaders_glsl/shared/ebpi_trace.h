@@ -25,14 +25,37 @@ VKC_CONSTANT(uint, kEbpiTraceBindingRays, 2u)     // EbpiRayGpu[rayCount], read
 VKC_CONSTANT(uint, kEbpiTraceBindingRayHits, 3u)  // EbpiRayHitsGpu[rayCount], counts
 VKC_CONSTANT(uint, kEbpiTraceBindingHits, 4u)     // EbpiHitGpu[rayCount * hitCapacity]: ray r from r * hitCapacity
 VKC_CONSTANT(uint, kEbpiTraceBindingTlas, 5u)     // accelerationStructureEXT (ray-query backend only)
+VKC_CONSTANT(uint, kEbpiTraceBindingRayCount, 6u) // uint[]: the ray count when EbpiTracePush::countFromBuffer
+// The word of that buffer holding the count: EbpiRayCountersGpu::writtenRays (shared/ebpi_rays.h),
+// so a frame traces exactly the rays its ray generator wrote (GPU-driven, dispatched indirectly).
+VKC_CONSTANT(uint, kEbpiRayCountWord, 4u)
+VKC_CONSTANT(uint, kEbpiTraceBindingBoxes, 7u)    // EbpiTriangleBoxGpu[] (ray-query backend only): the BLAS input
+// A triangle's box grows by this fraction of its object's coordinate scale (its vertices' magnitude,
+// its extent and its placement's translation over its smallest scale): far more than the float
+// rounding of the hardware's ray-box test and of the ray's move into object space, so the box
+// always contains every point the exact test can accept (ebpi_trace_boxes.comp).
+VKC_CONSTANT(float, kEbpiTraceBoxMargin, 1.0e-5)
 
 // One scene object as the casting sees it (std430, 96 bytes): where its triangles are.
 struct EbpiTraceObjectGpu {
     ObjectGpu object;     // object -> frame-local transform and vertices
     uint firstIndex;      // the object's first triangle index in the index buffer
     uint triangleCount;
+    uint firstBox;        // ray-query backend: its triangles' boxes (EbpiTriangleBoxGpu) from here
     uint pad0;
-    uint pad1;
+};
+
+// A triangle's object-space box, grown (VkAabbPositionsKHR, 24 bytes): the BLAS holds boxes, not
+// triangles, so the hardware proposes every triangle whose box the ray crosses and the exact test
+// decides; a triangle BLAS's own float test can miss a triangle at an edge that the exact test
+// accepts, leaving the ray with an odd hit count.
+struct EbpiTriangleBoxGpu {
+    float minX;
+    float minY;
+    float minZ;
+    float maxX;
+    float maxY;
+    float maxZ;
 };
 
 // One ray (std430, 48 bytes): points origin + t direction, tMin <= t <= tMax, in the frame's
@@ -66,10 +89,10 @@ struct EbpiRayHitsGpu {
 };
 
 struct EbpiTracePush {
-    uint rayCount;
+    uint rayCount;        // the rays; with countFromBuffer, the capacity of the ray buffers
     uint hitCapacity;     // slots per ray, >= 1
+    uint countFromBuffer; // 1: trace min(rayCount, the count buffer's kEbpiRayCountWord)
     uint pad0;
-    uint pad1;
 };
 
 // ---- The watertight test, shared verbatim by the shaders and the CPU (same text, same rounding:

@@ -31,6 +31,7 @@ VKC_CONSTANT(uint, kEbpiVolumeBindingHits, 4u)       // EbpiHitGpu[rayCount * hi
 VKC_CONSTANT(uint, kEbpiVolumeBindingPairs, 5u)      // EbpiVolumePairGpu[], read
 VKC_CONSTANT(uint, kEbpiVolumeBindingSums, 6u)       // EbpiPairVolumeGpu[pair * 3 + axis], atomics
 VKC_CONSTANT(uint, kEbpiVolumeBindingGradients, 7u)  // uint[(slot * 3 + axis) * 2 + word], atomics
+VKC_CONSTANT(uint, kEbpiVolumeBindingRayCount, 8u)   // uint[]: the ray count when EbpiVolumePush::countFromBuffer
 
 // Quanta of one contribution at or above which it is dropped (overflow), and contributions per
 // dispatch (rays x hit capacity) up to which no sum can reach 2^62 quanta: 2^36 x 2^26 = 2^62.
@@ -40,10 +41,9 @@ VKC_CONSTANT(uint, kEbpiVolumeMaxContributions, 67108864u)         // 2^26
 // What the volume needs of a ray beyond the casting's EbpiRayGpu (same index). The ray's direction
 // must have unit length: hit t values are then lengths.
 struct EbpiVolumeRayGpu {
-    float area;  // the ray's tile area, > 0
-    uint pair;   // index into the pair table
-    uint axis;   // 0..2: which of the pair's directions the ray runs along
-    uint pad0;
+    double area;  // the ray's tile area, > 0 (double: a float area would round each ray's weight unbounded)
+    uint pair;    // index into the pair table
+    uint axis;    // 0..2: which of the pair's directions the ray runs along
 };
 
 // One pair (32 bytes). Gradient slots: vertex v of object A is slot firstSlotA + v, likewise B.
@@ -70,10 +70,10 @@ struct EbpiPairVolumeGpu {
 };
 
 struct EbpiVolumePush {
-    uint rayCount;
+    uint rayCount;         // the rays; with countFromBuffer, the capacity of the ray buffers
     uint hitCapacity;
+    uint countFromBuffer;  // 1: min(rayCount, the count buffer's kEbpiRayCountWord (shared/ebpi_trace.h))
     uint pad0;
-    uint pad1;
 };
 
 VKC_NAMESPACE_END

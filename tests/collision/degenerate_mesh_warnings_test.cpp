@@ -26,7 +26,8 @@ MeshData boxWithZeroAreaTriangle() {
 
 template <class Detector>
 class DegenerateMeshWarnings : public test::MethodSceneTest {};
-using Detectors = ::testing::Types<StencilDetector, LdiDetector, ConsistentPairsDetector, AabbTreeDetector>;
+using Detectors =
+    ::testing::Types<StencilDetector, LdiDetector, ConsistentPairsDetector, AabbTreeDetector, EbpiDetector>;
 TYPED_TEST_SUITE(DegenerateMeshWarnings, Detectors);
 
 TYPED_TEST(DegenerateMeshWarnings, NamedOncePerFrameAndThePairStillFound) {

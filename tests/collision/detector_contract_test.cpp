@@ -1,13 +1,14 @@
 // The detector contract (tests/support/detector_contract.h, include/vkcollide/detector.h) over
 // every detector and the broadphase through one typed suite: the same checks, the same scenes,
-// instantiated for stencil, ldi, consistent-pairs, aabb-tree and the broadphase (the candidate
-// checks for the four detectors; the broadphase finds its own candidates).
+// instantiated for stencil, ldi, consistent-pairs, aabb-tree, ebpi and the broadphase (the candidate
+// checks for the five detectors; the broadphase finds its own candidates).
 #include "tests/support/detector_contract.h"
 #include "tests/support/method_scenes.h"
 #include "tests/support/small_settings.h"
 #include "vkcollide/aabb_tree.h"
 #include "vkcollide/broadphase.h"
 #include "vkcollide/consistent_pairs.h"
+#include "vkcollide/ebpi.h"
 #include "vkcollide/ldi.h"
 #include "vkcollide/stencil.h"
 
@@ -29,6 +30,7 @@ std::vector<std::string> timedPasses(ConsistentPairsDetector*) {
 }
 std::vector<std::string> timedPasses(LdiDetector*) { return {"ldi-peel-setup", "ldi-layer", "ldi-readback"}; }
 std::vector<std::string> timedPasses(AabbTreeDetector*) { return {"aabb-upload", "aabb-traverse", "aabb-readback"}; }
+std::vector<std::string> timedPasses(EbpiDetector*) { return {"ebpi-image-clear", "ebpi-trace", "ebpi-readback"}; }
 std::vector<std::string> timedPasses(Broadphase*) {
     return {"broadphase-clear", "broadphase-bounds", "broadphase-pairs", "broadphase-readback"};
 }
@@ -60,12 +62,13 @@ protected:
 template <class Tested>
 class FrameContract : public Contract<Tested> {};
 using FrameTested =
-    ::testing::Types<StencilDetector, LdiDetector, ConsistentPairsDetector, AabbTreeDetector, Broadphase>;
+    ::testing::Types<StencilDetector, LdiDetector, ConsistentPairsDetector, AabbTreeDetector, EbpiDetector, Broadphase>;
 TYPED_TEST_SUITE(FrameContract, FrameTested);
 
 template <class Tested>
 class CandidateContract : public Contract<Tested> {};
-using CandidateTested = ::testing::Types<StencilDetector, LdiDetector, ConsistentPairsDetector, AabbTreeDetector>;
+using CandidateTested =
+    ::testing::Types<StencilDetector, LdiDetector, ConsistentPairsDetector, AabbTreeDetector, EbpiDetector>;
 TYPED_TEST_SUITE(CandidateContract, CandidateTested);
 
 // Two overlapping boxes: one pair, from the broadphase and from every detector.

@@ -10,6 +10,7 @@
 #include "vkcollide/allocator.h"
 #include "vkcollide/broadphase.h"
 #include "vkcollide/consistent_pairs.h"
+#include "vkcollide/ebpi.h"
 #include "vkcollide/ldi.h"
 #include "vkcollide/stencil.h"
 
@@ -76,7 +77,8 @@ protected:
     }
 };
 
-using Tested = ::testing::Types<StencilDetector, LdiDetector, ConsistentPairsDetector, AabbTreeDetector, Broadphase>;
+using Tested = ::testing::Types<StencilDetector, LdiDetector, ConsistentPairsDetector, AabbTreeDetector, EbpiDetector,
+                                Broadphase>;
 TYPED_TEST_SUITE(GpuFaults, Tested);
 
 // The first, a middle and the last allocation of a detector's first frame fail in turn, each on a
@@ -151,7 +153,8 @@ TEST_F(GpuMemory, FlatOverAThousandFramesOfAMovingDeformingScene) {
     auto consistentPairs =
         ConsistentPairsDetector::create(context_, test::smallSettings(static_cast<ConsistentPairsDetector*>(nullptr)));
     auto aabbTree = AabbTreeDetector::create(context_, test::smallSettings(static_cast<AabbTreeDetector*>(nullptr)));
-    ASSERT_TRUE(broadphase && stencil && ldi && consistentPairs && aabbTree);
+    auto ebpi = EbpiDetector::create(context_, test::smallSettings(static_cast<EbpiDetector*>(nullptr)));
+    ASSERT_TRUE(broadphase && stencil && ldi && consistentPairs && aabbTree && ebpi);
 
     size_t liveAt100 = 0;
     VkDeviceSize bytesAt100 = 0;
@@ -164,10 +167,11 @@ TEST_F(GpuMemory, FlatOverAThousandFramesOfAMovingDeformingScene) {
         auto pcs = broadphase->run(scene.value());
         ASSERT_TRUE(pcs) << "frame " << frame << ": " << pcs.status().describe();
         Result<FrameResults> results = makeError(ErrorCode::InvalidArgument, "no detector ran");
-        switch (frame % 4) {
+        switch (frame % 5) {
             case 0: results = stencil->run(scene.value(), pcs.value()); break;
             case 1: results = ldi->run(scene.value(), pcs.value()); break;
             case 2: results = consistentPairs->run(scene.value(), pcs.value()); break;
+            case 3: results = ebpi->run(scene.value(), pcs.value()); break;
             default: results = aabbTree->run(scene.value(), pcs.value()); break;
         }
         ASSERT_TRUE(results) << "frame " << frame << ": " << results.status().describe();

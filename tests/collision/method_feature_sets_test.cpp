@@ -4,9 +4,11 @@
 // broadphase runs on the base set alone (no fp64, no fragment stores, no precise occlusion
 // queries), and a detector whose set the context lacks refuses to be created, naming what is missing.
 #include "tests/support/method_scenes.h"
+#include "tests/support/small_settings.h"
 #include "vkcollide/aabb_tree.h"
 #include "vkcollide/broadphase.h"
 #include "vkcollide/consistent_pairs.h"
+#include "vkcollide/ebpi.h"
 #include "vkcollide/ldi.h"
 #include "vkcollide/stencil.h"
 
@@ -20,6 +22,7 @@ template <> struct MethodSet<StencilDetector> { static constexpr FeatureSets set
 template <> struct MethodSet<LdiDetector> { static constexpr FeatureSets set = kFeatureSetLdi; };
 template <> struct MethodSet<ConsistentPairsDetector> { static constexpr FeatureSets set = kFeatureSetConsistentPairs; };
 template <> struct MethodSet<AabbTreeDetector> { static constexpr FeatureSets set = kFeatureSetAabbTree; };
+template <> struct MethodSet<EbpiDetector> { static constexpr FeatureSets set = kFeatureSetEbpi; };
 template <> struct MethodSet<Broadphase> { static constexpr FeatureSets set = kFeatureSetBase; };
 
 template <class Tested>
@@ -27,7 +30,8 @@ class OwnSetOnly : public test::MethodSceneTest {
 protected:
     std::optional<FeatureSets> featureSets() const override { return MethodSet<Tested>::set; }
 };
-using Tested = ::testing::Types<StencilDetector, LdiDetector, ConsistentPairsDetector, AabbTreeDetector, Broadphase>;
+using Tested = ::testing::Types<StencilDetector, LdiDetector, ConsistentPairsDetector, AabbTreeDetector, EbpiDetector,
+                                Broadphase>;
 TYPED_TEST_SUITE(OwnSetOnly, Tested);
 
 TYPED_TEST(OwnSetOnly, RunsUnderValidationWithItsSetAlone) {
@@ -35,7 +39,7 @@ TYPED_TEST(OwnSetOnly, RunsUnderValidationWithItsSetAlone) {
     auto scene = Scene::create(this->context_, kVolumeMethodRequirements);
     ASSERT_TRUE(scene);
     this->addOverlappingBoxes(scene.value());
-    auto tested = TypeParam::create(this->context_, {});
+    auto tested = TypeParam::create(this->context_, test::smallSettings(static_cast<TypeParam*>(nullptr)));
     ASSERT_TRUE(tested) << tested.status().describe();
     auto results = tested->run(scene.value());
     ASSERT_TRUE(results) << results.status().describe();
@@ -62,6 +66,7 @@ TEST_F(BaseSetOnly, DetectorsOfOtherSetsRefuseNamingWhatIsMissing) {
     expectRefused<ConsistentPairsDetector>(context_, "ConsistentPairsDetector", "\"consistent-pairs\"",
                                            "shaderStorageImageExtendedFormats");
     expectRefused<AabbTreeDetector>(context_, "AabbTreeDetector", "\"aabb-tree\"", "shaderFloat64");
+    expectRefused<EbpiDetector>(context_, "EbpiDetector", "\"ebpi\"", "shaderFloat64");
 }
 
 }  // namespace

@@ -2,7 +2,8 @@
 // ebpi-ray-density, ebpi-ray-scan, ebpi-ray-generate) from the EBPI built on the GPU
 // (ebpi_image_passes.h), on a device under the validation layer, against the CPU reference
 // planEbpiRays of the CPU's fixed-point image (collision/ebpi/ebpi_ray_plan.h):
-//   - the same rays (EbpiRayGpu) and samples (EbpiRaySampleGpu) in the same order, bit for bit,
+//   - the same rays (EbpiRayGpu), samples (EbpiRaySampleGpu) and volume weights (EbpiVolumeRayGpu:
+//     the sample's area, the view's pair and axis) in the same order, bit for bit,
 //     several views in one list (test meshes and a shared mesh, directions, window sizes cut by the
 //     pyramid, tolerances, two objects in one view), two runs identical;
 //   - per view: first ray, ray count, achieved bound (quanta) and flags equal the CPU's; the
@@ -67,6 +68,7 @@ struct ExpectedView {
 struct GpuPlan {
     std::vector<gpu::EbpiRayGpu> rays;
     std::vector<gpu::EbpiRaySampleGpu> samples;
+    std::vector<gpu::EbpiVolumeRayGpu> volumeRays;
     std::vector<gpu::EbpiRayViewResultGpu> results;
     gpu::EbpiRayCountersGpu counters{};
 };
@@ -113,7 +115,7 @@ protected:
             *m.out = pipeline.value();
             made_.push_back(m.out);
         }
-        const uint32_t buffers = gpu::kEbpiImageBindingStatus + 1 + capacity_ + gpu::kEbpiRayBindingRayTiles + 1;
+        const uint32_t buffers = gpu::kEbpiImageBindingStatus + 1 + capacity_ + gpu::kEbpiRayBindingVolumeRays + 1;
         const VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, buffers};
         auto pool = createDescriptorPool(vk(), 2, {&size, 1}, "ebpi rays test descriptors");
         ASSERT_TRUE(pool) << pool.status().describe();
@@ -177,7 +179,7 @@ protected:
             e.tolerance = c.relativeTolerance * volume;
             const uint32_t levels = ebpiPyramidLevels(c.width, c.height);
             e.plan = {e.tolerance, zMin - 0.1, zMax + 0.1, firstTile, levels, c.objects[0],
-                      c.objects.size() > 1 ? c.objects[1] : gpu::kEbpiNoObject, 0, 0};
+                      c.objects.size() > 1 ? c.objects[1] : gpu::kEbpiNoObject, v / 3, v % 3};
             e.cpu = planEbpiRays(buildEbpiFixedImage(terms, window), e.tolerance, kMaxSplit);
             firstPixel += c.width * c.height;
             firstTile += ebpiPyramidTiles(c.width, c.height);
@@ -233,12 +235,14 @@ protected:
         const std::vector<uint32_t> sentinel((maxRays + kSpare) * sizeof(gpu::EbpiRayGpu) / 4, kSentinel);
         auto rays = deviceBuffer((maxRays + kSpare) * sizeof(gpu::EbpiRayGpu), "ebpi test rays", sentinel.data());
         auto samples = deviceBuffer((maxRays + kSpare) * sizeof(gpu::EbpiRaySampleGpu), "ebpi test samples");
+        auto volumeRays = deviceBuffer((maxRays + kSpare) * sizeof(gpu::EbpiVolumeRayGpu), "ebpi test volume rays");
         auto results = deviceBuffer(views.size() * sizeof(gpu::EbpiRayViewResultGpu), "ebpi test view results");
         auto counters = deviceBuffer(sizeof(gpu::EbpiRayCountersGpu), "ebpi test ray counters", nullptr,
                                      VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
-        EXPECT_TRUE(rays && samples && results && counters);
-        if (!rays || !samples || !results || !counters) return std::nullopt;
-        for (Buffer* b : {&rays.value(), &samples.value(), &results.value(), &counters.value()}) owned.push_back(*b);
+        EXPECT_TRUE(rays && samples && volumeRays && results && counters);
+        if (!rays || !samples || !volumeRays || !results || !counters) return std::nullopt;
+        for (Buffer* b : {&rays.value(), &samples.value(), &volumeRays.value(), &results.value(), &counters.value()})
+            owned.push_back(*b);
 
         Graph graph;
         auto hostBuffer = [&](const char* name, VkDeviceSize bytes) {
@@ -295,6 +299,7 @@ protected:
         in.counters = output("ebpi ray counters", counters.value());
         in.rays = output("ebpi rays", rays.value());
         in.samples = output("ebpi ray samples", samples.value());
+        in.volumeRays = output("ebpi volume rays", volumeRays.value());
         addEbpiRayPasses(graph, in);
 
         std::optional<GpuPlan> out;
@@ -326,7 +331,7 @@ protected:
                     {gpu::kEbpiRayBindingPyramid, in.pyramid},     {gpu::kEbpiRayBindingTiles, in.tiles},
                     {gpu::kEbpiRayBindingFlags, in.flags},         {gpu::kEbpiRayBindingResults, in.results},
                     {gpu::kEbpiRayBindingCounters, in.counters},   {gpu::kEbpiRayBindingRays, in.rays},
-                    {gpu::kEbpiRayBindingRayTiles, in.samples}};
+                    {gpu::kEbpiRayBindingRayTiles, in.samples},    {gpu::kEbpiRayBindingVolumeRays, in.volumeRays}};
                 for (const auto& [binding, handle] : rayBindings) descriptors.storageBuffer(raySet_, binding, handle);
                 ExecuteContext context;
                 context.device = &vk().vkd;
@@ -340,12 +345,16 @@ protected:
                     GpuPlan plan;
                     plan.rays.resize(maxRays + kSpare);
                     plan.samples.resize(maxRays + kSpare);
+                    plan.volumeRays.resize(maxRays + kSpare);
                     plan.results.resize(views.size());
                     EXPECT_TRUE(readBuffer(vk(), rays.value(), plan.rays.data(),
                                            plan.rays.size() * sizeof(gpu::EbpiRayGpu))
                                     .ok());
                     EXPECT_TRUE(readBuffer(vk(), samples.value(), plan.samples.data(),
                                            plan.samples.size() * sizeof(gpu::EbpiRaySampleGpu))
+                                    .ok());
+                    EXPECT_TRUE(readBuffer(vk(), volumeRays.value(), plan.volumeRays.data(),
+                                           plan.volumeRays.size() * sizeof(gpu::EbpiVolumeRayGpu))
                                     .ok());
                     EXPECT_TRUE(readBuffer(vk(), results.value(), plan.results.data(),
                                            plan.results.size() * sizeof(gpu::EbpiRayViewResultGpu))
@@ -408,8 +417,12 @@ protected:
                 const gpu::EbpiRayGpu ray = gpu::ebpiPlacedRay(e.view, e.plan, planned.centre.x, planned.centre.y);
                 const uint32_t tile = planned.tile;
                 const gpu::EbpiRaySampleGpu sample{planned.centre.x, planned.centre.y, planned.area, v, tile};
+                // The volume stage's weight and (pair, axis): the view's (ebpi_volume.h).
+                const gpu::EbpiVolumeRayGpu& volumeRay = gpu->volumeRays[index];
+                const bool volumeRayDiffers = volumeRay.area != planned.area || volumeRay.pair != e.plan.pair ||
+                                              volumeRay.axis != e.plan.axis;
                 if ((std::memcmp(&ray, &gpu->rays[index], sizeof(ray)) != 0 ||
-                     std::memcmp(&sample, &gpu->samples[index], sizeof(sample)) != 0) &&
+                     std::memcmp(&sample, &gpu->samples[index], sizeof(sample)) != 0 || volumeRayDiffers) &&
                     differ++ < 3)
                     ADD_FAILURE() << "ray " << index << " (view ray " << k << ", tile " << tile << "): GPU sample "
                                   << gpu->samples[index].x << "," << gpu->samples[index].y << " area "

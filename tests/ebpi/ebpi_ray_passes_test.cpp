@@ -41,6 +41,7 @@ TEST(EbpiRayPasses, PassesAreOrderedByTheirDependencies) {
     in.counters = imported("counters");
     in.rays = imported("rays");
     in.samples = imported("samples");
+    in.volumeRays = imported("volume rays");
     const EbpiRayPassOutputs out = addEbpiRayPasses(graph, in);
     ASSERT_TRUE(graph.compile().ok());
 
@@ -61,6 +62,7 @@ TEST(EbpiRayPasses, PassesAreOrderedByTheirDependencies) {
     EXPECT_GT(out.counters.version, in.counters.version);
     EXPECT_GT(out.rays.version, in.rays.version);
     EXPECT_GT(out.samples.version, in.samples.version);
+    EXPECT_GT(out.volumeRays.version, in.volumeRays.version);
 }
 
 TEST(EbpiRayPasses, PlanSizesThatFitThirtyTwoBitCounts) {

@@ -118,6 +118,9 @@ void declareTrace(Graph& graph, TraceGraph& t, EbpiRayBackend backend) {
     t.in.indices = imported("indices");
     t.in.rays = imported("rays");
     t.in.vertices = {imported("vertices")};
+    t.in.boxes = imported("boxes");
+    t.in.objectCount = 2;
+    t.in.mostTriangles = 12;
     t.in.rayHits = graph.createBuffer("ray-hits", GraphBufferDesc{800});
     t.in.hits = graph.createBuffer("hits", GraphBufferDesc{100 * 8 * 32});
     t.in.accel = &t.accel;
@@ -144,15 +147,24 @@ bool waitsForBuild(const Graph& graph, uint32_t pass, uint32_t resource, VkAcces
     return false;
 }
 
-TEST(EbpiTracePassesTest, RayQueryTraceWaitsForTheBlasThenTlasBuilds) {
+TEST(EbpiTracePassesTest, RayQueryTraceWaitsForTheBoxesThenBlasThenTlasBuilds) {
     Graph graph;
     TraceGraph t;
     declareTrace(graph, t, EbpiRayBackend::RayQuery);
     ASSERT_TRUE(graph.compile().ok());
     EXPECT_EQ(passNames(graph),
-              (std::vector<std::string>{kEbpiTraceClearPassName, kEbpiTraceBlasPassName, kEbpiTraceTlasPassName,
-                                        kEbpiTracePassName, kEbpiTraceSortPassName, kEbpiTraceReadbackPassName}));
-    const uint32_t tlasPass = 2, tracePass = 3;
+              (std::vector<std::string>{kEbpiTraceClearPassName, kEbpiTraceBoxesPassName, kEbpiTraceBlasPassName,
+                                        kEbpiTraceTlasPassName, kEbpiTracePassName, kEbpiTraceSortPassName,
+                                        kEbpiTraceReadbackPassName}));
+    const uint32_t blasPass = 2, tlasPass = 3, tracePass = 4;
+    // The BLAS builds read the boxes the compute pass wrote.
+    bool boxesWritten = false;
+    for (const auto& b : graph.passBarriers(blasPass))
+        boxesWritten = boxesWritten || (!b.isImage && b.resource == graph.findBuffer("boxes").index &&
+                                        (b.srcAccess & VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT) &&
+                                        (b.dstStages & VK_PIPELINE_STAGE_2_ACCELERATION_STRUCTURE_BUILD_BIT_KHR) &&
+                                        (b.dstAccess & VK_ACCESS_2_SHADER_READ_BIT));
+    EXPECT_TRUE(boxesWritten);
     const uint32_t tlas = graph.findBuffer("ebpi-tlas").index;
     EXPECT_TRUE(waitsForBuild(graph, tracePass, tlas, VK_ACCESS_2_ACCELERATION_STRUCTURE_READ_BIT_KHR));
     for (const char* blas : {"ebpi-blas[0]", "ebpi-blas[1]"}) {

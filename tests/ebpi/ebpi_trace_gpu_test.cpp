@@ -205,8 +205,9 @@ TEST_F(EbpiTraceGpuTest, BackendsAgreeBitForBitOnEdgeAndVertexRays) {
             << "ray " << r;
     }
     EXPECT_EQ(query->passes,
-              (std::vector<std::string>{kEbpiTraceClearPassName, kEbpiTraceBlasPassName, kEbpiTraceTlasPassName,
-                                        kEbpiTracePassName, kEbpiTraceSortPassName, kEbpiTraceReadbackPassName}));
+              (std::vector<std::string>{kEbpiTraceClearPassName, kEbpiTraceBoxesPassName, kEbpiTraceBlasPassName,
+                                        kEbpiTraceTlasPassName, kEbpiTracePassName, kEbpiTraceSortPassName,
+                                        kEbpiTraceReadbackPassName}));
     EXPECT_EQ(compute->passes, (std::vector<std::string>{kEbpiTraceClearPassName, kEbpiTracePassName,
                                                          kEbpiTraceSortPassName, kEbpiTraceReadbackPassName}));
 }

@@ -11,6 +11,7 @@
 #include "vk/descriptors.h"
 #include "vk/pipeline.h"
 
+#include "spirv/ebpi_trace_boxes.comp.h"
 #include "spirv/ebpi_trace_compute.comp.h"
 #include "spirv/ebpi_trace_query.comp.h"
 #include "spirv/ebpi_trace_sort.comp.h"
@@ -47,6 +48,7 @@ public:
         destroyDescriptorPool(ctx_, pool);
         destroyPipeline(ctx_, sort);
         destroyPipeline(ctx_, trace);
+        destroyPipeline(ctx_, boxes);
         for (Buffer& b : buffers) destroyBuffer(ctx_, b);
     }
     Result<Buffer> buffer(VkDeviceSize bytes, VkBufferUsageFlags usage, MemoryUsage memory, const char* name) {
@@ -55,7 +57,7 @@ public:
         return b;
     }
     std::vector<Buffer> buffers;
-    Pipeline trace, sort;
+    Pipeline trace, sort, boxes;
     VkDescriptorPool pool = VK_NULL_HANDLE;
     EbpiAccelStructs accel;
 
@@ -68,13 +70,14 @@ inline Result<TraceRun> runTrace(VulkanContext& ctx, EbpiRayBackend backend, con
     const bool rayQuery = backend == EbpiRayBackend::RayQuery;
     TraceResources res(ctx);
 
-    // One vertex buffer and one index buffer; each object gets its own copy of its mesh (simple,
-    // and the BLAS per mesh is then one per object).
+    // One vertex buffer and one index buffer; each object gets its own copy of its mesh, and (ray
+    // query) its triangles' boxes in one buffer, a BLAS over each object's.
     std::vector<float> positions;
     std::vector<uint32_t> indices;
     std::vector<gpu::EbpiTraceObjectGpu> table;
     std::vector<EbpiAccelMesh> accelMeshes;
     std::vector<EbpiAccelInstance> instances;
+    uint32_t boxCount = 0, mostTriangles = 0;
     for (uint32_t i = 0; i < objects.size(); ++i) {
         const MeshData& mesh = *objects[i].mesh;
         gpu::EbpiTraceObjectGpu o{};
@@ -82,9 +85,11 @@ inline Result<TraceRun> runTrace(VulkanContext& ctx, EbpiRayBackend backend, con
         o.object.vertices = {0u, 3u, uint32_t(positions.size()), uint32_t(mesh.positions.size())};
         o.firstIndex = uint32_t(indices.size());
         o.triangleCount = uint32_t(mesh.triangleCount());
+        o.firstBox = boxCount;
         table.push_back(o);
-        accelMeshes.push_back({VkDeviceAddress(positions.size() * 4), 12, uint32_t(mesh.positions.size()),
-                               VkDeviceAddress(indices.size() * 4), uint32_t(mesh.triangleCount())});
+        accelMeshes.push_back({VkDeviceAddress(boxCount) * sizeof(gpu::EbpiTriangleBoxGpu), o.triangleCount});
+        boxCount += o.triangleCount;
+        mostTriangles = std::max(mostTriangles, o.triangleCount);
         instances.push_back({i, i, objects[i].objectToLocal});
         for (const glm::vec3& p : mesh.positions) positions.insert(positions.end(), {p.x, p.y, p.z});
         indices.insert(indices.end(), mesh.indices.begin(), mesh.indices.end());
@@ -94,8 +99,12 @@ inline Result<TraceRun> runTrace(VulkanContext& ctx, EbpiRayBackend backend, con
         (rayQuery ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
                         VK_BUFFER_USAGE_ACCELERATION_STRUCTURE_BUILD_INPUT_READ_ONLY_BIT_KHR
                   : 0);
-    auto vertexBuffer = res.buffer(positions.size() * 4, inputUsage, MemoryUsage::DeviceLocal, "ebpi-test-vertices");
-    auto indexBuffer = res.buffer(indices.size() * 4, inputUsage, MemoryUsage::DeviceLocal, "ebpi-test-indices");
+    auto vertexBuffer = res.buffer(positions.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal,
+                                   "ebpi-test-vertices");
+    auto indexBuffer = res.buffer(indices.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal,
+                                  "ebpi-test-indices");
+    auto boxBuffer = res.buffer(boxCount * sizeof(gpu::EbpiTriangleBoxGpu), inputUsage, MemoryUsage::DeviceLocal,
+                                "ebpi-test-boxes");
     auto objectBuffer = res.buffer(table.size() * sizeof(table[0]), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                                    MemoryUsage::DeviceLocal, "ebpi-test-objects");
     auto rayBuffer = res.buffer(rays.size() * sizeof(rays[0]), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
@@ -103,7 +112,7 @@ inline Result<TraceRun> runTrace(VulkanContext& ctx, EbpiRayBackend backend, con
     const ReadbackLayout layout = ebpiTraceReadbackLayout(uint32_t(rays.size()), hitCapacity);
     auto ring =
         res.buffer(layout.slotBytes(), VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::Readback, "ebpi-test-readback");
-    for (auto* b : {&vertexBuffer, &indexBuffer, &objectBuffer, &rayBuffer, &ring})
+    for (auto* b : {&vertexBuffer, &indexBuffer, &boxBuffer, &objectBuffer, &rayBuffer, &ring})
         if (!*b) return b->status();
     VKC_TRY(uploadBuffer(ctx, vertexBuffer.value(), positions.data(), positions.size() * 4));
     VKC_TRY(uploadBuffer(ctx, indexBuffer.value(), indices.data(), indices.size() * 4));
@@ -111,12 +120,8 @@ inline Result<TraceRun> runTrace(VulkanContext& ctx, EbpiRayBackend backend, con
     VKC_TRY(uploadBuffer(ctx, rayBuffer.value(), rays.data(), rays.size() * sizeof(rays[0])));
 
     if (rayQuery) {
-        const VkDeviceAddress vertexBase = bufferDeviceAddress(ctx, vertexBuffer->buffer);
-        const VkDeviceAddress indexBase = bufferDeviceAddress(ctx, indexBuffer->buffer);
-        for (EbpiAccelMesh& m : accelMeshes) {
-            m.vertices += vertexBase;
-            m.indices += indexBase;
-        }
+        const VkDeviceAddress boxBase = bufferDeviceAddress(ctx, boxBuffer->buffer);
+        for (EbpiAccelMesh& m : accelMeshes) m.boxes += boxBase;
         auto accel = createEbpiAccelStructs(ctx, accelMeshes, instances);
         if (!accel) return accel.status();
         res.accel = accel.value();
@@ -129,7 +134,12 @@ inline Result<TraceRun> runTrace(VulkanContext& ctx, EbpiRayBackend backend, con
     auto sort = createComputePipeline(ctx, kSpirv_ebpi_trace_sort_comp, pipelineLayout, {}, "ebpi-trace-sort");
     if (!sort) return sort.status();
     res.sort = sort.value();
-    std::vector<VkDescriptorPoolSize> sizes = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 8}};
+    if (rayQuery) {
+        auto boxes = createComputePipeline(ctx, kSpirv_ebpi_trace_boxes_comp, pipelineLayout, {}, "ebpi-trace-boxes");
+        if (!boxes) return boxes.status();
+        res.boxes = boxes.value();
+    }
+    std::vector<VkDescriptorPoolSize> sizes = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 9}};
     if (rayQuery) sizes.push_back({VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, 1});
     auto pool = createDescriptorPool(ctx, 1, sizes, "ebpi-test-pool");
     if (!pool) return pool.status();
@@ -154,6 +164,10 @@ inline Result<TraceRun> runTrace(VulkanContext& ctx, EbpiRayBackend backend, con
     in.hits = graph.createBuffer(
         "ebpi-hits", GraphBufferDesc{std::max<VkDeviceSize>(16, rays.size() * hitCapacity * sizeof(gpu::EbpiHitGpu))});
     in.accel = rayQuery ? &res.accel : nullptr;
+    in.boxesPipeline = &res.boxes;
+    in.objectCount = uint32_t(table.size());
+    in.mostTriangles = mostTriangles;
+    in.boxes = graph.importBuffer("ebpi-boxes", ImportedBuffer{boxBuffer->buffer});
     ImportedBuffer slot{ring->buffer};
     slot.size = layout.slotBytes();
     slot.final = syncStateOf(Access::HostRead);
@@ -173,20 +187,15 @@ inline Result<TraceRun> runTrace(VulkanContext& ctx, EbpiRayBackend backend, con
                           graph.buffer(out.rayHits));
     writeBufferDescriptor(ctx, in.set, gpu::kEbpiTraceBindingHits, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                           graph.buffer(out.hits));
+    // Not read: the count is the push constant's (EbpiTracePush::countFromBuffer 0).
+    writeBufferDescriptor(ctx, in.set, gpu::kEbpiTraceBindingRayCount, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                          rayBuffer.value());
     const VkBuffer vertexBuffers[] = {vertexBuffer->buffer};
     writeStorageBufferArray(ctx, in.set, gpu::kBindingVertexBuffers, vertexBuffers);
     if (rayQuery) {
-        VkWriteDescriptorSetAccelerationStructureKHR as{
-            VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_ACCELERATION_STRUCTURE_KHR};
-        as.accelerationStructureCount = 1;
-        as.pAccelerationStructures = &res.accel.tlas;
-        VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        write.pNext = &as;
-        write.dstSet = in.set;
-        write.dstBinding = gpu::kEbpiTraceBindingTlas;
-        write.descriptorCount = 1;
-        write.descriptorType = VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR;
-        ctx.vkd.vkUpdateDescriptorSets(ctx.device, 1, &write, 0, nullptr);
+        writeAccelerationStructure(ctx, in.set, gpu::kEbpiTraceBindingTlas, res.accel.tlas);
+        writeBufferDescriptor(ctx, in.set, gpu::kEbpiTraceBindingBoxes, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                              boxBuffer.value());
     }
 
     ExecuteContext context;

@@ -74,7 +74,7 @@ inline Result<VolumeRun> runVolumeOnGpu(VulkanContext& ctx, const VolumeScene& s
     auto pipeline = createComputePipeline(ctx, kSpirv_ebpi_volume_comp, pipelineLayout, {}, "ebpi-volume");
     if (!pipeline) return pipeline.status();
     res.pipeline = pipeline.value();
-    const std::vector<VkDescriptorPoolSize> sizes = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 8}};
+    const std::vector<VkDescriptorPoolSize> sizes = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 9}};
     auto pool = createDescriptorPool(ctx, 1, sizes, "ebpi-volume-test-pool");
     if (!pool) return pool.status();
     res.pool = pool.value();
@@ -118,6 +118,9 @@ inline Result<VolumeRun> runVolumeOnGpu(VulkanContext& ctx, const VolumeScene& s
                           graph.buffer(out->sums));
     writeBufferDescriptor(ctx, in.set, gpu::kEbpiVolumeBindingGradients, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                           graph.buffer(out->gradients));
+    // Not read: the count is the push constant's (EbpiVolumePush::countFromBuffer 0).
+    writeBufferDescriptor(ctx, in.set, gpu::kEbpiVolumeBindingRayCount, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                          objects.value());
 
     ExecuteContext context;
     context.device = &ctx.vkd;

@@ -68,7 +68,7 @@ inline VolumeScene gridScene(std::vector<TraceObject> objects, glm::vec3 lo, glm
                 ray.objectA = 0;
                 ray.objectB = 1;
                 scene.rays.push_back(ray);
-                scene.rayInfos.push_back({cell[u] * cell[v], 0u, axis, 0u});
+                scene.rayInfos.push_back({double(cell[u] * cell[v]), 0u, axis});
             }
     }
     const double extent = double(glm::length(end - start));

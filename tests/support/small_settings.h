@@ -6,6 +6,7 @@
 #include "vkcollide/aabb_tree.h"
 #include "vkcollide/broadphase.h"
 #include "vkcollide/consistent_pairs.h"
+#include "vkcollide/ebpi.h"
 #include "vkcollide/ldi.h"
 #include "vkcollide/stencil.h"
 
@@ -27,6 +28,16 @@ inline LdiSettings smallSettings(LdiDetector*) {
     return settings;
 }
 inline AabbTreeSettings smallSettings(AabbTreeDetector*) { return {}; }
+// A loose tolerance (world units cubed, the method scenes' boxes are about unit size) and a coarse EBPI.
+inline EbpiSettings smallSettings(EbpiDetector*) {
+    EbpiSettings settings;
+    settings.tolerance = 0.05;
+    settings.resolution = 32;
+    settings.maxRays = 1u << 16;
+    settings.hitCapacity = 8;
+    settings.maxPairs = 2;
+    return settings;
+}
 inline BroadphaseSettings smallSettings(Broadphase*) { return {}; }
 
 }  // namespace vkc::test

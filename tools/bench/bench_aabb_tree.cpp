@@ -40,11 +40,6 @@ constexpr double kNotMeasured = std::numeric_limits<double>::quiet_NaN();
 const SharedMeshPair kDragonPair = {"dragon", "dragon_vrip_welded.ply", "dragon_vrip_welded.ply",
                                     {0.02f, 0.0f, 0.0f}, kNotMeasured, true};
 
-bool envIsOne(const char* name) {
-    const char* value = std::getenv(name);
-    return value != nullptr && std::string(value) == "1";
-}
-
 // ---- The pair's meshes and our CPU trees (shared by every benchmark of the pair) ----
 
 struct PreparedPair {

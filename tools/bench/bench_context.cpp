@@ -2,6 +2,8 @@
 #include "tools/bench/bench_context.h"
 
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 
 namespace vkc::bench {
 namespace {
@@ -16,6 +18,11 @@ Result<Context> createBenchContext() {
     HeadlessDesc desc{};
     desc.log = logToStderr;
     return createHeadlessContext(desc);
+}
+
+bool envIsOne(const char* name) {
+    const char* value = std::getenv(name);
+    return value != nullptr && std::string(value) == "1";
 }
 
 }  // namespace vkc::bench

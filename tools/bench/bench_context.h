@@ -9,4 +9,7 @@ namespace vkc::bench {
 
 Result<Context> createBenchContext();
 
+// Whether the environment variable `name` is "1" (VKC_BENCH_LARGE_MESHES, VKC_BENCH_COMPARE_PAIRS).
+bool envIsOne(const char* name);
+
 }  // namespace vkc::bench

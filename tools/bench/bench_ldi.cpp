@@ -8,7 +8,7 @@
 #include "tools/bench/bench_context.h"
 #include "tools/bench/detector_cache.h"
 #include "tools/bench/gpu_timings.h"
-#include "tools/bench/shared_mesh_pairs.h"
+#include "tools/bench/pair_scene.h"
 #include "tools/bench/skip_on_error.h"
 #include "vkcollide/ldi.h"
 
@@ -48,18 +48,12 @@ void setCounters(benchmark::State& state, const Counters& c) {
     state.counters["stage3b_ms"] = perIteration(c.stage3bMs);
 }
 
-struct PairCase {
-    LoadedMeshPair meshes;
-    std::unique_ptr<Scene> scene;
-    BroadphaseResults pcs;
-};
-
 // One context and a detector per resolution (detector_cache.h) for the process; pairs are loaded
 // on first use and warmed up once (lavapipe compiles pipeline variants at first draw).
 struct Setup {
     Context context;
     std::map<uint32_t, std::unique_ptr<LdiDetector>> detectors;
-    std::map<std::string, std::unique_ptr<PairCase>> cases;  // destroyed before the context
+    std::map<std::string, std::unique_ptr<PairScene>> cases;  // destroyed before the context
     std::string error;
 };
 
@@ -88,47 +82,22 @@ LdiDetector* detectorAt(uint32_t resolution, std::string& error) {
     return cachedDetector(s.detectors, s.context, settings, error);
 }
 
-PairCase* pairCase(const SharedMeshPair& pair, std::string& error) {
+PairScene* pairCase(const SharedMeshPair& pair, std::string& error) {
     Setup& s = setup();
     auto& cached = s.cases[pair.name];
     if (cached) return cached.get();
-    auto meshes = loadMeshPair(pair);
-    if (!meshes) {
-        error = meshes.status().describe();
+    auto created = makePairScene(s.context, pair);
+    if (!created) {
+        error = created.status().describe();
         return nullptr;
     }
-    auto created = std::make_unique<PairCase>();
-    created->meshes = std::move(meshes.value());
-    auto scene = Scene::create(s.context, kVolumeMethodRequirements);
-    if (!scene) {
-        error = scene.status().describe();
-        return nullptr;
-    }
-    created->scene = std::make_unique<Scene>(std::move(scene.value()));
-    const MeshData* data[2] = {&created->meshes.a, &created->meshes.b};
-    const glm::mat4 transforms[2] = {created->meshes.transformA, created->meshes.transformB};
-    for (int i = 0; i < 2; ++i) {
-        auto mesh = created->scene->addMesh({i == 0 ? pair.fileA : pair.fileB, data[i]});
-        if (!mesh) {
-            error = mesh.status().describe();
-            return nullptr;
-        }
-        auto object = created->scene->addObject(mesh.value(), transforms[i]);
-        if (!object) {
-            error = object.status().describe();
-            return nullptr;
-        }
-        created->pcs.worldBounds.push_back(placedMeshBounds(*data[i], transforms[i]));
-    }
-    created->pcs.pairs = {{0, 1}};
-    created->pcs.pairCount = 1;
-    cached = std::move(created);
+    cached = std::move(created.value());
     return cached.get();
 }
 
 struct Prepared {
     LdiDetector* detector = nullptr;
-    PairCase* pair = nullptr;  // null when the case is skipped
+    PairScene* pair = nullptr;  // null when the case is skipped
 };
 
 // The detector at `resolution` and the pair's case; when either cannot be had, the benchmark is

@@ -2,6 +2,7 @@
 // every frame, checks the broadphase against the method's pairs, and writes the report JSON.
 #include "tools/cli/aabb_tree_method.h"
 #include "tools/cli/commands.h"
+#include "tools/cli/ebpi_method.h"
 #include "tools/cli/exact_method.h"
 #include "tools/cli/ldi_method.h"
 #include "tools/cli/method_catalog.h"
@@ -18,6 +19,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -37,6 +39,9 @@ struct DetectOptions {
     std::optional<uint32_t> resolution;  // unset: the method's default (its settings header)
     std::optional<uint32_t> views;
     std::optional<uint32_t> layerCap;
+    std::optional<double> tolerance;  // ebpi: absolute volume tolerance per pair
+    std::string gradient;             // ebpi: --gradient FILE
+    std::string rayBackend;           // ebpi: empty (the device's best), "compute" or "ray-query"
     bool validate = false;  // Khronos validation (with synchronization checks); any message fails the run
     std::string report;
     std::string images;
@@ -75,6 +80,7 @@ using FrameRunner =
 struct MethodRun {
     FrameRunner runFrame;
     std::function<nlohmann::json()> settings = [] { return nlohmann::json::object(); };
+    std::function<Status()> finish = [] { return Status::success(); };  // after the last frame
 };
 
 // The settings the report shows of each detector.
@@ -171,25 +177,66 @@ Result<MethodRun> startLdi(const DetectOptions& options, Context& context, const
     return run;
 }
 
+Result<MethodRun> startEbpi(const DetectOptions& options, Context& context, const io::SceneDescription&,
+                            const Scene& scene) {
+    if (!options.tolerance)
+        return makeError(ErrorCode::InvalidArgument,
+                         "--method ebpi needs --tolerance V: the intersection volume's absolute error allowed per pair "
+                         "(world units cubed)");
+    if (!(*options.tolerance > 0.0) || !std::isfinite(*options.tolerance))
+        return makeError(ErrorCode::InvalidArgument,
+                         "--tolerance " + std::to_string(*options.tolerance) + ": must be a finite volume > 0");
+    auto runner = std::make_shared<EbpiRunner>();
+    runner->settings.tolerance = *options.tolerance;
+    runner->settings.resolution = options.resolution.value_or(0);
+    if (options.rayBackend == "compute") runner->settings.rayBackend = EbpiRayBackendChoice::Compute;
+    if (options.rayBackend == "ray-query") runner->settings.rayBackend = EbpiRayBackendChoice::RayQuery;
+    auto gradients = std::make_shared<nlohmann::json>(nlohmann::json::array());
+    MethodRun run;
+    run.runFrame = [&context, &scene, runner, gradients](const io::SceneFrame&, const BroadphaseResults& pcs,
+                                                         nlohmann::json& extra) -> Result<FrameResults> {
+        EbpiFrameDetails details;
+        auto results = runEbpiFrame(context, *runner, scene, pcs, &details);
+        if (!results) return results;
+        extra["ebpi"] = toJson(details);
+        gradients->push_back(ebpiGradientJson(details));
+        return results;
+    };
+    run.settings = [runner] {
+        if (!runner->detector) return nlohmann::json::object();  // no frame ran
+        const EbpiSettings& used = runner->detector->settings();
+        return nlohmann::json{{"tolerance", used.tolerance}, {"resolution", used.resolution},
+                              {"max_split", used.maxSplit}, {"max_rays", used.maxRays},
+                              {"hit_capacity", used.hitCapacity},
+                              {"ray_backend", runner->detector->usesRayQuery() ? "ray-query" : "compute"}};
+    };
+    run.finish = [&options, gradients]() -> Status {
+        if (options.gradient.empty()) return Status::success();
+        std::ofstream file(options.gradient);
+        if (!(file << nlohmann::json{{"frames", *gradients}}.dump() << "\n"))
+            return makeError(ErrorCode::IoError, "--gradient: cannot write \"" + options.gradient + "\"");
+        return Status::success();
+    };
+    return run;
+}
+
 // Every method `detect` runs, by --method id (method_catalog.h lists them for `info`).
 using MethodStart = Result<MethodRun> (*)(const DetectOptions&, Context&, const io::SceneDescription&, const Scene&);
 constexpr std::pair<std::string_view, MethodStart> kMethodStarts[] = {
     {"exact", startExact},   {"aabb-tree", startAabbTree}, {"stencil", startStencil},
-    {"consistent-pairs", startConsistentPairs}, {"ldi", startLdi},
+    {"consistent-pairs", startConsistentPairs}, {"ldi", startLdi}, {"ebpi", startEbpi},
 };
 
 Result<MethodRun> startMethod(const DetectOptions& options, Context& context, const io::SceneDescription& file,
                               const Scene& scene) {
     for (const auto& [id, start] : kMethodStarts)
         if (id == options.method) return start(options, context, file, scene);
-    return makeError(ErrorCode::Unsupported, "method \"" + options.method + "\": not available yet");
+    return makeError(ErrorCode::InvalidArgument, "unknown method \"" + options.method + "\" (see `vkcollide info`)");
 }
 
 Status runDetect(const DetectOptions& options) {
     const MethodEntry* method = findMethod(options.method);
     if (!method) return makeError(ErrorCode::InvalidArgument, "unknown method \"" + options.method + "\" (see `vkcollide info`)");
-    if (!method->available)
-        return makeError(ErrorCode::Unsupported, "method \"" + options.method + "\": not available yet");
 
     auto description = io::loadScene(options.scene);
     if (!description) return description.status();
@@ -244,6 +291,9 @@ Status runDetect(const DetectOptions& options) {
         report.frames.push_back(std::move(frameReport));
     }
     report.settings = methodRun->settings();
+    VKC_TRY(methodRun->finish());
+    if (!options.gradient.empty() && options.method != "ebpi")
+        std::cerr << "--gradient: only --method ebpi computes the volume's gradient; nothing written\n";
     if (!options.images.empty() && options.method != "ldi")
         std::cerr << "--images: only --method ldi writes images (per-pair intersection depth); nothing written\n";
     VKC_TRY(writeReport(report, options.report));
@@ -271,6 +321,13 @@ void addDetectCommand(CLI::App& app, int& exitCode) {
         ->check(CLI::Range(1u, 254u));
     command->add_option("--views", options->views, "stencil: orthogonal views, 3 or 1 (default: the method's)")
         ->check(CLI::IsMember({1u, 3u}));
+    command->add_option("--tolerance", options->tolerance,
+                        "ebpi: absolute intersection-volume error allowed per pair, world units cubed (required)");
+    command->add_option("--gradient", options->gradient,
+                        "ebpi: JSON file for each pair's volume gradient per vertex (dV/d world position)");
+    command->add_option("--ray-backend", options->rayBackend,
+                        "ebpi: how rays are cast (default: ray-query where the device has it, else compute)")
+        ->check(CLI::IsMember({"compute", "ray-query"}));
     command->add_option("--report", options->report, "Report file (JSON); default: standard output");
     command->add_option("--images", options->images, "ldi: directory for PNGs of each pair's intersection depth");
     command->add_option("--frames", options->frames, "Run at most this many frames of the scene")

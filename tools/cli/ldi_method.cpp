@@ -1,6 +1,8 @@
 // The ldi method for the harness; see ldi_method.h.
 #include "tools/cli/ldi_method.h"
 
+#include "tools/cli/frame_batches.h"
+
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #include <stb/stb_image_write.h>
 
@@ -8,7 +10,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <tuple>
 
 namespace vkc::tools {
 
@@ -31,17 +32,6 @@ Status ensureDetector(Context& context, LdiRunner& runner, uint32_t pairs) {
         }
         if (detector.status().code != ErrorCode::InvalidArgument || maxPairs == 1) return detector.status();
     }
-}
-
-void appendBatch(FrameResults& frame, FrameResults&& batch) {
-    frame.colliding = frame.colliding || batch.colliding;
-    frame.truncated = frame.truncated || batch.truncated;
-    for (PairResult& pair : batch.pairs) frame.pairs.push_back(std::move(pair));
-    // A mesh in several batches is warned about by each (e.g. its degenerate triangles): once is enough.
-    for (std::string& warning : batch.warnings)
-        if (std::find(frame.warnings.begin(), frame.warnings.end(), warning) == frame.warnings.end())
-            frame.warnings.push_back(std::move(warning));
-    for (const auto& [pass, ms] : batch.gpuTimingsMs) frame.gpuTimingsMs[pass] += ms;
 }
 
 void appendBatch(LdiFrameDetails& frame, LdiFrameDetails&& batch) {
@@ -83,8 +73,7 @@ Result<FrameResults> runLdiFrame(Context& context, LdiRunner& runner, const Scen
         if (details) appendBatch(*details, std::move(batchDetails));
         if (pcs.pairs.empty()) break;
     }
-    std::sort(frame.pairs.begin(), frame.pairs.end(),
-              [](const PairResult& x, const PairResult& y) { return std::tie(x.a, x.b) < std::tie(y.a, y.b); });
+    sortPairs(frame);
     return frame;
 }
 

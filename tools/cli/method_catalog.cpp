@@ -6,12 +6,12 @@
 namespace vkc::tools {
 
 static constexpr std::array kMethods = {
-    MethodEntry{"exact", "CPU oracle (CGAL exact predicates and corefinement)", true, false},
-    MethodEntry{"stencil", "paper 1: CInDeR stencil edge counting (Knott & Pai)", true, true},
-    MethodEntry{"ldi", "paper 2: layered depth images (Heidelberger, Teschner, Gross)", true, true},
-    MethodEntry{"consistent-pairs", "paper 3: consistent front/back pairs (Jang, Jeong, Han)", true, true},
-    MethodEntry{"aabb-tree", "paper 4: AABB-tree traversal in compute (Gress & Zachmann)", true, true},
-    MethodEntry{"ebpi", "paper 5: EBPI adaptive ray sampling (Wang, Faure, Pai)", false, true},
+    MethodEntry{"exact", "CPU oracle (CGAL exact predicates and corefinement)", false},
+    MethodEntry{"stencil", "paper 1: CInDeR stencil edge counting (Knott & Pai)", true},
+    MethodEntry{"ldi", "paper 2: layered depth images (Heidelberger, Teschner, Gross)", true},
+    MethodEntry{"consistent-pairs", "paper 3: consistent front/back pairs (Jang, Jeong, Han)", true},
+    MethodEntry{"aabb-tree", "paper 4: AABB-tree traversal in compute (Gress & Zachmann)", true},
+    MethodEntry{"ebpi", "paper 5: EBPI adaptive ray sampling (Wang, Faure, Pai)", true},
 };
 
 std::span<const MethodEntry> methodCatalog() { return kMethods; }
@@ -23,7 +23,6 @@ const MethodEntry* findMethod(const std::string& id) {
 }
 
 std::string methodUnavailableReason(const MethodEntry& method, const DeviceInfo& device) {
-    if (!method.available) return "not available yet";
     if (method.needsDevice && !device.missing.empty()) {
         std::string reason = "device lacks";
         for (const std::string& missing : device.missing) reason += " " + missing;

@@ -12,7 +12,6 @@ namespace vkc::tools {
 struct MethodEntry {
     const char* id;           // --method value
     const char* paper;        // what it implements
-    bool available;           // implemented in this build
     bool needsDevice;         // runs on the GPU
 };
 

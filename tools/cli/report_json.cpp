@@ -87,6 +87,26 @@ nlohmann::json toJson(const LdiFrameDetails& details) {
     return {{"pairs", pairs}, {"self_intersections", self}, {"render_passes", details.renderPasses}};
 }
 
+nlohmann::json toJson(const EbpiFrameDetails& details) {
+    nlohmann::json pairs = nlohmann::json::array();
+    for (const EbpiPairDetails& p : details.pairs) {
+        nlohmann::json directions = nlohmann::json::array();
+        for (const glm::dvec3& d : p.directions) directions.push_back({d.x, d.y, d.z});
+        pairs.push_back({{"a", p.a},
+                         {"b", p.b},
+                         {"directions", directions},
+                         {"volume_per_direction", p.volumePerDirection},
+                         {"bound_per_direction", p.boundPerDirection},
+                         {"rays", p.rays},
+                         {"odd_rays", p.oddRays},
+                         {"truncated_rays", p.truncatedRays},
+                         {"bound_not_met", p.boundNotMet},
+                         {"truncated", p.truncated},
+                         {"transient_edges_covered", p.transientEdgesCovered}});
+    }
+    return {{"pairs", pairs}, {"total_rays", details.totalRays}, {"rays_truncated", details.raysTruncated}};
+}
+
 nlohmann::json toJson(const RunReport& report) {
     nlohmann::json frames = nlohmann::json::array();
     for (const FrameReport& frame : report.frames) {

@@ -4,6 +4,7 @@
 
 #include "vkcollide/aabb_tree.h"
 #include "vkcollide/consistent_pairs.h"
+#include "vkcollide/ebpi.h"
 #include "vkcollide/ldi.h"
 #include "vkcollide/results.h"
 #include "vkcollide/stencil.h"
@@ -40,6 +41,9 @@ nlohmann::json toJson(const PairResult& pair);
 nlohmann::json toJson(const AabbTreeFrameDetails& details);
 nlohmann::json toJson(const StencilFrameDetails& details);
 nlohmann::json toJson(const LdiFrameDetails& details);
+// Per tested pair: directions, per-direction volume and bound, rays, odd and truncated rays, and why
+// it is truncated; the frame's ray total.
+nlohmann::json toJson(const EbpiFrameDetails& details);
 // Iterations (run, truncated), fragments per peel, inconsistent pixels, drawn objects, point count
 // and truncation, pixel size, distance threshold.
 nlohmann::json toJson(const ConsistentPairsFrameDetails& details);

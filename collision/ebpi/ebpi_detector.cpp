@@ -1,0 +1,242 @@
+// vkc::EbpiDetector (paper 5, adaptive ray sampling with the Error Bound Polynomial Image):
+// pipelines, per-frame-slot descriptor sets and the public entry points. Frames are recorded in
+// ebpi_detector_frame.cpp and decoded in ebpi_detector_results.cpp.
+#include "collision/ebpi/ebpi_detector_impl.h"
+
+#include "collision/ebpi/ebpi_ray_plan.h"
+#include "collision/frames/blocking_run.h"
+#include "collision/frames/detector_settings.h"
+#include "collision/frames/frame_slot_resources.h"
+#include "collision/frames/frame_warnings.h"
+#include "collision/frames/vertex_buffer_slots.h"
+#include "collision/scene/scene_impl.h"
+#include "passes/ebpi/ebpi_image_passes.h"
+#include "passes/ebpi/ebpi_ray_passes.h"
+#include "passes/ebpi/ebpi_trace_passes.h"
+#include "passes/ebpi/ebpi_volume_passes.h"
+#include "vk/assign_result.h"
+
+#include "spirv/ebpi_depth_extent.comp.h"
+#include "spirv/ebpi_edge_terms.comp.h"
+#include "spirv/ebpi_pyramid.comp.h"
+#include "spirv/ebpi_rasterize.comp.h"
+#include "spirv/ebpi_ray_density.comp.h"
+#include "spirv/ebpi_ray_generate.comp.h"
+#include "spirv/ebpi_ray_scan.comp.h"
+#include "spirv/ebpi_trace_boxes.comp.h"
+#include "spirv/ebpi_trace_compute.comp.h"
+#include "spirv/ebpi_trace_query.comp.h"
+#include "spirv/ebpi_trace_sort.comp.h"
+#include "spirv/ebpi_volume.comp.h"
+
+#include <cmath>
+#include <string>
+
+namespace vkc {
+
+namespace {
+
+constexpr uint32_t kDefaultResolution = 256;
+constexpr uint32_t kDefaultMaxSplit = 16;
+constexpr uint32_t kDefaultMaxRays = 1u << 17;
+constexpr uint32_t kDefaultHitCapacity = 16;
+constexpr uint32_t kDefaultMaxPairs = 4;
+constexpr uint32_t kDefaultMaxGradientVertices = 1u << 18;
+constexpr uint32_t kDefaultMaxCandidatePairs = 16384;
+// The ray scan runs as one workgroup over every view (ebpi_ray_scan.comp).
+constexpr uint32_t kMaxViews = gpu::kEbpiRayMaxGroups;
+
+std::string field(const char* name, uint64_t value) {
+    return std::string("EbpiSettings::") + name + " " + std::to_string(value);
+}
+
+Status checkSettings(const VulkanContext& ctx, EbpiSettings& s) {
+    if (!(s.tolerance > 0.0) || !std::isfinite(s.tolerance))
+        return makeError(ErrorCode::InvalidArgument,
+                         "EbpiSettings::tolerance " + std::to_string(s.tolerance) +
+                             " must be a finite volume > 0 (world units cubed, per pair)");
+    if (s.resolution == 0) s.resolution = kDefaultResolution;
+    if (s.maxSplit == 0) s.maxSplit = kDefaultMaxSplit;
+    if (s.maxRays == 0) s.maxRays = kDefaultMaxRays;
+    if (s.hitCapacity == 0) s.hitCapacity = kDefaultHitCapacity;
+    if (s.maxPairs == 0) s.maxPairs = kDefaultMaxPairs;
+    if (s.maxGradientVertices == 0) s.maxGradientVertices = kDefaultMaxGradientVertices;
+    VKC_TRY(applyDetectorDefaults(s, kDefaultMaxCandidatePairs, "EbpiSettings"));
+    if (s.maxSplit > gpu::kEbpiRayMaxSplitLimit)
+        return makeError(ErrorCode::InvalidArgument, field("maxSplit", s.maxSplit) + " exceeds " +
+                                                         std::to_string(gpu::kEbpiRayMaxSplitLimit));
+    const uint64_t views = uint64_t(s.maxPairs) * 3;
+    const uint64_t tilesPerView = ebpiPyramidTiles(s.resolution, s.resolution);
+    if (views > kMaxViews || !ebpiRayPlanFits(views * tilesPerView, uint32_t(std::min<uint64_t>(tilesPerView, UINT32_MAX)),
+                                              s.maxSplit))
+        return makeError(ErrorCode::InvalidArgument,
+                         "EbpiSettings: maxPairs " + std::to_string(s.maxPairs) + ", resolution " +
+                             std::to_string(s.resolution) + " and maxSplit " + std::to_string(s.maxSplit) +
+                             " give more than 2^32 sub-tiles per frame (or more than 2^22 tiles per view): lower one");
+    if (uint64_t(s.maxRays) * s.hitCapacity > gpu::kEbpiVolumeMaxContributions)
+        return makeError(ErrorCode::InvalidArgument,
+                         "EbpiSettings: maxRays x hitCapacity " + std::to_string(uint64_t(s.maxRays) * s.hitCapacity) +
+                             " exceeds 2^26 (the volume sums could wrap): lower one");
+    const VkDeviceSize limit = std::min<VkDeviceSize>(ctx.properties.limits.maxStorageBufferRange, UINT32_MAX);
+    const struct {
+        const char* what;
+        VkDeviceSize bytes;
+        const char* lower;
+    } buffers[] = {
+        {"EBPI pixels", views * s.resolution * s.resolution * sizeof(gpu::EbpiPixelGpu), "resolution or maxPairs"},
+        {"pyramid", views * tilesPerView * sizeof(gpu::EbpiPyramidTexelGpu), "resolution or maxPairs"},
+        {"rays", VkDeviceSize(s.maxRays) * sizeof(gpu::EbpiRayGpu), "maxRays"},
+        {"hit slots", VkDeviceSize(s.maxRays) * s.hitCapacity * sizeof(gpu::EbpiHitGpu), "maxRays or hitCapacity"},
+        {"gradient sums", VkDeviceSize(s.maxGradientVertices) * gpu::kEbpiVolumeAxes * 8, "maxGradientVertices"},
+    };
+    for (const auto& b : buffers)
+        if (b.bytes > limit)
+            return makeError(ErrorCode::InvalidArgument,
+                             "EbpiSettings need " + std::to_string(b.bytes) + " bytes of " + b.what + ", above the " +
+                                 std::to_string(limit) +
+                                 " bytes one storage buffer binding reaches on this device: lower " + b.lower);
+    return Status::success();
+}
+
+}  // namespace
+
+ReadbackLayout ebpiReadbackLayout(const EbpiSettings& s) {
+    ReadbackLayout layout;
+    layout.add(VkDeviceSize(s.maxPairs) * 3 * sizeof(gpu::EbpiRayViewResultGpu));
+    layout.add(sizeof(gpu::EbpiRayCountersGpu));
+    layout.add(VkDeviceSize(s.maxPairs) * gpu::kEbpiVolumeAxes * sizeof(gpu::EbpiPairVolumeGpu));
+    layout.add(VkDeviceSize(s.maxGradientVertices) * gpu::kEbpiVolumeAxes * 2 * sizeof(uint32_t));
+    return layout;
+}
+
+EbpiDetectorImpl::~EbpiDetectorImpl() {
+    if (!ctx) return;
+    destroyDetectorFrames(*ctx, frames);
+    for (EbpiSlot& slot : slots) destroyEbpiAccelFrame(*ctx, slot.accel);
+    for (Pipeline* p :
+         {&depthExtent, &edgeTerms, &rasterize, &pyramid, &density, &scan, &generate, &trace, &sort, &boxes, &volume})
+        destroyPipeline(*ctx, *p);
+}
+
+Status EbpiDetectorImpl::createPipelines() {
+    VulkanContext& c = *ctx;
+    // A frame reads the vertex buffers of its pairs' objects.
+    frames.vertexBufferCapacity = vertexBufferCapacity(c, 2 * settings.maxPairs);
+    const PipelineLayoutDesc imageLayout = withVertexBufferCapacity(kEbpiImagePipelineLayout, frames.vertexBufferCapacity);
+    const PipelineLayoutDesc traceLayout =
+        withVertexBufferCapacity(ebpiTracePipelineLayout(backend), frames.vertexBufferCapacity);
+    const std::span<const uint32_t> traceSpirv =
+        backend == EbpiRayBackend::RayQuery ? std::span<const uint32_t>(kSpirv_ebpi_trace_query_comp)
+                                            : std::span<const uint32_t>(kSpirv_ebpi_trace_compute_comp);
+    const PipelineLayoutDesc volumeLayout = ebpiVolumePipelineLayout();
+    const SpecConstant imageGroup[] = {{0, gpu::kEbpiImageGroupSize}};
+    const SpecConstant rayGroup[] = {{0, gpu::kEbpiRayGroupSize}};
+    const struct {
+        Pipeline* out;
+        std::span<const uint32_t> spirv;
+        const PipelineLayoutDesc* layout;
+        std::span<const SpecConstant> spec;
+        const char* name;
+    } pipelines[] = {
+        {&depthExtent, kSpirv_ebpi_depth_extent_comp, &imageLayout, imageGroup, kEbpiDepthExtentPassName},
+        {&edgeTerms, kSpirv_ebpi_edge_terms_comp, &imageLayout, imageGroup, kEbpiEdgeTermsPassName},
+        {&rasterize, kSpirv_ebpi_rasterize_comp, &imageLayout, imageGroup, kEbpiRasterizePassName},
+        {&pyramid, kSpirv_ebpi_pyramid_comp, &kEbpiRayPipelineLayout, rayGroup, kEbpiPyramidPassName},
+        {&density, kSpirv_ebpi_ray_density_comp, &kEbpiRayPipelineLayout, rayGroup, kEbpiRayDensityPassName},
+        {&scan, kSpirv_ebpi_ray_scan_comp, &kEbpiRayPipelineLayout, {}, kEbpiRayScanPassName},
+        {&generate, kSpirv_ebpi_ray_generate_comp, &kEbpiRayPipelineLayout, rayGroup, kEbpiRayGeneratePassName},
+        {&trace, traceSpirv, &traceLayout, {}, kEbpiTracePassName},
+        {&sort, kSpirv_ebpi_trace_sort_comp, &traceLayout, {}, kEbpiTraceSortPassName},
+        {&volume, kSpirv_ebpi_volume_comp, &volumeLayout, {}, kEbpiVolumePassName},
+    };
+    for (const auto& p : pipelines)
+        VKC_TRY(assignResult(*p.out, createComputePipeline(c, p.spirv, *p.layout, p.spec, p.name)));
+    if (backend != EbpiRayBackend::RayQuery) return Status::success();
+    return assignResult(boxes, createComputePipeline(c, kSpirv_ebpi_trace_boxes_comp, traceLayout, {},
+                                                     kEbpiTraceBoxesPassName));
+}
+
+Status EbpiDetectorImpl::createResources() {
+    VulkanContext& c = *ctx;
+    const uint32_t slotCount = settings.framesInFlight;
+    const uint32_t vertexBuffers = frames.vertexBufferCapacity;
+    const uint32_t perSlot = (gpu::kEbpiImageBindingStatus + 1 + vertexBuffers) + (gpu::kEbpiRayBindingVolumeRays + 1) +
+                             (gpu::kEbpiTraceBindingBoxes + 1 + vertexBuffers) + (gpu::kEbpiVolumeBindingRayCount + 1);
+    std::vector<VkDescriptorPoolSize> sizes = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * perSlot}};
+    if (backend == EbpiRayBackend::RayQuery) sizes.push_back({VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, slotCount});
+    VKC_TRY(createDetectorFrames(
+        c, {"ebpi", slotCount, slotCount * 4, sizes, ebpiReadbackLayout(settings), !settings.disableGpuTimings}, frames));
+    slots.resize(slotCount);
+    for (uint32_t i = 0; i < slotCount; ++i) {
+        const FrameSlotResources make(c, i);
+        EbpiSlot& slot = slots[i];
+        VKC_TRY(make.descriptorSet(slot.imageSet, frames.descriptorPool, depthExtent.setLayouts[0], "ebpi image set",
+                                   vertexBuffers));
+        VKC_TRY(make.descriptorSet(slot.raySet, frames.descriptorPool, pyramid.setLayouts[0], "ebpi ray set"));
+        VKC_TRY(make.descriptorSet(slot.traceSet, frames.descriptorPool, trace.setLayouts[0], "ebpi trace set",
+                                   vertexBuffers));
+        VKC_TRY(make.descriptorSet(slot.volumeSet, frames.descriptorPool, volume.setLayouts[0], "ebpi volume set"));
+    }
+    return Status::success();
+}
+
+EbpiDetector::EbpiDetector(std::unique_ptr<EbpiDetectorImpl> impl) : impl_(std::move(impl)) {}
+EbpiDetector::EbpiDetector(EbpiDetector&&) noexcept = default;
+EbpiDetector& EbpiDetector::operator=(EbpiDetector&&) noexcept = default;
+EbpiDetector::~EbpiDetector() = default;
+
+Result<EbpiDetector> EbpiDetector::create(Context& context, const EbpiSettings& settings) {
+    if (!context.valid()) return makeError(ErrorCode::InvalidArgument, "EbpiDetector::create: context is not valid");
+    VKC_TRY(requireFeatureSet(vulkanOf(context), kFeatureSetEbpi, "EbpiDetector"));
+    auto impl = std::make_unique<EbpiDetectorImpl>();
+    impl->ctx = &vulkanOf(context);
+    impl->context = &context;
+    impl->settings = settings;
+    VKC_TRY(checkSettings(*impl->ctx, impl->settings));
+    const bool rayQuery = impl->ctx->hasRayQuery;
+    switch (impl->settings.rayBackend) {
+        case EbpiRayBackendChoice::Default:
+            impl->backend = rayQuery ? EbpiRayBackend::RayQuery : EbpiRayBackend::Compute;
+            break;
+        case EbpiRayBackendChoice::Compute:
+            impl->backend = EbpiRayBackend::Compute;
+            break;
+        case EbpiRayBackendChoice::RayQuery:
+            VKC_TRY(requireFeatureSet(*impl->ctx, kFeatureSetRayQuery, "EbpiDetector (EbpiRayBackendChoice::RayQuery)"));
+            impl->backend = EbpiRayBackend::RayQuery;
+            break;
+    }
+    VKC_TRY(impl->createPipelines());
+    VKC_TRY(impl->createResources());
+    return EbpiDetector(std::move(impl));
+}
+
+Status EbpiDetector::record(VkCommandBuffer cmd, const Scene& scene, const CandidateSet& candidates, uint64_t frame) {
+    return impl_->recordFrame(cmd, sceneImplOf(scene), candidates, frame);
+}
+
+VkSemaphoreSubmitInfo EbpiDetector::completionSignal(uint64_t frame) { return ringSignal(impl_->frames.ring, frame); }
+
+Status EbpiDetector::results(uint64_t frame, FrameResults& out, EbpiFrameDetails* details) {
+    VKC_TRY(impl_->readResults(frame, out, details));
+    appendFrameWarnings(impl_->frames, frame, out.warnings);
+    return Status::success();
+}
+
+const EbpiSettings& EbpiDetector::settings() const { return impl_->settings; }
+
+bool EbpiDetector::usesRayQuery() const { return impl_->backend == EbpiRayBackend::RayQuery; }
+
+Result<FrameResults> EbpiDetector::run(const Scene& scene, const BroadphaseResults& pcs, EbpiFrameDetails* details) {
+    return runDetectorFrame(
+        *impl_->ctx, impl_->frames, "ebpi", pcs,
+        [&](VkCommandBuffer cmd, uint64_t frame) { return record(cmd, scene, pcs, frame); },
+        [&](uint64_t frame, FrameResults& out) { return results(frame, out, details); });
+}
+
+Result<FrameResults> EbpiDetector::run(const Scene& scene, EbpiFrameDetails* details) {
+    return runAfterOwnBroadphase(*impl_->context, impl_->settings.broadphase, impl_->frames, scene,
+                                 [&](const BroadphaseResults& pcs) { return run(scene, pcs, details); });
+}
+
+}  // namespace vkc

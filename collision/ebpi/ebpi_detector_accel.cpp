@@ -1,0 +1,43 @@
+// EbpiDetector's ray-query structures; see ebpi_detector_accel.h.
+#include "collision/ebpi/ebpi_detector_accel.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace vkc {
+
+Status prepareEbpiAccelFrame(VulkanContext& ctx, EbpiAccelFrame& accel, std::span<gpu::EbpiTraceObjectGpu> objects) {
+    std::vector<EbpiAccelMesh> meshes;
+    std::vector<EbpiAccelInstance> instances;
+    uint32_t boxes = 0;
+    for (uint32_t i = 0; i < objects.size(); ++i) {
+        objects[i].firstBox = boxes;
+        meshes.push_back({VkDeviceAddress(boxes) * sizeof(gpu::EbpiTriangleBoxGpu), objects[i].triangleCount});
+        instances.push_back({i, i, objects[i].object.objectToLocal});
+        boxes += objects[i].triangleCount;
+    }
+    const VkDeviceSize bytes = std::max<VkDeviceSize>(VkDeviceSize(boxes) * sizeof(gpu::EbpiTriangleBoxGpu), 256);
+    if (accel.boxes.buffer == VK_NULL_HANDLE || accel.boxes.size < bytes) {
+        destroyBuffer(ctx, accel.boxes);
+        auto made = createBuffer(ctx, {bytes,
+                                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
+                                           VK_BUFFER_USAGE_ACCELERATION_STRUCTURE_BUILD_INPUT_READ_ONLY_BIT_KHR,
+                                       MemoryUsage::DeviceLocal, "ebpi triangle boxes"});
+        if (!made) return made.status();
+        accel.boxes = made.value();
+    }
+    const VkDeviceAddress base = bufferDeviceAddress(ctx, accel.boxes.buffer);
+    for (EbpiAccelMesh& m : meshes) m.boxes += base;
+    destroyEbpiAccelStructs(ctx, accel.structs);
+    auto structs = createEbpiAccelStructs(ctx, meshes, instances);
+    if (!structs) return structs.status();
+    accel.structs = structs.value();
+    return Status::success();
+}
+
+void destroyEbpiAccelFrame(VulkanContext& ctx, EbpiAccelFrame& accel) {
+    destroyEbpiAccelStructs(ctx, accel.structs);
+    destroyBuffer(ctx, accel.boxes);
+}
+
+}  // namespace vkc

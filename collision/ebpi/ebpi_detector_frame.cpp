@@ -1,0 +1,378 @@
+// vkc::EbpiDetector, recording: per tested pair its directions and three views (ebpi_pair_views.h),
+// the host tables the passes read (objects, mesh edges, views, image jobs, plan inputs, pairs),
+// and one graph: EBPI (ebpi_image_passes.h) -> rays (ebpi_ray_passes.h) -> casting
+// (ebpi_trace_passes.h) -> volume and gradient (ebpi_volume_passes.h) -> one read-back. The ray
+// count stays on the GPU: casting and volume are dispatched from the ray scan's counters.
+#include "collision/ebpi/ebpi_detector_impl.h"
+
+#include "collision/ebpi/ebpi_mesh_edges.h"
+#include "collision/ebpi/ebpi_ray_plan.h"
+#include "collision/ebpi/ebpi_transient_edges.h"
+#include "collision/ebpi/ebpi_volume_cpu.h"
+#include "collision/frames/candidate_pairs.h"
+#include "collision/frames/frame_warnings.h"
+#include "collision/frames/object_gpu.h"
+#include "collision/frames/vertex_buffer_slots.h"
+#include "collision/frames/vulkan_graph.h"
+#include "collision/scene/scene_impl.h"
+#include "passes/ebpi/ebpi_image_passes.h"
+#include "passes/ebpi/ebpi_ray_passes.h"
+#include "passes/ebpi/ebpi_trace_passes.h"
+#include "passes/ebpi/ebpi_volume_passes.h"
+#include "vk/descriptors.h"
+
+#include <algorithm>
+#include <map>
+
+namespace vkc {
+
+namespace {
+
+// Every host table of one frame.
+struct FrameTables {
+    std::vector<gpu::ObjectGpu> imageObjects;
+    std::vector<gpu::EbpiTraceObjectGpu> traceObjects;
+    std::vector<gpu::EbpiMeshEdgeGpu> edges;
+    std::vector<gpu::EbpiViewGpu> views;
+    std::vector<gpu::EbpiRayViewGpu> rayViews;
+    std::vector<gpu::EbpiImageJobGpu> jobs;
+    std::vector<gpu::EbpiVolumePairGpu> pairs;
+    std::vector<gpu::EbpiEdgeTermGpu> givenTerms;     // transient edges, after every mesh edge's term
+    std::vector<gpu::EbpiImageJobGpu> givenJobs;      // their jobs, firstTerm counted from givenTerms
+    uint32_t pixels = 0, terms = 0, tiles = 0, mostTiles = 0, mostLevels = 0, mostEdges = 0, gradientSlots = 0;
+};
+
+// Depth of a float hit and a float ray end: each rounds by at most 2^-24 of the ray's length (its
+// t) and of the coordinates' magnitude; a ray's inside length has two ends per interval and the
+// pair's rays tile the window, so the estimate moves by at most this much (per direction).
+double floatRoundingBound(const EbpiPairView& view, uint32_t hitCapacity) {
+    const double area = view.window.pixelSize.x * view.window.width * view.window.pixelSize.y * view.window.height;
+    const double magnitude = std::max(std::abs(view.zMin), std::abs(view.zMax)) + (view.zMax - view.zMin);
+    return area * hitCapacity * std::ldexp(magnitude, -23);
+}
+
+gpu::EbpiEdgeTermGpu termGpu(const EbpiEdgeTerm& t) {
+    const EbpiBoundPolynomial& b = t.bound;
+    return {t.a.x, t.a.y, t.b.x, t.b.y, {b.w2h, b.wh2, b.h3, b.w3, b.wh}};
+}
+
+}  // namespace
+
+Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, const CandidateSet& candidates,
+                                     uint64_t frame) {
+    VulkanContext& c = *ctx;
+    const EbpiSettings& s = settings;
+    auto candidatePairs = frameCandidatePairs({"ebpi", "EbpiSettings", s}, uint32_t(scene.objects.size()), candidates);
+    if (!candidatePairs) return candidatePairs.status();
+
+    std::vector<EbpiRecordedPair> recorded;
+    std::map<std::pair<uint32_t, uint32_t>, glm::dmat3> axesUsed;
+    for (const ObjectPair& pair : candidatePairs.value()) {
+        VKC_TRY(requireClosedSolid(scene, pair.a, "ebpi"));
+        VKC_TRY(requireClosedSolid(scene, pair.b, "ebpi"));
+        const SceneObject& a = scene.objects[pair.a];
+        const SceneObject& b = scene.objects[pair.b];
+        glm::dmat3 axes(1.0);
+        if (s.directions == EbpiDirectionChoice::Optimized) {
+            const auto previous = previousAxes.find({pair.a, pair.b});
+            axes = ebpiPairDirections(scene.meshes[a.mesh].data, a.objectToWorld, scene.meshes[b.mesh].data,
+                                      b.objectToWorld, previous == previousAxes.end() ? glm::dmat3(1.0) : previous->second);
+        }
+        // Boxes that only touch hold no intersection volume: not tested. Tightened in double where
+        // the CPU positions are current (far from the origin a float box is far larger than the object).
+        const SceneMesh& meshA = scene.meshes[a.mesh];
+        const SceneMesh& meshB = scene.meshes[b.mesh];
+        const EbpiBox boxA = ebpiObjectBox(candidates.worldBounds[pair.a],
+                                           meshA.ownsPositions() ? &meshA.data : nullptr, a.objectToWorld);
+        const EbpiBox boxB = ebpiObjectBox(candidates.worldBounds[pair.b],
+                                           meshB.ownsPositions() ? &meshB.data : nullptr, b.objectToWorld);
+        std::optional<EbpiPairViews> views = ebpiPairViews(boxA, boxB, axes, s.resolution);
+        if (!views) continue;
+        axesUsed[{pair.a, pair.b}] = axes;
+        EbpiRecordedPair r;
+        r.a = pair.a;
+        r.b = pair.b;
+        r.views = *views;
+        r.overlap = {glm::max(boxA.lo, boxB.lo), glm::min(boxA.hi, boxB.hi)};
+        r.verticesA = uint32_t(scene.meshes[a.mesh].data.positions.size());
+        r.verticesB = uint32_t(scene.meshes[b.mesh].data.positions.size());
+        recorded.push_back(std::move(r));
+    }
+    if (recorded.size() > s.maxPairs)
+        return makeError(ErrorCode::InvalidArgument, "ebpi: " + std::to_string(recorded.size()) +
+                                                         " pairs with overlapping boxes, more than EbpiSettings::maxPairs (" +
+                                                         std::to_string(s.maxPairs) + ")");
+    uint64_t gradientVertices = 0;
+    for (const EbpiRecordedPair& r : recorded) gradientVertices += uint64_t(r.verticesA) + r.verticesB;
+    if (gradientVertices > s.maxGradientVertices)
+        return makeError(ErrorCode::InvalidArgument,
+                         "ebpi: the tested pairs' objects have " + std::to_string(gradientVertices) +
+                             " vertices, more than EbpiSettings::maxGradientVertices (" +
+                             std::to_string(s.maxGradientVertices) + ")");
+    // The slot is free once the frame that last used it has completed on the GPU (never waits).
+    VKC_TRY(ringSlotAvailable(c, frames.ring, frame));
+    EbpiSlot& slot = slots[frame % slots.size()];
+    if (recorded.empty()) {  // nothing to measure: an empty frame still signals and reads back
+        auto empty = std::make_unique<Graph>();
+        VKC_TRY(empty->compile(slotResources(frames, frame)));
+        VKC_TRY(executeFrameGraph(c, frames, frame, *empty, cmd));
+        noteFrameInputs(frames, frame, scene, candidatePairs.value(), "ebpi");
+        slot.pairs.clear();
+        slot.graph = std::move(empty);
+        return Status::success();
+    }
+    ensureSceneIndices(slot.indices, scene);
+
+    // Objects (each once), their vertex buffers and mesh edges (each mesh once).
+    FrameTables t;
+    VertexBufferSlots vertexSlots(frames.vertexBufferCapacity, "ebpi: the frame reads");
+    std::map<uint32_t, std::pair<uint32_t, uint32_t>> meshEdges;  // mesh -> (first edge, count)
+    // Each pair's two objects, placed relative to the pair's origin (ebpi_pair_views.h).
+    auto objectIndex = [&](uint32_t object, const glm::dvec3& origin) -> Result<uint32_t> {
+        const SceneObject& o = scene.objects[object];
+        const SceneMesh& mesh = scene.meshes[o.mesh];
+        auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, objectLabel(scene, object));
+        if (!vertexSlot) return vertexSlot.status();
+        if (meshEdges.find(o.mesh) == meshEdges.end()) {
+            const auto gpuEdges = ebpiMeshEdgesGpu(ebpiMeshEdges(mesh.data.indices), mesh.data.indices);
+            meshEdges[o.mesh] = {uint32_t(t.edges.size()), uint32_t(gpuEdges.size())};
+            t.edges.insert(t.edges.end(), gpuEdges.begin(), gpuEdges.end());
+        }
+        const gpu::ObjectGpu placed = objectGpu(scene, o, origin, vertexSlot.value());
+        t.imageObjects.push_back(placed);
+        t.traceObjects.push_back({placed, slot.indices.firstIndex[o.mesh], uint32_t(mesh.data.indices.size() / 3), 0, 0});
+        return uint32_t(t.imageObjects.size() - 1);
+    };
+    for (uint32_t p = 0; p < recorded.size(); ++p) {
+        EbpiRecordedPair& r = recorded[p];
+        auto objectA = objectIndex(r.a, r.views.origin);
+        if (!objectA) return objectA.status();
+        auto objectB = objectIndex(r.b, r.views.origin);
+        if (!objectB) return objectB.status();
+        // Tile areas and lengths inside both stay below the window's diagonal squared and the depth range.
+        double extent = r.views.extent;
+        for (const EbpiPairView& v : r.views.views)
+            extent = std::max({extent, v.zMax - v.zMin,
+                               glm::length(v.window.pixelSize * glm::dvec2(v.window.width, v.window.height))});
+        const EbpiVolumeScales scales = ebpiVolumeScales(extent);
+        const SceneMesh& meshA = scene.meshes[scene.objects[r.a].mesh];
+        const SceneMesh& meshB = scene.meshes[scene.objects[r.b].mesh];
+        r.transientEdgesCovered = meshA.ownsPositions() && meshB.ownsPositions();
+        const std::vector<EbpiSurfaceCrossing> crossings =
+            r.transientEdgesCovered ? ebpiSurfaceCrossings(meshA.data, scene.objects[r.a].objectToWorld, meshB.data,
+                                                           scene.objects[r.b].objectToWorld, r.overlap, r.views.origin)
+                                    : std::vector<EbpiSurfaceCrossing>{};
+        r.volume = {objectA.value(), objectB.value(), t.gradientSlots, t.gradientSlots + r.verticesA,
+                    scales.volumeScale, scales.gradientScale};
+        t.gradientSlots += r.verticesA + r.verticesB;
+        t.pairs.push_back(r.volume);
+        for (uint32_t axis = 0; axis < 3; ++axis) {
+            const EbpiPairView& v = r.views.views[axis];
+            const uint32_t view = uint32_t(t.views.size());
+            t.views.push_back(ebpiViewGpu(v.rotation, v.window, t.pixels));
+            const uint32_t levels = ebpiPyramidLevels(v.window.width, v.window.height);
+            const uint32_t tiles = ebpiPyramidTiles(v.window.width, v.window.height);
+            t.rayViews.push_back({s.tolerance, v.zMin, v.zMax, t.tiles, levels, objectA.value(), objectB.value(), p, axis});
+            for (const auto [object, local] : {std::pair{r.a, objectA.value()}, std::pair{r.b, objectB.value()}}) {
+                const auto [firstEdge, edgeCount] = meshEdges[scene.objects[object].mesh];
+                t.jobs.push_back({view, local, firstEdge, edgeCount, t.terms, 0, 0, 0});
+                t.terms += edgeCount;
+                t.mostEdges = std::max(t.mostEdges, edgeCount);
+            }
+            const std::vector<EbpiEdgeTerm> transient = ebpiTransientEdgeTerms(crossings, v.rotation);
+            if (!transient.empty()) {
+                t.givenJobs.push_back({view, objectA.value(), 0, uint32_t(transient.size()),
+                                       uint32_t(t.givenTerms.size()), 1, 0, 0});
+                for (const EbpiEdgeTerm& term : transient) t.givenTerms.push_back(termGpu(term));
+                t.mostEdges = std::max(t.mostEdges, uint32_t(transient.size()));
+            }
+            t.pixels += v.window.width * v.window.height;
+            t.tiles += tiles;
+            t.mostTiles = std::max(t.mostTiles, tiles);
+            t.mostLevels = std::max(t.mostLevels, levels);
+        }
+        r.floatBound = 0.0;
+        for (const EbpiPairView& v : r.views.views) r.floatBound = std::max(r.floatBound, floatRoundingBound(v, s.hitCapacity));
+    }
+    const uint32_t givenFirstTerm = t.terms;
+    for (gpu::EbpiImageJobGpu job : t.givenJobs) {
+        job.firstTerm += givenFirstTerm;
+        t.jobs.push_back(job);
+    }
+    t.terms += uint32_t(t.givenTerms.size());
+    const VkDeviceSize termBytes = VkDeviceSize(t.terms) * sizeof(gpu::EbpiEdgeTermGpu);
+    const bool rayQuery = backend == EbpiRayBackend::RayQuery;
+    if (rayQuery) VKC_TRY(prepareEbpiAccelFrame(c, slot.accel, t.traceObjects));
+    if (termBytes > c.properties.limits.maxStorageBufferRange)
+        return makeError(ErrorCode::Unsupported,
+                         "ebpi: the tested pairs' edges need " + std::to_string(termBytes) +
+                             " bytes of edge terms (3 directions x both meshes' edges), above the device's "
+                             "maxStorageBufferRange " + std::to_string(c.properties.limits.maxStorageBufferRange) +
+                             ": test fewer pairs per frame");
+
+    auto ownedGraph = std::make_unique<Graph>();
+    Graph& graph = *ownedGraph;
+    auto host = [&](const char* name, VkDeviceSize bytes) {
+        return graph.createBuffer(name, GraphBufferDesc{std::max<VkDeviceSize>(bytes, 16), 0, true});
+    };
+    auto device = [&](const char* name, VkDeviceSize bytes, VkBufferUsageFlags usage = 0) {
+        return graph.createBuffer(name, GraphBufferDesc{std::max<VkDeviceSize>(bytes, 16), usage});
+    };
+    const uint32_t viewCount = uint32_t(t.views.size());
+    const uint32_t maxGroups = c.properties.limits.maxComputeWorkGroupCount[0];
+
+    EbpiImagePassInputs image;
+    image.depthExtentPipeline = &depthExtent;
+    image.edgeTermsPipeline = &edgeTerms;
+    image.rasterizePipeline = &rasterize;
+    image.set = slot.imageSet;
+    image.viewCount = viewCount;
+    image.jobCount = uint32_t(t.jobs.size());
+    image.mostEdgesPerJob = t.mostEdges;
+    image.pixelCount = t.pixels;
+    image.objects = host("ebpi objects", t.imageObjects.size() * sizeof(gpu::ObjectGpu));
+    image.views = host("ebpi views", viewCount * sizeof(gpu::EbpiViewGpu));
+    image.jobs = host("ebpi image jobs", t.jobs.size() * sizeof(gpu::EbpiImageJobGpu));
+    image.edges = host("ebpi mesh edges", t.edges.size() * sizeof(gpu::EbpiMeshEdgeGpu));
+    image.vertices = importVertexBuffers(graph, vertexSlots.buffers());
+    image.extents = device("ebpi depth extents", t.jobs.size() * sizeof(gpu::EbpiDepthExtentGpu));
+    image.terms = device("ebpi edge terms", termBytes);
+    image.pixels = device("ebpi pixels", VkDeviceSize(t.pixels) * sizeof(gpu::EbpiPixelGpu));
+    image.status = device("ebpi image overflow flags", viewCount * 4);
+    image.givenTerms = host("ebpi transient edge terms", t.givenTerms.size() * sizeof(gpu::EbpiEdgeTermGpu));
+    image.givenFirstTerm = givenFirstTerm;
+    image.givenTermCount = uint32_t(t.givenTerms.size());
+    const EbpiImagePassOutputs built = addEbpiImagePasses(graph, image);
+
+    EbpiRayPassInputs rays;
+    rays.pyramidPipeline = &pyramid;
+    rays.densityPipeline = &density;
+    rays.scanPipeline = &scan;
+    rays.generatePipeline = &generate;
+    rays.set = slot.raySet;
+    rays.viewCount = viewCount;
+    rays.mostLevels = t.mostLevels;
+    rays.mostTiles = t.mostTiles;
+    rays.maxSplit = s.maxSplit;
+    rays.maxRays = s.maxRays;
+    rays.views = image.views;
+    rays.rayViews = host("ebpi ray views", viewCount * sizeof(gpu::EbpiRayViewGpu));
+    rays.pixels = built.pixels;
+    rays.imageStatus = built.status;
+    rays.pyramid = device("ebpi pyramid", VkDeviceSize(t.tiles) * sizeof(gpu::EbpiPyramidTexelGpu));
+    rays.tiles = device("ebpi ray tiles", VkDeviceSize(t.tiles) * sizeof(gpu::EbpiRayTileGpu));
+    rays.flags = device("ebpi ray flags", viewCount * 4);
+    rays.results = device("ebpi view results", viewCount * sizeof(gpu::EbpiRayViewResultGpu));
+    rays.counters = device("ebpi ray counters", sizeof(gpu::EbpiRayCountersGpu), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
+    rays.rays = device("ebpi rays", VkDeviceSize(s.maxRays) * sizeof(gpu::EbpiRayGpu));
+    rays.samples = device("ebpi ray samples", VkDeviceSize(s.maxRays) * sizeof(gpu::EbpiRaySampleGpu));
+    rays.volumeRays = device("ebpi volume rays", VkDeviceSize(s.maxRays) * sizeof(gpu::EbpiVolumeRayGpu));
+    const EbpiRayPassOutputs planned = addEbpiRayPasses(graph, rays);
+
+    EbpiTracePassInputs cast;
+    cast.backend = backend;
+    cast.tracePipeline = &trace;
+    cast.sortPipeline = &sort;
+    cast.set = slot.traceSet;
+    cast.rayCount = s.maxRays;
+    cast.hitCapacity = s.hitCapacity;
+    cast.maxGroups = maxGroups;
+    cast.objects = host("ebpi trace objects", t.traceObjects.size() * sizeof(gpu::EbpiTraceObjectGpu));
+    cast.indices = declareSceneIndices(graph, slot.indices, "ebpi");
+    cast.rays = planned.rays;
+    cast.rayCounters = planned.counters;
+    cast.vertices = image.vertices;
+    if (rayQuery) {
+        cast.accel = &slot.accel.structs;
+        cast.boxesPipeline = &boxes;
+        cast.objectCount = uint32_t(t.traceObjects.size());
+        for (const gpu::EbpiTraceObjectGpu& o : t.traceObjects) cast.mostTriangles = std::max(cast.mostTriangles, o.triangleCount);
+        cast.boxes = graph.importBuffer("ebpi triangle boxes", ImportedBuffer{slot.accel.boxes.buffer});
+    }
+    cast.rayHits = device("ebpi ray hit counts", VkDeviceSize(s.maxRays) * sizeof(gpu::EbpiRayHitsGpu));
+    cast.hits = device("ebpi hits", VkDeviceSize(s.maxRays) * s.hitCapacity * sizeof(gpu::EbpiHitGpu));
+    const EbpiTraceOutputs traced = addEbpiTracePasses(graph, cast);
+
+    EbpiVolumePassInputs sums;
+    sums.volumePipeline = &volume;
+    sums.set = slot.volumeSet;
+    sums.rayCount = s.maxRays;
+    sums.hitCapacity = s.hitCapacity;
+    sums.pairCount = uint32_t(t.pairs.size());
+    sums.gradientSlots = t.gradientSlots;
+    sums.maxGroups = maxGroups;
+    sums.objects = cast.objects;
+    sums.indices = cast.indices;
+    sums.rayInfos = planned.volumeRays;
+    sums.rayHits = traced.rayHits;
+    sums.hits = traced.hits;
+    sums.pairs = host("ebpi pairs", t.pairs.size() * sizeof(gpu::EbpiVolumePairGpu));
+    sums.rayCounters = planned.counters;
+    sums.sums = device("ebpi volume sums", t.pairs.size() * gpu::kEbpiVolumeAxes * sizeof(gpu::EbpiPairVolumeGpu));
+    sums.gradients = device("ebpi gradient sums", VkDeviceSize(t.gradientSlots) * gpu::kEbpiVolumeAxes * 8);
+    auto summed = addEbpiVolumePasses(graph, sums);
+    if (!summed) return summed.status();
+
+    const ReadbackCopy copies[] = {
+        {kEbpiReadbackViewResults, planned.results, VkDeviceSize(viewCount) * sizeof(gpu::EbpiRayViewResultGpu)},
+        {kEbpiReadbackCounters, planned.counters, sizeof(gpu::EbpiRayCountersGpu)},
+        {kEbpiReadbackSums, summed->sums, t.pairs.size() * gpu::kEbpiVolumeAxes * sizeof(gpu::EbpiPairVolumeGpu)},
+        {kEbpiReadbackGradients, summed->gradients, VkDeviceSize(t.gradientSlots) * gpu::kEbpiVolumeAxes * 8}};
+    addReadbackPass(graph, "ebpi-readback", frames.readback, importReadbackSlot(graph, "ebpi readback slot", frames.ring, frame),
+                    copies);
+    VKC_TRY(graph.compile(slotResources(frames, frame)));
+
+    VulkanGraphAllocator& allocator = *frames.allocator;
+    VKC_TRY(uploadSceneIndices(allocator, graph, cast.indices, slot.indices));
+    VKC_TRY(fillHostBuffer(allocator, graph, image.objects, std::span<const gpu::ObjectGpu>(t.imageObjects)));
+    VKC_TRY(fillHostBuffer(allocator, graph, image.views, std::span<const gpu::EbpiViewGpu>(t.views)));
+    VKC_TRY(fillHostBuffer(allocator, graph, image.jobs, std::span<const gpu::EbpiImageJobGpu>(t.jobs)));
+    VKC_TRY(fillHostBuffer(allocator, graph, image.edges, std::span<const gpu::EbpiMeshEdgeGpu>(t.edges)));
+    VKC_TRY(fillHostBuffer(allocator, graph, image.givenTerms, std::span<const gpu::EbpiEdgeTermGpu>(t.givenTerms)));
+    VKC_TRY(fillHostBuffer(allocator, graph, rays.rayViews, std::span<const gpu::EbpiRayViewGpu>(t.rayViews)));
+    VKC_TRY(fillHostBuffer(allocator, graph, cast.objects, std::span<const gpu::EbpiTraceObjectGpu>(t.traceObjects)));
+    VKC_TRY(fillHostBuffer(allocator, graph, sums.pairs, std::span<const gpu::EbpiVolumePairGpu>(t.pairs)));
+
+    const GraphDescriptors d(c, graph, frames.placeholder.buffer);
+    const std::pair<uint32_t, BufferHandle> imageBindings[] = {
+        {gpu::kEbpiImageBindingObjects, image.objects}, {gpu::kEbpiImageBindingViews, image.views},
+        {gpu::kEbpiImageBindingJobs, image.jobs},       {gpu::kEbpiImageBindingEdges, image.edges},
+        {gpu::kEbpiImageBindingExtents, image.extents}, {gpu::kEbpiImageBindingTerms, image.terms},
+        {gpu::kEbpiImageBindingPixels, image.pixels},   {gpu::kEbpiImageBindingStatus, image.status}};
+    for (const auto& [binding, handle] : imageBindings) d.storageBuffer(slot.imageSet, binding, handle);
+    const std::pair<uint32_t, BufferHandle> rayBindings[] = {
+        {gpu::kEbpiRayBindingViews, rays.views},         {gpu::kEbpiRayBindingRayViews, rays.rayViews},
+        {gpu::kEbpiRayBindingPixels, rays.pixels},       {gpu::kEbpiRayBindingImageStatus, rays.imageStatus},
+        {gpu::kEbpiRayBindingPyramid, rays.pyramid},     {gpu::kEbpiRayBindingTiles, rays.tiles},
+        {gpu::kEbpiRayBindingFlags, rays.flags},         {gpu::kEbpiRayBindingResults, rays.results},
+        {gpu::kEbpiRayBindingCounters, rays.counters},   {gpu::kEbpiRayBindingRays, rays.rays},
+        {gpu::kEbpiRayBindingRayTiles, rays.samples},    {gpu::kEbpiRayBindingVolumeRays, rays.volumeRays}};
+    for (const auto& [binding, handle] : rayBindings) d.storageBuffer(slot.raySet, binding, handle);
+    const std::pair<uint32_t, BufferHandle> traceBindings[] = {
+        {gpu::kEbpiTraceBindingObjects, cast.objects}, {gpu::kEbpiTraceBindingIndices, cast.indices},
+        {gpu::kEbpiTraceBindingRays, cast.rays},       {gpu::kEbpiTraceBindingRayHits, cast.rayHits},
+        {gpu::kEbpiTraceBindingHits, cast.hits},       {gpu::kEbpiTraceBindingRayCount, cast.rayCounters}};
+    for (const auto& [binding, handle] : traceBindings) d.storageBuffer(slot.traceSet, binding, handle);
+    const std::pair<uint32_t, BufferHandle> volumeBindings[] = {
+        {gpu::kEbpiVolumeBindingObjects, sums.objects}, {gpu::kEbpiVolumeBindingIndices, sums.indices},
+        {gpu::kEbpiVolumeBindingRayInfos, sums.rayInfos}, {gpu::kEbpiVolumeBindingRayHits, sums.rayHits},
+        {gpu::kEbpiVolumeBindingHits, sums.hits},       {gpu::kEbpiVolumeBindingPairs, sums.pairs},
+        {gpu::kEbpiVolumeBindingSums, sums.sums},       {gpu::kEbpiVolumeBindingGradients, sums.gradients},
+        {gpu::kEbpiVolumeBindingRayCount, sums.rayCounters}};
+    for (const auto& [binding, handle] : volumeBindings) d.storageBuffer(slot.volumeSet, binding, handle);
+    for (VkDescriptorSet set : {slot.imageSet, slot.traceSet})
+        writeStorageBufferArray(c, set, gpu::kBindingVertexBuffers, vertexSlots.buffers());
+    if (rayQuery) {
+        writeAccelerationStructure(c, slot.traceSet, gpu::kEbpiTraceBindingTlas, slot.accel.structs.tlas);
+        d.storageBuffer(slot.traceSet, gpu::kEbpiTraceBindingBoxes, cast.boxes);
+    }
+    VKC_TRY(executeFrameGraph(c, frames, frame, graph, cmd));
+
+    noteFrameInputs(frames, frame, scene, candidatePairs.value(), "ebpi");
+    for (const auto& [pair, axes] : axesUsed) previousAxes[pair] = axes;
+    slot.pairs = std::move(recorded);
+    slot.graph = std::move(ownedGraph);
+    return Status::success();
+}
+
+}  // namespace vkc

@@ -1,0 +1,73 @@
+// The state behind vkc::EbpiDetector: pipelines, one set of descriptor sets per frame in flight,
+// the read-back ring. ebpi_detector.cpp creates it; ebpi_detector_frame.cpp records a frame's
+// graph (EBPI -> rays -> casting -> volume, one graph, no read-back inside it);
+// ebpi_detector_results.cpp decodes it.
+#pragma once
+
+#include "collision/ebpi/ebpi_detector_accel.h"
+#include "collision/ebpi/ebpi_pair_views.h"
+#include "collision/frames/detector_frames.h"
+#include "collision/scene/scene_index_cache.h"
+#include "passes/ebpi/ebpi_trace_passes.h"
+#include "passes/graph/graph.h"
+#include "shaders_glsl/shared/ebpi_volume.h"
+#include "vk/pipeline.h"
+#include "vkcollide/ebpi.h"
+
+#include <map>
+#include <memory>
+#include <utility>
+#include <vector>
+
+namespace vkc {
+
+struct SceneImpl;
+
+// Read-back regions of one frame.
+enum EbpiReadback : uint32_t {
+    kEbpiReadbackViewResults,  // EbpiRayViewResultGpu per view
+    kEbpiReadbackCounters,     // EbpiRayCountersGpu
+    kEbpiReadbackSums,         // EbpiPairVolumeGpu per (pair, axis)
+    kEbpiReadbackGradients,    // 64-bit fixed point per (vertex slot, axis)
+};
+
+// A pair as recorded: what results() needs besides the GPU's numbers.
+struct EbpiRecordedPair {
+    uint32_t a = 0, b = 0;
+    EbpiPairViews views;
+    EbpiBox overlap;  // of the two objects' boxes, world
+    gpu::EbpiVolumePairGpu volume{};  // as uploaded (first slots, scales)
+    uint32_t verticesA = 0, verticesB = 0;
+    double floatBound = 0.0;  // per direction: the hits' float depths and the rays' float ends
+    bool transientEdgesCovered = false;  // ebpi_transient_edges.h: both meshes' CPU positions are current
+};
+
+struct EbpiSlot {
+    VkDescriptorSet imageSet = VK_NULL_HANDLE, raySet = VK_NULL_HANDLE, traceSet = VK_NULL_HANDLE,
+                    volumeSet = VK_NULL_HANDLE;
+    std::unique_ptr<Graph> graph;  // kept for pass names when reading timings
+    SceneIndexCache indices;
+    EbpiAccelFrame accel;  // ray-query backend
+    std::vector<EbpiRecordedPair> pairs;
+};
+
+struct EbpiDetectorImpl {
+    VulkanContext* ctx = nullptr;
+    Context* context = nullptr;  // for the broadphase of run(scene)
+    EbpiSettings settings;
+    EbpiRayBackend backend = EbpiRayBackend::Compute;
+    Pipeline depthExtent, edgeTerms, rasterize, pyramid, density, scan, generate, trace, sort, boxes, volume;
+    DetectorFrames frames;
+    std::vector<EbpiSlot> slots;
+    std::map<std::pair<uint32_t, uint32_t>, glm::dmat3> previousAxes;  // warm starts (Sec. 4.4)
+
+    ~EbpiDetectorImpl();
+    Status createPipelines();
+    Status createResources();
+    Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, const CandidateSet& candidates, uint64_t frame);
+    Status readResults(uint64_t frame, FrameResults& out, EbpiFrameDetails* details);
+};
+
+ReadbackLayout ebpiReadbackLayout(const EbpiSettings& settings);
+
+}  // namespace vkc

@@ -1,0 +1,130 @@
+// vkc::EbpiDetector, results: decodes a frame's ring slot (per-view plan results, the ray
+// counters, per (pair, direction) volume sums, the gradient sums) into FrameResults and
+// EbpiFrameDetails. A pair's volume is the mean of its three directions' estimates, each within
+// its direction's achieved EBPI bound plus the rounding of its fixed-point and float arithmetic.
+#include "collision/ebpi/ebpi_detector_impl.h"
+
+#include "collision/ebpi/ebpi_volume_cpu.h"
+#include "collision/frames/format_number.h"
+#include "shaders_glsl/shared/ebpi_rays.h"
+
+#include <cmath>
+#include <cstring>
+
+namespace vkc {
+
+namespace {
+
+template <typename T>
+std::vector<T> region(const ReadbackLayout& layout, const char* base, uint32_t index, size_t count) {
+    std::vector<T> out(count);
+    if (count != 0) std::memcpy(out.data(), layout.bytes(base, index), count * sizeof(T));
+    return out;
+}
+
+std::string pairName(uint32_t a, uint32_t b) { return "(" + std::to_string(a) + ", " + std::to_string(b) + ")"; }
+
+}  // namespace
+
+Status EbpiDetectorImpl::readResults(uint64_t frame, FrameResults& out, EbpiFrameDetails* details) {
+    VulkanContext& c = *ctx;
+    auto bytes = readRingSlot(c, frames.ring, frame);
+    if (!bytes) return bytes.status();
+    const EbpiSlot& slot = slots[frame % slots.size()];
+    const char* base = static_cast<const char*>(bytes.value());
+    const ReadbackLayout& layout = frames.readback;
+    const size_t pairCount = slot.pairs.size();
+    const auto viewResults = region<gpu::EbpiRayViewResultGpu>(layout, base, kEbpiReadbackViewResults, pairCount * 3);
+    const auto counters = region<gpu::EbpiRayCountersGpu>(layout, base, kEbpiReadbackCounters, 1)[0];
+    EbpiVolumeFixed fixed;
+    fixed.sums = region<gpu::EbpiPairVolumeGpu>(layout, base, kEbpiReadbackSums, pairCount * gpu::kEbpiVolumeAxes);
+    uint32_t gradientSlots = 0;
+    for (const EbpiRecordedPair& r : slot.pairs) gradientSlots += r.verticesA + r.verticesB;
+    fixed.gradientWords = region<uint32_t>(layout, base, kEbpiReadbackGradients, size_t(gradientSlots) * 3 * 2);
+
+    out = FrameResults{};
+    EbpiFrameDetails d;
+    d.totalRays = pairCount == 0 ? 0 : counters.totalRays;
+    d.raysTruncated = pairCount != 0 && counters.truncated != 0;
+    if (d.raysTruncated)
+        out.warnings.push_back("ebpi: the frame needs " + std::to_string(counters.totalRays) +
+                               " rays, more than EbpiSettings::maxRays (" + std::to_string(settings.maxRays) +
+                               "): pairs past it are truncated (raise maxRays or the tolerance)");
+    for (uint32_t p = 0; p < pairCount; ++p) {
+        const EbpiRecordedPair& r = slot.pairs[p];
+        const EbpiPairVolume v = ebpiPairVolume(fixed, p, r.volume);
+        EbpiPairDetails pd;
+        pd.a = r.a;
+        pd.b = r.b;
+        pd.transientEdgesCovered = r.transientEdgesCovered;
+        if (!r.transientEdgesCovered)
+            out.warnings.push_back("ebpi: pair " + pairName(r.a, r.b) +
+                                   ": a mesh's vertices are deformed in the host's buffer, so the bound leaves out "
+                                   "the creases where the surfaces cross (transient edges)");
+        std::array<glm::dvec3, 3> axes;
+        bool imageOverflow = false, boundUncountable = false;
+        for (uint32_t axis = 0; axis < 3; ++axis) {
+            const gpu::EbpiRayViewResultGpu& view = viewResults[p * 3 + axis];
+            axes[axis] = r.views.views[axis].direction;
+            pd.directions[axis] = axes[axis];
+            pd.volumePerDirection[axis] = v.volume[axis];
+            const double achieved = view.boundQuanta * settings.tolerance * gpu::kEbpiRayQuantumFraction;
+            pd.boundPerDirection[axis] = achieved + v.roundingBound[axis] + r.floatBound;
+            pd.rays += view.rays;
+            pd.oddRays += v.oddRays[axis];
+            pd.truncatedRays += v.truncatedRays[axis];
+            pd.boundNotMet = pd.boundNotMet || (view.flags & gpu::kEbpiRayFlagBoundNotMet) != 0;
+            imageOverflow = imageOverflow || (view.flags & gpu::kEbpiRayFlagImageOverflow) != 0;
+            boundUncountable = boundUncountable || std::isinf(achieved);
+            // Rays of this view past maxRays were never cast.
+            if (uint64_t(view.firstRay) + view.rays > settings.maxRays) pd.truncated = true;
+        }
+        pd.volume = (v.volume[0] + v.volume[1] + v.volume[2]) / 3.0;
+        pd.volumeErrorBound = (pd.boundPerDirection[0] + pd.boundPerDirection[1] + pd.boundPerDirection[2]) / 3.0;
+        // The float hits and ray ends alone may round by more than the tolerance allows.
+        const bool belowFloat = r.floatBound >= settings.tolerance;
+        pd.truncated = pd.truncated || pd.boundNotMet || boundUncountable || imageOverflow || v.overflow ||
+                       pd.oddRays != 0 || pd.truncatedRays != 0 || belowFloat;
+        for (const EbpiVertexGradient& g :
+             ebpiVertexGradients(fixed, r.volume.firstSlotA, r.verticesA, r.volume.gradientScale, axes))
+            pd.gradientA.push_back({g.vertex, g.gradient});
+        for (const EbpiVertexGradient& g :
+             ebpiVertexGradients(fixed, r.volume.firstSlotB, r.verticesB, r.volume.gradientScale, axes))
+            pd.gradientB.push_back({g.vertex, g.gradient});
+
+        if (pd.truncated) {
+            std::string why;
+            if (pd.boundNotMet) why += " a pixel split " + std::to_string(settings.maxSplit) + " x " +
+                                       std::to_string(settings.maxSplit) + " misses its share of the tolerance;";
+            if (pd.truncatedRays != 0) why += " " + std::to_string(pd.truncatedRays) +
+                                              " rays met more surfaces than EbpiSettings::hitCapacity;";
+            if (pd.oddRays != 0) why += " " + std::to_string(pd.oddRays) + " rays crossed a surface an odd number of times;";
+            if (boundUncountable) why += " a tile's bound is more than 256 times the tolerance;";
+            if (imageOverflow || v.overflow) why += " a fixed-point sum overflowed;";
+            if (belowFloat) why += " EbpiSettings::tolerance " + formatNumber(settings.tolerance) +
+                                   " is below what float coordinates resolve for it (" + formatNumber(r.floatBound) + ");";
+            if (why.empty()) why = " its rays did not fit EbpiSettings::maxRays;";
+            why.pop_back();
+            out.warnings.push_back("ebpi: pair " + pairName(r.a, r.b) + " is truncated, its volume bound does not hold:" + why);
+        }
+        if (pd.volume > 0.0 || pd.truncated) {
+            PairResult pr;
+            pr.a = r.a;
+            pr.b = r.b;
+            pr.truncated = pd.truncated;
+            if (!pd.truncated) {
+                pr.volume = pd.volume;
+                pr.volumeErrorBound = pd.volumeErrorBound;
+                out.colliding = true;
+            }
+            out.pairs.push_back(std::move(pr));
+        }
+        out.truncated = out.truncated || pd.truncated;
+        d.pairs.push_back(std::move(pd));
+    }
+    VKC_TRY(readFrameTimings(c, frames, frame, *slot.graph, out.gpuTimingsMs));
+    if (details) *details = std::move(d);
+    return Status::success();
+}
+
+}  // namespace vkc

@@ -1,0 +1,55 @@
+// Method `ebpi`: what one candidate pair's three views are, decided on the host from the pair's
+// world boxes (the candidate set's) and its three ray directions (Sec. 4.4). The pair works in
+// coordinates rebased on the centre of its overlap box (`origin`): the GPU's float rays and hits
+// then round relative to the pair's size, not to its distance from the world origin. Each view's window is
+// the overlap box seen along its direction (the intersection lies inside it), its rays span the
+// depth of both boxes (so every ray meets each object's whole surface and its hits pair up), and
+// its pixels are square with `resolution` along the window's longer side.
+#pragma once
+
+#include "collision/ebpi/ebpi_ray_mesh.h"
+#include "collision/ebpi/ebpi_window.h"
+#include "vkcollide/broadphase.h"
+#include "vkcollide/mesh.h"
+
+#include <glm/mat3x3.hpp>
+#include <glm/mat4x4.hpp>
+
+#include <array>
+#include <optional>
+
+namespace vkc {
+
+struct EbpiPairView {
+    glm::dvec3 direction{0.0, 0.0, 1.0};  // world, unit
+    EbpiRotation rotation{};
+    EbpiWindow window;
+    double zMin = 0.0, zMax = 0.0;  // ray-frame depth range of both boxes, widened
+};
+
+struct EbpiPairViews {
+    glm::dvec3 origin{0.0};  // world position of the pair's local origin; the views are relative to it
+    std::array<EbpiPairView, 3> views;
+    double extent = 0.0;  // diagonal of the overlap box: sizes the fixed-point scales
+};
+
+// A world box in double (a float Aabb rounds to a millimetre 10 km from the origin).
+struct EbpiBox {
+    glm::dvec3 lo, hi;
+};
+
+// The object's world box: `candidate` (the candidate set's, float), tightened where the mesh's CPU
+// positions are current (`placed`: its object-space box through the object's transform, in double).
+EbpiBox ebpiObjectBox(const Aabb& candidate, const MeshData* placed, const glm::dmat4& objectToWorld);
+
+// nullopt when the boxes do not overlap with a volume (no intersection volume to measure).
+// `axes`' columns are the three directions (orthonormal).
+std::optional<EbpiPairViews> ebpiPairViews(const EbpiBox& boxA, const EbpiBox& boxB, const glm::dmat3& axes,
+                                           uint32_t resolution);
+
+// The pair's directions: Eq. 12 minimised over both placed meshes' area-weighted normals,
+// starting from `start` (the pair's previous axes, or identity).
+glm::dmat3 ebpiPairDirections(const MeshData& meshA, const glm::dmat4& objectToWorldA, const MeshData& meshB,
+                              const glm::dmat4& objectToWorldB, const glm::dmat3& start);
+
+}  // namespace vkc

@@ -1,0 +1,133 @@
+// Method `ebpi` (paper 5, Wang, Faure & Pai, "Adaptive Image-based Intersection Volume"): the
+// intersection volume of each candidate pair within a tolerance the caller asks for, and its
+// gradient per vertex, by adaptive ray casting. Per pair, three orthogonal ray directions turned
+// away from the meshes' faces (Sec. 4.4); per direction, every mesh edge's error-bound polynomial
+// rasterized into the Error Bound Polynomial Image (EBPI, Sec. 4.1-4.2), the fewest rays whose
+// summed bound meets the tolerance (Sec. 4.3), every hit of every ray (one of two ray backends),
+// then Eq. 1 (volume) and Eq. 2 (gradient). One frame graph, GPU-driven from the EBPI to the sums:
+// the ray count never comes back to the host inside a frame (the casting and volume passes are
+// dispatched indirectly from the ray generator's counters).
+//
+// What the bound covers: the midpoint-rule error of every ray tile, from the EBPI of both meshes'
+// edges (made conservative where the paper's formulas are not: collision/ebpi/README.md) and of
+// the transient edges where the two surfaces cross (Sec. 5, computed exactly on the host:
+// collision/ebpi/ebpi_transient_edges.h), plus the fixed-point and float rounding. A mesh whose
+// vertices the host deforms in its own buffer has no current CPU positions: its pairs' bounds
+// leave the transient edges out, and say so (`transientEdgesCovered` false, and a warning).
+#pragma once
+
+#include "vkcollide/broadphase.h"
+#include "vkcollide/context.h"
+#include "vkcollide/detector.h"
+#include "vkcollide/results.h"
+#include "vkcollide/scene.h"
+#include "vkcollide/status.h"
+
+#include <glm/vec3.hpp>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace vkc {
+
+enum class EbpiRayBackendChoice : uint32_t {
+    Default,   // ray queries where the context enabled them (kFeatureSetRayQuery), else compute
+    Compute,   // watertight compute traversal: any Vulkan 1.2 device, RenderDoc-capturable
+    RayQuery,  // VK_KHR_ray_query: a BLAS per mesh and a TLAS per frame; MissingFeature without it
+};
+
+enum class EbpiDirectionChoice : uint32_t {
+    Optimized,  // Eq. 12 minimised over the pair's area-weighted normals, warm-started per pair
+    WorldAxes,  // x, y, z
+};
+
+// Zero-initialised means defaults (the common part: detector.h), except `tolerance`, which the
+// caller must set. Memory per frame in flight: 128 B per EBPI pixel (3 x maxPairs x resolution^2:
+// 96 MiB at the defaults), 64 B per tile of its pyramid, 104 B per ray (maxRays) and 32 B per hit
+// slot (maxRays x hitCapacity: 64 MiB at the defaults). create() refuses settings whose buffers
+// pass one storage-buffer binding (lavapipe: 128 MiB), naming the fields to lower.
+// Both backends decide hits with the same watertight test (shaders_glsl/shared/ebpi_trace.h), so
+// they give the same volumes bit for bit; the ray-tracing-pipeline backend is not written yet.
+struct EbpiSettings : DetectorSettings {
+    double tolerance = 0.0;         // absolute volume error allowed per pair (world units cubed), > 0
+    uint32_t resolution = 0;        // 0: 256. EBPI pixels along the longer side of each view's window
+    uint32_t maxSplit = 0;          // 0: 16, at most 64. Rays per side of one EBPI pixel, at most
+    uint32_t maxRays = 0;           // 0: 2^17. Rays per frame, all pairs and directions; past it the
+                                    // frame's pairs are `truncated` (the exact count is reported)
+    uint32_t hitCapacity = 0;       // 0: 16. Hits kept per ray; a ray with more adds nothing, and
+                                    // its pair is `truncated`
+    uint32_t maxPairs = 0;          // 0: 4. Pairs with overlapping boxes one frame tests
+    uint32_t maxGradientVertices = 0;  // 0: 2^18. Vertices of the tested pairs' objects, summed
+    EbpiRayBackendChoice rayBackend = EbpiRayBackendChoice::Default;
+    EbpiDirectionChoice directions = EbpiDirectionChoice::Optimized;
+};
+
+struct EbpiVertexGradientEntry {
+    uint32_t vertex = 0;
+    glm::dvec3 gradient{0.0};  // dV / d(world position of the vertex)
+};
+
+// Per tested pair (every candidate pair whose world boxes overlap with a volume), in candidate order.
+struct EbpiPairDetails {
+    uint32_t a = 0, b = 0;
+    std::array<glm::dvec3, 3> directions{};  // the three ray directions (world, orthonormal)
+    std::array<double, 3> volumePerDirection{};
+    std::array<double, 3> boundPerDirection{};  // each direction's achieved EBPI bound + rounding
+    double volume = 0.0;                        // mean of the three directions' estimates
+    double volumeErrorBound = 0.0;              // mean of their bounds: <= tolerance unless truncated
+    uint64_t rays = 0;                          // cast for this pair (all three directions)
+    uint32_t oddRays = 0;                       // rays whose hits do not enter and leave in turn
+    uint32_t truncatedRays = 0;                 // rays with more hits than hitCapacity
+    bool boundNotMet = false;                   // a pixel split maxSplit x maxSplit misses its share
+    bool truncated = false;                     // the bound does not hold (any reason above, or the
+                                                // frame's maxRays, or a fixed-point overflow)
+    bool transientEdgesCovered = false;         // see the header comment
+    std::vector<EbpiVertexGradientEntry> gradientA;  // vertices of a with a non-zero gradient
+    std::vector<EbpiVertexGradientEntry> gradientB;
+};
+
+struct EbpiFrameDetails {
+    std::vector<EbpiPairDetails> pairs;
+    uint64_t totalRays = 0;   // exact, even past maxRays
+    bool raysTruncated = false;
+};
+
+struct EbpiDetectorImpl;
+
+// Lifetime: an EbpiDetector must not outlive its Context (run(scene) creates a broadphase on it).
+class EbpiDetector {
+public:
+    using Settings = EbpiSettings;
+    using Details = EbpiFrameDetails;
+
+    // Errors: InvalidArgument for an invalid context or settings (naming the field); MissingFeature
+    // for the ray-query backend on a device without it (and for the method's feature set).
+    static Result<EbpiDetector> create(Context& context, const EbpiSettings& settings);
+    EbpiDetector(EbpiDetector&&) noexcept;
+    EbpiDetector& operator=(EbpiDetector&&) noexcept;
+    ~EbpiDetector();
+
+    // Records the method for `frame` over `candidates` (detector.h). Errors: those of detector.h,
+    // InvalidArgument for more overlapping pairs than maxPairs, InvalidMesh for a mesh that is not a
+    // closed, oriented solid.
+    Status record(VkCommandBuffer cmd, const Scene& scene, const CandidateSet& candidates, uint64_t frame);
+    VkSemaphoreSubmitInfo completionSignal(uint64_t frame);
+    // NotReady until the GPU finished `frame`; never blocks. Pairs: every tested pair with a volume
+    // > 0 (volume, volumeErrorBound), plus every truncated pair (with a warning naming why).
+    Status results(uint64_t frame, FrameResults& out, EbpiFrameDetails* details = nullptr);
+
+    Result<FrameResults> run(const Scene& scene, const BroadphaseResults& pcs, EbpiFrameDetails* details = nullptr);
+    Result<FrameResults> run(const Scene& scene, EbpiFrameDetails* details = nullptr);
+
+    const EbpiSettings& settings() const;
+    bool usesRayQuery() const;  // the backend create() chose
+
+private:
+    explicit EbpiDetector(std::unique_ptr<EbpiDetectorImpl> impl);
+    std::unique_ptr<EbpiDetectorImpl> impl_;
+    friend struct EbpiDetectorAccess;
+};
+
+}  // namespace vkc

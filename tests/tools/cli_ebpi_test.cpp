@@ -1,0 +1,90 @@
+// `vkcollide detect --method ebpi --tolerance V` end to end (paper 5): every pair's volume within
+// the volume_error_bound the report states, the bound within the tolerance, against the cube pair's
+// exact 0.125 and the exact method's volume of a cube against a turned cube; `--gradient` against
+// the cube pair's analytic derivative and the translation identity; the method's `ebpi` frame
+// fields; a missing or bad tolerance refused with the reason.
+#include "tests/tools/cli_runner.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+namespace vkc {
+namespace {
+
+using test::runCli;
+using test::sourcePath;
+
+nlohmann::json readJson(const std::filesystem::path& path) {
+    std::ifstream file(path);
+    return nlohmann::json::parse(file);
+}
+
+TEST(CliDetect, EbpiMethodMeetsTheExactVolumesWithinItsBoundAndTheTolerance) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "vkc_cli_tests" / "ebpi";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const std::string scene = sourcePath("tests/tools/scenes/ebpi_volumes.json");
+    auto exact = runCli("detect " + scene + " --method exact --report " + (dir / "exact.json").string());
+    ASSERT_EQ(exact.exitCode, 0) << exact.output;
+    const nlohmann::json truth = readJson(dir / "exact.json")["frames"][0]["pairs"];
+    ASSERT_EQ(truth.size(), 2u) << truth.dump(1);
+
+    const double tolerance = 1e-3;
+    // The compute backend: any device, the same hits as ray queries (tests/ebpi/ebpi_detector_test.cpp).
+    auto run = runCli("detect " + scene + " --method ebpi --tolerance 1e-3 --resolution 64 --ray-backend compute " +
+                      "--gradient " + (dir / "gradient.json").string() + " --report " + (dir / "report.json").string());
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    const nlohmann::json report = readJson(dir / "report.json");
+    EXPECT_EQ(report["method"], "ebpi");
+    EXPECT_EQ(report["settings"]["tolerance"], tolerance);
+    EXPECT_EQ(report["settings"]["ray_backend"], "compute");
+    const nlohmann::json& frame = report["frames"][0];
+    ASSERT_EQ(frame["pairs"].size(), 2u) << frame.dump(1);
+    for (size_t i = 0; i < 2; ++i) {
+        const nlohmann::json& pair = frame["pairs"][i];
+        EXPECT_EQ(pair["a"], truth[i]["a"]);
+        EXPECT_EQ(pair["b"], truth[i]["b"]);
+        const double volume = pair["volume"], bound = pair["volume_error_bound"], expected = truth[i]["volume"];
+        std::printf("pair %d-%d: volume %.9g (exact %.9g) error %.2g bound %.3g\n", pair["a"].get<int>(),
+                    pair["b"].get<int>(), volume, expected, std::abs(volume - expected), bound);
+        EXPECT_LE(std::abs(volume - expected), bound);
+        EXPECT_LE(bound, tolerance);
+        EXPECT_FALSE(frame["ebpi"]["pairs"][i]["truncated"]);
+        EXPECT_GT(frame["ebpi"]["pairs"][i]["rays"].get<uint64_t>(), 0u);
+    }
+    EXPECT_DOUBLE_EQ(truth[0]["volume"].get<double>(), 0.125);
+
+    // dV/d(translation of b) = -(1 - 0.5)^2 per axis for the cube pair; both objects' sums cancel.
+    const nlohmann::json gradient = readJson(dir / "gradient.json")["frames"][0]["pairs"];
+    ASSERT_EQ(gradient.size(), 2u);
+    for (const nlohmann::json& pair : gradient) {
+        double sumA[3] = {0, 0, 0}, sumB[3] = {0, 0, 0};
+        for (const nlohmann::json& g : pair["gradient_a"])
+            for (int k = 0; k < 3; ++k) sumA[k] += g[k + 1].get<double>();
+        for (const nlohmann::json& g : pair["gradient_b"])
+            for (int k = 0; k < 3; ++k) sumB[k] += g[k + 1].get<double>();
+        for (int k = 0; k < 3; ++k) {
+            EXPECT_NEAR(sumA[k] + sumB[k], 0.0, 1e-6) << "pair " << pair["a"] << " axis " << k;
+            if (pair["a"] == 0) EXPECT_NEAR(sumB[k], -0.25, 0.01) << "axis " << k;
+        }
+    }
+}
+
+TEST(CliDetect, EbpiRefusesAMissingOrBadToleranceWithTheReason) {
+    const std::string scene = sourcePath("tests/tools/scenes/ebpi_volumes.json");
+    auto missing = runCli("detect " + scene + " --method ebpi");
+    EXPECT_EQ(missing.exitCode, 1);
+    EXPECT_NE(missing.output.find("--method ebpi needs --tolerance"), std::string::npos) << missing.output;
+    for (const char* bad : {"0", "-1", "nan"}) {
+        auto run = runCli("detect " + scene + " --method ebpi --tolerance " + std::string(bad));
+        EXPECT_NE(run.exitCode, 0) << bad;
+        EXPECT_NE(run.output.find("--tolerance"), std::string::npos) << bad << ": " << run.output;
+    }
+}
+
+}  // namespace
+}  // namespace vkc

@@ -1,0 +1,146 @@
+// Method ebpi (paper 5) timings in the style of the paper's Table 1, per shared-mesh pair of the
+// meshes README and ray backend, at a volume tolerance of 1% of the README's exact volume: GPU
+// time per stage from the frame's timestamps (EBPI: edge terms and rasterization; rays: pyramid,
+// plan, scan, generation; BVH: triangle boxes and acceleration-structure builds; casting: trace
+// and sort; volume: Eq. 1 and 2), per EbpiDetector::run (record, submit, wait, read back).
+// Counters: rays, achieved bound and error against the README (relative), truncated. The compute
+// backend tests every triangle of both meshes per ray, so pairs past 20,000 triangles are skipped
+// on it with the reason; large pairs (a million triangles) only with VKC_BENCH_LARGE_MESHES=1.
+#include "tools/bench/bench_context.h"
+#include "tools/bench/gpu_timings.h"
+#include "tools/bench/pair_scene.h"
+#include "tools/bench/skip_on_error.h"
+#include "vkcollide/ebpi.h"
+
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <map>
+#include <memory>
+#include <string>
+
+namespace vkc::bench {
+namespace {
+
+constexpr double kRelativeTolerance = 1e-2;
+constexpr size_t kComputeBackendTriangleLimit = 20000;
+
+bool startsWith(const std::string& pass, const char* prefix) { return pass.rfind(prefix, 0) == 0; }
+bool isImage(const std::string& pass) {
+    return startsWith(pass, "ebpi-image") || startsWith(pass, "ebpi-depth") || startsWith(pass, "ebpi-edge") ||
+           startsWith(pass, "ebpi-transient") || startsWith(pass, "ebpi-rasterize");
+}
+bool isRays(const std::string& pass) { return startsWith(pass, "ebpi-ray") || startsWith(pass, "ebpi-pyramid"); }
+bool isBvh(const std::string& pass) {
+    return pass == "ebpi-trace-boxes" || pass == "ebpi-trace-blas-build" || pass == "ebpi-trace-tlas-build";
+}
+bool isCasting(const std::string& pass) {
+    return pass == "ebpi-trace-clear" || pass == "ebpi-trace" || pass == "ebpi-trace-sort";
+}
+bool isVolume(const std::string& pass) { return startsWith(pass, "ebpi-volume"); }
+
+// One context and the pairs' scenes for the process.
+struct Setup {
+    Context context;
+    std::map<std::string, std::unique_ptr<PairScene>> cases;  // destroyed before the context
+    std::string error;
+};
+
+Setup& setup() {
+    static Setup created = [] {
+        Setup s;
+        auto context = createBenchContext();
+        if (!context) s.error = context.status().describe();
+        else s.context = std::move(context.value());
+        return s;
+    }();
+    return created;
+}
+
+PairScene* pairCase(const SharedMeshPair& pair, std::string& error) {
+    Setup& s = setup();
+    if (!s.error.empty()) {
+        error = "no Vulkan device: " + s.error;
+        return nullptr;
+    }
+    auto& cached = s.cases[pair.name];
+    if (cached) return cached.get();
+    auto created = makePairScene(s.context, pair);
+    if (!created) {
+        error = created.status().describe();
+        return nullptr;
+    }
+    cached = std::move(created.value());
+    return cached.get();
+}
+
+void BM_EbpiPair(benchmark::State& state, const SharedMeshPair& pair, EbpiRayBackendChoice backend) {
+    std::string error;
+    PairScene* prepared = pairCase(pair, error);
+    if (!prepared) {
+        state.SkipWithError(error.c_str());
+        return;
+    }
+    const size_t triangles = (prepared->meshes.a.indices.size() + prepared->meshes.b.indices.size()) / 3;
+    if (backend == EbpiRayBackendChoice::Compute && triangles > kComputeBackendTriangleLimit) {
+        state.SkipWithError("the compute backend tests every triangle per ray: too slow past 20,000 triangles");
+        return;
+    }
+    EbpiSettings settings;
+    settings.tolerance = kRelativeTolerance * pair.referenceVolume;
+    settings.rayBackend = backend;
+    settings.resolution = 64;
+    settings.maxSplit = 64;
+    settings.maxRays = 1u << 19;
+    settings.hitCapacity = 8;
+    settings.maxPairs = 1;
+    settings.maxGradientVertices = 1u << 22;
+    settings.framesInFlight = 1;
+    auto detector = EbpiDetector::create(setup().context, settings);
+    if (skippedOnError(state, detector)) return;
+    EbpiFrameDetails details;
+    if (skippedOnError(state, detector->run(*prepared->scene, prepared->pcs, &details))) return;  // warm-up
+    GpuTimings timings;
+    for (auto _ : state) {
+        auto results = detector->run(*prepared->scene, prepared->pcs, &details);
+        if (skippedOnError(state, results)) return;
+        timings.add(results->gpuTimingsMs);
+    }
+    if (details.pairs.size() != 1) {
+        state.SkipWithError("the pair's boxes do not overlap");
+        return;
+    }
+    const EbpiPairDetails& d = details.pairs[0];
+    state.counters["triangles"] = double(triangles);
+    state.counters["rays"] = double(d.rays);
+    state.counters["truncated"] = d.truncated;
+    state.counters["rel_error"] = std::abs(d.volume - pair.referenceVolume) / pair.referenceVolume;
+    state.counters["rel_bound"] = d.volumeErrorBound / pair.referenceVolume;
+    state.counters["image_ms"] = perIteration(timings.totalMs(isImage));
+    state.counters["rays_ms"] = perIteration(timings.totalMs(isRays));
+    state.counters["bvh_ms"] = perIteration(timings.totalMs(isBvh));
+    state.counters["casting_ms"] = perIteration(timings.totalMs(isCasting));
+    state.counters["volume_ms"] = perIteration(timings.totalMs(isVolume));
+    timings.setTotalCounter(state);
+}
+
+}  // namespace
+}  // namespace vkc::bench
+
+int main(int argc, char** argv) {
+    using vkc::EbpiRayBackendChoice;
+    const bool includeLarge = vkc::bench::envIsOne("VKC_BENCH_LARGE_MESHES");
+    for (const vkc::bench::SharedMeshPair& pair : vkc::bench::sharedMeshPairs())
+        for (const auto& [backend, name] : {std::pair{EbpiRayBackendChoice::RayQuery, "ray-query"},
+                                            std::pair{EbpiRayBackendChoice::Compute, "compute"}}) {
+            if (pair.large && !includeLarge) continue;
+            const std::string label = std::string("BM_EbpiPair/") + pair.name + "/" + name;
+            benchmark::RegisterBenchmark(label.c_str(), vkc::bench::BM_EbpiPair, pair, backend)
+                ->Unit(benchmark::kMillisecond)
+                ->Iterations(3);
+        }
+    benchmark::Initialize(&argc, argv);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

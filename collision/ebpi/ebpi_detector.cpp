@@ -36,8 +36,11 @@ namespace vkc {
 
 namespace {
 
-constexpr uint32_t kDefaultResolution = 256;
-constexpr uint32_t kDefaultMaxSplit = 16;
+// A coarse EBPI with deep pixel splits: finer EBPIs spread each view's tolerance over more pixels
+// while near-silhouette edges keep large bounds, so 256^2 x 16 needed 5x the rays of 64^2 x 64
+// on sphere lenses, and still missed the shares (tests/ebpi/ebpi_detector_test.cpp's scenes).
+constexpr uint32_t kDefaultResolution = 64;
+constexpr uint32_t kDefaultMaxSplit = 64;
 constexpr uint32_t kDefaultMaxRays = 1u << 17;
 constexpr uint32_t kDefaultHitCapacity = 16;
 constexpr uint32_t kDefaultMaxPairs = 4;

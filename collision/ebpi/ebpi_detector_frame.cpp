@@ -157,7 +157,7 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
         const EbpiVolumeScales scales = ebpiVolumeScales(extent);
         const SceneMesh& meshA = scene.meshes[scene.objects[r.a].mesh];
         const SceneMesh& meshB = scene.meshes[scene.objects[r.b].mesh];
-        r.transientEdgesCovered = meshA.ownsPositions() && meshB.ownsPositions();
+        r.transientEdgesCovered = meshA.ownsPositions() && meshB.ownsPositions() && !s.omitTransientEdges;
         const std::vector<EbpiSurfaceCrossing> crossings =
             r.transientEdgesCovered ? ebpiSurfaceCrossings(meshA.data, scene.objects[r.a].objectToWorld, meshB.data,
                                                            scene.objects[r.b].objectToWorld, r.overlap, r.views.origin)

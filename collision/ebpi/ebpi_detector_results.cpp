@@ -58,9 +58,10 @@ Status EbpiDetectorImpl::readResults(uint64_t frame, FrameResults& out, EbpiFram
         pd.b = r.b;
         pd.transientEdgesCovered = r.transientEdgesCovered;
         if (!r.transientEdgesCovered)
-            out.warnings.push_back("ebpi: pair " + pairName(r.a, r.b) +
-                                   ": a mesh's vertices are deformed in the host's buffer, so the bound leaves out "
-                                   "the creases where the surfaces cross (transient edges)");
+            out.warnings.push_back("ebpi: pair " + pairName(r.a, r.b) + ": the bound leaves out the creases where the "
+                                   "surfaces cross (transient edges): " +
+                                   (settings.omitTransientEdges ? "EbpiSettings::omitTransientEdges"
+                                                                : "a mesh's vertices are deformed in the host's buffer"));
         std::array<glm::dvec3, 3> axes;
         bool imageOverflow = false, boundUncountable = false;
         for (uint32_t axis = 0; axis < 3; ++axis) {

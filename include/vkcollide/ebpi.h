@@ -45,15 +45,15 @@ enum class EbpiDirectionChoice : uint32_t {
 
 // Zero-initialised means defaults (the common part: detector.h), except `tolerance`, which the
 // caller must set. Memory per frame in flight: 128 B per EBPI pixel (3 x maxPairs x resolution^2:
-// 96 MiB at the defaults), 64 B per tile of its pyramid, 104 B per ray (maxRays) and 32 B per hit
+// 6 MiB at the defaults), 64 B per tile of its pyramid, 104 B per ray (maxRays) and 32 B per hit
 // slot (maxRays x hitCapacity: 64 MiB at the defaults). create() refuses settings whose buffers
 // pass one storage-buffer binding (lavapipe: 128 MiB), naming the fields to lower.
 // Both backends decide hits with the same watertight test (shaders_glsl/shared/ebpi_trace.h), so
 // they give the same volumes bit for bit; the ray-tracing-pipeline backend is not written yet.
 struct EbpiSettings : DetectorSettings {
     double tolerance = 0.0;         // absolute volume error allowed per pair (world units cubed), > 0
-    uint32_t resolution = 0;        // 0: 256. EBPI pixels along the longer side of each view's window
-    uint32_t maxSplit = 0;          // 0: 16, at most 64. Rays per side of one EBPI pixel, at most
+    uint32_t resolution = 0;        // 0: 64. EBPI pixels along the longer side of each view's window
+    uint32_t maxSplit = 0;          // 0: 64, at most 64. Rays per side of one EBPI pixel, at most
     uint32_t maxRays = 0;           // 0: 2^17. Rays per frame, all pairs and directions; past it the
                                     // frame's pairs are `truncated` (the exact count is reported)
     uint32_t hitCapacity = 0;       // 0: 16. Hits kept per ray; a ray with more adds nothing, and
@@ -62,6 +62,9 @@ struct EbpiSettings : DetectorSettings {
     uint32_t maxGradientVertices = 0;  // 0: 2^18. Vertices of the tested pairs' objects, summed
     EbpiRayBackendChoice rayBackend = EbpiRayBackendChoice::Default;
     EbpiDirectionChoice directions = EbpiDirectionChoice::Optimized;
+    // true: leave the creases where the surfaces cross out of the EBPI (paper 5's Fig. 10 "without
+    // refinement"). The bound then no longer holds: for comparisons only.
+    bool omitTransientEdges = false;
 };
 
 struct EbpiVertexGradientEntry {

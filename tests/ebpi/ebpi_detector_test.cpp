@@ -151,6 +151,49 @@ TEST_F(EbpiDetectorTest, TransientEdgesKeepTheBoundOfABoxTurningAgainstABox) {
     EXPECT_GT(violations[1], 0);
 }
 
+// A sharp cone (apex half-angle 8.5 degrees): `segments` around, apex at +z, outward faces.
+MeshData sharpCone(uint32_t segments) {
+    MeshData cone;
+    cone.name = "sharp cone";
+    cone.positions.emplace_back(0.0f, 0.0f, 1.0f);   // apex
+    cone.positions.emplace_back(0.0f, 0.0f, -1.0f);  // base centre
+    for (uint32_t k = 0; k < segments; ++k) {
+        const float angle = 6.2831853f * float(k) / float(segments);
+        cone.positions.emplace_back(0.3f * std::cos(angle), 0.3f * std::sin(angle), -1.0f);
+    }
+    for (uint32_t k = 0; k < segments; ++k) {
+        const uint32_t a = 2 + k, b = 2 + (k + 1) % segments;
+        cone.indices.insert(cone.indices.end(), {0, a, b, 1, b, a});
+    }
+    return cone;
+}
+
+// Paper 5's Fig. 9 (left): one solid's volume (measured as its intersection with a box around it,
+// which adds no crossing) over a sweep of tolerances: |V - V_exact| <= bound <= tolerance, more
+// rays for a tighter tolerance, for a turned cube, a sharp cone and a sphere.
+TEST_F(EbpiDetectorTest, SolidVolumesWithinTheBoundOverASweepOfTolerances) {
+    const MeshData cube = solids::box(glm::vec3(1.0f));
+    const MeshData cone = sharpCone(24);
+    const MeshData sphere = solids::sphere(0.5f, 2);
+    const MeshData cage = solids::box(glm::vec3(4.0f));
+    const glm::dmat4 turned = glm::rotate(glm::dmat4(1.0), 0.6, glm::dvec3(1.0, 2.0, 0.5));
+    for (const auto& [mesh, name] : {std::pair{&cube, "turned cube"}, std::pair{&cone, "sharp cone"},
+                                     std::pair{&sphere, "sphere"}}) {
+        const Placed objects[] = {{mesh, turned}, {&cage, glm::translate(glm::dmat4(1.0), {0.1, 0.05, -0.02})}};
+        const double exact = exactVolume(objects[0], objects[1]);
+        uint64_t previousRays = 0;
+        for (double relative : {0.2, 0.1, 0.05}) {
+            auto detector = EbpiDetector::create(context_, settings(relative * exact));
+            ASSERT_TRUE(detector) << detector.status().describe();
+            auto r = run(detector.value(), objects);
+            ASSERT_TRUE(r);
+            expectWithinBound(*r, exact, relative * exact, name);
+            EXPECT_GE(r->details.pairs[0].rays, previousRays) << name << " at " << relative;
+            previousRays = r->details.pairs[0].rays;
+        }
+    }
+}
+
 TEST_F(EbpiDetectorTest, WorldAxesOnBoxesEitherHoldTheBoundOrSayTruncated) {
     const MeshData cube = solids::box(glm::vec3(1.0f));
     const Placed objects[] = {{&cube, glm::mat4(1.0f)},

@@ -15,13 +15,9 @@
 namespace vkc {
 namespace {
 
+using test::readJson;
 using test::runCli;
 using test::sourcePath;
-
-nlohmann::json readJson(const std::filesystem::path& path) {
-    std::ifstream file(path);
-    return nlohmann::json::parse(file);
-}
 
 TEST(CliDetect, EbpiMethodMeetsTheExactVolumesWithinItsBoundAndTheTolerance) {
     const std::filesystem::path dir = std::filesystem::temp_directory_path() / "vkc_cli_tests" / "ebpi";

@@ -23,6 +23,7 @@ namespace vkc {
 namespace {
 
 using Json = nlohmann::json;
+using test::readJson;
 using PairCounts = std::map<std::pair<int, int>, int64_t>;  // (a, b) → triangle pairs
 
 std::filesystem::path sharedDir() {
@@ -36,11 +37,6 @@ std::filesystem::path scratch(const std::string& name) {
     std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
     std::replace(test.begin(), test.end(), '/', '.');  // parameterised names have slashes
     return dir / (test + "." + std::to_string(getpid()) + "." + name);
-}
-
-Json readJson(const std::filesystem::path& path) {
-    std::ifstream file(path);
-    return Json::parse(file);
 }
 
 PairCounts pairCounts(const Json& pairs) {

@@ -1,7 +1,12 @@
-// Runs the vkcollide CLI built beside the tests and captures its exit code and output.
+// Runs the vkcollide CLI built beside the tests and captures its exit code and output; reads the
+// JSON it writes.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <sys/wait.h>
 
@@ -28,5 +33,10 @@ inline CliRun runCli(const std::string& arguments) {
 }
 
 inline std::string sourcePath(const std::string& relative) { return std::string(VKC_SOURCE_DIR) + "/" + relative; }
+
+inline nlohmann::json readJson(const std::filesystem::path& path) {
+    std::ifstream file(path);
+    return nlohmann::json::parse(file);
+}
 
 }  // namespace vkc::test

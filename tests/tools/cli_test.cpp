@@ -16,13 +16,9 @@
 namespace vkc {
 namespace {
 
+using test::readJson;
 using test::runCli;
 using test::sourcePath;
-
-nlohmann::json readJson(const std::filesystem::path& path) {
-    std::ifstream file(path);
-    return nlohmann::json::parse(file);
-}
 
 // Unique per test and process: ctest runs tests in parallel, and several checkouts may share /tmp.
 std::filesystem::path scratch(const std::string& name) {

@@ -6,7 +6,7 @@
 // Counters: rays, achieved bound and error against the README (relative), truncated. The compute
 // backend tests every triangle of both meshes per ray, so pairs past 20,000 triangles are skipped
 // on it with the reason; large pairs (a million triangles) only with VKC_BENCH_LARGE_MESHES=1.
-#include "tools/bench/bench_context.h"
+#include "tools/bench/bench_context.h"  // envIsOne
 #include "tools/bench/gpu_timings.h"
 #include "tools/bench/pair_scene.h"
 #include "tools/bench/skip_on_error.h"
@@ -39,44 +39,10 @@ bool isCasting(const std::string& pass) {
 }
 bool isVolume(const std::string& pass) { return startsWith(pass, "ebpi-volume"); }
 
-// One context and the pairs' scenes for the process.
-struct Setup {
-    Context context;
-    std::map<std::string, std::unique_ptr<PairScene>> cases;  // destroyed before the context
-    std::string error;
-};
-
-Setup& setup() {
-    static Setup created = [] {
-        Setup s;
-        auto context = createBenchContext();
-        if (!context) s.error = context.status().describe();
-        else s.context = std::move(context.value());
-        return s;
-    }();
-    return created;
-}
-
-PairScene* pairCase(const SharedMeshPair& pair, std::string& error) {
-    Setup& s = setup();
-    if (!s.error.empty()) {
-        error = "no Vulkan device: " + s.error;
-        return nullptr;
-    }
-    auto& cached = s.cases[pair.name];
-    if (cached) return cached.get();
-    auto created = makePairScene(s.context, pair);
-    if (!created) {
-        error = created.status().describe();
-        return nullptr;
-    }
-    cached = std::move(created.value());
-    return cached.get();
-}
-
 void BM_EbpiPair(benchmark::State& state, const SharedMeshPair& pair, EbpiRayBackendChoice backend) {
-    std::string error;
-    PairScene* prepared = pairCase(pair, error);
+    PairBench& s = pairBench();
+    std::string error = s.error.empty() ? "" : "no Vulkan device: " + s.error;
+    PairScene* prepared = s.error.empty() ? cachedPairScene(s.context, s.cases, pair, error) : nullptr;
     if (!prepared) {
         state.SkipWithError(error.c_str());
         return;
@@ -96,7 +62,7 @@ void BM_EbpiPair(benchmark::State& state, const SharedMeshPair& pair, EbpiRayBac
     settings.maxPairs = 1;
     settings.maxGradientVertices = 1u << 22;
     settings.framesInFlight = 1;
-    auto detector = EbpiDetector::create(setup().context, settings);
+    auto detector = EbpiDetector::create(s.context, settings);
     if (skippedOnError(state, detector)) return;
     EbpiFrameDetails details;
     if (skippedOnError(state, detector->run(*prepared->scene, prepared->pcs, &details))) return;  // warm-up

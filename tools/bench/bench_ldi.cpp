@@ -48,28 +48,12 @@ void setCounters(benchmark::State& state, const Counters& c) {
     state.counters["stage3b_ms"] = perIteration(c.stage3bMs);
 }
 
-// One context and a detector per resolution (detector_cache.h) for the process; pairs are loaded
-// on first use and warmed up once (lavapipe compiles pipeline variants at first draw).
-struct Setup {
-    Context context;
-    std::map<uint32_t, std::unique_ptr<LdiDetector>> detectors;
-    std::map<std::string, std::unique_ptr<PairScene>> cases;  // destroyed before the context
-    std::string error;
-};
-
-Setup& setup() {
-    static Setup created = [] {
-        Setup s;
-        auto context = createBenchContext();
-        if (!context) s.error = context.status().describe();
-        else s.context = std::move(context.value());
-        return s;
-    }();
-    return created;
-}
-
+// One context (pair_scene.h) and a detector per resolution (detector_cache.h) for the process; pairs
+// are loaded on first use and warmed up once (lavapipe compiles pipeline variants at first draw).
 LdiDetector* detectorAt(uint32_t resolution, std::string& error) {
-    Setup& s = setup();
+    PairBench& s = pairBench();
+    // Made after the context, so destroyed before it.
+    static std::map<uint32_t, std::unique_ptr<LdiDetector>> detectors;
     if (!s.error.empty()) {
         error = "no Vulkan device: " + s.error;
         return nullptr;
@@ -79,20 +63,7 @@ LdiDetector* detectorAt(uint32_t resolution, std::string& error) {
     settings.layerCap = 32;
     settings.maxPairs = 1;
     settings.framesInFlight = 1;
-    return cachedDetector(s.detectors, s.context, settings, error);
-}
-
-PairScene* pairCase(const SharedMeshPair& pair, std::string& error) {
-    Setup& s = setup();
-    auto& cached = s.cases[pair.name];
-    if (cached) return cached.get();
-    auto created = makePairScene(s.context, pair);
-    if (!created) {
-        error = created.status().describe();
-        return nullptr;
-    }
-    cached = std::move(created.value());
-    return cached.get();
+    return cachedDetector(detectors, s.context, settings, error);
 }
 
 struct Prepared {
@@ -106,7 +77,7 @@ Prepared prepare(benchmark::State& state, const SharedMeshPair& pair, uint32_t r
     std::string error;
     Prepared prepared;
     prepared.detector = detectorAt(resolution, error);
-    if (prepared.detector) prepared.pair = pairCase(pair, error);
+    if (prepared.detector) prepared.pair = cachedPairScene(pairBench().context, pairBench().cases, pair, error);
     if (!prepared.pair) state.SkipWithError(error.c_str());
     return prepared;
 }

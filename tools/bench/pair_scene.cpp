@@ -1,6 +1,8 @@
 // Shared-mesh pair scenes; see pair_scene.h.
 #include "tools/bench/pair_scene.h"
 
+#include "tools/bench/bench_context.h"
+
 namespace vkc::bench {
 
 Result<std::unique_ptr<PairScene>> makePairScene(Context& context, const SharedMeshPair& pair) {
@@ -22,6 +24,29 @@ Result<std::unique_ptr<PairScene>> makePairScene(Context& context, const SharedM
     }
     created->pcs.pairs = {{0, 1}};
     created->pcs.pairCount = 1;
+    return created;
+}
+
+PairScene* cachedPairScene(Context& context, PairSceneCache& cache, const SharedMeshPair& pair, std::string& error) {
+    std::unique_ptr<PairScene>& cached = cache[pair.name];
+    if (cached) return cached.get();
+    auto created = makePairScene(context, pair);
+    if (!created) {
+        error = created.status().describe();
+        return nullptr;
+    }
+    cached = std::move(created.value());
+    return cached.get();
+}
+
+PairBench& pairBench() {
+    static PairBench created = [] {
+        PairBench b;
+        auto context = createBenchContext();
+        if (!context) b.error = context.status().describe();
+        else b.context = std::move(context.value());
+        return b;
+    }();
     return created;
 }
 

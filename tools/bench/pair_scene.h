@@ -6,7 +6,9 @@
 #include "vkcollide/broadphase.h"
 #include "vkcollide/scene.h"
 
+#include <map>
 #include <memory>
+#include <string>
 
 namespace vkc::bench {
 
@@ -18,5 +20,18 @@ struct PairScene {
 
 // Errors: loading the meshes, or the scene refusing them (named).
 Result<std::unique_ptr<PairScene>> makePairScene(Context& context, const SharedMeshPair& pair);
+
+// The pair's scene from `cache` (by pair name), made on first use; null with `error` set when it
+// cannot be made. The cache must be destroyed before the context.
+using PairSceneCache = std::map<std::string, std::unique_ptr<PairScene>>;
+PairScene* cachedPairScene(Context& context, PairSceneCache& cache, const SharedMeshPair& pair, std::string& error);
+
+// The process's context (`error` says why there is none) and its pair scenes, made on first use.
+struct PairBench {
+    Context context;
+    PairSceneCache cases;  // destroyed before the context
+    std::string error;
+};
+PairBench& pairBench();
 
 }  // namespace vkc::bench

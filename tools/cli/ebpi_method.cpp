@@ -3,8 +3,6 @@
 
 #include "tools/cli/frame_batches.h"
 
-#include <algorithm>
-
 namespace vkc::tools {
 
 Result<FrameResults> runEbpiFrame(Context& context, EbpiRunner& runner, const Scene& scene, const BroadphaseResults& pcs,
@@ -14,30 +12,18 @@ Result<FrameResults> runEbpiFrame(Context& context, EbpiRunner& runner, const Sc
         if (!created) return created.status();
         runner.detector = std::move(created.value());
     }
-    const size_t batchSize = runner.detector->settings().maxPairs;
-    FrameResults frame;
     if (details) *details = EbpiFrameDetails{};
-    // Batches run one after the other on the same detector: each is a blocking frame of its own.
     // maxPairs counts pairs whose boxes overlap with a volume; candidates are at least as many.
-    for (size_t first = 0; first == 0 || first < pcs.pairs.size(); first += batchSize) {
-        BroadphaseResults batch;
-        batch.worldBounds = pcs.worldBounds;
-        batch.pairs.assign(pcs.pairs.begin() + first, pcs.pairs.begin() + std::min(pcs.pairs.size(), first + batchSize));
-        batch.pairCount = uint32_t(batch.pairs.size());
-        batch.truncated = first == 0 && pcs.truncated;
+    return runInBatches(pcs, runner.detector->settings().maxPairs, [&](const BroadphaseResults& batch) {
         EbpiFrameDetails batchDetails;
         auto results = runner.detector->run(scene, batch, &batchDetails);
-        if (!results) return results.status();
-        appendBatch(frame, std::move(results.value()));
-        if (details) {
+        if (results && details) {
             for (EbpiPairDetails& pair : batchDetails.pairs) details->pairs.push_back(std::move(pair));
             details->totalRays += batchDetails.totalRays;
             details->raysTruncated = details->raysTruncated || batchDetails.raysTruncated;
         }
-        if (pcs.pairs.empty()) break;
-    }
-    sortPairs(frame);
-    return frame;
+        return results;
+    });
 }
 
 nlohmann::json ebpiGradientJson(const EbpiFrameDetails& details) {

@@ -55,26 +55,13 @@ void appendBatch(LdiFrameDetails& frame, LdiFrameDetails&& batch) {
 Result<FrameResults> runLdiFrame(Context& context, LdiRunner& runner, const Scene& scene, const BroadphaseResults& pcs,
                                  LdiFrameDetails* details) {
     VKC_TRY(ensureDetector(context, runner, uint32_t(pcs.pairs.size())));
-    const size_t batchSize = runner.detector->settings().maxPairs;
-    FrameResults frame;
     if (details) *details = LdiFrameDetails{};
-    // Batches run one after the other on the same detector: each is a blocking frame of its own.
-    for (size_t first = 0; first == 0 || first < pcs.pairs.size(); first += batchSize) {
-        BroadphaseResults batch;
-        batch.worldBounds = pcs.worldBounds;
-        batch.pairs.assign(pcs.pairs.begin() + first,
-                           pcs.pairs.begin() + std::min(pcs.pairs.size(), first + batchSize));
-        batch.pairCount = uint32_t(batch.pairs.size());
-        batch.truncated = first == 0 && pcs.truncated;  // run() warns about a truncated PCS once
+    return runInBatches(pcs, runner.detector->settings().maxPairs, [&](const BroadphaseResults& batch) {
         LdiFrameDetails batchDetails;
         auto results = runner.detector->run(scene, batch, details ? &batchDetails : nullptr);
-        if (!results) return results.status();
-        appendBatch(frame, std::move(results.value()));
-        if (details) appendBatch(*details, std::move(batchDetails));
-        if (pcs.pairs.empty()) break;
-    }
-    sortPairs(frame);
-    return frame;
+        if (results && details) appendBatch(*details, std::move(batchDetails));
+        return results;
+    });
 }
 
 Result<std::vector<std::filesystem::path>> writeLdiImages(const LdiFrameDetails& details, const std::filesystem::path& dir,

@@ -1,40 +1,76 @@
 // Error bounds of method `ldi`: see ldi_error_bound.h.
 #include "collision/ldi/ldi_error_bound.h"
 
+#include "collision/ebpi/ebpi_edge_terms.h"
+#include "collision/ebpi/ebpi_segment_pixels.h"
+#include "collision/ebpi/ebpi_transient_edges.h"
+
 #include <glm/geometric.hpp>
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
+#include <vector>
 
 namespace vkc {
 
-double ldiVolumeErrorBound(const MeshData& meshA, const glm::mat4& transformA, const MeshData& meshB,
-                           const glm::mat4& transformB, const LdiVoi& voi, uint32_t resolution) {
-    uint32_t u = (voi.axis + 1) % 3, v = (voi.axis + 2) % 3;
-    double pu = (double(voi.box.max[u]) - voi.box.min[u]) / resolution;
-    double pv = (double(voi.box.max[v]) - voi.box.min[v]) / resolution;
-    double d = (0.5 + 2.0 / gpu::kLdiSubpixelSteps) * std::sqrt(pu * pu + pv * pv);
-    constexpr double pi = std::numbers::pi;
-    double bound = 0.0;
-    for (auto [mesh, transform] : {std::pair{&meshA, &transformA}, std::pair{&meshB, &transformB}}) {
-        const glm::dmat4 m(*transform);
-        for (size_t t = 0; t + 2 < mesh->indices.size(); t += 3) {
-            glm::dvec3 p[3];
-            for (int c = 0; c < 3; ++c)
-                p[c] = glm::dvec3(m * glm::dvec4(glm::dvec3(mesh->positions[mesh->indices[t + c]]), 1.0));
-            bool near = true;  // only triangles within d of the overlap can bound A∩B there
-            for (int k = 0; k < 3 && near; ++k) {
-                double lo = std::min({p[0][k], p[1][k], p[2][k]}), hi = std::max({p[0][k], p[1][k], p[2][k]});
-                near = hi >= voi.overlap.min[k] - d && lo <= voi.overlap.max[k] + d;
-            }
-            if (!near) continue;
-            double area = 0.5 * glm::length(glm::cross(p[1] - p[0], p[2] - p[0]));
-            double perimeter = glm::length(p[1] - p[0]) + glm::length(p[2] - p[1]) + glm::length(p[0] - p[2]);
-            bound += 2.0 * d * area + 0.5 * pi * d * d * perimeter + 4.0 / 3.0 * pi * d * d * d;
+namespace {
+
+// Both meshes' area near the VoI (within d of its overlap), for the snapping term.
+double areaNear(const MeshData& mesh, const glm::dmat4& m, const LdiVoi& voi, double d) {
+    double area = 0.0;
+    for (size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
+        glm::dvec3 p[3];
+        for (int c = 0; c < 3; ++c) p[c] = glm::dvec3(m * glm::dvec4(glm::dvec3(mesh.positions[mesh.indices[t + c]]), 1.0));
+        bool near = true;
+        for (int k = 0; k < 3 && near; ++k) {
+            const double lo = std::min({p[0][k], p[1][k], p[2][k]}), hi = std::max({p[0][k], p[1][k], p[2][k]});
+            near = hi >= voi.overlap.min[k] - d && lo <= voi.overlap.max[k] + d;
         }
+        if (near) area += 0.5 * glm::length(glm::cross(p[1] - p[0], p[2] - p[0]));
+    }
+    return area;
+}
+
+// Each term at the pixel's size, in every pixel its closed segment touches.
+double midpointErrorBound(const std::vector<EbpiEdgeTerm>& terms, const EbpiWindow& window) {
+    double bound = 0.0;
+    for (const EbpiEdgeTerm& term : terms) {
+        const size_t pixels = ebpiPixelsTouched(term.a, term.b, window).size();
+        if (pixels != 0) bound += double(pixels) * term.bound.evaluate(window.pixelSize.x, window.pixelSize.y);
     }
     return bound;
+}
+
+}  // namespace
+
+double ldiVolumeErrorBound(const MeshData& meshA, const glm::mat4& transformA, const MeshData& meshB,
+                           const glm::mat4& transformB, const LdiVoi& voi, uint32_t resolution) {
+    const uint32_t u = (voi.axis + 1) % 3, v = (voi.axis + 2) % 3;
+    // The LDI's pixel grid as an EBPI window: frame x along world axis u, y along v, rays along the axis.
+    EbpiRotation rotation{};
+    rotation.rows[0][u] = 1.0;
+    rotation.rows[1][v] = 1.0;
+    rotation.rows[2][voi.axis] = 1.0;  // e_u x e_v = e_axis: right-handed, outward normals kept
+    EbpiWindow window;
+    window.origin = {double(voi.box.min[u]), double(voi.box.min[v])};
+    window.pixelSize = {(double(voi.box.max[u]) - voi.box.min[u]) / resolution,
+                        (double(voi.box.max[v]) - voi.box.min[v]) / resolution};
+    window.width = window.height = resolution;
+    std::vector<EbpiEdgeTerm> terms;
+    for (auto [mesh, transform] : {std::pair{&meshA, &transformA}, std::pair{&meshB, &transformB}}) {
+        const std::vector<EbpiEdgeTerm> edges = ebpiEdgeTerms(toEbpiRayFrame(*mesh, *transform, rotation));
+        terms.insert(terms.end(), edges.begin(), edges.end());
+    }
+    const EbpiBox box{glm::dvec3(voi.box.min), glm::dvec3(voi.box.max)};
+    const std::vector<EbpiEdgeTerm> crossings = ebpiTransientEdgeTerms(
+        ebpiSurfaceCrossings(meshA, glm::dmat4(transformA), meshB, glm::dmat4(transformB), box, glm::dvec3(0.0)),
+        rotation);
+    terms.insert(terms.end(), crossings.begin(), crossings.end());
+
+    const double d = 2.0 / gpu::kLdiSubpixelSteps * glm::length(window.pixelSize);
+    const double snapping = 2.0 * d * (areaNear(meshA, glm::dmat4(transformA), voi, d) +
+                                       areaNear(meshB, glm::dmat4(transformB), voi, d));
+    return midpointErrorBound(terms, window) + snapping;
 }
 
 double ldiFloatDepthErrorBound(const LdiVoi& voi, uint32_t layersA, uint32_t layersB) {

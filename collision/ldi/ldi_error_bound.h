@@ -13,13 +13,16 @@
 namespace vkc {
 
 // Upper bound of |exact volume - LDI volume| for a pair at `resolution`, with exact depths.
-// The LDI volume integrates, over the VoI, the indicator of A∩B at the pixel-centre column of each
-// point instead of at the point; the two differ only for points whose lateral shift to their pixel
-// centre (at most d = half the pixel diagonal, widened by the 1/256-pixel vertex snapping) crosses
-// the boundary of A∩B, which lies on the two surfaces. Those points are within d of a triangle, so
-// the error is at most the sum, over triangles T of both meshes near the VoI, of the Steiner volume
-// vol(T ⊕ ball(d)) = 2 d area(T) + (π/2) d² perimeter(T) + (4/3) π d³. The widening (2/256 pixel
-// where snapping moves a vertex by 1/512) also covers float vertex transforms on the GPU.
+// The LDI volume is the midpoint rule over the VoI's footprint: each pixel's area times the length
+// inside both solids along its centre's column. Its error is bounded with method ebpi's machinery
+// (collision/ebpi/README.md, "Why the bound holds"): every edge of both meshes and every segment
+// where their surfaces cross (ebpi_transient_edges.h) adds its crease or steep-wall term, at the
+// LDI's pixel size, to every pixel its closed projected segment touches. The GPU rasterizes
+// vertices snapped to 1/256 pixel and transformed in float: a surface moved laterally by at most d
+// (2/256 of the pixel diagonal, as the snapping moves a vertex by at most 1/512) sweeps at most
+// 2 d x its area, added over the triangles near the VoI.
+// (Until this bound, ldi stated the Steiner volume of every triangle grown by half a pixel diagonal:
+// sound, but 14-31% of the volume on the meshes README's pairs at 256^2.)
 double ldiVolumeErrorBound(const MeshData& meshA, const glm::mat4& transformA, const MeshData& meshB,
                            const glm::mat4& transformB, const LdiVoi& voi, uint32_t resolution);
 

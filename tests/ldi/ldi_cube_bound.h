@@ -3,14 +3,22 @@
 // the ldi, GPU and CLI tests pin the bound itself, not only volumes within it.
 //
 // VoI: the overlap [0, 0.5]^3, not extended. placedMeshBounds pads each world box by one float ulp
-// outward, so the overlap is 0.5 + 2^-24 wide (the pad below 0 is a denormal). Pixel sides
-// w / res, and d = (1/2 + 2/256) * sqrt(wU^2 + wV^2) / res (half diagonal, snapping-widened).
-// Triangles within d of the overlap: the 3 faces of A at +0.5 and the 3 faces of B at 0 (each
-// triangle's box is its whole face); A's faces at -0.5 and B's at 1 are 0.5 away. So 12 right
-// triangles with legs 1, area 1/2, perimeter 2 + sqrt(2), and the Steiner sum
-//   bound = 12 (2 d 1/2 + (pi/2) d^2 (2 + sqrt 2) + (4/3) pi d^3) = 12 d + 6 pi (2 + sqrt 2) d^2 + 16 pi d^3
-//   256^2: d = 1.40264729e-3, bound = 0.0168317675 + 1.2661604e-4 + 1.39e-7 = 0.0169585221892
-//   512^2: d = 7.01323643e-4, bound = 0.0084158837 + 3.1654009e-5 + 1.7e-8  = 0.00844755506521
+// outward, so the overlap is W = 0.5 + 2^-24 wide (the pad below 0 is a denormal). Pixels of
+// p_u x p_v = W_u / res x W_v / res over the footprint [0, W_u] x [0, W_v].
+// Midpoint terms (method ebpi's, along the view axis): each cube's caps are level (depth gradient
+// 0) and its four sides are steep and form one wall of depth 1. Cap diagonals bend nothing; edges
+// between two sides project into the wall (no term); each cap's four border edges carry the wall
+// term (p_u p_v / 2)(1 / 2). In the footprint: A's border edges on u = 0.5 and v = 0.5 (two caps
+// each: 4 edges) and B's on u = 0 and v = 0 (4 edges), each touching res pixels (0.5 lies inside
+// the last column; 0 on the first one's border). The surfaces cross only where a side is steep,
+// which the sides' own wall terms cover: no crossing terms. So 8 res p_u p_v / 4 = 2 W_u W_v / res.
+// Snapping: d = 2/256 x the pixel diagonal; triangles within d of the overlap are those of A's
+// three faces at +0.5 and B's three at 0, area 6: 2 d 6 = 12 d.
+//   bound = 2 W_u W_v / res + 12 (2/256) hypot(W_u, W_v) / res
+//   256^2: 0.0019531402 + 0.0002589355 = 0.00221207573378
+//   512^2: 0.0009765701 + 0.0001294678 = 0.00110603786689
+// (The previous bound, the Steiner volume of those 12 triangles grown by half a pixel diagonal, was
+// 0.01696 at 256^2: 7.7 times this one.)
 // The GPU adds ldiFloatDepthErrorBound: footprint w^2 x depth range w x (layersA + layersB) x 2^-20;
 // each cube crosses the VoI's rays once (its face on its own outside plane): 1 + 1 layers, so
 // 2 w^3 2^-20 = 2.38418664e-7.
@@ -18,23 +26,20 @@
 
 #include <cmath>
 #include <cstdint>
-#include <numbers>
 
 namespace vkc::ldi_test {
 
 inline constexpr double kUnitCubeOverlapWidth = 0.5 + 0x1p-24;
 // The values above, at the scene of the ldi tests (the cube at the origin).
-inline constexpr double kUnitCubePairBound256 = 0.0169585221892;
-inline constexpr double kUnitCubePairBound512 = 0.00844755506521;
+inline constexpr double kUnitCubePairBound256 = 0.00221207573378;
+inline constexpr double kUnitCubePairBound512 = 0.00110603786689;
 inline constexpr double kUnitCubePairDepthBound = 2.38418664e-7;
 
 // The closed form above for a footprint of widthU x widthV (the CLI's scene sits at y = 100,
 // where the float pad is 2^-17).
 inline double unitCubePairBound(uint32_t resolution, double widthU = kUnitCubeOverlapWidth,
                                 double widthV = kUnitCubeOverlapWidth) {
-    constexpr double pi = std::numbers::pi;
-    const double d = (0.5 + 2.0 / 256) * std::hypot(widthU, widthV) / resolution;
-    return 12 * d + 6 * pi * (2 + std::numbers::sqrt2) * d * d + 16 * pi * d * d * d;
+    return 2 * widthU * widthV / resolution + 12 * (2.0 / 256) * std::hypot(widthU, widthV) / resolution;
 }
 
 // ldiFloatDepthErrorBound for the pair's 2 layers.

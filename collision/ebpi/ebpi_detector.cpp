@@ -109,6 +109,9 @@ ReadbackLayout ebpiReadbackLayout(const EbpiSettings& s) {
     layout.add(sizeof(gpu::EbpiRayCountersGpu));
     layout.add(VkDeviceSize(s.maxPairs) * gpu::kEbpiVolumeAxes * sizeof(gpu::EbpiPairVolumeGpu));
     layout.add(VkDeviceSize(s.maxGradientVertices) * gpu::kEbpiVolumeAxes * 2 * sizeof(uint32_t));
+    const VkDeviceSize views = s.keepImages ? VkDeviceSize(s.maxPairs) * 3 : 0;
+    layout.add(views * s.resolution * s.resolution * sizeof(gpu::EbpiPixelGpu));
+    layout.add(views * ebpiPyramidTiles(s.resolution, s.resolution) * sizeof(gpu::EbpiRayTileGpu));
     return layout;
 }
 

@@ -166,6 +166,8 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
                     scales.volumeScale, scales.gradientScale};
         t.gradientSlots += r.verticesA + r.verticesB;
         t.pairs.push_back(r.volume);
+        r.firstPixel = t.pixels;
+        r.firstTile = t.tiles;
         for (uint32_t axis = 0; axis < 3; ++axis) {
             const EbpiPairView& v = r.views.views[axis];
             const uint32_t view = uint32_t(t.views.size());
@@ -313,11 +315,15 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
     auto summed = addEbpiVolumePasses(graph, sums);
     if (!summed) return summed.status();
 
-    const ReadbackCopy copies[] = {
+    std::vector<ReadbackCopy> copies = {
         {kEbpiReadbackViewResults, planned.results, VkDeviceSize(viewCount) * sizeof(gpu::EbpiRayViewResultGpu)},
         {kEbpiReadbackCounters, planned.counters, sizeof(gpu::EbpiRayCountersGpu)},
         {kEbpiReadbackSums, summed->sums, t.pairs.size() * gpu::kEbpiVolumeAxes * sizeof(gpu::EbpiPairVolumeGpu)},
         {kEbpiReadbackGradients, summed->gradients, VkDeviceSize(t.gradientSlots) * gpu::kEbpiVolumeAxes * 8}};
+    if (s.keepImages) {
+        copies.push_back({kEbpiReadbackPixels, built.pixels, VkDeviceSize(t.pixels) * sizeof(gpu::EbpiPixelGpu)});
+        copies.push_back({kEbpiReadbackTiles, planned.tiles, VkDeviceSize(t.tiles) * sizeof(gpu::EbpiRayTileGpu)});
+    }
     addReadbackPass(graph, "ebpi-readback", frames.readback, importReadbackSlot(graph, "ebpi readback slot", frames.ring, frame),
                     copies);
     VKC_TRY(graph.compile(slotResources(frames, frame)));

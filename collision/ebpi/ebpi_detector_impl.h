@@ -29,6 +29,8 @@ enum EbpiReadback : uint32_t {
     kEbpiReadbackCounters,     // EbpiRayCountersGpu
     kEbpiReadbackSums,         // EbpiPairVolumeGpu per (pair, axis)
     kEbpiReadbackGradients,    // 64-bit fixed point per (vertex slot, axis)
+    kEbpiReadbackPixels,       // EbpiPixelGpu per pixel of every view (keepImages)
+    kEbpiReadbackTiles,        // EbpiRayTileGpu per pyramid tile of every view (keepImages)
 };
 
 // A pair as recorded: what results() needs besides the GPU's numbers.
@@ -40,6 +42,7 @@ struct EbpiRecordedPair {
     uint32_t verticesA = 0, verticesB = 0;
     double floatBound = 0.0;  // per direction: the hits' float depths and the rays' float ends
     bool transientEdgesCovered = false;  // ebpi_transient_edges.h: both meshes' CPU positions are current
+    uint32_t firstPixel = 0, firstTile = 0;  // of its first view in the frame's pixels and tiles
 };
 
 struct EbpiSlot {

@@ -4,8 +4,10 @@
 // its direction's achieved EBPI bound plus the rounding of its fixed-point and float arithmetic.
 #include "collision/ebpi/ebpi_detector_impl.h"
 
+#include "collision/ebpi/ebpi_view_images.h"
 #include "collision/ebpi/ebpi_volume_cpu.h"
 #include "collision/frames/format_number.h"
+#include "collision/ebpi/ebpi_ray_plan.h"
 #include "shaders_glsl/shared/ebpi_rays.h"
 
 #include <cmath>
@@ -86,6 +88,19 @@ Status EbpiDetectorImpl::readResults(uint64_t frame, FrameResults& out, EbpiFram
         const bool belowFloat = r.floatBound >= settings.tolerance;
         pd.truncated = pd.truncated || pd.boundNotMet || boundUncountable || imageOverflow || v.overflow ||
                        pd.oddRays != 0 || pd.truncatedRays != 0 || belowFloat;
+        if (settings.keepImages) {
+            const auto* pixels = reinterpret_cast<const gpu::EbpiPixelGpu*>(layout.bytes(base, kEbpiReadbackPixels));
+            const auto* tiles = reinterpret_cast<const gpu::EbpiRayTileGpu*>(layout.bytes(base, kEbpiReadbackTiles));
+            uint32_t pixel = r.firstPixel, tile = r.firstTile;
+            for (uint32_t axis = 0; axis < 3; ++axis) {
+                const EbpiWindow& window = r.views.views[axis].window;
+                const uint32_t pixelCount = window.width * window.height;
+                const uint32_t tileCount = ebpiPyramidTiles(window.width, window.height);
+                pd.images[axis] = ebpiViewImage(window, {pixels + pixel, pixelCount}, {tiles + tile, tileCount});
+                pixel += pixelCount;
+                tile += tileCount;
+            }
+        }
         for (const EbpiVertexGradient& g :
              ebpiVertexGradients(fixed, r.volume.firstSlotA, r.verticesA, r.volume.gradientScale, axes))
             pd.gradientA.push_back({g.vertex, g.gradient});

@@ -65,6 +65,16 @@ struct EbpiSettings : DetectorSettings {
     // true: leave the creases where the surfaces cross out of the EBPI (paper 5's Fig. 10 "without
     // refinement"). The bound then no longer holds: for comparisons only.
     bool omitTransientEdges = false;
+    // Read back each view's EBPI and ray distribution (EbpiPairDetails::images): 128 B per EBPI
+    // pixel and 24 B per pyramid tile of read-back memory per frame in flight.
+    bool keepImages = false;
+};
+
+// One view of a pair as pictures (paper 5's Figs 6 and 8), row-major, width x height pixels.
+struct EbpiViewImage {
+    uint32_t width = 0, height = 0;
+    std::vector<float> bound;  // the EBPI's bound of each pixel sampled by one ray at its centre (volume)
+    std::vector<float> rays;   // rays per pixel: each tile's rays spread over the pixels it covers
 };
 
 struct EbpiVertexGradientEntry {
@@ -89,6 +99,7 @@ struct EbpiPairDetails {
     bool transientEdgesCovered = false;         // see the header comment
     std::vector<EbpiVertexGradientEntry> gradientA;  // vertices of a with a non-zero gradient
     std::vector<EbpiVertexGradientEntry> gradientB;
+    std::array<EbpiViewImage, 3> images;             // per direction; only with keepImages
 };
 
 struct EbpiFrameDetails {

@@ -337,6 +337,39 @@ TEST_F(EbpiDetectorTest, RayQueryAndComputeBackendsGiveTheSameVolumesAndGradient
     EXPECT_TRUE(b->results.gpuTimingsMs.count("ebpi-trace-blas-build") == 1);
 }
 
+// keepImages: each direction's EBPI bound and ray density per pixel; the densities add up to the
+// rays cast, the bound is positive exactly where the surfaces' edges run (not in the window's
+// empty margin), and the rays gather where the bound is.
+TEST_F(EbpiDetectorTest, ImagesHoldEachViewsBoundAndRays) {
+    const MeshData sphere = solids::sphere(0.5f, 2);
+    const Placed objects[] = {{&sphere, glm::dmat4(1.0)}, {&sphere, glm::translate(glm::dmat4(1.0), {0.45, 0.1, -0.05})}};
+    EbpiSettings s = settings(0.05 * exactVolume(objects[0], objects[1]), 32);
+    s.keepImages = true;
+    auto detector = EbpiDetector::create(context_, s);
+    ASSERT_TRUE(detector) << detector.status().describe();
+    auto r = run(detector.value(), objects);
+    ASSERT_TRUE(r && r->details.pairs.size() == 1);
+    const EbpiPairDetails& p = r->details.pairs[0];
+    ASSERT_FALSE(p.truncated);
+    double rays = 0.0;
+    for (const EbpiViewImage& image : p.images) {
+        ASSERT_GT(image.width, 0u);
+        ASSERT_EQ(image.bound.size(), size_t(image.width) * image.height);
+        ASSERT_EQ(image.rays.size(), image.bound.size());
+        size_t bounded = 0;
+        double raysWhereBounded = 0.0, raysElsewhere = 0.0;
+        for (size_t k = 0; k < image.bound.size(); ++k) {
+            rays += image.rays[k];
+            bounded += image.bound[k] > 0.0f;
+            (image.bound[k] > 0.0f ? raysWhereBounded : raysElsewhere) += image.rays[k];
+        }
+        EXPECT_GT(bounded, 0u);
+        EXPECT_LT(bounded, image.bound.size()) << "the window's margin holds no edge";
+        EXPECT_GT(raysWhereBounded, raysElsewhere);
+    }
+    EXPECT_NEAR(rays, double(p.rays), 1e-4 * double(p.rays));
+}
+
 TEST_F(EbpiDetectorTest, TooFewRaysOrHitSlotsTruncateWithAWarningAndNoVolume) {
     const MeshData cube = solids::box(glm::vec3(1.0f));
     const Placed objects[] = {{&cube, glm::mat4(1.0f)},

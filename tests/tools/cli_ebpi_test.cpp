@@ -1,8 +1,8 @@
 // `vkcollide detect --method ebpi --tolerance V` end to end (paper 5): every pair's volume within
 // the volume_error_bound the report states, the bound within the tolerance, against the cube pair's
 // exact 0.125 and the exact method's volume of a cube against a turned cube; `--gradient` against
-// the cube pair's analytic derivative and the translation identity; the method's `ebpi` frame
-// fields; a missing or bad tolerance refused with the reason.
+// the cube pair's analytic derivative and the translation identity; `--images` PNGs per pair and
+// direction; the method's `ebpi` frame fields; a missing or bad tolerance refused with the reason.
 #include "tests/tools/cli_runner.h"
 
 #include <gtest/gtest.h>
@@ -32,7 +32,8 @@ TEST(CliDetect, EbpiMethodMeetsTheExactVolumesWithinItsBoundAndTheTolerance) {
     const double tolerance = 1e-3;
     // The compute backend: any device, the same hits as ray queries (tests/ebpi/ebpi_detector_test.cpp).
     auto run = runCli("detect " + scene + " --method ebpi --tolerance 1e-3 --resolution 64 --ray-backend compute " +
-                      "--gradient " + (dir / "gradient.json").string() + " --report " + (dir / "report.json").string());
+                      "--gradient " + (dir / "gradient.json").string() + " --images " + (dir / "images").string() +
+                      " --report " + (dir / "report.json").string());
     ASSERT_EQ(run.exitCode, 0) << run.output;
     const nlohmann::json report = readJson(dir / "report.json");
     EXPECT_EQ(report["method"], "ebpi");
@@ -53,6 +54,22 @@ TEST(CliDetect, EbpiMethodMeetsTheExactVolumesWithinItsBoundAndTheTolerance) {
         EXPECT_GT(frame["ebpi"]["pairs"][i]["rays"].get<uint64_t>(), 0u);
     }
     EXPECT_DOUBLE_EQ(truth[0]["volume"].get<double>(), 0.125);
+
+    // --images: per pair and direction, the EBPI bound and the rays per pixel, PNGs of the view's size.
+    for (int pair = 0; pair < 2; ++pair)
+        for (int direction = 0; direction < 3; ++direction)
+            for (const char* kind : {"bound", "rays"}) {
+                const std::string name = "frame0_pair" + std::to_string(2 * pair) + "-" + std::to_string(2 * pair + 1) +
+                                         "_dir" + std::to_string(direction) + "_ebpi_" + kind + ".png";
+                std::ifstream png(dir / "images" / name, std::ios::binary);
+                ASSERT_TRUE(png) << name;
+                unsigned char header[24] = {};
+                png.read(reinterpret_cast<char*>(header), sizeof(header));
+                EXPECT_EQ(std::string(reinterpret_cast<char*>(header) + 1, 3), "PNG") << name;
+                const uint32_t width = uint32_t(header[16]) << 24 | header[17] << 16 | header[18] << 8 | header[19];
+                EXPECT_GE(width, 1u);
+                EXPECT_LE(width, 64u) << name << ": the EBPI's pixels along its longer side";
+            }
 
     // dV/d(translation of b) = -(1 - 0.5)^2 per axis for the cube pair; both objects' sums cancel.
     const nlohmann::json gradient = readJson(dir / "gradient.json")["frames"][0]["pairs"];

@@ -189,16 +189,22 @@ Result<MethodRun> startEbpi(const DetectOptions& options, Context& context, cons
     auto runner = std::make_shared<EbpiRunner>();
     runner->settings.tolerance = *options.tolerance;
     runner->settings.resolution = options.resolution.value_or(0);
+    runner->settings.keepImages = !options.images.empty();
     if (options.rayBackend == "compute") runner->settings.rayBackend = EbpiRayBackendChoice::Compute;
     if (options.rayBackend == "ray-query") runner->settings.rayBackend = EbpiRayBackendChoice::RayQuery;
     auto gradients = std::make_shared<nlohmann::json>(nlohmann::json::array());
     MethodRun run;
-    run.runFrame = [&context, &scene, runner, gradients](const io::SceneFrame&, const BroadphaseResults& pcs,
-                                                         nlohmann::json& extra) -> Result<FrameResults> {
+    run.runFrame = [&options, &context, &scene, runner, gradients](const io::SceneFrame&, const BroadphaseResults& pcs,
+                                                                   nlohmann::json& extra) -> Result<FrameResults> {
         EbpiFrameDetails details;
         auto results = runEbpiFrame(context, *runner, scene, pcs, &details);
         if (!results) return results;
         extra["ebpi"] = toJson(details);
+        if (!options.images.empty()) {
+            auto written = writeEbpiImages(details, options.images, gradients->size());
+            if (!written) return written.status();
+            std::cerr << "--images: " << written->size() << " EBPI bound and ray PNGs in " << options.images << "\n";
+        }
         gradients->push_back(ebpiGradientJson(details));
         return results;
     };
@@ -294,8 +300,9 @@ Status runDetect(const DetectOptions& options) {
     VKC_TRY(methodRun->finish());
     if (!options.gradient.empty() && options.method != "ebpi")
         std::cerr << "--gradient: only --method ebpi computes the volume's gradient; nothing written\n";
-    if (!options.images.empty() && options.method != "ldi")
-        std::cerr << "--images: only --method ldi writes images (per-pair intersection depth); nothing written\n";
+    if (!options.images.empty() && options.method != "ldi" && options.method != "ebpi")
+        std::cerr << "--images: only --method ldi (per-pair intersection depth) and ebpi (EBPI bound and rays per "
+                     "direction) write images; nothing written\n";
     VKC_TRY(writeReport(report, options.report));
     if (options.validate && validationMessageCount(context.value()) != 0) {
         for (const std::string& message : validationMessages(context.value())) std::cerr << message << "\n";
@@ -329,7 +336,9 @@ void addDetectCommand(CLI::App& app, int& exitCode) {
                         "ebpi: how rays are cast (default: ray-query where the device has it, else compute)")
         ->check(CLI::IsMember({"compute", "ray-query"}));
     command->add_option("--report", options->report, "Report file (JSON); default: standard output");
-    command->add_option("--images", options->images, "ldi: directory for PNGs of each pair's intersection depth");
+    command->add_option("--images", options->images,
+                        "ldi: directory for PNGs of each pair's intersection depth; ebpi: of each pair's EBPI bound "
+                        "and rays per pixel, per direction");
     command->add_option("--frames", options->frames, "Run at most this many frames of the scene")
         ->check(CLI::Range(1u, std::numeric_limits<uint32_t>::max()));  // PositiveNumber prints DBL_MAX's 309 digits
     command->add_option("--renderdoc-capture", options->renderdocCapture,

@@ -2,6 +2,7 @@
 #include "tools/cli/ebpi_method.h"
 
 #include "tools/cli/frame_batches.h"
+#include "tools/cli/grey_png.h"
 
 namespace vkc::tools {
 
@@ -39,6 +40,24 @@ nlohmann::json ebpiGradientJson(const EbpiFrameDetails& details) {
         pairs.push_back({{"a", p.a}, {"b", p.b}, {"gradient_a", entries(p.gradientA)}, {"gradient_b", entries(p.gradientB)}});
     }
     return {{"pairs", pairs}};
+}
+
+Result<std::vector<std::filesystem::path>> writeEbpiImages(const EbpiFrameDetails& details,
+                                                           const std::filesystem::path& dir, size_t frame) {
+    VKC_TRY(makeImageDir(dir));
+    std::vector<std::filesystem::path> written;
+    for (const EbpiPairDetails& pair : details.pairs)
+        for (uint32_t direction = 0; direction < 3; ++direction) {
+            const EbpiViewImage& image = pair.images[direction];
+            if (image.bound.empty()) continue;
+            const std::string stem = "frame" + std::to_string(frame) + "_pair" + std::to_string(pair.a) + "-" +
+                                     std::to_string(pair.b) + "_dir" + std::to_string(direction) + "_ebpi_";
+            for (const auto& [values, name] : {std::pair{&image.bound, "bound"}, std::pair{&image.rays, "rays"}}) {
+                written.push_back(dir / (stem + name + ".png"));
+                VKC_TRY(writeGreyPng(written.back(), image.width, image.height, *values));
+            }
+        }
+    return written;
 }
 
 }  // namespace vkc::tools

@@ -10,8 +10,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace vkc::tools {
 
@@ -28,5 +30,11 @@ Result<FrameResults> runEbpiFrame(Context& context, EbpiRunner& runner, const Sc
 // One frame of the --gradient document: {"pairs": [{"a", "b", "gradient_a": [[vertex, gx, gy, gz], ...],
 // "gradient_b": [...]}]}, vertices with a zero gradient left out.
 nlohmann::json ebpiGradientJson(const EbpiFrameDetails& details);
+
+// Two 8-bit grey PNGs per tested pair and direction in `dir` (needs EbpiSettings::keepImages):
+// frame<F>_pair<a>-<b>_dir<k>_ebpi_bound.png (the EBPI's bound per pixel, paper 5's Fig. 6) and
+// ..._rays.png (rays per pixel, Fig. 8); black = 0, white = the image's largest. Returns the files.
+Result<std::vector<std::filesystem::path>> writeEbpiImages(const EbpiFrameDetails& details,
+                                                           const std::filesystem::path& dir, size_t frame);
 
 }  // namespace vkc::tools

@@ -2,14 +2,11 @@
 #include "tools/cli/ldi_method.h"
 
 #include "tools/cli/frame_batches.h"
-
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#include <stb/stb_image_write.h>
+#include "tools/cli/grey_png.h"
 
 #include <glm/common.hpp>
 
 #include <algorithm>
-#include <cmath>
 
 namespace vkc::tools {
 
@@ -66,22 +63,14 @@ Result<FrameResults> runLdiFrame(Context& context, LdiRunner& runner, const Scen
 
 Result<std::vector<std::filesystem::path>> writeLdiImages(const LdiFrameDetails& details, const std::filesystem::path& dir,
                                                           size_t frame) {
-    std::error_code error;
-    std::filesystem::create_directories(dir, error);
-    if (error) return makeError(ErrorCode::IoError, "--images: cannot create \"" + dir.string() + "\": " + error.message());
+    VKC_TRY(makeImageDir(dir));
     std::vector<std::filesystem::path> written;
     for (const LdiPairDetails& pair : details.pairs) {
         const uint32_t res = pair.resolution;
         if (pair.intersectionDepth.size() != size_t(res) * res) continue;
-        float largest = 0.0f;
-        for (float length : pair.intersectionDepth) largest = std::max(largest, length);
-        std::vector<uint8_t> grey(pair.intersectionDepth.size());
-        for (size_t p = 0; p < grey.size(); ++p)
-            grey[p] = largest > 0.0f ? uint8_t(std::lround(255.0f * pair.intersectionDepth[p] / largest)) : 0;
         const std::filesystem::path path = dir / ("frame" + std::to_string(frame) + "_pair" + std::to_string(pair.a) +
                                                   "-" + std::to_string(pair.b) + "_intersection_depth.png");
-        if (!stbi_write_png(path.c_str(), int(res), int(res), 1, grey.data(), int(res)))
-            return makeError(ErrorCode::IoError, "--images: cannot write \"" + path.string() + "\"");
+        VKC_TRY(writeGreyPng(path, res, res, pair.intersectionDepth));
         written.push_back(path);
     }
     return written;

@@ -419,7 +419,7 @@ TEST_F(EbpiDetectorTest, ImagesHoldEachViewsBoundAndRays) {
     EXPECT_NEAR(rays, double(p.rays), 1e-4 * double(p.rays));
 }
 
-TEST_F(EbpiDetectorTest, TooFewRaysOrHitSlotsTruncateWithAWarningAndNoVolume) {
+TEST_F(EbpiDetectorTest, TooFewRaysOrHitSlotsOrAToleranceBelowFloatTruncateWithAWarningAndNoVolume) {
     const MeshData cube = solids::box(glm::vec3(1.0f));
     const Placed objects[] = {{&cube, glm::mat4(1.0f)},
                               {&cube, glm::translate(glm::mat4(1.0f), glm::vec3(0.5f, 0.25f, 0.125f))}};
@@ -427,7 +427,9 @@ TEST_F(EbpiDetectorTest, TooFewRaysOrHitSlotsTruncateWithAWarningAndNoVolume) {
     fewRays.maxRays = 64;
     EbpiSettings fewHits = settings(1e-2);
     fewHits.hitCapacity = 1;
-    for (const EbpiSettings& s : {fewRays, fewHits}) {
+    // Below what float hits resolve for unit boxes (their rounding alone passes 1e-9).
+    const EbpiSettings belowFloat = settings(1e-12);
+    for (const EbpiSettings& s : {fewRays, fewHits, belowFloat}) {
         auto detector = EbpiDetector::create(context_, s);
         ASSERT_TRUE(detector) << detector.status().describe();
         auto r = run(detector.value(), objects);
@@ -437,9 +439,13 @@ TEST_F(EbpiDetectorTest, TooFewRaysOrHitSlotsTruncateWithAWarningAndNoVolume) {
         EXPECT_TRUE(r->results.pairs[0].truncated);
         EXPECT_FALSE(r->results.pairs[0].volume.has_value());
         EXPECT_TRUE(r->results.truncated);
-        bool warned = false;
-        for (const std::string& w : r->results.warnings) warned = warned || w.find("pair (0, 1) is truncated") != std::string::npos;
+        bool warned = false, floatNamed = false;
+        for (const std::string& w : r->results.warnings) {
+            warned = warned || w.find("pair (0, 1) is truncated") != std::string::npos;
+            floatNamed = floatNamed || w.find("below what float coordinates resolve") != std::string::npos;
+        }
         EXPECT_TRUE(warned);
+        EXPECT_EQ(floatNamed, s.tolerance == belowFloat.tolerance);
     }
 }
 

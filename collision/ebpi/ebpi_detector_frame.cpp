@@ -58,16 +58,12 @@ gpu::EbpiEdgeTermGpu termGpu(const EbpiEdgeTerm& t) {
 
 }  // namespace
 
-Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, const CandidateSet& candidates,
-                                     uint64_t frame) {
-    VulkanContext& c = *ctx;
+Result<std::vector<EbpiRecordedPair>> EbpiDetectorImpl::testedPairs(
+    const SceneImpl& scene, const CandidateSet& candidates, std::span<const ObjectPair> pairs,
+    std::map<std::pair<uint32_t, uint32_t>, glm::dmat3>& axesUsed) const {
     const EbpiSettings& s = settings;
-    auto candidatePairs = frameCandidatePairs({"ebpi", "EbpiSettings", s}, uint32_t(scene.objects.size()), candidates);
-    if (!candidatePairs) return candidatePairs.status();
-
     std::vector<EbpiRecordedPair> recorded;
-    std::map<std::pair<uint32_t, uint32_t>, glm::dmat3> axesUsed;
-    for (const ObjectPair& pair : candidatePairs.value()) {
+    for (const ObjectPair& pair : pairs) {
         VKC_TRY(requireClosedSolid(scene, pair.a, "ebpi"));
         VKC_TRY(requireClosedSolid(scene, pair.b, "ebpi"));
         const SceneObject& a = scene.objects[pair.a];
@@ -109,6 +105,20 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
                          "ebpi: the tested pairs' objects have " + std::to_string(gradientVertices) +
                              " vertices, more than EbpiSettings::maxGradientVertices (" +
                              std::to_string(s.maxGradientVertices) + ")");
+    return recorded;
+}
+
+Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, const CandidateSet& candidates,
+                                     uint64_t frame) {
+    VulkanContext& c = *ctx;
+    const EbpiSettings& s = settings;
+    auto candidatePairs = frameCandidatePairs({"ebpi", "EbpiSettings", s}, uint32_t(scene.objects.size()), candidates);
+    if (!candidatePairs) return candidatePairs.status();
+
+    std::map<std::pair<uint32_t, uint32_t>, glm::dmat3> axesUsed;
+    auto chosen = testedPairs(scene, candidates, candidatePairs.value(), axesUsed);
+    if (!chosen) return chosen.status();
+    std::vector<EbpiRecordedPair> recorded = std::move(chosen.value());
     // The slot is free once the frame that last used it has completed on the GPU (never waits).
     VKC_TRY(ringSlotAvailable(c, frames.ring, frame));
     EbpiSlot& slot = slots[frame % slots.size()];
@@ -123,7 +133,7 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
     }
     ensureSceneIndices(slot.indices, scene);
 
-    // Objects (each once), their vertex buffers and mesh edges (each mesh once).
+    // Each pair's objects, their vertex buffers and mesh edges (each mesh once).
     FrameTables t;
     VertexBufferSlots vertexSlots(frames.vertexBufferCapacity, "ebpi: the frame reads");
     std::map<uint32_t, std::pair<uint32_t, uint32_t>> meshEdges;  // mesh -> (first edge, count)
@@ -175,7 +185,7 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
             const uint32_t levels = ebpiPyramidLevels(v.window.width, v.window.height);
             const uint32_t tiles = ebpiPyramidTiles(v.window.width, v.window.height);
             t.rayViews.push_back({s.tolerance, v.zMin, v.zMax, t.tiles, levels, objectA.value(), objectB.value(), p, axis});
-            for (const auto [object, local] : {std::pair{r.a, objectA.value()}, std::pair{r.b, objectB.value()}}) {
+            for (const auto& [object, local] : {std::pair{r.a, objectA.value()}, std::pair{r.b, objectB.value()}}) {
                 const auto [firstEdge, edgeCount] = meshEdges[scene.objects[object].mesh];
                 t.jobs.push_back({view, local, firstEdge, edgeCount, t.terms, 0, 0, 0});
                 t.terms += edgeCount;

@@ -16,6 +16,7 @@
 
 #include <map>
 #include <memory>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -67,6 +68,11 @@ struct EbpiDetectorImpl {
     ~EbpiDetectorImpl();
     Status createPipelines();
     Status createResources();
+    // The candidates whose boxes overlap with a volume, with their directions (`axesUsed`, the next
+    // frame's warm starts) and views; InvalidArgument past maxPairs or maxGradientVertices.
+    Result<std::vector<EbpiRecordedPair>> testedPairs(const SceneImpl& scene, const CandidateSet& candidates,
+                                                      std::span<const ObjectPair> pairs,
+                                                      std::map<std::pair<uint32_t, uint32_t>, glm::dmat3>& axesUsed) const;
     Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, const CandidateSet& candidates, uint64_t frame);
     Status readResults(uint64_t frame, FrameResults& out, EbpiFrameDetails* details);
 };

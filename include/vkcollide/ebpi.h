@@ -35,7 +35,8 @@ namespace vkc {
 enum class EbpiRayBackendChoice : uint32_t {
     Default,   // ray queries where the context enabled them (kFeatureSetRayQuery), else compute
     Compute,   // watertight compute traversal: any Vulkan 1.2 device, RenderDoc-capturable
-    RayQuery,  // VK_KHR_ray_query: a BLAS per mesh and a TLAS per frame; MissingFeature without it
+    RayQuery,  // VK_KHR_ray_query: a BLAS of grown triangle boxes per object, a TLAS per frame;
+               // MissingFeature without it
 };
 
 enum class EbpiDirectionChoice : uint32_t {

@@ -104,6 +104,39 @@ TEST(CliLdiCrowds, EveryPairOfTheTruthWithinItsBoundAt512) {
     }
 }
 
+// ebpi on the regression pairs of pinion gears (nearly steep tooth flanks, where its bound is
+// large): whatever it cannot bound it says (`truncated`, the reason as a warning, no volume);
+// every volume it does state is within its bound of the truth's and the bound within the tolerance;
+// every overlapping pair of the truth is listed.
+TEST(CliEbpi, RegressionPairsAreWithinTheirBoundOrSayTruncated) {
+    const double tolerance = 2e-4;
+    for (const char* name : {"pair_1_1", "pair_2_0", "pair_3_1"}) {
+        const std::filesystem::path dir = sharedDir() / "scenes" / "regressions";
+        const Json truth = readJson(dir / "truth" / (std::string(name) + ".json"));
+        auto frame = detect(dir / (std::string(name) + ".json"), "ebpi", "--tolerance 2e-4");
+        ASSERT_TRUE(frame);
+        std::map<std::pair<int, int>, double> volumes;  // the truth's, 0 for separated pairs
+        for (const Json& pair : truth["pairs"]) volumes[{pair["a"].get<int>(), pair["b"].get<int>()}] = pair["volume"];
+        for (const Json& pair : truth["separated"]) volumes[{pair["a"].get<int>(), pair["b"].get<int>()}] = 0.0;
+        std::set<std::pair<int, int>> listed;
+        for (const Json& pair : (*frame)["pairs"]) {
+            const auto key = std::make_pair(pair["a"].get<int>(), pair["b"].get<int>());
+            listed.insert(key);
+            ASSERT_TRUE(volumes.count(key)) << name;
+            if (pair.value("truncated", false)) {
+                EXPECT_FALSE(pair.contains("volume")) << name;
+                EXPECT_FALSE((*frame)["warnings"].empty()) << name << ": a truncated pair without a warning";
+                continue;
+            }
+            EXPECT_LE(std::abs(pair["volume"].get<double>() - volumes[key]), pair["volume_error_bound"].get<double>())
+                << name;
+            EXPECT_LE(pair["volume_error_bound"].get<double>(), tolerance) << name;
+        }
+        for (const Json& pair : truth["pairs"])
+            EXPECT_TRUE(listed.count({pair["a"].get<int>(), pair["b"].get<int>()})) << name << ": overlapping pair missing";
+    }
+}
+
 // consistent-pairs at 1024^2 on every regression scene: every pair of the truth is found, and no
 // pair the truth lists as separated by more than 2 pixels of the fitted view is reported. Before
 // the grazing-silhouette rule, pair_1_1 (gears 383 pixels apart), pair_3_1 and both crowds each

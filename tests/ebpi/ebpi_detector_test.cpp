@@ -9,6 +9,7 @@
 //   - the ray-query backend (BLAS per mesh, TLAS per frame) equal to the compute one bit for bit.
 #include "collision/reference/intersection_volume.h"
 #include "collision/scene/generated_solids.h"
+#include "tests/support/host_vertex_buffer.h"
 #include "tests/support/test_geometry.h"
 #include "tests/support/vulkan_test.h"
 #include "vkcollide/ebpi.h"
@@ -417,6 +418,54 @@ TEST_F(EbpiDetectorTest, ImagesHoldEachViewsBoundAndRays) {
         EXPECT_GT(raysWhereBounded, raysElsewhere);
     }
     EXPECT_NEAR(rays, double(p.rays), 1e-4 * double(p.rays));
+}
+
+// A mesh read in place from the host's interleaved buffer (offset, stride) and rewritten by it every
+// frame: the GPU stages read it there (both backends: the ray-query boxes come from it too, and
+// give the compute backend's sums bit for bit), and since its CPU copy may be stale the pair says
+// its bound leaves the surfaces' crossings out.
+TEST_F(EbpiDetectorTest, HostDeformedMeshesAreReadInPlaceAndTheirPairsSaySoWhatTheBoundLeavesOut) {
+    const MeshData sphere = solids::sphere(0.5f, 2);
+    auto host = test::createInterleavedVertexBuffer(vk(), sphere.positions, 5, 3, "host sphere vertices");
+    ASSERT_TRUE(host) << host.status().describe();
+    std::optional<PairRun> runs[2];
+    {
+        auto scene = Scene::create(context_);
+        ASSERT_TRUE(scene);
+        MeshDesc hosted{"host sphere", &sphere, host->buffer, 3 * sizeof(float), 5 * sizeof(float), true};
+        auto meshA = scene->addMesh(hosted);
+        auto meshB = scene->addMesh({"sphere", &sphere});
+        ASSERT_TRUE(meshA && meshB) << (meshA ? meshB.status() : meshA.status()).describe();
+        const glm::dmat4 tb = glm::translate(glm::dmat4(1.0), {0.45, 0.1, -0.05});
+        ASSERT_TRUE(scene->addObject(meshA.value(), glm::dmat4(1.0)));
+        ASSERT_TRUE(scene->addObject(meshB.value(), tb));
+        BroadphaseResults pcs;
+        pcs.worldBounds = {placedMeshBounds(sphere, glm::dmat4(1.0)), placedMeshBounds(sphere, tb)};
+        pcs.pairs = {{0, 1}};
+        pcs.pairCount = 1;
+        for (int backend = 0; backend < 2; ++backend) {
+            auto detector = EbpiDetector::create(
+                context_, settings(0.01, 64, EbpiDirectionChoice::Optimized,
+                                   backend == 0 ? EbpiRayBackendChoice::Compute : EbpiRayBackendChoice::RayQuery));
+            ASSERT_TRUE(detector) << detector.status().describe();
+            PairRun out;
+            auto results = detector->run(scene.value(), pcs, &out.details);
+            ASSERT_TRUE(results) << results.status().describe();
+            out.results = std::move(results.value());
+            runs[backend] = std::move(out);
+        }
+    }
+    destroyBuffer(vk(), host.value());
+    for (const auto& r : runs) {
+        ASSERT_EQ(r->details.pairs.size(), 1u);
+        EXPECT_FALSE(r->details.pairs[0].transientEdgesCovered);
+        EXPECT_GT(r->details.pairs[0].volume, 0.0);
+        bool said = false;
+        for (const std::string& w : r->results.warnings)
+            said = said || w.find("deformed in the host's buffer") != std::string::npos;
+        EXPECT_TRUE(said);
+    }
+    EXPECT_EQ(runs[0]->details.pairs[0].volumePerDirection, runs[1]->details.pairs[0].volumePerDirection);
 }
 
 TEST_F(EbpiDetectorTest, TooFewRaysOrHitSlotsOrAToleranceBelowFloatTruncateWithAWarningAndNoVolume) {

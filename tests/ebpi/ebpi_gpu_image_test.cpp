@@ -21,6 +21,7 @@
 #include "collision/scene/generated_solids.h"
 #include "passes/ebpi/ebpi_image_passes.h"
 #include "tests/ebpi/ebpi_test_meshes.h"
+#include "tests/support/graph_run.h"
 #include "tests/support/reflection_check.h"
 #include "tests/support/vulkan_test.h"
 #include "tools/io/mesh_loader.h"
@@ -244,16 +245,10 @@ protected:
                     {gpu::kEbpiImageBindingPixels, in.pixels},   {gpu::kEbpiImageBindingStatus, in.status}};
                 for (const auto& [binding, handle] : bindings) descriptors.storageBuffer(set_, binding, handle);
                 writeStorageBufferArray(vk(), set_, gpu::kBindingVertexBuffers, vertexHandles);
-                ExecuteContext context;
-                context.device = &vk().vkd;
-                context.beginLabel = vk().vki.vkCmdBeginDebugUtilsLabelEXT;
-                context.endLabel = vk().vki.vkCmdEndDebugUtilsLabelEXT;
                 std::vector<EbpiFixedPixel> previous;
                 for (uint32_t run = 0; run < runs; ++run) {
-                    Status executed = Status::success();
-                    Status submitted =
-                        submitAndWait(vk(), [&](VkCommandBuffer cmd) { executed = graph.execute(cmd, context); });
-                    EXPECT_TRUE(executed.ok() && submitted.ok()) << executed.describe() << submitted.describe();
+                    const Status executed = test::runGraphOnce(vk(), graph, "ebpi image test");
+                    EXPECT_TRUE(executed.ok()) << executed.describe();
                     GpuImages images;
                     images.terms.resize(termCount);
                     images.pixels.resize(pixelCount);

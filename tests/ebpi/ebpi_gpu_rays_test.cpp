@@ -19,6 +19,7 @@
 #include "passes/ebpi/ebpi_image_passes.h"
 #include "passes/ebpi/ebpi_ray_passes.h"
 #include "tests/ebpi/ebpi_test_meshes.h"
+#include "tests/support/graph_run.h"
 #include "tests/support/reflection_check.h"
 #include "tests/support/vulkan_test.h"
 #include "tools/io/mesh_loader.h"
@@ -333,15 +334,9 @@ protected:
                     {gpu::kEbpiRayBindingCounters, in.counters},   {gpu::kEbpiRayBindingRays, in.rays},
                     {gpu::kEbpiRayBindingRayTiles, in.samples},    {gpu::kEbpiRayBindingVolumeRays, in.volumeRays}};
                 for (const auto& [binding, handle] : rayBindings) descriptors.storageBuffer(raySet_, binding, handle);
-                ExecuteContext context;
-                context.device = &vk().vkd;
-                context.beginLabel = vk().vki.vkCmdBeginDebugUtilsLabelEXT;
-                context.endLabel = vk().vki.vkCmdEndDebugUtilsLabelEXT;
                 for (uint32_t run = 0; run < runs; ++run) {
-                    Status executed = Status::success();
-                    Status submitted =
-                        submitAndWait(vk(), [&](VkCommandBuffer cmd) { executed = graph.execute(cmd, context); });
-                    EXPECT_TRUE(executed.ok() && submitted.ok()) << executed.describe() << submitted.describe();
+                    const Status executed = test::runGraphOnce(vk(), graph, "ebpi rays test");
+                    EXPECT_TRUE(executed.ok()) << executed.describe();
                     GpuPlan plan;
                     plan.rays.resize(maxRays + kSpare);
                     plan.samples.resize(maxRays + kSpare);

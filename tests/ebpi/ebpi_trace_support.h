@@ -4,6 +4,7 @@
 #pragma once
 
 #include "collision/frames/vulkan_graph.h"
+#include "tests/support/graph_run.h"
 #include "passes/ebpi/ebpi_trace_passes.h"
 #include "tests/ebpi/ebpi_trace_oracle.h"
 #include "vk/buffer.h"
@@ -198,14 +199,7 @@ inline Result<TraceRun> runTrace(VulkanContext& ctx, EbpiRayBackend backend, con
                               boxBuffer.value());
     }
 
-    ExecuteContext context;
-    context.device = &ctx.vkd;
-    context.beginLabel = ctx.vki.vkCmdBeginDebugUtilsLabelEXT;
-    context.endLabel = ctx.vki.vkCmdEndDebugUtilsLabelEXT;
-    Status executed = Status::success();
-    VKC_TRY(submitAndWait(
-        ctx, [&](VkCommandBuffer cmd) { executed = graph.execute(cmd, context); }, "ebpi-trace-test"));
-    VKC_TRY(executed);
+    VKC_TRY(test::runGraphOnce(ctx, graph, "ebpi-trace-test"));
     VKC_TRY(invalidateBuffer(ctx, ring.value()));
 
     TraceRun run;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "collision/frames/vulkan_graph.h"
+#include "tests/support/graph_run.h"
 #include "passes/ebpi/ebpi_volume_passes.h"
 #include "tests/ebpi/ebpi_volume_support.h"
 #include "vk/buffer.h"
@@ -122,14 +123,7 @@ inline Result<VolumeRun> runVolumeOnGpu(VulkanContext& ctx, const VolumeScene& s
     writeBufferDescriptor(ctx, in.set, gpu::kEbpiVolumeBindingRayCount, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                           objects.value());
 
-    ExecuteContext context;
-    context.device = &ctx.vkd;
-    context.beginLabel = ctx.vki.vkCmdBeginDebugUtilsLabelEXT;
-    context.endLabel = ctx.vki.vkCmdEndDebugUtilsLabelEXT;
-    Status executed = Status::success();
-    VKC_TRY(submitAndWait(
-        ctx, [&](VkCommandBuffer cmd) { executed = graph.execute(cmd, context); }, "ebpi-volume-test"));
-    VKC_TRY(executed);
+    VKC_TRY(test::runGraphOnce(ctx, graph, "ebpi-volume-test"));
     VKC_TRY(invalidateBuffer(ctx, ring.value()));
 
     VolumeRun run;

@@ -1,4 +1,4 @@
-// The one frame mechanism of every GPU method (the broadphase and the four detectors): frame N
+// The one frame mechanism of every GPU method (the broadphase and the five detectors): frame N
 // records into slot N % framesInFlight once that slot's previous frame has completed. It holds the
 // slots' graph resources (PersistentResources, created by `allocator`), the descriptor pool their
 // sets come from, the read-back ring and its declared layout, and what the blocking run() calls

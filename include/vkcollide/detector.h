@@ -1,4 +1,4 @@
-// The shape every detector (stencil, ldi, consistent-pairs, aabb-tree) shares: settings with a
+// The shape every detector (stencil, ldi, consistent-pairs, aabb-tree, ebpi) shares: settings with a
 // common part, one candidate-set argument, and one frame protocol:
 //   record(cmd, scene, candidates, frame)  into the host's command buffer (frames increase by one)
 //   completionSignal(frame)                added to the vkQueueSubmit2 that carries that buffer
@@ -33,7 +33,7 @@ namespace vkc {
 struct DetectorSettings {
     uint32_t framesInFlight = 0;     // 0: 2. Frames recorded but not yet read back, at most
     uint32_t maxObjects = 0;         // 0: 4096, at most 65535. Objects in the scene
-    uint32_t maxCandidatePairs = 0;  // 0: the method's default (stencil, consistent-pairs and ldi 16384,
+    uint32_t maxCandidatePairs = 0;  // 0: the method's default (stencil, consistent-pairs, ldi and ebpi 16384,
                                      // aabb-tree 4096). Unique candidate pairs one frame may test
     // true: frames write no pass timestamps and FrameResults::gpuTimingsMs stays empty (run(scene)'s
     // own broadphase writes none either). With timings on, the GPU copies them into read-back

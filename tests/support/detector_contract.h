@@ -1,4 +1,4 @@
-// What every detector (stencil, ldi, consistent-pairs, aabb-tree) and the broadphase promise a host
+// What every detector (stencil, ldi, consistent-pairs, aabb-tree, ebpi) and the broadphase promise a host
 // (include/vkcollide/detector.h), checked the same way for each through one set of templates: work
 // recorded into the host's command buffer, results NotReady until the signal the host adds to its
 // submit arrives, no more than framesInFlight frames in flight, and scenes larger than maxObjects,

@@ -547,5 +547,32 @@ TEST_F(EbpiDetectorTest, BadTolerancesAndOpenMeshesAreRefusedWithTheReason) {
     EXPECT_NE(r.status().message.find("lid-less"), std::string::npos) << r.status().message;
 }
 
+// More pairs with overlapping boxes than maxPairs: refused naming the setting (the CLI batches).
+TEST_F(EbpiDetectorTest, MorePairsThanMaxPairsAreRefusedNamingTheSetting) {
+    const MeshData cube = solids::box(glm::vec3(1.0f));
+    const Placed objects[] = {{&cube, glm::dmat4(1.0)},
+                              {&cube, glm::translate(glm::dmat4(1.0), {0.5, 0.0, 0.0})},
+                              {&cube, glm::translate(glm::dmat4(1.0), {0.0, 0.5, 0.0})}};
+    EbpiSettings s = settings(1e-2);
+    s.maxPairs = 2;
+    auto detector = EbpiDetector::create(context_, s);
+    ASSERT_TRUE(detector) << detector.status().describe();
+    auto scene = Scene::create(context_);
+    ASSERT_TRUE(scene);
+    auto mesh = scene->addMesh({"cube", &cube});
+    ASSERT_TRUE(mesh);
+    BroadphaseResults pcs;
+    for (const Placed& p : objects) {
+        ASSERT_TRUE(scene->addObject(mesh.value(), p.transform));
+        pcs.worldBounds.push_back(placedMeshBounds(cube, p.transform));
+    }
+    pcs.pairs = {{0, 1}, {0, 2}, {1, 2}};
+    pcs.pairCount = 3;
+    auto r = detector->run(scene.value(), pcs);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.status().code, ErrorCode::InvalidArgument);
+    EXPECT_NE(r.status().message.find("EbpiSettings::maxPairs (2)"), std::string::npos) << r.status().message;
+}
+
 }  // namespace
 }  // namespace vkc

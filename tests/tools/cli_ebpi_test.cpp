@@ -87,6 +87,25 @@ TEST(CliDetect, EbpiMethodMeetsTheExactVolumesWithinItsBoundAndTheTolerance) {
     }
 }
 
+// More overlapping pairs than one detector holds (maxPairs 4): the harness runs them in batches,
+// and every pair comes back with its volume within its bound of the exact 0.125.
+TEST(CliDetect, EbpiRunsMorePairsThanADetectorHoldsInBatches) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "vkc_cli_tests" / "ebpi_batches";
+    std::filesystem::create_directories(dir);
+    auto run = runCli("detect " + sourcePath("tests/tools/scenes/ebpi_batches.json") +
+                      " --method ebpi --tolerance 1e-3 --report " + (dir / "report.json").string());
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    const nlohmann::json frame = readJson(dir / "report.json")["frames"][0];
+    ASSERT_EQ(frame["pairs"].size(), 5u) << frame.dump(1);
+    for (size_t i = 0; i < 5; ++i) {
+        const nlohmann::json& pair = frame["pairs"][i];
+        EXPECT_EQ(pair["a"], 2 * i);
+        EXPECT_EQ(pair["b"], 2 * i + 1);
+        EXPECT_LE(std::abs(pair["volume"].get<double>() - 0.125), pair["volume_error_bound"].get<double>()) << i;
+        EXPECT_LE(pair["volume_error_bound"].get<double>(), 1e-3) << i;
+    }
+}
+
 TEST(CliDetect, EbpiRefusesAMissingOrBadToleranceWithTheReason) {
     const std::string scene = sourcePath("tests/tools/scenes/ebpi_volumes.json");
     auto missing = runCli("detect " + scene + " --method ebpi");

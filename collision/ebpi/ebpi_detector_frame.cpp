@@ -350,20 +350,9 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
     VKC_TRY(fillHostBuffer(allocator, graph, sums.pairs, std::span<const gpu::EbpiVolumePairGpu>(t.pairs)));
 
     const GraphDescriptors d(c, graph, frames.placeholder.buffer);
-    const std::pair<uint32_t, BufferHandle> imageBindings[] = {
-        {gpu::kEbpiImageBindingObjects, image.objects}, {gpu::kEbpiImageBindingViews, image.views},
-        {gpu::kEbpiImageBindingJobs, image.jobs},       {gpu::kEbpiImageBindingEdges, image.edges},
-        {gpu::kEbpiImageBindingExtents, image.extents}, {gpu::kEbpiImageBindingTerms, image.terms},
-        {gpu::kEbpiImageBindingPixels, image.pixels},   {gpu::kEbpiImageBindingStatus, image.status}};
-    for (const auto& [binding, handle] : imageBindings) d.storageBuffer(slot.imageSet, binding, handle);
-    const std::pair<uint32_t, BufferHandle> rayBindings[] = {
-        {gpu::kEbpiRayBindingViews, rays.views},         {gpu::kEbpiRayBindingRayViews, rays.rayViews},
-        {gpu::kEbpiRayBindingPixels, rays.pixels},       {gpu::kEbpiRayBindingImageStatus, rays.imageStatus},
-        {gpu::kEbpiRayBindingPyramid, rays.pyramid},     {gpu::kEbpiRayBindingTiles, rays.tiles},
-        {gpu::kEbpiRayBindingFlags, rays.flags},         {gpu::kEbpiRayBindingResults, rays.results},
-        {gpu::kEbpiRayBindingCounters, rays.counters},   {gpu::kEbpiRayBindingRays, rays.rays},
-        {gpu::kEbpiRayBindingRayTiles, rays.samples},    {gpu::kEbpiRayBindingVolumeRays, rays.volumeRays}};
-    for (const auto& [binding, handle] : rayBindings) d.storageBuffer(slot.raySet, binding, handle);
+    for (const auto& [binding, handle] : ebpiImageBufferBindings(image))
+        d.storageBuffer(slot.imageSet, binding, handle);
+    for (const auto& [binding, handle] : ebpiRayBufferBindings(rays)) d.storageBuffer(slot.raySet, binding, handle);
     const std::pair<uint32_t, BufferHandle> traceBindings[] = {
         {gpu::kEbpiTraceBindingObjects, cast.objects}, {gpu::kEbpiTraceBindingIndices, cast.indices},
         {gpu::kEbpiTraceBindingRays, cast.rays},       {gpu::kEbpiTraceBindingRayHits, cast.rayHits},

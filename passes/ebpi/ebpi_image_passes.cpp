@@ -97,6 +97,13 @@ EbpiImagePassOutputs addEbpiImagePasses(Graph& graph, const EbpiImagePassInputs&
     return out;
 }
 
+std::vector<std::pair<uint32_t, BufferHandle>> ebpiImageBufferBindings(const EbpiImagePassInputs& in) {
+    return {{gpu::kEbpiImageBindingObjects, in.objects}, {gpu::kEbpiImageBindingViews, in.views},
+            {gpu::kEbpiImageBindingJobs, in.jobs},       {gpu::kEbpiImageBindingEdges, in.edges},
+            {gpu::kEbpiImageBindingExtents, in.extents}, {gpu::kEbpiImageBindingTerms, in.terms},
+            {gpu::kEbpiImageBindingPixels, in.pixels},   {gpu::kEbpiImageBindingStatus, in.status}};
+}
+
 gpu::EbpiViewGpu ebpiViewGpu(const EbpiRotation& rotation, const EbpiWindow& window, uint32_t firstPixel) {
     gpu::EbpiViewGpu view{};
     for (int row = 0; row < 3; ++row)

@@ -21,6 +21,7 @@
 #include "vk/pipeline.h"
 
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace vkc {
@@ -63,6 +64,10 @@ inline constexpr const char* kEbpiGivenTermsPassName = "ebpi-transient-terms";
 inline constexpr const char* kEbpiRasterizePassName = "ebpi-rasterize";
 
 EbpiImagePassOutputs addEbpiImagePasses(Graph& graph, const EbpiImagePassInputs& inputs);
+
+// Each storage-buffer binding of kEbpiImagePipelineLayout with the input it holds (the vertex-buffer
+// array aside), for the caller's descriptor writes.
+std::vector<std::pair<uint32_t, BufferHandle>> ebpiImageBufferBindings(const EbpiImagePassInputs& inputs);
 
 // A view's GPU form: the rotation's rows, the window, its fixed-point scales; its image starts at
 // `firstPixel` of the pixel buffer.

@@ -33,6 +33,15 @@ void dispatchViews(VkCommandBuffer cmd, const PassResources& r, const Pipeline& 
 
 const PipelineLayoutDesc kEbpiRayPipelineLayout = {ebpiRayBindings(), sizeof(gpu::EbpiRayPush)};
 
+std::vector<std::pair<uint32_t, BufferHandle>> ebpiRayBufferBindings(const EbpiRayPassInputs& in) {
+    return {{gpu::kEbpiRayBindingViews, in.views},       {gpu::kEbpiRayBindingRayViews, in.rayViews},
+            {gpu::kEbpiRayBindingPixels, in.pixels},     {gpu::kEbpiRayBindingImageStatus, in.imageStatus},
+            {gpu::kEbpiRayBindingPyramid, in.pyramid},   {gpu::kEbpiRayBindingTiles, in.tiles},
+            {gpu::kEbpiRayBindingFlags, in.flags},       {gpu::kEbpiRayBindingResults, in.results},
+            {gpu::kEbpiRayBindingCounters, in.counters}, {gpu::kEbpiRayBindingRays, in.rays},
+            {gpu::kEbpiRayBindingRayTiles, in.samples},  {gpu::kEbpiRayBindingVolumeRays, in.volumeRays}};
+}
+
 bool ebpiRayPlanFits(uint64_t totalTiles, uint32_t mostTilesPerView, uint32_t maxSplit) {
     return mostTilesPerView <= gpu::kEbpiRayMaxTilesPerView && maxSplit >= 1 &&
            maxSplit <= gpu::kEbpiRayMaxSplitLimit && totalTiles * maxSplit * maxSplit < (uint64_t(1) << 32);

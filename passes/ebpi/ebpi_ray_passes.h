@@ -16,6 +16,7 @@
 #include "shaders_glsl/shared/ebpi_rays.h"
 #include "vk/pipeline.h"
 
+#include <utility>
 #include <vector>
 
 namespace vkc {
@@ -54,6 +55,9 @@ inline constexpr const char* kEbpiRayScanPassName = "ebpi-ray-scan";
 inline constexpr const char* kEbpiRayGeneratePassName = "ebpi-ray-generate";
 
 EbpiRayPassOutputs addEbpiRayPasses(Graph& graph, const EbpiRayPassInputs& inputs);
+
+// Each binding of kEbpiRayPipelineLayout with the input it holds, for the caller's descriptor writes.
+std::vector<std::pair<uint32_t, BufferHandle>> ebpiRayBufferBindings(const EbpiRayPassInputs& inputs);
 
 // Whether a plan of these sizes keeps every count within 32 bits and the rounding argument of
 // ebpi_rays.h: each view at most kEbpiRayMaxTilesPerView tiles, all tiles x maxSplit^2 < 2^32.

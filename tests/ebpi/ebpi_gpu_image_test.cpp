@@ -238,12 +238,8 @@ protected:
             EXPECT_TRUE(filled);
             if (filled) {
                 GraphDescriptors descriptors(vk(), graph, placeholder_.buffer);
-                const std::pair<uint32_t, BufferHandle> bindings[] = {
-                    {gpu::kEbpiImageBindingObjects, in.objects}, {gpu::kEbpiImageBindingViews, in.views},
-                    {gpu::kEbpiImageBindingJobs, in.jobs},       {gpu::kEbpiImageBindingEdges, in.edges},
-                    {gpu::kEbpiImageBindingExtents, in.extents}, {gpu::kEbpiImageBindingTerms, in.terms},
-                    {gpu::kEbpiImageBindingPixels, in.pixels},   {gpu::kEbpiImageBindingStatus, in.status}};
-                for (const auto& [binding, handle] : bindings) descriptors.storageBuffer(set_, binding, handle);
+                for (const auto& [binding, handle] : ebpiImageBufferBindings(in))
+                    descriptors.storageBuffer(set_, binding, handle);
                 writeStorageBufferArray(vk(), set_, gpu::kBindingVertexBuffers, vertexHandles);
                 std::vector<EbpiFixedPixel> previous;
                 for (uint32_t run = 0; run < runs; ++run) {

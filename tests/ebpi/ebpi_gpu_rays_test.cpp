@@ -318,22 +318,11 @@ protected:
             EXPECT_TRUE(filled);
             if (filled) {
                 GraphDescriptors descriptors(vk(), graph, placeholder_.buffer);
-                const std::pair<uint32_t, BufferHandle> imageBindings[] = {
-                    {gpu::kEbpiImageBindingObjects, image.objects}, {gpu::kEbpiImageBindingViews, image.views},
-                    {gpu::kEbpiImageBindingJobs, image.jobs},       {gpu::kEbpiImageBindingEdges, image.edges},
-                    {gpu::kEbpiImageBindingExtents, image.extents}, {gpu::kEbpiImageBindingTerms, image.terms},
-                    {gpu::kEbpiImageBindingPixels, image.pixels},   {gpu::kEbpiImageBindingStatus, image.status}};
-                for (const auto& [binding, handle] : imageBindings)
+                for (const auto& [binding, handle] : ebpiImageBufferBindings(image))
                     descriptors.storageBuffer(imageSet_, binding, handle);
                 writeStorageBufferArray(vk(), imageSet_, gpu::kBindingVertexBuffers, vertexHandles);
-                const std::pair<uint32_t, BufferHandle> rayBindings[] = {
-                    {gpu::kEbpiRayBindingViews, in.views},         {gpu::kEbpiRayBindingRayViews, in.rayViews},
-                    {gpu::kEbpiRayBindingPixels, in.pixels},       {gpu::kEbpiRayBindingImageStatus, in.imageStatus},
-                    {gpu::kEbpiRayBindingPyramid, in.pyramid},     {gpu::kEbpiRayBindingTiles, in.tiles},
-                    {gpu::kEbpiRayBindingFlags, in.flags},         {gpu::kEbpiRayBindingResults, in.results},
-                    {gpu::kEbpiRayBindingCounters, in.counters},   {gpu::kEbpiRayBindingRays, in.rays},
-                    {gpu::kEbpiRayBindingRayTiles, in.samples},    {gpu::kEbpiRayBindingVolumeRays, in.volumeRays}};
-                for (const auto& [binding, handle] : rayBindings) descriptors.storageBuffer(raySet_, binding, handle);
+                for (const auto& [binding, handle] : ebpiRayBufferBindings(in))
+                    descriptors.storageBuffer(raySet_, binding, handle);
                 for (uint32_t run = 0; run < runs; ++run) {
                     const Status executed = test::runGraphOnce(vk(), graph, "ebpi rays test");
                     EXPECT_TRUE(executed.ok()) << executed.describe();

@@ -1,6 +1,6 @@
-// GLSL only, shared by the ebpi trace backends (ebpi_trace_compute.comp, ebpi_trace_query.comp):
-// the buffers of shared/ebpi_trace.h and the one function that tests a triangle of an object
-// against a ray and appends the hit to the ray's slots.
+// GLSL only, shared by the ebpi trace backends (ebpi_trace_compute.comp, ebpi_trace_query.comp,
+// ebpi_trace_pipeline.*): the buffers of shared/ebpi_trace.h and the one function that tests a
+// triangle of an object against a ray and appends the hit to the ray's slots.
 #ifndef VKC_EBPI_TRACE_COMMON_GLSL
 #define VKC_EBPI_TRACE_COMMON_GLSL
 
@@ -20,6 +20,13 @@ layout(push_constant) uniform Push { EbpiTracePush push; };
 // The rays to trace: the push constant's, or as many as the same frame's ray generator wrote.
 uint ebpiTraceRayCount() {
     return push.countFromBuffer != 0u ? min(push.rayCount, rayCountWords[kEbpiRayCountWord]) : push.rayCount;
+}
+
+// The interval handed to the hardware backends: a little wider than the ray's own, so that the
+// hardware's rounding of t never loses a hit the exact test keeps (which applies the ray's own).
+vec2 ebpiTraceCandidateInterval(EbpiRayGpu ray) {
+    float slack = 1.0e-5 * (abs(ray.origin.w) + abs(ray.direction.w)) + 1.0e-30;
+    return vec2(max(0.0, ray.origin.w - slack), ray.direction.w + slack);
 }
 
 // Vertex `corner` of `triangle` of `object`, in the frame's local space.

@@ -22,13 +22,10 @@ layout(set = 0, binding = kEbpiTraceBindingTlas) uniform accelerationStructureEX
 
 void traceRay(uint rayIndex) {
     EbpiRayGpu ray = rays[rayIndex];
-    // The interval is widened a little so that the hardware's rounding of t never loses a hit
-    // the exact test keeps; the exact test applies the ray's own interval.
-    float slack = 1.0e-5 * (abs(ray.origin.w) + abs(ray.direction.w)) + 1.0e-30;
-    float tMin = max(0.0, ray.origin.w - slack);
-    float tMax = ray.direction.w + slack;
+    vec2 interval = ebpiTraceCandidateInterval(ray);
     rayQueryEXT query;
-    rayQueryInitializeEXT(query, tlas, gl_RayFlagsNoOpaqueEXT, 0xFFu, ray.origin.xyz, tMin, ray.direction.xyz, tMax);
+    rayQueryInitializeEXT(query, tlas, gl_RayFlagsNoOpaqueEXT, 0xFFu, ray.origin.xyz, interval.x, ray.direction.xyz,
+                          interval.y);
     while (rayQueryProceedEXT(query)) {
         if (rayQueryGetIntersectionTypeEXT(query, false) != gl_RayQueryCandidateIntersectionAABBEXT) continue;
         uint object = uint(rayQueryGetIntersectionInstanceCustomIndexEXT(query, false));

@@ -34,13 +34,6 @@ VulkanContext::~VulkanContext() {
     if (library) dlclose(library);
 }
 
-template <typename T>
-static const T* findInChain(const void* chain, VkStructureType type) {
-    for (auto* s = static_cast<const VkBaseInStructure*>(chain); s; s = s->pNext)
-        if (s->sType == type) return reinterpret_cast<const T*>(s);
-    return nullptr;
-}
-
 static bool enabledByName(const DeviceRequirements& table, const VkPhysicalDeviceFeatures2* chain, const char* name) {
     for (const FeatureRequirement& f : table.features)
         if (!strcmp(f.name, name)) return featureEnabled(chain, f);
@@ -83,13 +76,12 @@ Status initContext(VulkanContext& ctx, const PhysicalDeviceCaps& caps, std::span
     auto enabledExtension = [&](const char* name) {
         return std::find(enabledExtensions.begin(), enabledExtensions.end(), name) != enabledExtensions.end();
     };
-    DeviceRequirements table = requiredDeviceFeatures(kFeatureSetRayQuery);
+    DeviceRequirements table = requiredDeviceFeatures(kFeatureSetRayQuery | kFeatureSetRayTracingPipeline);
     ctx.hasAccelerationStructure = enabledExtension(VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME) &&
                                    enabledByName(table, enabledFeatures, "accelerationStructure");
     ctx.hasRayQuery = enabledExtension(VK_KHR_RAY_QUERY_EXTENSION_NAME) && enabledByName(table, enabledFeatures, "rayQuery");
-    auto* rt = findInChain<VkPhysicalDeviceRayTracingPipelineFeaturesKHR>(
-        enabledFeatures, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR);
-    ctx.hasRayTracingPipeline = enabledExtension(VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME) && rt && rt->rayTracingPipeline;
+    ctx.hasRayTracingPipeline = enabledExtension(VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME) &&
+                                enabledByName(table, enabledFeatures, "rayTracingPipeline");
     ctx.hasBufferDeviceAddress = enabledByName(table, enabledFeatures, "bufferDeviceAddress");
     ctx.hasPipelineStatistics = enabledByName(table, enabledFeatures, "pipelineStatisticsQuery");
 

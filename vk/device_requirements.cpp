@@ -55,6 +55,7 @@ constexpr NamedFeatureSet kNamedFeatureSets[] = {
     {kFeatureSetBase, "broadphase"},  {kFeatureSetStencil, "stencil"},       {kFeatureSetLdi, "ldi"},
     {kFeatureSetConsistentPairs, "consistent-pairs"}, {kFeatureSetAabbTree, "aabb-tree"},
     {kFeatureSetEbpi, "ebpi"}, {kFeatureSetRayQuery, "ebpi ray-query backend"},
+    {kFeatureSetRayTracingPipeline, "ebpi ray-tracing-pipeline backend"},
 };
 
 // The rows one set adds (base: those every set needs).
@@ -127,6 +128,21 @@ void addSetRows(DeviceRequirements& r, FeatureSets set) {
             r.features.push_back(VKC_EXT(rayQuery, VkPhysicalDeviceRayQueryFeaturesKHR,
                                          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_QUERY_FEATURES_KHR, false));
             // Acceleration-structure builds take device addresses.
+            r.features.push_back(VKC_CORE12(bufferDeviceAddress, false));
+            break;
+        case kFeatureSetRayTracingPipeline:
+            r.extensions.push_back({VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME, 0, false});
+            r.extensions.push_back({VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME, 0, false});
+            r.extensions.push_back({VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME, 0, false});
+            r.features.push_back(VKC_EXT(accelerationStructure, VkPhysicalDeviceAccelerationStructureFeaturesKHR,
+                                         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ACCELERATION_STRUCTURE_FEATURES_KHR, false));
+            r.features.push_back(VKC_EXT(rayTracingPipeline, VkPhysicalDeviceRayTracingPipelineFeaturesKHR,
+                                         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR, false));
+            // The launch size is written on the GPU from the same frame's ray count.
+            r.features.push_back(VKC_EXT(rayTracingPipelineTraceRaysIndirect,
+                                         VkPhysicalDeviceRayTracingPipelineFeaturesKHR,
+                                         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR, false));
+            // Builds and the shader binding table take device addresses.
             r.features.push_back(VKC_CORE12(bufferDeviceAddress, false));
             break;
         default: break;

@@ -190,9 +190,9 @@ Result<Context> createHeadlessContext(const HeadlessDesc& desc) {
     if (!chosen) return chosen.status();
     const PhysicalDeviceCaps& caps = devices.value()[chosen.value()];
 
-    // By default every method the device can serve, and ray queries unless disabled.
+    // By default every method the device can serve, and ray tracing unless disabled.
     FeatureSets sets = desc.featureSets.value_or(caps.supportedSets);
-    if (desc.disableRayQuery) sets &= ~FeatureSets(kFeatureSetRayQuery);
+    if (desc.disableRayTracing) sets &= ~FeatureSets(kFeatureSetRayQuery | kFeatureSetRayTracingPipeline);
     DeviceRequirements requirements = requiredDeviceFeatures(sets);
     std::vector<const char*> extensionNames = deviceExtensionNames(requirements, caps.apiVersion, caps.extensions);
     std::vector<std::string> extensions(extensionNames.begin(), extensionNames.end());

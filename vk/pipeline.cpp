@@ -36,17 +36,6 @@ Status checkSpirv(std::span<const uint32_t> spirv, const std::string& what) {
     return Status::success();
 }
 
-Result<VkShaderModule> createShaderModule(VulkanContext& ctx, std::span<const uint32_t> spirv, const std::string& what) {
-    VKC_TRY(checkSpirv(spirv, what));
-    VkShaderModuleCreateInfo info = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    info.codeSize = spirv.size() * sizeof(uint32_t);
-    info.pCode = spirv.data();
-    VkShaderModule module = VK_NULL_HANDLE;
-    VKC_TRY(checkVk(ctx.vkd.vkCreateShaderModule(ctx.device, &info, ctx.allocationCallbacks, &module),
-                    ("vkCreateShaderModule(" + what + ")").c_str()));
-    return module;
-}
-
 // Specialization data that outlives the VkSpecializationInfo pointing at it.
 struct Specialization {
     std::vector<VkSpecializationMapEntry> entries;
@@ -65,8 +54,22 @@ struct Specialization {
     }
 };
 
-Status createLayout(VulkanContext& ctx, const PipelineLayoutDesc& desc, VkShaderStageFlags stages, const std::string& name,
+}  // namespace
+
+Result<VkShaderModule> createShaderModule(VulkanContext& ctx, std::span<const uint32_t> spirv, const std::string& what) {
+    VKC_TRY(checkSpirv(spirv, what));
+    VkShaderModuleCreateInfo info = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    info.codeSize = spirv.size() * sizeof(uint32_t);
+    info.pCode = spirv.data();
+    VkShaderModule module = VK_NULL_HANDLE;
+    VKC_TRY(checkVk(ctx.vkd.vkCreateShaderModule(ctx.device, &info, ctx.allocationCallbacks, &module),
+                    ("vkCreateShaderModule(" + what + ")").c_str()));
+    return module;
+}
+
+Status createPipelineLayout(VulkanContext& ctx, const PipelineLayoutDesc& desc, VkShaderStageFlags stages, const std::string& name,
                     Pipeline& pipeline) {
+    stages |= desc.extraStages;
     pipeline.stages = stages;
     uint32_t setCount = 0;
     for (const DescriptorBinding& b : desc.bindings) setCount = std::max(setCount, b.set + 1);
@@ -88,7 +91,6 @@ Status createLayout(VulkanContext& ctx, const PipelineLayoutDesc& desc, VkShader
     return Status::success();
 }
 
-}  // namespace
 
 Result<VkDescriptorSetLayout> createDescriptorSetLayout(VulkanContext& ctx, const PipelineLayoutDesc& layout, uint32_t set,
                                                         VkShaderStageFlags stages, const char* name) {
@@ -134,7 +136,7 @@ Result<Pipeline> createComputePipeline(VulkanContext& ctx, std::span<const uint3
     pipeline.bindPoint = VK_PIPELINE_BIND_POINT_COMPUTE;
     VKC_TRY(checkSpirv(spirv, pipelineName));
     readLocalSize(spirv, pipeline.localSize);
-    Status status = createLayout(ctx, layout, VK_SHADER_STAGE_COMPUTE_BIT, pipelineName, pipeline);
+    Status status = createPipelineLayout(ctx, layout, VK_SHADER_STAGE_COMPUTE_BIT, pipelineName, pipeline);
     Result<VkShaderModule> module = status ? createShaderModule(ctx, spirv, pipelineName) : Result<VkShaderModule>(status);
     if (!module) {
         destroyPipeline(ctx, pipeline);
@@ -166,7 +168,7 @@ Result<Pipeline> createGraphicsPipeline(VulkanContext& ctx, const GraphicsPipeli
     pipeline.bindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
     VkShaderStageFlags stages = VK_SHADER_STAGE_VERTEX_BIT;
     if (!desc.fragmentSpirv.empty()) stages |= VK_SHADER_STAGE_FRAGMENT_BIT;
-    VKC_TRY(createLayout(ctx, desc.layout, stages, name, pipeline));
+    VKC_TRY(createPipelineLayout(ctx, desc.layout, stages, name, pipeline));
 
     Specialization specialization(desc.specConstants);
     VkShaderModule modules[2] = {};

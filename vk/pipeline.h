@@ -6,6 +6,7 @@
 #include "vk/context.h"
 
 #include <span>
+#include <string>
 #include <vector>
 
 namespace vkc {
@@ -29,6 +30,10 @@ struct PipelineLayoutDesc {
     // allocated for these pipelines may have (drivers may size layouts and set copies by it,
     // lavapipe does); 0: maxVariableDescriptorCount(ctx), which also caps it.
     uint32_t variableDescriptorCount = 0;
+    // Stages besides the pipeline's own that the sets and push constants are visible to. Pipelines
+    // of different kinds that share one descriptor set (a ray-tracing pipeline and a compute one)
+    // need identical set layouts, so each names the other's stages here.
+    VkShaderStageFlags extraStages = 0;
 };
 
 struct SpecConstant {
@@ -77,6 +82,13 @@ struct GraphicsPipelineDesc {
 
 Result<Pipeline> createGraphicsPipeline(VulkanContext& ctx, const GraphicsPipelineDesc& desc);
 void destroyPipeline(VulkanContext& ctx, Pipeline& pipeline);
+
+// The parts every create function shares (vk/ray_tracing_pipeline.cpp uses them too): the set
+// layouts and pipeline layout of `layout` for `stages` (plus its extraStages) into `pipeline`,
+// and a shader module (the caller destroys it once the pipeline exists).
+Status createPipelineLayout(VulkanContext& ctx, const PipelineLayoutDesc& layout, VkShaderStageFlags stages,
+                            const std::string& name, Pipeline& pipeline);
+Result<VkShaderModule> createShaderModule(VulkanContext& ctx, std::span<const uint32_t> spirv, const std::string& what);
 
 // The layout of one set: the bindings of `layout` whose set is `set`, visible to `stages`.
 Result<VkDescriptorSetLayout> createDescriptorSetLayout(VulkanContext& ctx, const PipelineLayoutDesc& layout, uint32_t set,

@@ -23,10 +23,6 @@
 #include "spirv/ebpi_ray_density.comp.h"
 #include "spirv/ebpi_ray_generate.comp.h"
 #include "spirv/ebpi_ray_scan.comp.h"
-#include "spirv/ebpi_trace_boxes.comp.h"
-#include "spirv/ebpi_trace_compute.comp.h"
-#include "spirv/ebpi_trace_query.comp.h"
-#include "spirv/ebpi_trace_sort.comp.h"
 #include "spirv/ebpi_volume.comp.h"
 
 #include <cmath>
@@ -119,9 +115,9 @@ EbpiDetectorImpl::~EbpiDetectorImpl() {
     if (!ctx) return;
     destroyDetectorFrames(*ctx, frames);
     for (EbpiSlot& slot : slots) destroyEbpiAccelFrame(*ctx, slot.accel);
-    for (Pipeline* p :
-         {&depthExtent, &edgeTerms, &rasterize, &pyramid, &density, &scan, &generate, &trace, &sort, &boxes, &volume})
+    for (Pipeline* p : {&depthExtent, &edgeTerms, &rasterize, &pyramid, &density, &scan, &generate, &volume})
         destroyPipeline(*ctx, *p);
+    destroyEbpiTracePipelines(*ctx, tracePipelines);
 }
 
 Status EbpiDetectorImpl::createPipelines() {
@@ -131,9 +127,6 @@ Status EbpiDetectorImpl::createPipelines() {
     const PipelineLayoutDesc imageLayout = withVertexBufferCapacity(kEbpiImagePipelineLayout, frames.vertexBufferCapacity);
     const PipelineLayoutDesc traceLayout =
         withVertexBufferCapacity(ebpiTracePipelineLayout(backend), frames.vertexBufferCapacity);
-    const std::span<const uint32_t> traceSpirv =
-        backend == EbpiRayBackend::RayQuery ? std::span<const uint32_t>(kSpirv_ebpi_trace_query_comp)
-                                            : std::span<const uint32_t>(kSpirv_ebpi_trace_compute_comp);
     const PipelineLayoutDesc volumeLayout = ebpiVolumePipelineLayout();
     const SpecConstant imageGroup[] = {{0, gpu::kEbpiImageGroupSize}};
     const SpecConstant rayGroup[] = {{0, gpu::kEbpiRayGroupSize}};
@@ -151,15 +144,11 @@ Status EbpiDetectorImpl::createPipelines() {
         {&density, kSpirv_ebpi_ray_density_comp, &kEbpiRayPipelineLayout, rayGroup, kEbpiRayDensityPassName},
         {&scan, kSpirv_ebpi_ray_scan_comp, &kEbpiRayPipelineLayout, {}, kEbpiRayScanPassName},
         {&generate, kSpirv_ebpi_ray_generate_comp, &kEbpiRayPipelineLayout, rayGroup, kEbpiRayGeneratePassName},
-        {&trace, traceSpirv, &traceLayout, {}, kEbpiTracePassName},
-        {&sort, kSpirv_ebpi_trace_sort_comp, &traceLayout, {}, kEbpiTraceSortPassName},
         {&volume, kSpirv_ebpi_volume_comp, &volumeLayout, {}, kEbpiVolumePassName},
     };
     for (const auto& p : pipelines)
         VKC_TRY(assignResult(*p.out, createComputePipeline(c, p.spirv, *p.layout, p.spec, p.name)));
-    if (backend != EbpiRayBackend::RayQuery) return Status::success();
-    return assignResult(boxes, createComputePipeline(c, kSpirv_ebpi_trace_boxes_comp, traceLayout, {},
-                                                     kEbpiTraceBoxesPassName));
+    return assignResult(tracePipelines, createEbpiTracePipelines(c, backend, traceLayout));
 }
 
 Status EbpiDetectorImpl::createResources() {
@@ -167,9 +156,9 @@ Status EbpiDetectorImpl::createResources() {
     const uint32_t slotCount = settings.framesInFlight;
     const uint32_t vertexBuffers = frames.vertexBufferCapacity;
     const uint32_t perSlot = (gpu::kEbpiImageBindingStatus + 1 + vertexBuffers) + (gpu::kEbpiRayBindingVolumeRays + 1) +
-                             (gpu::kEbpiTraceBindingBoxes + 1 + vertexBuffers) + (gpu::kEbpiVolumeBindingRayCount + 1);
+                             (gpu::kEbpiTraceBindingLaunch + 1 + vertexBuffers) + (gpu::kEbpiVolumeBindingRayCount + 1);
     std::vector<VkDescriptorPoolSize> sizes = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * perSlot}};
-    if (backend == EbpiRayBackend::RayQuery) sizes.push_back({VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, slotCount});
+    if (ebpiUsesAccelStructs(backend)) sizes.push_back({VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, slotCount});
     VKC_TRY(createDetectorFrames(
         c, {"ebpi", slotCount, slotCount * 4, sizes, ebpiReadbackLayout(settings), !settings.disableGpuTimings}, frames));
     slots.resize(slotCount);
@@ -179,8 +168,8 @@ Status EbpiDetectorImpl::createResources() {
         VKC_TRY(make.descriptorSet(slot.imageSet, frames.descriptorPool, depthExtent.setLayouts[0], "ebpi image set",
                                    vertexBuffers));
         VKC_TRY(make.descriptorSet(slot.raySet, frames.descriptorPool, pyramid.setLayouts[0], "ebpi ray set"));
-        VKC_TRY(make.descriptorSet(slot.traceSet, frames.descriptorPool, trace.setLayouts[0], "ebpi trace set",
-                                   vertexBuffers));
+        VKC_TRY(make.descriptorSet(slot.traceSet, frames.descriptorPool, ebpiTraceSetLayout(tracePipelines),
+                                   "ebpi trace set", vertexBuffers));
         VKC_TRY(make.descriptorSet(slot.volumeSet, frames.descriptorPool, volume.setLayouts[0], "ebpi volume set"));
     }
     return Status::success();
@@ -199,17 +188,24 @@ Result<EbpiDetector> EbpiDetector::create(Context& context, const EbpiSettings& 
     impl->context = &context;
     impl->settings = settings;
     VKC_TRY(checkSettings(*impl->ctx, impl->settings));
-    const bool rayQuery = impl->ctx->hasRayQuery;
+    const VulkanContext& c = *impl->ctx;
     switch (impl->settings.rayBackend) {
         case EbpiRayBackendChoice::Default:
-            impl->backend = rayQuery ? EbpiRayBackend::RayQuery : EbpiRayBackend::Compute;
+            impl->backend = c.hasRayQuery              ? EbpiRayBackend::RayQuery
+                            : c.hasRayTracingPipeline ? EbpiRayBackend::RayTracingPipeline
+                                                      : EbpiRayBackend::Compute;
             break;
         case EbpiRayBackendChoice::Compute:
             impl->backend = EbpiRayBackend::Compute;
             break;
         case EbpiRayBackendChoice::RayQuery:
-            VKC_TRY(requireFeatureSet(*impl->ctx, kFeatureSetRayQuery, "EbpiDetector (EbpiRayBackendChoice::RayQuery)"));
+            VKC_TRY(requireFeatureSet(c, kFeatureSetRayQuery, "EbpiDetector (EbpiRayBackendChoice::RayQuery)"));
             impl->backend = EbpiRayBackend::RayQuery;
+            break;
+        case EbpiRayBackendChoice::RayTracingPipeline:
+            VKC_TRY(requireFeatureSet(c, kFeatureSetRayTracingPipeline,
+                                      "EbpiDetector (EbpiRayBackendChoice::RayTracingPipeline)"));
+            impl->backend = EbpiRayBackend::RayTracingPipeline;
             break;
     }
     VKC_TRY(impl->createPipelines());
@@ -231,7 +227,24 @@ Status EbpiDetector::results(uint64_t frame, FrameResults& out, EbpiFrameDetails
 
 const EbpiSettings& EbpiDetector::settings() const { return impl_->settings; }
 
-bool EbpiDetector::usesRayQuery() const { return impl_->backend == EbpiRayBackend::RayQuery; }
+const char* ebpiRayBackendName(EbpiRayBackendChoice backend) {
+    switch (backend) {
+        case EbpiRayBackendChoice::Default: return "default";
+        case EbpiRayBackendChoice::Compute: return "compute";
+        case EbpiRayBackendChoice::RayQuery: return "ray-query";
+        case EbpiRayBackendChoice::RayTracingPipeline: return "ray-tracing-pipeline";
+    }
+    return "unknown";
+}
+
+EbpiRayBackendChoice EbpiDetector::rayBackend() const {
+    switch (impl_->backend) {
+        case EbpiRayBackend::Compute: return EbpiRayBackendChoice::Compute;
+        case EbpiRayBackend::RayQuery: return EbpiRayBackendChoice::RayQuery;
+        case EbpiRayBackend::RayTracingPipeline: return EbpiRayBackendChoice::RayTracingPipeline;
+    }
+    return EbpiRayBackendChoice::Compute;
+}
 
 Result<FrameResults> EbpiDetector::run(const Scene& scene, const BroadphaseResults& pcs, EbpiFrameDetails* details) {
     return runDetectorFrame(

@@ -1,4 +1,4 @@
-// EbpiDetector's ray-query structures; see ebpi_detector_accel.h.
+// EbpiDetector's acceleration structures; see ebpi_detector_accel.h.
 #include "collision/ebpi/ebpi_detector_accel.h"
 
 #include <algorithm>
@@ -6,7 +6,25 @@
 
 namespace vkc {
 
-Status prepareEbpiAccelFrame(VulkanContext& ctx, EbpiAccelFrame& accel, std::span<gpu::EbpiTraceObjectGpu> objects) {
+namespace {
+
+Status makeLaunchBuffer(VulkanContext& ctx, EbpiAccelFrame& accel) {
+    auto made = createBuffer(ctx, {16,
+                                   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
+                                       VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
+                                   MemoryUsage::DeviceLocal, "ebpi trace launch"});
+    if (!made) return made.status();
+    accel.launch = made.value();
+    accel.launchAddress = bufferDeviceAddress(ctx, accel.launch.buffer);
+    return Status::success();
+}
+
+}  // namespace
+
+Status prepareEbpiAccelFrame(VulkanContext& ctx, EbpiRayBackend backend, EbpiAccelFrame& accel,
+                             std::span<gpu::EbpiTraceObjectGpu> objects) {
+    if (backend == EbpiRayBackend::RayTracingPipeline && accel.launch.buffer == VK_NULL_HANDLE)
+        VKC_TRY(makeLaunchBuffer(ctx, accel));
     std::vector<EbpiAccelMesh> meshes;
     std::vector<EbpiAccelInstance> instances;
     uint32_t boxes = 0;
@@ -38,6 +56,7 @@ Status prepareEbpiAccelFrame(VulkanContext& ctx, EbpiAccelFrame& accel, std::spa
 void destroyEbpiAccelFrame(VulkanContext& ctx, EbpiAccelFrame& accel) {
     destroyEbpiAccelStructs(ctx, accel.structs);
     destroyBuffer(ctx, accel.boxes);
+    destroyBuffer(ctx, accel.launch);
 }
 
 }  // namespace vkc

@@ -213,8 +213,8 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
     }
     t.terms += uint32_t(t.givenTerms.size());
     const VkDeviceSize termBytes = VkDeviceSize(t.terms) * sizeof(gpu::EbpiEdgeTermGpu);
-    const bool rayQuery = backend == EbpiRayBackend::RayQuery;
-    if (rayQuery) VKC_TRY(prepareEbpiAccelFrame(c, slot.accel, t.traceObjects));
+    const bool accelStructs = ebpiUsesAccelStructs(backend);
+    if (accelStructs) VKC_TRY(prepareEbpiAccelFrame(c, backend, slot.accel, t.traceObjects));
     if (termBytes > c.properties.limits.maxStorageBufferRange)
         return makeError(ErrorCode::Unsupported,
                          "ebpi: the tested pairs' edges need " + std::to_string(termBytes) +
@@ -283,8 +283,7 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
 
     EbpiTracePassInputs cast;
     cast.backend = backend;
-    cast.tracePipeline = &trace;
-    cast.sortPipeline = &sort;
+    cast.pipelines = &tracePipelines;
     cast.set = slot.traceSet;
     cast.rayCount = s.maxRays;
     cast.hitCapacity = s.hitCapacity;
@@ -294,12 +293,15 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
     cast.rays = planned.rays;
     cast.rayCounters = planned.counters;
     cast.vertices = image.vertices;
-    if (rayQuery) {
+    if (accelStructs) {
         cast.accel = &slot.accel.structs;
-        cast.boxesPipeline = &boxes;
         cast.objectCount = uint32_t(t.traceObjects.size());
         for (const gpu::EbpiTraceObjectGpu& o : t.traceObjects) cast.mostTriangles = std::max(cast.mostTriangles, o.triangleCount);
         cast.boxes = graph.importBuffer("ebpi triangle boxes", ImportedBuffer{slot.accel.boxes.buffer});
+    }
+    if (backend == EbpiRayBackend::RayTracingPipeline) {
+        cast.launch = graph.importBuffer("ebpi trace launch", ImportedBuffer{slot.accel.launch.buffer});
+        cast.launchAddress = slot.accel.launchAddress;
     }
     cast.rayHits = device("ebpi ray hit counts", VkDeviceSize(s.maxRays) * sizeof(gpu::EbpiRayHitsGpu));
     cast.hits = device("ebpi hits", VkDeviceSize(s.maxRays) * s.hitCapacity * sizeof(gpu::EbpiHitGpu));
@@ -367,10 +369,11 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
     for (const auto& [binding, handle] : volumeBindings) d.storageBuffer(slot.volumeSet, binding, handle);
     for (VkDescriptorSet set : {slot.imageSet, slot.traceSet})
         writeStorageBufferArray(c, set, gpu::kBindingVertexBuffers, vertexSlots.buffers());
-    if (rayQuery) {
+    if (accelStructs) {
         writeAccelerationStructure(c, slot.traceSet, gpu::kEbpiTraceBindingTlas, slot.accel.structs.tlas);
         d.storageBuffer(slot.traceSet, gpu::kEbpiTraceBindingBoxes, cast.boxes);
     }
+    if (cast.launch.valid()) d.storageBuffer(slot.traceSet, gpu::kEbpiTraceBindingLaunch, cast.launch);
     VKC_TRY(executeFrameGraph(c, frames, frame, graph, cmd));
 
     noteFrameInputs(frames, frame, scene, candidatePairs.value(), "ebpi");

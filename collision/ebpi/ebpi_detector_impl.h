@@ -8,7 +8,7 @@
 #include "collision/ebpi/ebpi_pair_views.h"
 #include "collision/frames/detector_frames.h"
 #include "collision/scene/scene_index_cache.h"
-#include "passes/ebpi/ebpi_trace_passes.h"
+#include "passes/ebpi/ebpi_trace_pipelines.h"
 #include "passes/graph/graph.h"
 #include "shaders_glsl/shared/ebpi_volume.h"
 #include "vk/pipeline.h"
@@ -51,7 +51,7 @@ struct EbpiSlot {
                     volumeSet = VK_NULL_HANDLE;
     std::unique_ptr<Graph> graph;  // kept for pass names when reading timings
     SceneIndexCache indices;
-    EbpiAccelFrame accel;  // ray-query backend
+    EbpiAccelFrame accel;  // hardware ray backends
     std::vector<EbpiRecordedPair> pairs;
 };
 
@@ -60,7 +60,8 @@ struct EbpiDetectorImpl {
     Context* context = nullptr;  // for the broadphase of run(scene)
     EbpiSettings settings;
     EbpiRayBackend backend = EbpiRayBackend::Compute;
-    Pipeline depthExtent, edgeTerms, rasterize, pyramid, density, scan, generate, trace, sort, boxes, volume;
+    Pipeline depthExtent, edgeTerms, rasterize, pyramid, density, scan, generate, volume;
+    EbpiTracePipelines tracePipelines;
     DetectorFrames frames;
     std::vector<EbpiSlot> slots;
     std::map<std::pair<uint32_t, uint32_t>, glm::dmat3> previousAxes;  // warm starts (Sec. 4.4)

@@ -58,7 +58,8 @@ struct HeadlessDesc {
     const char* deviceName;               // substring of the device name; the VKC_DEVICE env var
                                           // (an index or a substring) overrides both
     bool requireRayQuery;                 // fail instead of running without ray queries
-    bool disableRayQuery;                 // never enable the ray-query set
+    bool disableRayTracing;               // never enable the ray-query and ray-tracing-pipeline sets
+                                          // (RenderDoc 1.24 cannot capture a device with them)
     // The method sets to enable (device_requirements.h); unset: every set the chosen device
     // supports. A device lacking a requested set is not chosen.
     std::optional<FeatureSets> featureSets;

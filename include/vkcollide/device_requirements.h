@@ -22,6 +22,7 @@ enum FeatureSetBits : uint32_t {
     kFeatureSetConsistentPairs = 1u << 3,
     kFeatureSetAabbTree = 1u << 4,
     kFeatureSetEbpi = 1u << 5,  // ebpi with its compute backend
+    kFeatureSetRayTracingPipeline = 1u << 6,  // ebpi's backend where ray queries are missing (data-centre GPUs)
     kFeatureSetAllMethods =
         kFeatureSetStencil | kFeatureSetLdi | kFeatureSetConsistentPairs | kFeatureSetAabbTree | kFeatureSetEbpi,
 };

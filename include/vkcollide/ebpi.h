@@ -33,11 +33,17 @@
 namespace vkc {
 
 enum class EbpiRayBackendChoice : uint32_t {
-    Default,   // ray queries where the context enabled them (kFeatureSetRayQuery), else compute
-    Compute,   // watertight compute traversal: any Vulkan 1.2 device, RenderDoc-capturable
-    RayQuery,  // VK_KHR_ray_query: a BLAS of grown triangle boxes per object, a TLAS per frame;
-               // MissingFeature without it
+    Default,             // the first the context enabled: ray queries (kFeatureSetRayQuery), ray-tracing
+                         // pipelines (kFeatureSetRayTracingPipeline), else compute
+    Compute,             // watertight compute traversal: any Vulkan 1.2 device, RenderDoc-capturable
+    RayQuery,            // VK_KHR_ray_query: a BLAS of grown triangle boxes per object, a TLAS per frame;
+                         // MissingFeature without it
+    RayTracingPipeline,  // VK_KHR_ray_tracing_pipeline over the same structures (GPUs without ray
+                         // queries, such as NVIDIA's data-centre parts); MissingFeature without it
 };
+
+// "default", "compute", "ray-query", "ray-tracing-pipeline": the CLI's --ray-backend values.
+const char* ebpiRayBackendName(EbpiRayBackendChoice backend);
 
 enum class EbpiDirectionChoice : uint32_t {
     Optimized,  // Eq. 12 minimised over the pair's area-weighted normals, warm-started per pair
@@ -49,8 +55,8 @@ enum class EbpiDirectionChoice : uint32_t {
 // 6 MiB at the defaults), 64 B per tile of its pyramid, 104 B per ray (maxRays) and 32 B per hit
 // slot (maxRays x hitCapacity: 64 MiB at the defaults). create() refuses settings whose buffers
 // pass one storage-buffer binding (lavapipe: 128 MiB), naming the fields to lower.
-// Both backends decide hits with the same watertight test (shaders_glsl/shared/ebpi_trace.h), so
-// they give the same volumes bit for bit; the ray-tracing-pipeline backend is not written yet.
+// Every backend decides hits with the same watertight test (shaders_glsl/shared/ebpi_trace.h), so
+// they give the same volumes bit for bit.
 struct EbpiSettings : DetectorSettings {
     double tolerance = 0.0;         // absolute volume error allowed per pair (world units cubed), > 0
     uint32_t resolution = 0;        // 0: 64. EBPI pixels along the longer side of each view's window
@@ -137,7 +143,7 @@ public:
     Result<FrameResults> run(const Scene& scene, EbpiFrameDetails* details = nullptr);
 
     const EbpiSettings& settings() const;
-    bool usesRayQuery() const;  // the backend create() chose
+    EbpiRayBackendChoice rayBackend() const;  // the backend create() chose (never Default)
 
 private:
     explicit EbpiDetector(std::unique_ptr<EbpiDetectorImpl> impl);

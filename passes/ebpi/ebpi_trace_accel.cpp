@@ -89,8 +89,8 @@ VkAccelerationStructureInstanceKHR instanceOf(const EbpiAccelInstance& instance,
 
 Status createAll(VulkanContext& ctx, std::span<const EbpiAccelMesh> meshes,
                  std::span<const EbpiAccelInstance> instances, EbpiAccelStructs& accel) {
-    if (!ctx.hasRayQuery)
-        return makeError(ErrorCode::MissingFeature, "ebpi ray-query backend: the device has no ray queries");
+    if (!ctx.hasAccelerationStructure)
+        return makeError(ErrorCode::MissingFeature, "ebpi ray backends: the device has no acceleration structures enabled");
     const VkDeviceSize alignment = scratchAlignment(ctx);
     accel.meshes.assign(meshes.begin(), meshes.end());
     VkDeviceSize scratch = 0;
@@ -113,7 +113,7 @@ Status createAll(VulkanContext& ctx, std::span<const EbpiAccelMesh> meshes,
     for (const EbpiAccelInstance& instance : instances) {
         if (instance.mesh >= accel.blas.size() || instance.object >= (1u << 24))
             return makeError(ErrorCode::InvalidArgument,
-                             "ebpi ray-query backend: instance names no mesh or a too large object");
+                             "ebpi ray backends: instance names no mesh or a too large object");
         VkAccelerationStructureDeviceAddressInfoKHR address{
             VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_DEVICE_ADDRESS_INFO_KHR};
         address.accelerationStructure = accel.blas[instance.mesh];

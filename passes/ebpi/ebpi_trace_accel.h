@@ -1,9 +1,9 @@
-// Acceleration structures of ebpi's ray-query backend: one BLAS per object of its triangles'
+// Acceleration structures of ebpi's hardware ray backends (ray query, ray-tracing pipeline): one BLAS per object of its triangles'
 // grown boxes (non-opaque AABB geometry, no duplicate candidates; shaders_glsl/ebpi_trace_boxes.comp
 // writes them) and one TLAS whose instance i places a BLAS with an object's transform and carries
 // the object's index as its custom index. Created on the host with their storage, scratch and
-// instance buffers; built on the GPU by addEbpiTracePasses. Needs VulkanContext::hasRayQuery
-// (acceleration structures and buffer device addresses).
+// instance buffers; built on the GPU by addEbpiTracePasses. Needs
+// VulkanContext::hasAccelerationStructure (and buffer device addresses).
 #pragma once
 
 #include "vk/buffer.h"

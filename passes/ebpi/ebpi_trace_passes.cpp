@@ -1,6 +1,9 @@
 // ebpi casting passes; see ebpi_trace_passes.h. GLSL: ebpi_trace_compute.comp,
-// ebpi_trace_query.comp, ebpi_trace_sort.comp (bindings and structs in shaders_glsl/shared/ebpi_trace.h).
+// ebpi_trace_query.comp, ebpi_trace_pipeline.*, ebpi_trace_launch.comp, ebpi_trace_sort.comp
+// (bindings and structs in shaders_glsl/shared/ebpi_trace.h).
 #include "passes/ebpi/ebpi_trace_passes.h"
+
+#include "passes/ebpi/ebpi_trace_pipelines.h"
 
 #include <volk.h>
 
@@ -21,9 +24,9 @@ uint32_t groupsFor(uint32_t threads) { return (threads + gpu::kEbpiTraceGroupSiz
 
 void bind(VkCommandBuffer cmd, const PassResources& r, const Pipeline& pipeline, VkDescriptorSet set,
           const gpu::EbpiTracePush& push) {
-    r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
-    r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &set, 0, nullptr);
-    r.device().vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+    r.device().vkCmdBindPipeline(cmd, pipeline.bindPoint, pipeline.pipeline);
+    r.device().vkCmdBindDescriptorSets(cmd, pipeline.bindPoint, pipeline.layout, 0, 1, &set, 0, nullptr);
+    r.device().vkCmdPushConstants(cmd, pipeline.layout, pipeline.stages, 0, sizeof(push), &push);
 }
 
 // At most maxGroups groups: the shaders loop over the rays with a grid stride. GPU-driven: the
@@ -37,11 +40,35 @@ void dispatchRays(VkCommandBuffer cmd, const PassResources& r, const EbpiTracePa
     if (groups != 0) r.device().vkCmdDispatch(cmd, in.maxGroups == 0 ? groups : std::min(groups, in.maxGroups), 1, 1);
 }
 
+// One invocation per ray (ebpiTraceLaunchWidth/Height); GPU-driven: the size the launch pass wrote.
+void traceRays(VkCommandBuffer cmd, const PassResources& r, const EbpiTracePassInputs& in) {
+    const RayTracingPipeline& p = in.pipelines->rayTracing;
+    if (in.rayCounters.valid()) {
+        r.device().vkCmdTraceRaysIndirectKHR(cmd, &p.raygen, &p.miss, &p.hit, &p.callable, in.launchAddress);
+        return;
+    }
+    const uint32_t height = gpu::ebpiTraceLaunchHeight(in.rayCount);
+    if (height != 0)
+        r.device().vkCmdTraceRaysKHR(cmd, &p.raygen, &p.miss, &p.hit, &p.callable,
+                                     gpu::ebpiTraceLaunchWidth(in.rayCount), height, 1);
+}
+
 // The counters are read as dispatch arguments and by the shaders (the count).
 void readRayCounters(PassBuilder& pass, BufferHandle counters) {
     if (!counters.valid()) return;
     pass.read(counters, Access::IndirectRead);
     pass.read(counters, Access::ComputeRead);
+}
+
+// What the trace pass reads and writes, in the stage its backend's shaders run in.
+struct TraceAccess {
+    Access read, write, readWrite, structures;
+};
+TraceAccess traceAccess(EbpiRayBackend backend) {
+    if (backend == EbpiRayBackend::RayTracingPipeline)
+        return {Access::RayTracingRead, Access::RayTracingWrite, Access::RayTracingReadWrite,
+                Access::AccelStructReadRayTracing};
+    return {Access::ComputeRead, Access::ComputeWrite, Access::ComputeReadWrite, Access::AccelStructRead};
 }
 
 }  // namespace
@@ -51,9 +78,15 @@ PipelineLayoutDesc ebpiTracePipelineLayout(EbpiRayBackend backend) {
     for (uint32_t b = gpu::kEbpiTraceBindingObjects; b <= gpu::kEbpiTraceBindingHits; ++b)
         layout.bindings.push_back({0, b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1u});
     layout.bindings.push_back({0, gpu::kEbpiTraceBindingRayCount, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1u});
-    if (backend == EbpiRayBackend::RayQuery) {
+    if (ebpiUsesAccelStructs(backend)) {
         layout.bindings.push_back({0, gpu::kEbpiTraceBindingTlas, VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, 1u});
         layout.bindings.push_back({0, gpu::kEbpiTraceBindingBoxes, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1u});
+    }
+    if (backend == EbpiRayBackend::RayTracingPipeline) {
+        layout.bindings.push_back({0, gpu::kEbpiTraceBindingLaunch, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1u});
+        // The ray-tracing pipeline and the compute ones (sort, boxes, launch) share the set.
+        layout.extraStages =
+            VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_RAYGEN_BIT_KHR | VK_SHADER_STAGE_INTERSECTION_BIT_KHR;
     }
     layout.bindings.push_back(
         {0, gpu::kBindingVertexBuffers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kVariableDescriptorCount});
@@ -82,10 +115,10 @@ EbpiTraceOutputs addEbpiTracePasses(Graph& graph, const EbpiTracePassInputs& in)
                                        VkDeviceSize(in.rayCount) * sizeof(gpu::EbpiRayHitsGpu), 0u);
     });
 
-    // Ray-query backend: the structures' buffers are host-owned (their VkAccelerationStructureKHR
+    // Hardware backends: the structures' buffers are host-owned (their VkAccelerationStructureKHR
     // objects are made on them before recording); the graph orders their builds and the trace.
     std::vector<BufferHandle> structures;  // what the trace reads through the TLAS
-    if (in.backend == EbpiRayBackend::RayQuery) {
+    if (ebpiUsesAccelStructs(in.backend)) {
         const EbpiAccelStructs* accel = in.accel;
         BufferHandle scratch = graph.importBuffer("ebpi-accel-scratch", ImportedBuffer{accel->scratch.buffer});
         BufferHandle instances = graph.importBuffer("ebpi-tlas-instances", ImportedBuffer{accel->instances.buffer});
@@ -100,7 +133,7 @@ EbpiTraceOutputs addEbpiTracePasses(Graph& graph, const EbpiTracePassInputs& in)
         const BufferHandle boxes = boxPass.write(in.boxes, Access::ComputeWrite);
         boxPass.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
             if (in.objectCount == 0) return;
-            bind(cmd, r, *in.boxesPipeline, in.set, push);
+            bind(cmd, r, in.pipelines->boxes, in.set, push);
             const uint32_t groups = std::max(1u, groupsFor(in.mostTriangles));
             r.device().vkCmdDispatch(cmd, in.maxGroups == 0 ? groups : std::min(groups, in.maxGroups), in.objectCount,
                                      1);
@@ -123,16 +156,40 @@ EbpiTraceOutputs addEbpiTracePasses(Graph& graph, const EbpiTracePassInputs& in)
             [accel](VkCommandBuffer cmd, const PassResources& r) { recordEbpiTlasBuild(r.device(), cmd, *accel); });
     }
 
+    // Ray-tracing pipeline, GPU-driven: the launch size from the ray count, on the GPU.
+    const bool rayTracing = in.backend == EbpiRayBackend::RayTracingPipeline;
+    BufferHandle launch;
+    if (rayTracing && in.rayCounters.valid()) {
+        PassBuilder launchPass = graph.addPass(kEbpiTraceLaunchPassName);
+        launchPass.read(in.rayCounters, Access::ComputeRead);
+        launch = launchPass.write(in.launch, Access::ComputeWrite);
+        launchPass.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+            bind(cmd, r, in.pipelines->launch, in.set, push);
+            r.device().vkCmdDispatch(cmd, 1, 1, 1);
+        });
+    }
+
+    const TraceAccess access = traceAccess(in.backend);
     PassBuilder trace = graph.addPass(kEbpiTracePassName);
-    for (BufferHandle b : structures) trace.read(b, Access::AccelStructRead);
-    for (BufferHandle b : {in.objects, in.indices, in.rays}) trace.read(b, Access::ComputeRead);
-    for (BufferHandle v : in.vertices) trace.read(v, Access::ComputeRead);
-    rayHits = trace.write(rayHits, Access::ComputeReadWrite);
-    hits = trace.write(hits, Access::ComputeWrite);
-    readRayCounters(trace, in.rayCounters);
+    for (BufferHandle b : structures) trace.read(b, access.structures);
+    for (BufferHandle b : {in.objects, in.indices, in.rays}) trace.read(b, access.read);
+    for (BufferHandle v : in.vertices) trace.read(v, access.read);
+    rayHits = trace.write(rayHits, access.readWrite);
+    hits = trace.write(hits, access.write);
+    if (rayTracing) {
+        if (in.rayCounters.valid()) trace.read(in.rayCounters, Access::RayTracingRead);
+        if (launch.valid()) trace.read(launch, Access::IndirectRead);
+    } else {
+        readRayCounters(trace, in.rayCounters);
+    }
     trace.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
-        bind(cmd, r, *in.tracePipeline, in.set, push);
-        dispatchRays(cmd, r, in);
+        if (rayTracing) {
+            bind(cmd, r, in.pipelines->rayTracing.pipeline, in.set, push);
+            traceRays(cmd, r, in);
+        } else {
+            bind(cmd, r, in.pipelines->trace, in.set, push);
+            dispatchRays(cmd, r, in);
+        }
     });
 
     PassBuilder sort = graph.addPass(kEbpiTraceSortPassName);
@@ -140,7 +197,7 @@ EbpiTraceOutputs addEbpiTracePasses(Graph& graph, const EbpiTracePassInputs& in)
     hits = sort.write(hits, Access::ComputeReadWrite);
     readRayCounters(sort, in.rayCounters);
     sort.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
-        bind(cmd, r, *in.sortPipeline, in.set, push);
+        bind(cmd, r, in.pipelines->sort, in.set, push);
         dispatchRays(cmd, r, in);
     });
 

@@ -1,12 +1,14 @@
 // Passes of method `ebpi`'s casting stage (paper 5, pipeline stage 5): clear the per-ray counts
-// -> (ray-query backend) every object's triangle boxes, one BLAS per object over them, then the
-// TLAS of the objects -> trace every ray
-// with the chosen backend, recording EVERY hit (t, object, triangle, barycentrics, entering) in
-// the ray's slots -> sort each ray's hits by (t, object, triangle) -> copy into the read-back slot.
+// -> (hardware backends) every object's triangle boxes, one BLAS per object over them, then the
+// TLAS of the objects -> (ray-tracing pipeline, GPU-driven) the launch size from the ray count ->
+// trace every ray with the chosen backend, recording EVERY hit (t, object, triangle, barycentrics,
+// entering) in the ray's slots -> sort each ray's hits by (t, object, triangle) -> copy into the
+// read-back slot.
 // Reads: rays, object table, indices, vertex buffers (in place). Writes: per-ray counts (exact
 // past the capacity, with a truncation flag) and hit slots. Invariant: both backends decide hits
 // with the one watertight test of shaders_glsl/shared/ebpi_trace.h, so after the sort their
-// outputs are identical whenever the acceleration structure reports a superset of the hits.
+// outputs are identical whenever the acceleration structure reports a superset of the hits (all
+// three backends are tested hit for hit against an exact reference: tests/ebpi/ebpi_trace_gpu_test.cpp).
 #pragma once
 
 #include "passes/ebpi/ebpi_trace_accel.h"
@@ -20,15 +22,20 @@
 namespace vkc {
 
 enum class EbpiRayBackend : uint32_t {
-    Compute,   // ebpi_trace_compute.comp: any Vulkan 1.2 device, no acceleration structures
-    RayQuery,  // ebpi_trace_query.comp: VK_KHR_ray_query (VulkanContext::hasRayQuery)
+    Compute,             // ebpi_trace_compute.comp: any Vulkan 1.2 device, no acceleration structures
+    RayQuery,            // ebpi_trace_query.comp: VK_KHR_ray_query (VulkanContext::hasRayQuery)
+    RayTracingPipeline,  // ebpi_trace_pipeline.*: VK_KHR_ray_tracing_pipeline (hasRayTracingPipeline)
 };
+
+// Whether the backend traces an acceleration structure (built by these passes each frame).
+inline bool ebpiUsesAccelStructs(EbpiRayBackend backend) { return backend != EbpiRayBackend::Compute; }
+
+struct EbpiTracePipelines;  // ebpi_trace_pipelines.h
 
 struct EbpiTracePassInputs {
     EbpiRayBackend backend = EbpiRayBackend::Compute;
-    const Pipeline* tracePipeline = nullptr;  // the backend's shader, layout ebpiTracePipelineLayout(backend)
-    const Pipeline* sortPipeline = nullptr;   // ebpi_trace_sort.comp, same layout
-    VkDescriptorSet set = VK_NULL_HANDLE;     // one set serves both pipelines
+    const EbpiTracePipelines* pipelines = nullptr;  // of `backend`
+    VkDescriptorSet set = VK_NULL_HANDLE;           // one set serves every pipeline
 
     uint32_t rayCount = 0;     // the rays, or with rayCounters the capacity of the ray buffers
     uint32_t hitCapacity = 1;  // slots per ray, >= 1
@@ -40,13 +47,16 @@ struct EbpiTracePassInputs {
     BufferHandle rayCounters;
     std::vector<BufferHandle> vertices;   // every vertex buffer the objects read
     BufferHandle rayHits, hits;           // EbpiRayHitsGpu[rayCount], EbpiHitGpu[rayCount * hitCapacity]
-    // Ray-query backend: the structures to build this frame (their buffers are imported here), and
+    // Hardware backends: the structures to build this frame (their buffers are imported here), and
     // the triangle boxes they are built over (written first, from the vertices in place).
     const EbpiAccelStructs* accel = nullptr;
-    const Pipeline* boxesPipeline = nullptr;  // ebpi_trace_boxes.comp, same layout
     uint32_t objectCount = 0;
     uint32_t mostTriangles = 0;  // of one object
     BufferHandle boxes;          // EbpiTriangleBoxGpu per triangle of every object (EbpiTraceObjectGpu::firstBox)
+    // Ray-tracing pipeline, GPU-driven: the trace's VkTraceRaysIndirectCommandKHR (16 bytes, with
+    // INDIRECT_BUFFER and SHADER_DEVICE_ADDRESS usages) and its address.
+    BufferHandle launch;
+    VkDeviceAddress launchAddress = 0;
 
     BufferHandle readback;                           // the frame's ring slot; invalid: no read-back pass
     const ReadbackLayout* readbackLayout = nullptr;  // ebpiTraceReadbackLayout
@@ -61,6 +71,7 @@ inline constexpr const char* kEbpiTraceClearPassName = "ebpi-trace-clear";
 inline constexpr const char* kEbpiTraceBoxesPassName = "ebpi-trace-boxes";
 inline constexpr const char* kEbpiTraceBlasPassName = "ebpi-trace-blas-build";
 inline constexpr const char* kEbpiTraceTlasPassName = "ebpi-trace-tlas-build";
+inline constexpr const char* kEbpiTraceLaunchPassName = "ebpi-trace-launch";
 inline constexpr const char* kEbpiTracePassName = "ebpi-trace";
 inline constexpr const char* kEbpiTraceSortPassName = "ebpi-trace-sort";
 inline constexpr const char* kEbpiTraceReadbackPassName = "ebpi-trace-readback";

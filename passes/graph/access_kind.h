@@ -30,6 +30,9 @@ enum class Access : uint8_t {
     HostRead,                  // read back by the host after the submission completes
     AccelStructRead,           // acceleration structure traced with ray queries in a compute shader
     AccelStructReadRayTracing, // acceleration structure traced from a ray-tracing pipeline
+    RayTracingRead,            // storage buffer read in a ray-tracing pipeline's shaders
+    RayTracingWrite,           // storage buffer write in a ray-tracing pipeline's shaders (prior contents not read)
+    RayTracingReadWrite,       // read-modify-write or atomics in a ray-tracing pipeline's shaders
     AccelStructBuild,          // acceleration structure storage written by a build
     AccelStructBuildInput,     // vertex/index/instance data read by an acceleration structure build
     AccelStructScratch,        // scratch buffer of an acceleration structure build

@@ -18,7 +18,7 @@ VKC_CONSTANT(uint, kEbpiTraceGroupSize, 64u)
 // A ray's unused object slot.
 VKC_CONSTANT(uint, kEbpiNoObject, 0xFFFFFFFFu)
 
-// Descriptor bindings (set 0) of ebpi_trace_compute.comp, ebpi_trace_query.comp and ebpi_trace_sort.comp.
+// Descriptor bindings (set 0) of every backend's trace shaders and of ebpi_trace_sort.comp.
 VKC_CONSTANT(uint, kEbpiTraceBindingObjects, 0u)  // EbpiTraceObjectGpu[], read
 VKC_CONSTANT(uint, kEbpiTraceBindingIndices, 1u)  // uint[] triangle vertex indices, read
 VKC_CONSTANT(uint, kEbpiTraceBindingRays, 2u)     // EbpiRayGpu[rayCount], read
@@ -35,6 +35,15 @@ VKC_CONSTANT(uint, kEbpiTraceBindingBoxes, 7u)    // EbpiTriangleBoxGpu[] (ray-q
 // rounding of the hardware's ray-box test and of the ray's move into object space, so the box
 // always contains every point the exact test can accept (ebpi_trace_boxes.comp).
 VKC_CONSTANT(float, kEbpiTraceBoxMargin, 1.0e-5)
+// uint[4] (ray-tracing-pipeline backend only): the VkTraceRaysIndirectCommandKHR of a GPU-driven
+// frame, written by ebpi_trace_launch.comp from the ray count.
+VKC_CONSTANT(uint, kEbpiTraceBindingLaunch, 8u)
+// A ray-tracing launch is kEbpiTraceLaunchWidth rays wide (or fewer) and as tall as the rays need:
+// ray y * width + x, within every device's launch-size limits.
+VKC_CONSTANT(uint, kEbpiTraceLaunchWidth, 4096u)
+
+VKC_INLINE uint ebpiTraceLaunchWidth(uint rayCount) { return rayCount < kEbpiTraceLaunchWidth ? rayCount : kEbpiTraceLaunchWidth; }
+VKC_INLINE uint ebpiTraceLaunchHeight(uint rayCount) { return (rayCount + kEbpiTraceLaunchWidth - 1u) / kEbpiTraceLaunchWidth; }
 
 // One scene object as the casting sees it (std430, 96 bytes): where its triangles are.
 struct EbpiTraceObjectGpu {

@@ -2,7 +2,8 @@
 // context created with one method's feature set alone runs that method under the validation layer
 // without a message (a feature the method uses but its set lacks would be reported), the
 // broadphase runs on the base set alone (no fp64, no fragment stores, no precise occlusion
-// queries), and a detector whose set the context lacks refuses to be created, naming what is missing.
+// queries), and a detector whose set the context lacks refuses to be created, naming what is missing
+// (ebpi's ray backends included).
 #include "tests/support/method_scenes.h"
 #include "tests/support/small_settings.h"
 #include "vkcollide/aabb_tree.h"
@@ -67,6 +68,62 @@ TEST_F(BaseSetOnly, DetectorsOfOtherSetsRefuseNamingWhatIsMissing) {
                                            "shaderStorageImageExtendedFormats");
     expectRefused<AabbTreeDetector>(context_, "AabbTreeDetector", "\"aabb-tree\"", "shaderFloat64");
     expectRefused<EbpiDetector>(context_, "EbpiDetector", "\"ebpi\"", "shaderFloat64");
+}
+
+// ebpi's ray backends follow the sets too. With ebpi's set and ray-tracing pipelines but no ray
+// queries (an NVIDIA data-centre GPU's case), the default backend is the ray-tracing pipeline, it
+// runs under validation and gives the compute backend's volume exactly; ray queries are refused
+// naming their set.
+class EbpiWithRayTracingPipelineOnly : public test::MethodSceneTest {
+protected:
+    std::optional<FeatureSets> featureSets() const override {
+        return kFeatureSetEbpi | kFeatureSetRayTracingPipeline;
+    }
+};
+
+TEST_F(EbpiWithRayTracingPipelineOnly, DefaultsToTheRayTracingPipelineAndRefusesRayQueries) {
+    auto scene = Scene::create(context_, kVolumeMethodRequirements);
+    ASSERT_TRUE(scene);
+    addOverlappingBoxes(scene.value());
+    EbpiSettings settings = test::smallSettings(static_cast<EbpiDetector*>(nullptr));
+    auto chosen = EbpiDetector::create(context_, settings);
+    ASSERT_TRUE(chosen) << chosen.status().describe();
+    EXPECT_EQ(chosen->rayBackend(), EbpiRayBackendChoice::RayTracingPipeline);
+    settings.rayBackend = EbpiRayBackendChoice::Compute;
+    auto compute = EbpiDetector::create(context_, settings);
+    ASSERT_TRUE(compute) << compute.status().describe();
+    auto traced = chosen->run(scene.value());
+    auto reference = compute->run(scene.value());
+    ASSERT_TRUE(traced && reference);
+    ASSERT_EQ(traced->pairs.size(), 1u);
+    ASSERT_EQ(reference->pairs.size(), 1u);
+    EXPECT_GT(traced->pairs[0].volume, 0.0);
+    EXPECT_EQ(traced->pairs[0].volume, reference->pairs[0].volume);
+
+    settings.rayBackend = EbpiRayBackendChoice::RayQuery;
+    auto refused = EbpiDetector::create(context_, settings);
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.status().code, ErrorCode::MissingFeature);
+    for (const char* part : {"rayQuery", "\"ebpi ray-query backend\""})
+        EXPECT_NE(refused.status().message.find(part), std::string::npos) << refused.status().message;
+}
+
+class EbpiSetOnly : public test::MethodSceneTest {
+protected:
+    std::optional<FeatureSets> featureSets() const override { return kFeatureSetEbpi; }
+};
+
+TEST_F(EbpiSetOnly, DefaultsToComputeAndRefusesTheRayTracingPipeline) {
+    EbpiSettings settings = test::smallSettings(static_cast<EbpiDetector*>(nullptr));
+    auto chosen = EbpiDetector::create(context_, settings);
+    ASSERT_TRUE(chosen) << chosen.status().describe();
+    EXPECT_EQ(chosen->rayBackend(), EbpiRayBackendChoice::Compute);
+    settings.rayBackend = EbpiRayBackendChoice::RayTracingPipeline;
+    auto refused = EbpiDetector::create(context_, settings);
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.status().code, ErrorCode::MissingFeature);
+    for (const char* part : {"rayTracingPipeline", "\"ebpi ray-tracing-pipeline backend\""})
+        EXPECT_NE(refused.status().message.find(part), std::string::npos) << refused.status().message;
 }
 
 }  // namespace

@@ -6,7 +6,8 @@
 //     over b's vertices, the central finite difference of the exact volume under b's translation;
 //   - refusals (tolerance, open meshes) and truncation (too few rays, too small a hit capacity)
 //     reported with a warning and no volume, never a wrong number;
-//   - the ray-query backend (BLAS per mesh, TLAS per frame) equal to the compute one bit for bit.
+//   - the ray-query and ray-tracing-pipeline backends (BLAS per mesh, TLAS per frame) equal to the
+//     compute one bit for bit.
 #include "collision/reference/intersection_volume.h"
 #include "collision/scene/generated_solids.h"
 #include "tests/support/host_vertex_buffer.h"
@@ -346,13 +347,14 @@ TEST_F(EbpiDetectorTest, GradientSumsToZeroAndMatchesTheExactVolumesFiniteDiffer
     }
 }
 
-// Both backends decide every hit with the one watertight test; after the sort their hit lists are
-// equal, so every sum is equal bit for bit (hardware traversal only proposes candidates).
-TEST_F(EbpiDetectorTest, RayQueryAndComputeBackendsGiveTheSameVolumesAndGradients) {
-    if (!vk().hasRayQuery) {
-        if (test::deviceRequired()) FAIL() << "the device has no ray queries";
-        GTEST_SKIP() << "no VK_KHR_ray_query on this device";
-    }
+// Every backend decides every hit with the one watertight test; after the sort their hit lists
+// are equal, so every sum is equal bit for bit (hardware traversal only proposes candidates).
+TEST_F(EbpiDetectorTest, EveryRayBackendGivesTheSameVolumesAndGradients) {
+    std::vector<EbpiRayBackendChoice> hardware;
+    if (vk().hasRayQuery) hardware.push_back(EbpiRayBackendChoice::RayQuery);
+    if (vk().hasRayTracingPipeline) hardware.push_back(EbpiRayBackendChoice::RayTracingPipeline);
+    if (hardware.size() < 2 && test::deviceRequired()) FAIL() << "the device lacks a hardware ray backend";
+    if (hardware.empty()) GTEST_SKIP() << "no hardware ray backend on this device";
     const MeshData sphere = solids::sphere(0.5f, 2);
     const MeshData torus = solids::torus(0.5f, 0.2f, 12);
     const Placed objects[] = {{&sphere, glm::mat4(1.0f)},
@@ -360,31 +362,36 @@ TEST_F(EbpiDetectorTest, RayQueryAndComputeBackendsGiveTheSameVolumesAndGradient
                                                    glm::vec3(1.0f, 0.2f, 0.4f))},
                               {&sphere, glm::translate(glm::mat4(1.0f), glm::vec3(-0.4f, 0.3f, 0.2f))}};
     auto compute = EbpiDetector::create(context_, settings(0.01));
-    auto query = EbpiDetector::create(context_, settings(0.01, 64, EbpiDirectionChoice::Optimized,
-                                                         EbpiRayBackendChoice::RayQuery));
-    ASSERT_TRUE(compute && query) << (compute ? query.status() : compute.status()).describe();
-    EXPECT_FALSE(compute->usesRayQuery());
-    EXPECT_TRUE(query->usesRayQuery());
+    ASSERT_TRUE(compute) << compute.status().describe();
+    EXPECT_EQ(compute->rayBackend(), EbpiRayBackendChoice::Compute);
     auto a = run(compute.value(), objects);
-    auto b = run(query.value(), objects);
-    ASSERT_TRUE(a && b);
+    ASSERT_TRUE(a);
     ASSERT_EQ(a->details.pairs.size(), 3u);
-    ASSERT_EQ(b->details.pairs.size(), 3u);
-    for (size_t p = 0; p < 3; ++p) {
-        const EbpiPairDetails& x = a->details.pairs[p];
-        const EbpiPairDetails& y = b->details.pairs[p];
-        EXPECT_EQ(x.rays, y.rays) << p;
-        EXPECT_EQ(x.volumePerDirection, y.volumePerDirection) << p;
-        EXPECT_EQ(x.truncated, y.truncated) << p;
-        ASSERT_EQ(x.gradientB.size(), y.gradientB.size()) << p;
-        for (size_t k = 0; k < x.gradientB.size(); ++k) {
-            EXPECT_EQ(x.gradientB[k].vertex, y.gradientB[k].vertex);
-            EXPECT_EQ(x.gradientB[k].gradient, y.gradientB[k].gradient);
-        }
-        EXPECT_GT(x.volume, 0.0) << p;
-    }
     EXPECT_TRUE(a->results.gpuTimingsMs.count("ebpi-trace-blas-build") == 0);
-    EXPECT_TRUE(b->results.gpuTimingsMs.count("ebpi-trace-blas-build") == 1);
+    for (EbpiRayBackendChoice backend : hardware) {
+        SCOPED_TRACE(ebpiRayBackendName(backend));
+        auto detector =
+            EbpiDetector::create(context_, settings(0.01, 64, EbpiDirectionChoice::Optimized, backend));
+        ASSERT_TRUE(detector) << detector.status().describe();
+        EXPECT_EQ(detector->rayBackend(), backend);
+        auto b = run(detector.value(), objects);
+        ASSERT_TRUE(b);
+        ASSERT_EQ(b->details.pairs.size(), 3u);
+        for (size_t p = 0; p < 3; ++p) {
+            const EbpiPairDetails& x = a->details.pairs[p];
+            const EbpiPairDetails& y = b->details.pairs[p];
+            EXPECT_EQ(x.rays, y.rays) << p;
+            EXPECT_EQ(x.volumePerDirection, y.volumePerDirection) << p;
+            EXPECT_EQ(x.truncated, y.truncated) << p;
+            ASSERT_EQ(x.gradientB.size(), y.gradientB.size()) << p;
+            for (size_t k = 0; k < x.gradientB.size(); ++k) {
+                EXPECT_EQ(x.gradientB[k].vertex, y.gradientB[k].vertex);
+                EXPECT_EQ(x.gradientB[k].gradient, y.gradientB[k].gradient);
+            }
+            EXPECT_GT(x.volume, 0.0) << p;
+        }
+        EXPECT_TRUE(b->results.gpuTimingsMs.count("ebpi-trace-blas-build") == 1);
+    }
 }
 
 // keepImages: each direction's EBPI bound and ray density per pixel; the densities add up to the
@@ -421,14 +428,16 @@ TEST_F(EbpiDetectorTest, ImagesHoldEachViewsBoundAndRays) {
 }
 
 // A mesh read in place from the host's interleaved buffer (offset, stride) and rewritten by it every
-// frame: the GPU stages read it there (both backends: the ray-query boxes come from it too, and
-// give the compute backend's sums bit for bit), and since its CPU copy may be stale the pair says
-// its bound leaves the surfaces' crossings out.
+// frame: the GPU stages read it there (every backend: the hardware backends' boxes come from it
+// too, and give the compute backend's sums bit for bit), and since its CPU copy may be stale the
+// pair says its bound leaves the surfaces' crossings out.
 TEST_F(EbpiDetectorTest, HostDeformedMeshesAreReadInPlaceAndTheirPairsSaySoWhatTheBoundLeavesOut) {
     const MeshData sphere = solids::sphere(0.5f, 2);
     auto host = test::createInterleavedVertexBuffer(vk(), sphere.positions, 5, 3, "host sphere vertices");
     ASSERT_TRUE(host) << host.status().describe();
-    std::optional<PairRun> runs[2];
+    const EbpiRayBackendChoice backends[] = {EbpiRayBackendChoice::Compute, EbpiRayBackendChoice::RayQuery,
+                                             EbpiRayBackendChoice::RayTracingPipeline};
+    std::optional<PairRun> runs[3];
     {
         auto scene = Scene::create(context_);
         ASSERT_TRUE(scene);
@@ -443,11 +452,10 @@ TEST_F(EbpiDetectorTest, HostDeformedMeshesAreReadInPlaceAndTheirPairsSaySoWhatT
         pcs.worldBounds = {placedMeshBounds(sphere, glm::dmat4(1.0)), placedMeshBounds(sphere, tb)};
         pcs.pairs = {{0, 1}};
         pcs.pairCount = 1;
-        for (int backend = 0; backend < 2; ++backend) {
-            auto detector = EbpiDetector::create(
-                context_, settings(0.01, 64, EbpiDirectionChoice::Optimized,
-                                   backend == 0 ? EbpiRayBackendChoice::Compute : EbpiRayBackendChoice::RayQuery));
-            ASSERT_TRUE(detector) << detector.status().describe();
+        for (int backend = 0; backend < 3; ++backend) {
+            auto detector =
+                EbpiDetector::create(context_, settings(0.01, 64, EbpiDirectionChoice::Optimized, backends[backend]));
+            ASSERT_TRUE(detector) << ebpiRayBackendName(backends[backend]) << ": " << detector.status().describe();
             PairRun out;
             auto results = detector->run(scene.value(), pcs, &out.details);
             ASSERT_TRUE(results) << results.status().describe();
@@ -465,7 +473,9 @@ TEST_F(EbpiDetectorTest, HostDeformedMeshesAreReadInPlaceAndTheirPairsSaySoWhatT
             said = said || w.find("deformed in the host's buffer") != std::string::npos;
         EXPECT_TRUE(said);
     }
-    EXPECT_EQ(runs[0]->details.pairs[0].volumePerDirection, runs[1]->details.pairs[0].volumePerDirection);
+    for (int backend = 1; backend < 3; ++backend)
+        EXPECT_EQ(runs[0]->details.pairs[0].volumePerDirection, runs[backend]->details.pairs[0].volumePerDirection)
+            << ebpiRayBackendName(backends[backend]);
 }
 
 TEST_F(EbpiDetectorTest, TooFewRaysOrHitSlotsOrAToleranceBelowFloatTruncateWithAWarningAndNoVolume) {

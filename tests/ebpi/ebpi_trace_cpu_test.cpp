@@ -102,7 +102,8 @@ struct TraceGraph {
     EbpiTracePassInputs in;
 };
 
-void declareTrace(Graph& graph, TraceGraph& t, EbpiRayBackend backend) {
+// GPU-driven: the ray count comes from a counters buffer (and, ray-tracing pipeline, the launch size).
+void declareTrace(Graph& graph, TraceGraph& t, EbpiRayBackend backend, bool gpuDriven = false) {
     uintptr_t next = 0x100;
     auto imported = [&](const char* name) { return graph.importBuffer(name, ImportedBuffer{fakeBuffer(next++)}); };
     t.accel.meshes.resize(2);
@@ -128,6 +129,10 @@ void declareTrace(Graph& graph, TraceGraph& t, EbpiRayBackend backend) {
     ring.final = syncStateOf(Access::HostRead);
     t.in.readback = graph.importBuffer("readback", ring);
     t.in.readbackLayout = &t.layout;
+    if (gpuDriven) {
+        t.in.rayCounters = imported("counters");
+        t.in.launch = imported("launch");
+    }
     addEbpiTracePasses(graph, t.in);
 }
 
@@ -174,6 +179,41 @@ TEST(EbpiTracePassesTest, RayQueryTraceWaitsForTheBoxesThenBlasThenTlasBuilds) {
     // The TLAS build reuses the scratch the BLAS builds wrote.
     EXPECT_TRUE(waitsForBuild(graph, tlasPass, graph.findBuffer("ebpi-accel-scratch").index,
                               VK_ACCESS_2_ACCELERATION_STRUCTURE_WRITE_BIT_KHR));
+}
+
+// Whether pass `pass` has a barrier on buffer `resource` from `srcStages`/`srcAccess` to `dstStages`/`dstAccess`.
+bool hasBarrier(const Graph& graph, uint32_t pass, uint32_t resource, VkPipelineStageFlags2 srcStages,
+                VkAccessFlags2 srcAccess, VkPipelineStageFlags2 dstStages, VkAccessFlags2 dstAccess) {
+    for (const GraphBarrier& b : graph.passBarriers(pass))
+        if (!b.isImage && b.resource == resource && (b.srcStages & srcStages) && (b.srcAccess & srcAccess) &&
+            (b.dstStages & dstStages) && (b.dstAccess & dstAccess))
+            return true;
+    return false;
+}
+
+TEST(EbpiTracePassesTest, RayTracingPipelineTracesTheLaunchSizeTheGpuWrote) {
+    Graph graph;
+    TraceGraph t;
+    declareTrace(graph, t, EbpiRayBackend::RayTracingPipeline, true);
+    ASSERT_TRUE(graph.compile().ok());
+    EXPECT_EQ(passNames(graph),
+              (std::vector<std::string>{kEbpiTraceClearPassName, kEbpiTraceBoxesPassName, kEbpiTraceBlasPassName,
+                                        kEbpiTraceTlasPassName, kEbpiTraceLaunchPassName, kEbpiTracePassName,
+                                        kEbpiTraceSortPassName, kEbpiTraceReadbackPassName}));
+    const uint32_t tracePass = 5, sortPass = 6;
+    // The trace reads the launch size as indirect arguments after the compute pass wrote it.
+    EXPECT_TRUE(hasBarrier(graph, tracePass, graph.findBuffer("launch").index, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                           VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT,
+                           VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT));
+    // It reads the TLAS from the ray-tracing stages once built, and the sort waits for its hits there.
+    EXPECT_TRUE(hasBarrier(graph, tracePass, graph.findBuffer("ebpi-tlas").index,
+                           VK_PIPELINE_STAGE_2_ACCELERATION_STRUCTURE_BUILD_BIT_KHR,
+                           VK_ACCESS_2_ACCELERATION_STRUCTURE_WRITE_BIT_KHR,
+                           VK_PIPELINE_STAGE_2_RAY_TRACING_SHADER_BIT_KHR,
+                           VK_ACCESS_2_ACCELERATION_STRUCTURE_READ_BIT_KHR));
+    EXPECT_TRUE(hasBarrier(graph, sortPass, graph.findBuffer("hits").index,
+                           VK_PIPELINE_STAGE_2_RAY_TRACING_SHADER_BIT_KHR, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                           VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT));
 }
 
 TEST(EbpiTracePassesTest, ComputeBackendTouchesNoAccelerationStructure) {

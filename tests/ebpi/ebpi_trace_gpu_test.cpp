@@ -1,13 +1,22 @@
-// Tier B: ebpi's casting passes on a device under the validation layer, both backends. Every hit
+// Tier B: ebpi's casting passes on a device under the validation layer, all three backends. Every hit
 // of every ray against the exact CPU reference (tests/ebpi/ebpi_trace_oracle.h): on a cube and an
 // octahedron with rays exactly through shared edges and vertices (one hit per crossing, entries
-// and exits alternating and balanced), on random rays through placed shared meshes; the compute
-// and ray-query backends hit for hit (bit-identical); truncation with the exact count.
+// and exits alternating and balanced), on random rays through placed shared meshes; the compute,
+// ray-query and ray-tracing-pipeline backends hit for hit (bit-identical); truncation with the
+// exact count.
 #include "tests/ebpi/ebpi_trace_scenes.h"
 #include "tests/ebpi/ebpi_trace_support.h"
 #include "tests/support/reflection_check.h"
 #include "tests/support/vulkan_test.h"
 #include "tools/io/mesh_loader.h"
+
+#include "spirv/ebpi_trace_boxes.comp.h"
+#include "spirv/ebpi_trace_compute.comp.h"
+#include "spirv/ebpi_trace_launch.comp.h"
+#include "spirv/ebpi_trace_pipeline.rgen.h"
+#include "spirv/ebpi_trace_pipeline.rint.h"
+#include "spirv/ebpi_trace_query.comp.h"
+#include "spirv/ebpi_trace_sort.comp.h"
 
 #include <gtest/gtest.h>
 
@@ -22,19 +31,47 @@ using namespace ebpi_test;
 
 class EbpiTraceGpuTest : public test::VulkanTest {
 protected:
-    // The backends this device runs: compute always; ray query where enabled (lavapipe has it,
-    // so under VKC_REQUIRE_DEVICE=1 its absence fails).
+    // The backends this device runs: compute always; the hardware ones where enabled (lavapipe
+    // has both, so under VKC_REQUIRE_DEVICE=1 their absence fails).
     std::vector<EbpiRayBackend> backends() {
         std::vector<EbpiRayBackend> out = {EbpiRayBackend::Compute};
         if (vk().hasRayQuery)
             out.push_back(EbpiRayBackend::RayQuery);
         else if (test::deviceRequired())
             ADD_FAILURE() << "the device has no ray queries: the ray-query backend is untested";
+        if (vk().hasRayTracingPipeline)
+            out.push_back(EbpiRayBackend::RayTracingPipeline);
+        else if (test::deviceRequired())
+            ADD_FAILURE() << "the device has no ray-tracing pipelines: that backend is untested";
         return out;
     }
 };
 
-const char* nameOf(EbpiRayBackend backend) { return backend == EbpiRayBackend::RayQuery ? "ray-query" : "compute"; }
+const char* nameOf(EbpiRayBackend backend) {
+    switch (backend) {
+        case EbpiRayBackend::Compute: return "compute";
+        case EbpiRayBackend::RayQuery: return "ray-query";
+        case EbpiRayBackend::RayTracingPipeline: return "ray-tracing-pipeline";
+    }
+    return "?";
+}
+
+// The SPIR-V of every shader the backend's trace set serves.
+std::vector<std::pair<std::span<const uint32_t>, const char*>> traceShaders(EbpiRayBackend backend) {
+    std::vector<std::pair<std::span<const uint32_t>, const char*>> out = {
+        {kSpirv_ebpi_trace_sort_comp, "ebpi_trace_sort.comp"}};
+    switch (backend) {
+        case EbpiRayBackend::Compute: out.push_back({kSpirv_ebpi_trace_compute_comp, "ebpi_trace_compute.comp"}); break;
+        case EbpiRayBackend::RayQuery: out.push_back({kSpirv_ebpi_trace_query_comp, "ebpi_trace_query.comp"}); break;
+        case EbpiRayBackend::RayTracingPipeline:
+            out.push_back({kSpirv_ebpi_trace_pipeline_rgen, "ebpi_trace_pipeline.rgen"});
+            out.push_back({kSpirv_ebpi_trace_pipeline_rint, "ebpi_trace_pipeline.rint"});
+            out.push_back({kSpirv_ebpi_trace_launch_comp, "ebpi_trace_launch.comp"});
+            break;
+    }
+    if (ebpiUsesAccelStructs(backend)) out.push_back({kSpirv_ebpi_trace_boxes_comp, "ebpi_trace_boxes.comp"});
+    return out;
+}
 
 std::vector<OracleHit> asOracleHits(std::span<const gpu::EbpiHitGpu> hits) {
     std::vector<OracleHit> out;
@@ -82,12 +119,13 @@ std::vector<TraceObject> cubeAndOctahedron(const MeshData& cube, const MeshData&
 }
 
 TEST_F(EbpiTraceGpuTest, LayoutsMatchTheShaders) {
-    for (EbpiRayBackend backend : {EbpiRayBackend::Compute, EbpiRayBackend::RayQuery}) {
+    for (EbpiRayBackend backend :
+         {EbpiRayBackend::Compute, EbpiRayBackend::RayQuery, EbpiRayBackend::RayTracingPipeline}) {
         const PipelineLayoutDesc layout = ebpiTracePipelineLayout(backend);
-        Status trace = test::checkPipelineLayout(traceSpirv(backend), layout, nameOf(backend));
-        EXPECT_TRUE(trace.ok()) << trace.describe();
-        Status sort = test::checkPipelineLayout(kSpirv_ebpi_trace_sort_comp, layout, "ebpi_trace_sort.comp");
-        EXPECT_TRUE(sort.ok()) << sort.describe();
+        for (const auto& [spirv, name] : traceShaders(backend)) {
+            Status status = test::checkPipelineLayout(spirv, layout, name);
+            EXPECT_TRUE(status.ok()) << nameOf(backend) << ": " << status.describe();
+        }
     }
 }
 
@@ -174,7 +212,7 @@ TEST_F(EbpiTraceGpuTest, RandomRaysOnSharedMeshesMatchTheExactReferenceAndBacken
             EXPECT_GT(total, rays.size());  // most rays cross both solids
             runs.push_back(std::move(run.value()));
         }
-        // Hit for hit, bit for bit: both backends ran the same exact test on the same triangles.
+        // Hit for hit, bit for bit: every backend ran the same exact test on the same triangles.
         for (size_t k = 1; k < runs.size(); ++k) {
             ASSERT_EQ(runs[k].rayHits.size(), runs[0].rayHits.size());
             for (uint32_t r = 0; r < rays.size(); ++r) {
@@ -191,25 +229,26 @@ TEST_F(EbpiTraceGpuTest, BackendsAgreeBitForBitOnEdgeAndVertexRays) {
     const MeshData cube = cubeMesh(), octahedron = octahedronMesh();
     const std::vector<TraceObject> objects = cubeAndOctahedron(cube, octahedron);
     const std::vector<gpu::EbpiRayGpu> rays = exactEdgeRays(0, 1);
-    if (!vk().hasRayQuery) {
-        if (test::deviceRequired()) FAIL() << "the device has no ray queries";
-        GTEST_SKIP() << "the device has no ray queries";
-    }
     auto compute = runTrace(vk(), EbpiRayBackend::Compute, objects, rays, 16);
-    auto query = runTrace(vk(), EbpiRayBackend::RayQuery, objects, rays, 16);
     ASSERT_TRUE(compute) << compute.status().describe();
-    ASSERT_TRUE(query) << query.status().describe();
-    for (uint32_t r = 0; r < rays.size(); ++r) {
-        ASSERT_EQ(query->rayHits[r].count, compute->rayHits[r].count) << "ray " << r;
-        EXPECT_EQ(std::memcmp(query->hitsOf(r).data(), compute->hitsOf(r).data(), compute->hitsOf(r).size_bytes()), 0)
-            << "ray " << r;
-    }
-    EXPECT_EQ(query->passes,
-              (std::vector<std::string>{kEbpiTraceClearPassName, kEbpiTraceBoxesPassName, kEbpiTraceBlasPassName,
-                                        kEbpiTraceTlasPassName, kEbpiTracePassName, kEbpiTraceSortPassName,
-                                        kEbpiTraceReadbackPassName}));
     EXPECT_EQ(compute->passes, (std::vector<std::string>{kEbpiTraceClearPassName, kEbpiTracePassName,
                                                          kEbpiTraceSortPassName, kEbpiTraceReadbackPassName}));
+    const std::vector<EbpiRayBackend> all = backends();
+    for (size_t k = 1; k < all.size(); ++k) {
+        SCOPED_TRACE(nameOf(all[k]));
+        auto hardware = runTrace(vk(), all[k], objects, rays, 16);
+        ASSERT_TRUE(hardware) << hardware.status().describe();
+        for (uint32_t r = 0; r < rays.size(); ++r) {
+            ASSERT_EQ(hardware->rayHits[r].count, compute->rayHits[r].count) << "ray " << r;
+            EXPECT_EQ(
+                std::memcmp(hardware->hitsOf(r).data(), compute->hitsOf(r).data(), compute->hitsOf(r).size_bytes()), 0)
+                << "ray " << r;
+        }
+        EXPECT_EQ(hardware->passes,
+                  (std::vector<std::string>{kEbpiTraceClearPassName, kEbpiTraceBoxesPassName, kEbpiTraceBlasPassName,
+                                            kEbpiTraceTlasPassName, kEbpiTracePassName, kEbpiTraceSortPassName,
+                                            kEbpiTraceReadbackPassName}));
+    }
 }
 
 TEST_F(EbpiTraceGpuTest, SmallCapacityTruncatesWithTheExactCountAndNoOverrun) {

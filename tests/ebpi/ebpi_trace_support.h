@@ -1,21 +1,17 @@
 // Runs ebpi's casting passes (passes/ebpi/ebpi_trace_passes.h) on a device for the GPU tests: the
 // meshes in one vertex and one index buffer, the object table, the rays, the chosen backend's
-// pipelines and (ray query) acceleration structures, one graph read back through a ring slot.
+// pipelines and (hardware backends) acceleration structures, one graph read back through a ring slot.
 #pragma once
 
 #include "collision/frames/vulkan_graph.h"
 #include "tests/support/graph_run.h"
-#include "passes/ebpi/ebpi_trace_passes.h"
+#include "passes/ebpi/ebpi_trace_pipelines.h"
 #include "tests/ebpi/ebpi_trace_oracle.h"
 #include "vk/buffer.h"
 #include "vk/commands.h"
 #include "vk/descriptors.h"
 #include "vk/pipeline.h"
 
-#include "spirv/ebpi_trace_boxes.comp.h"
-#include "spirv/ebpi_trace_compute.comp.h"
-#include "spirv/ebpi_trace_query.comp.h"
-#include "spirv/ebpi_trace_sort.comp.h"
 
 #include <cstring>
 #include <span>
@@ -35,11 +31,6 @@ struct TraceRun {
     }
 };
 
-inline std::span<const uint32_t> traceSpirv(EbpiRayBackend backend) {
-    if (backend == EbpiRayBackend::RayQuery) return kSpirv_ebpi_trace_query_comp;
-    return kSpirv_ebpi_trace_compute_comp;
-}
-
 // Everything the run creates, destroyed in reverse on scope exit.
 class TraceResources {
 public:
@@ -47,9 +38,7 @@ public:
     ~TraceResources() {
         destroyEbpiAccelStructs(ctx_, accel);
         destroyDescriptorPool(ctx_, pool);
-        destroyPipeline(ctx_, sort);
-        destroyPipeline(ctx_, trace);
-        destroyPipeline(ctx_, boxes);
+        destroyEbpiTracePipelines(ctx_, pipelines);
         for (Buffer& b : buffers) destroyBuffer(ctx_, b);
     }
     Result<Buffer> buffer(VkDeviceSize bytes, VkBufferUsageFlags usage, MemoryUsage memory, const char* name) {
@@ -58,7 +47,7 @@ public:
         return b;
     }
     std::vector<Buffer> buffers;
-    Pipeline trace, sort, boxes;
+    EbpiTracePipelines pipelines;
     VkDescriptorPool pool = VK_NULL_HANDLE;
     EbpiAccelStructs accel;
 
@@ -68,11 +57,11 @@ private:
 
 inline Result<TraceRun> runTrace(VulkanContext& ctx, EbpiRayBackend backend, const std::vector<TraceObject>& objects,
                                  std::span<const gpu::EbpiRayGpu> rays, uint32_t hitCapacity) {
-    const bool rayQuery = backend == EbpiRayBackend::RayQuery;
+    const bool accelStructs = ebpiUsesAccelStructs(backend);
     TraceResources res(ctx);
 
-    // One vertex buffer and one index buffer; each object gets its own copy of its mesh, and (ray
-    // query) its triangles' boxes in one buffer, a BLAS over each object's.
+    // One vertex buffer and one index buffer; each object gets its own copy of its mesh, and
+    // (hardware backends) its triangles' boxes in one buffer, a BLAS over each object's.
     std::vector<float> positions;
     std::vector<uint32_t> indices;
     std::vector<gpu::EbpiTraceObjectGpu> table;
@@ -97,7 +86,7 @@ inline Result<TraceRun> runTrace(VulkanContext& ctx, EbpiRayBackend backend, con
     }
     const VkBufferUsageFlags inputUsage =
         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-        (rayQuery ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
+        (accelStructs ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
                         VK_BUFFER_USAGE_ACCELERATION_STRUCTURE_BUILD_INPUT_READ_ONLY_BIT_KHR
                   : 0);
     auto vertexBuffer = res.buffer(positions.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal,
@@ -120,7 +109,7 @@ inline Result<TraceRun> runTrace(VulkanContext& ctx, EbpiRayBackend backend, con
     VKC_TRY(uploadBuffer(ctx, objectBuffer.value(), table.data(), table.size() * sizeof(table[0])));
     VKC_TRY(uploadBuffer(ctx, rayBuffer.value(), rays.data(), rays.size() * sizeof(rays[0])));
 
-    if (rayQuery) {
+    if (accelStructs) {
         const VkDeviceAddress boxBase = bufferDeviceAddress(ctx, boxBuffer->buffer);
         for (EbpiAccelMesh& m : accelMeshes) m.boxes += boxBase;
         auto accel = createEbpiAccelStructs(ctx, accelMeshes, instances);
@@ -128,31 +117,21 @@ inline Result<TraceRun> runTrace(VulkanContext& ctx, EbpiRayBackend backend, con
         res.accel = accel.value();
     }
 
-    const PipelineLayoutDesc pipelineLayout = ebpiTracePipelineLayout(backend);
-    auto trace = createComputePipeline(ctx, traceSpirv(backend), pipelineLayout, {}, "ebpi-trace");
-    if (!trace) return trace.status();
-    res.trace = trace.value();
-    auto sort = createComputePipeline(ctx, kSpirv_ebpi_trace_sort_comp, pipelineLayout, {}, "ebpi-trace-sort");
-    if (!sort) return sort.status();
-    res.sort = sort.value();
-    if (rayQuery) {
-        auto boxes = createComputePipeline(ctx, kSpirv_ebpi_trace_boxes_comp, pipelineLayout, {}, "ebpi-trace-boxes");
-        if (!boxes) return boxes.status();
-        res.boxes = boxes.value();
-    }
-    std::vector<VkDescriptorPoolSize> sizes = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 9}};
-    if (rayQuery) sizes.push_back({VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, 1});
+    auto pipelines = createEbpiTracePipelines(ctx, backend, ebpiTracePipelineLayout(backend));
+    if (!pipelines) return pipelines.status();
+    res.pipelines = pipelines.value();
+    std::vector<VkDescriptorPoolSize> sizes = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 10}};
+    if (accelStructs) sizes.push_back({VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, 1});
     auto pool = createDescriptorPool(ctx, 1, sizes, "ebpi-test-pool");
     if (!pool) return pool.status();
     res.pool = pool.value();
-    auto set = allocateDescriptorSet(ctx, res.pool, res.trace.setLayouts[0], "ebpi-trace-set", 1);
+    auto set = allocateDescriptorSet(ctx, res.pool, ebpiTraceSetLayout(res.pipelines), "ebpi-trace-set", 1);
     if (!set) return set.status();
 
     Graph graph;
     EbpiTracePassInputs in;
     in.backend = backend;
-    in.tracePipeline = &res.trace;
-    in.sortPipeline = &res.sort;
+    in.pipelines = &res.pipelines;
     in.set = set.value();
     in.rayCount = uint32_t(rays.size());
     in.hitCapacity = hitCapacity;
@@ -164,8 +143,7 @@ inline Result<TraceRun> runTrace(VulkanContext& ctx, EbpiRayBackend backend, con
     in.rayHits = graph.createBuffer("ebpi-ray-hits", GraphBufferDesc{std::max<VkDeviceSize>(16, rays.size() * 8)});
     in.hits = graph.createBuffer(
         "ebpi-hits", GraphBufferDesc{std::max<VkDeviceSize>(16, rays.size() * hitCapacity * sizeof(gpu::EbpiHitGpu))});
-    in.accel = rayQuery ? &res.accel : nullptr;
-    in.boxesPipeline = &res.boxes;
+    in.accel = accelStructs ? &res.accel : nullptr;
     in.objectCount = uint32_t(table.size());
     in.mostTriangles = mostTriangles;
     in.boxes = graph.importBuffer("ebpi-boxes", ImportedBuffer{boxBuffer->buffer});
@@ -193,7 +171,7 @@ inline Result<TraceRun> runTrace(VulkanContext& ctx, EbpiRayBackend backend, con
                           rayBuffer.value());
     const VkBuffer vertexBuffers[] = {vertexBuffer->buffer};
     writeStorageBufferArray(ctx, in.set, gpu::kBindingVertexBuffers, vertexBuffers);
-    if (rayQuery) {
+    if (accelStructs) {
         writeAccelerationStructure(ctx, in.set, gpu::kEbpiTraceBindingTlas, res.accel.tlas);
         writeBufferDescriptor(ctx, in.set, gpu::kEbpiTraceBindingBoxes, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                               boxBuffer.value());

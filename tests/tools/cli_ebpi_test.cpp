@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 namespace vkc {
 namespace {
@@ -104,6 +105,31 @@ TEST(CliDetect, EbpiRunsMorePairsThanADetectorHoldsInBatches) {
         EXPECT_LE(std::abs(pair["volume"].get<double>() - 0.125), pair["volume_error_bound"].get<double>()) << i;
         EXPECT_LE(pair["volume_error_bound"].get<double>(), 1e-3) << i;
     }
+}
+
+// --ray-backend: each backend runs, says which it used, and gives the compute backend's volumes
+// exactly; a name that is no backend is refused listing the ones there are.
+TEST(CliDetect, EbpiRayBackendsGiveTheSameVolumes) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "vkc_cli_tests" / "ebpi_backends";
+    std::filesystem::create_directories(dir);
+    const std::string scene = sourcePath("tests/tools/scenes/ebpi_volumes.json");
+    std::vector<double> reference;
+    for (const char* backend : {"compute", "ray-query", "ray-tracing-pipeline"}) {
+        const std::filesystem::path report = dir / (std::string(backend) + ".json");
+        auto run = runCli("detect " + scene + " --method ebpi --tolerance 1e-3 --ray-backend " + backend +
+                          " --report " + report.string());
+        ASSERT_EQ(run.exitCode, 0) << backend << ": " << run.output;
+        const nlohmann::json json = readJson(report);
+        EXPECT_EQ(json["settings"]["ray_backend"], backend);
+        std::vector<double> volumes;
+        for (const nlohmann::json& pair : json["frames"][0]["pairs"]) volumes.push_back(pair["volume"]);
+        ASSERT_EQ(volumes.size(), 2u) << backend;
+        if (reference.empty()) reference = volumes;
+        EXPECT_EQ(volumes, reference) << backend;
+    }
+    auto bad = runCli("detect " + scene + " --method ebpi --tolerance 1e-3 --ray-backend optix");
+    EXPECT_NE(bad.exitCode, 0);
+    EXPECT_NE(bad.output.find("ray-tracing-pipeline"), std::string::npos) << bad.output;
 }
 
 TEST(CliDetect, EbpiRefusesAMissingOrBadToleranceWithTheReason) {

@@ -35,7 +35,7 @@ bool isBvh(const std::string& pass) {
     return pass == "ebpi-trace-boxes" || pass == "ebpi-trace-blas-build" || pass == "ebpi-trace-tlas-build";
 }
 bool isCasting(const std::string& pass) {
-    return pass == "ebpi-trace-clear" || pass == "ebpi-trace" || pass == "ebpi-trace-sort";
+    return pass == "ebpi-trace-clear" || pass == "ebpi-trace-launch" || pass == "ebpi-trace" || pass == "ebpi-trace-sort";
 }
 bool isVolume(const std::string& pass) { return startsWith(pass, "ebpi-volume"); }
 
@@ -97,10 +97,11 @@ int main(int argc, char** argv) {
     using vkc::EbpiRayBackendChoice;
     const bool includeLarge = vkc::bench::envIsOne("VKC_BENCH_LARGE_MESHES");
     for (const vkc::bench::SharedMeshPair& pair : vkc::bench::sharedMeshPairs())
-        for (const auto& [backend, name] : {std::pair{EbpiRayBackendChoice::RayQuery, "ray-query"},
-                                            std::pair{EbpiRayBackendChoice::Compute, "compute"}}) {
+        for (EbpiRayBackendChoice backend : {EbpiRayBackendChoice::RayQuery, EbpiRayBackendChoice::RayTracingPipeline,
+                                             EbpiRayBackendChoice::Compute}) {
             if (pair.large && !includeLarge) continue;
-            const std::string label = std::string("BM_EbpiPair/") + pair.name + "/" + name;
+            const std::string label =
+                std::string("BM_EbpiPair/") + pair.name + "/" + vkc::ebpiRayBackendName(backend);
             benchmark::RegisterBenchmark(label.c_str(), vkc::bench::BM_EbpiPair, pair, backend)
                 ->Unit(benchmark::kMillisecond)
                 ->Iterations(3);

@@ -33,6 +33,16 @@ namespace vkc::tools {
 
 namespace {
 
+// The backends --ray-backend names (Default is its absence).
+constexpr EbpiRayBackendChoice kRayBackends[] = {EbpiRayBackendChoice::Compute, EbpiRayBackendChoice::RayQuery,
+                                                 EbpiRayBackendChoice::RayTracingPipeline};
+
+std::vector<std::string> rayBackendNames() {
+    std::vector<std::string> names;
+    for (EbpiRayBackendChoice backend : kRayBackends) names.push_back(ebpiRayBackendName(backend));
+    return names;
+}
+
 struct DetectOptions {
     std::string scene;
     std::string method;
@@ -41,7 +51,7 @@ struct DetectOptions {
     std::optional<uint32_t> layerCap;
     std::optional<double> tolerance;  // ebpi: absolute volume tolerance per pair
     std::string gradient;             // ebpi: --gradient FILE
-    std::string rayBackend;           // ebpi: empty (the device's best), "compute" or "ray-query"
+    std::string rayBackend;           // ebpi: empty (the device's best) or an ebpiRayBackendName
     bool validate = false;  // Khronos validation (with synchronization checks); any message fails the run
     std::string report;
     std::string images;
@@ -190,8 +200,8 @@ Result<MethodRun> startEbpi(const DetectOptions& options, Context& context, cons
     runner->settings.tolerance = *options.tolerance;
     runner->settings.resolution = options.resolution.value_or(0);
     runner->settings.keepImages = !options.images.empty();
-    if (options.rayBackend == "compute") runner->settings.rayBackend = EbpiRayBackendChoice::Compute;
-    if (options.rayBackend == "ray-query") runner->settings.rayBackend = EbpiRayBackendChoice::RayQuery;
+    for (EbpiRayBackendChoice backend : kRayBackends)
+        if (options.rayBackend == ebpiRayBackendName(backend)) runner->settings.rayBackend = backend;
     auto gradients = std::make_shared<nlohmann::json>(nlohmann::json::array());
     MethodRun run;
     run.runFrame = [&options, &context, &scene, runner, gradients](const io::SceneFrame&, const BroadphaseResults& pcs,
@@ -214,7 +224,7 @@ Result<MethodRun> startEbpi(const DetectOptions& options, Context& context, cons
         return nlohmann::json{{"tolerance", used.tolerance}, {"resolution", used.resolution},
                               {"max_split", used.maxSplit}, {"max_rays", used.maxRays},
                               {"hit_capacity", used.hitCapacity},
-                              {"ray_backend", runner->detector->usesRayQuery() ? "ray-query" : "compute"}};
+                              {"ray_backend", ebpiRayBackendName(runner->detector->rayBackend())}};
     };
     run.finish = [&options, gradients]() -> Status {
         if (options.gradient.empty()) return Status::success();
@@ -257,7 +267,7 @@ Status runDetect(const DetectOptions& options) {
     HeadlessDesc headless = {};
     headless.deviceName = options.device.empty() ? nullptr : options.device.c_str();
     // RenderDoc 1.24 cannot capture ray queries, acceleration structures or device addresses.
-    headless.disableRayQuery = capture.has_value();
+    headless.disableRayTracing = capture.has_value();
     headless.enableValidation = options.validate;
     auto context = createHeadlessContext(headless);
     if (!context) return context.status();
@@ -333,8 +343,9 @@ void addDetectCommand(CLI::App& app, int& exitCode) {
     command->add_option("--gradient", options->gradient,
                         "ebpi: JSON file for each pair's volume gradient per vertex (dV/d world position)");
     command->add_option("--ray-backend", options->rayBackend,
-                        "ebpi: how rays are cast (default: ray-query where the device has it, else compute)")
-        ->check(CLI::IsMember({"compute", "ray-query"}));
+                        "ebpi: how rays are cast (default: ray-query where the device has it, else "
+                        "ray-tracing-pipeline, else compute)")
+        ->check(CLI::IsMember(rayBackendNames()));
     command->add_option("--report", options->report, "Report file (JSON); default: standard output");
     command->add_option("--images", options->images,
                         "ldi: directory for PNGs of each pair's intersection depth; ebpi: of each pair's EBPI bound "

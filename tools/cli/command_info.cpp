@@ -29,7 +29,7 @@ static void printDevice(const DeviceInfo& device) {
               << "    ray-query: " << (device.rayQuery ? "yes" : "no (VK_KHR_ray_query)") << "\n"
               << "    ray-tracing-pipeline: "
               << (device.rayTracingPipeline ? "yes" : "no (VK_KHR_ray_tracing_pipeline)") << "\n"
-              << "    compute-bvh: yes (any device)\n";
+              << "    compute: yes (any device)\n";
 }
 
 void addInfoCommand(CLI::App& app, int& exitCode) {

@@ -336,7 +336,7 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
         copies.push_back({kEbpiReadbackPixels, built.pixels, VkDeviceSize(t.pixels) * sizeof(gpu::EbpiPixelGpu)});
         copies.push_back({kEbpiReadbackTiles, planned.tiles, VkDeviceSize(t.tiles) * sizeof(gpu::EbpiRayTileGpu)});
     }
-    addReadbackPass(graph, "ebpi-readback", frames.readback, importReadbackSlot(graph, "ebpi readback slot", frames.ring, frame),
+    addReadbackPass(graph, kEbpiReadbackPassName, frames.readback, importReadbackSlot(graph, "ebpi readback slot", frames.ring, frame),
                     copies);
     VKC_TRY(graph.compile(slotResources(frames, frame)));
 

@@ -24,6 +24,9 @@ namespace vkc {
 
 struct SceneImpl;
 
+// The frame's one copy into its read-back slot.
+inline constexpr const char* kEbpiReadbackPassName = "ebpi-readback";
+
 // Read-back regions of one frame.
 enum EbpiReadback : uint32_t {
     kEbpiReadbackViewResults,  // EbpiRayViewResultGpu per view

@@ -3,6 +3,7 @@
 // EbpiFrameDetails. A pair's volume is the mean of its three directions' estimates, each within
 // its direction's achieved EBPI bound plus the rounding of its fixed-point and float arithmetic.
 #include "collision/ebpi/ebpi_detector_impl.h"
+#include "collision/ebpi/ebpi_stage_timings.h"
 
 #include "collision/ebpi/ebpi_view_images.h"
 #include "collision/ebpi/ebpi_volume_cpu.h"
@@ -139,6 +140,7 @@ Status EbpiDetectorImpl::readResults(uint64_t frame, FrameResults& out, EbpiFram
         d.pairs.push_back(std::move(pd));
     }
     VKC_TRY(readFrameTimings(c, frames, frame, *slot.graph, out.gpuTimingsMs));
+    d.stageTimingsMs = ebpiStageTimings(out.gpuTimingsMs);
     if (details) *details = std::move(d);
     return Status::success();
 }

@@ -109,10 +109,33 @@ struct EbpiPairDetails {
     std::array<EbpiViewImage, 3> images;             // per direction; only with keepImages
 };
 
+// A frame's GPU time per stage, milliseconds: paper 5's Table 1 columns, each the sum of its
+// passes' timestamps (FrameResults::gpuTimingsMs has them pass by pass; all zero when timings are
+// off). BVH is zero on the compute backend, which builds none.
+struct EbpiStageTimings {
+    double image = 0.0;     // the EBPI: edge terms, transient-edge terms, rasterization ("raster")
+    double rays = 0.0;      // pyramid, per-tile splits, scan, ray list
+    double bvh = 0.0;       // triangle boxes, BLAS and TLAS builds
+    double casting = 0.0;   // every hit of every ray, sorted
+    double volume = 0.0;    // Eq. 1 and Eq. 2 sums
+    double readback = 0.0;  // the copy into the read-back memory
+
+    EbpiStageTimings& operator+=(const EbpiStageTimings& o) {
+        image += o.image;
+        rays += o.rays;
+        bvh += o.bvh;
+        casting += o.casting;
+        volume += o.volume;
+        readback += o.readback;
+        return *this;
+    }
+};
+
 struct EbpiFrameDetails {
     std::vector<EbpiPairDetails> pairs;
     uint64_t totalRays = 0;   // exact, even past maxRays
     bool raysTruncated = false;
+    EbpiStageTimings stageTimingsMs;
 };
 
 struct EbpiDetectorImpl;

@@ -347,6 +347,18 @@ TEST_F(EbpiDetectorTest, GradientSumsToZeroAndMatchesTheExactVolumesFiniteDiffer
     }
 }
 
+// The Table 1 stages add up to every pass's time: no pass of the frame is left out of them.
+::testing::AssertionResult coversEveryPass(const PairRun& run) {
+    const EbpiStageTimings& t = run.details.stageTimingsMs;
+    const double stages = t.image + t.rays + t.bvh + t.casting + t.volume + t.readback;
+    double passes = 0.0;
+    for (const auto& [pass, ms] : run.results.gpuTimingsMs) passes += ms;
+    if (passes > 0.0 && t.image > 0.0 && t.rays > 0.0 && t.casting > 0.0 && t.volume > 0.0 &&
+        std::abs(stages - passes) <= 1e-9 * passes)
+        return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "stages " << stages << " ms, passes " << passes << " ms";
+}
+
 // Every backend decides every hit with the one watertight test; after the sort their hit lists
 // are equal, so every sum is equal bit for bit (hardware traversal only proposes candidates).
 TEST_F(EbpiDetectorTest, EveryRayBackendGivesTheSameVolumesAndGradients) {
@@ -368,6 +380,8 @@ TEST_F(EbpiDetectorTest, EveryRayBackendGivesTheSameVolumesAndGradients) {
     ASSERT_TRUE(a);
     ASSERT_EQ(a->details.pairs.size(), 3u);
     EXPECT_TRUE(a->results.gpuTimingsMs.count("ebpi-trace-blas-build") == 0);
+    EXPECT_TRUE(coversEveryPass(a.value()));
+    EXPECT_EQ(a->details.stageTimingsMs.bvh, 0.0);
     for (EbpiRayBackendChoice backend : hardware) {
         SCOPED_TRACE(ebpiRayBackendName(backend));
         auto detector =
@@ -391,6 +405,8 @@ TEST_F(EbpiDetectorTest, EveryRayBackendGivesTheSameVolumesAndGradients) {
             EXPECT_GT(x.volume, 0.0) << p;
         }
         EXPECT_TRUE(b->results.gpuTimingsMs.count("ebpi-trace-blas-build") == 1);
+        EXPECT_TRUE(coversEveryPass(b.value()));
+        EXPECT_GT(b->details.stageTimingsMs.bvh, 0.0);
     }
 }
 

@@ -55,6 +55,11 @@ TEST(CliDetect, EbpiMethodMeetsTheExactVolumesWithinItsBoundAndTheTolerance) {
         EXPECT_GT(frame["ebpi"]["pairs"][i]["rays"].get<uint64_t>(), 0u);
     }
     EXPECT_DOUBLE_EQ(truth[0]["volume"].get<double>(), 0.125);
+    // Paper Table 1's stages: each ran and was timed; the compute backend builds no BVH.
+    const nlohmann::json& stages = frame["ebpi"]["stage_timings_ms"];
+    for (const char* stage : {"image", "rays", "casting", "volume", "readback"})
+        EXPECT_GT(stages[stage].get<double>(), 0.0) << stage;
+    EXPECT_EQ(stages["bvh"].get<double>(), 0.0);
 
     // --images: per pair and direction, the EBPI bound and the rays per pixel, PNGs of the view's size.
     for (int pair = 0; pair < 2; ++pair)

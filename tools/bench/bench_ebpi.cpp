@@ -1,8 +1,7 @@
 // Method ebpi (paper 5) timings in the style of the paper's Table 1, per shared-mesh pair of the
 // meshes README and ray backend, at a volume tolerance of 1% of the README's exact volume: GPU
-// time per stage from the frame's timestamps (EBPI: edge terms and rasterization; rays: pyramid,
-// plan, scan, generation; BVH: triangle boxes and acceleration-structure builds; casting: trace
-// and sort; volume: Eq. 1 and 2), per EbpiDetector::run (record, submit, wait, read back).
+// time per stage (EbpiFrameDetails::stageTimingsMs) per EbpiDetector::run (record, submit, wait,
+// read back).
 // Counters: rays, achieved bound and error against the README (relative), truncated. The compute
 // backend tests every triangle of both meshes per ray, so pairs past 20,000 triangles are skipped
 // on it with the reason; large pairs (a million triangles) only with VKC_BENCH_LARGE_MESHES=1.
@@ -24,20 +23,6 @@ namespace {
 
 constexpr double kRelativeTolerance = 1e-2;
 constexpr size_t kComputeBackendTriangleLimit = 20000;
-
-bool startsWith(const std::string& pass, const char* prefix) { return pass.rfind(prefix, 0) == 0; }
-bool isImage(const std::string& pass) {
-    return startsWith(pass, "ebpi-image") || startsWith(pass, "ebpi-depth") || startsWith(pass, "ebpi-edge") ||
-           startsWith(pass, "ebpi-transient") || startsWith(pass, "ebpi-rasterize");
-}
-bool isRays(const std::string& pass) { return startsWith(pass, "ebpi-ray") || startsWith(pass, "ebpi-pyramid"); }
-bool isBvh(const std::string& pass) {
-    return pass == "ebpi-trace-boxes" || pass == "ebpi-trace-blas-build" || pass == "ebpi-trace-tlas-build";
-}
-bool isCasting(const std::string& pass) {
-    return pass == "ebpi-trace-clear" || pass == "ebpi-trace-launch" || pass == "ebpi-trace" || pass == "ebpi-trace-sort";
-}
-bool isVolume(const std::string& pass) { return startsWith(pass, "ebpi-volume"); }
 
 void BM_EbpiPair(benchmark::State& state, const SharedMeshPair& pair, EbpiRayBackendChoice backend) {
     PairBench& s = pairBench();
@@ -67,10 +52,12 @@ void BM_EbpiPair(benchmark::State& state, const SharedMeshPair& pair, EbpiRayBac
     EbpiFrameDetails details;
     if (skippedOnError(state, detector->run(*prepared->scene, prepared->pcs, &details))) return;  // warm-up
     GpuTimings timings;
+    EbpiStageTimings stages;
     for (auto _ : state) {
         auto results = detector->run(*prepared->scene, prepared->pcs, &details);
         if (skippedOnError(state, results)) return;
         timings.add(results->gpuTimingsMs);
+        stages += details.stageTimingsMs;
     }
     if (details.pairs.size() != 1) {
         state.SkipWithError("the pair's boxes do not overlap");
@@ -82,11 +69,11 @@ void BM_EbpiPair(benchmark::State& state, const SharedMeshPair& pair, EbpiRayBac
     state.counters["truncated"] = d.truncated;
     state.counters["rel_error"] = std::abs(d.volume - pair.referenceVolume) / pair.referenceVolume;
     state.counters["rel_bound"] = d.volumeErrorBound / pair.referenceVolume;
-    state.counters["image_ms"] = perIteration(timings.totalMs(isImage));
-    state.counters["rays_ms"] = perIteration(timings.totalMs(isRays));
-    state.counters["bvh_ms"] = perIteration(timings.totalMs(isBvh));
-    state.counters["casting_ms"] = perIteration(timings.totalMs(isCasting));
-    state.counters["volume_ms"] = perIteration(timings.totalMs(isVolume));
+    state.counters["image_ms"] = perIteration(stages.image);
+    state.counters["rays_ms"] = perIteration(stages.rays);
+    state.counters["bvh_ms"] = perIteration(stages.bvh);
+    state.counters["casting_ms"] = perIteration(stages.casting);
+    state.counters["volume_ms"] = perIteration(stages.volume);
     timings.setTotalCounter(state);
 }
 

@@ -22,6 +22,7 @@ Result<FrameResults> runEbpiFrame(Context& context, EbpiRunner& runner, const Sc
             for (EbpiPairDetails& pair : batchDetails.pairs) details->pairs.push_back(std::move(pair));
             details->totalRays += batchDetails.totalRays;
             details->raysTruncated = details->raysTruncated || batchDetails.raysTruncated;
+            details->stageTimingsMs += batchDetails.stageTimingsMs;
         }
         return results;
     });

@@ -104,7 +104,13 @@ nlohmann::json toJson(const EbpiFrameDetails& details) {
                          {"truncated", p.truncated},
                          {"transient_edges_covered", p.transientEdgesCovered}});
     }
-    return {{"pairs", pairs}, {"total_rays", details.totalRays}, {"rays_truncated", details.raysTruncated}};
+    const EbpiStageTimings& t = details.stageTimingsMs;
+    const nlohmann::json stages = {{"image", t.image},     {"rays", t.rays},     {"bvh", t.bvh},
+                                   {"casting", t.casting}, {"volume", t.volume}, {"readback", t.readback}};
+    return {{"pairs", pairs},
+            {"total_rays", details.totalRays},
+            {"rays_truncated", details.raysTruncated},
+            {"stage_timings_ms", stages}};
 }
 
 nlohmann::json toJson(const RunReport& report) {

@@ -1,0 +1,57 @@
+// Pass labels -> Table 1 stages; see ebpi_stage_timings.h.
+#include "collision/ebpi/ebpi_stage_timings.h"
+
+#include "collision/ebpi/ebpi_detector_impl.h"
+
+#include "passes/ebpi/ebpi_image_passes.h"
+#include "passes/ebpi/ebpi_ray_passes.h"
+#include "passes/ebpi/ebpi_trace_passes.h"
+#include "passes/ebpi/ebpi_volume_passes.h"
+
+#include <cassert>
+
+namespace vkc {
+
+namespace {
+
+struct StageOf {
+    const char* pass;
+    double EbpiStageTimings::*stage;
+};
+
+// The detector's passes (ebpi_detector_frame.cpp); the pyramid's are labelled per level.
+constexpr StageOf kStages[] = {
+    {kEbpiImageClearPassName, &EbpiStageTimings::image},   {kEbpiDepthExtentPassName, &EbpiStageTimings::image},
+    {kEbpiEdgeTermsPassName, &EbpiStageTimings::image},    {kEbpiGivenTermsPassName, &EbpiStageTimings::image},
+    {kEbpiRasterizePassName, &EbpiStageTimings::image},    {kEbpiRayClearPassName, &EbpiStageTimings::rays},
+    {kEbpiRayDensityPassName, &EbpiStageTimings::rays},    {kEbpiRayScanPassName, &EbpiStageTimings::rays},
+    {kEbpiRayGeneratePassName, &EbpiStageTimings::rays},   {kEbpiTraceBoxesPassName, &EbpiStageTimings::bvh},
+    {kEbpiTraceBlasPassName, &EbpiStageTimings::bvh},      {kEbpiTraceTlasPassName, &EbpiStageTimings::bvh},
+    {kEbpiTraceClearPassName, &EbpiStageTimings::casting}, {kEbpiTraceLaunchPassName, &EbpiStageTimings::casting},
+    {kEbpiTracePassName, &EbpiStageTimings::casting},      {kEbpiTraceSortPassName, &EbpiStageTimings::casting},
+    {kEbpiVolumeClearPassName, &EbpiStageTimings::volume}, {kEbpiVolumePassName, &EbpiStageTimings::volume},
+    {kEbpiReadbackPassName, &EbpiStageTimings::readback},
+};
+
+}  // namespace
+
+EbpiStageTimings ebpiStageTimings(const std::map<std::string, double>& passMs) {
+    EbpiStageTimings out;
+    for (const auto& [pass, ms] : passMs) {
+        if (pass.rfind(kEbpiPyramidPassName, 0) == 0) {
+            out.rays += ms;
+            continue;
+        }
+        bool known = false;
+        for (const StageOf& s : kStages)
+            if (pass == s.pass) {
+                out.*s.stage += ms;
+                known = true;
+            }
+        assert(known && "a pass of EbpiDetector without a Table 1 stage");
+        (void)known;
+    }
+    return out;
+}
+
+}  // namespace vkc

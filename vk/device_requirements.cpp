@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <initializer_list>
 
 namespace vkc {
 
@@ -57,6 +58,18 @@ constexpr NamedFeatureSet kNamedFeatureSets[] = {
     {kFeatureSetEbpi, "ebpi"}, {kFeatureSetRayQuery, "ebpi ray-query backend"},
     {kFeatureSetRayTracingPipeline, "ebpi ray-tracing-pipeline backend"},
 };
+
+// A hardware ray backend: its own extension and features, around acceleration structures (their
+// builds, and a ray-tracing pipeline's shader binding table, take device addresses).
+void addRayTracingRows(DeviceRequirements& r, const char* extension, std::initializer_list<FeatureRequirement> features) {
+    r.extensions.push_back({VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME, 0, false});
+    r.extensions.push_back({extension, 0, false});
+    r.extensions.push_back({VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME, 0, false});
+    r.features.push_back(VKC_EXT(accelerationStructure, VkPhysicalDeviceAccelerationStructureFeaturesKHR,
+                                 VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ACCELERATION_STRUCTURE_FEATURES_KHR, false));
+    r.features.insert(r.features.end(), features);
+    r.features.push_back(VKC_CORE12(bufferDeviceAddress, false));
+}
 
 // The rows one set adds (base: those every set needs).
 void addSetRows(DeviceRequirements& r, FeatureSets set) {
@@ -120,30 +133,18 @@ void addSetRows(DeviceRequirements& r, FeatureSets set) {
             r.features.push_back(VKC_CORE10(shaderFloat64, false));
             break;
         case kFeatureSetRayQuery:
-            r.extensions.push_back({VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME, 0, false});
-            r.extensions.push_back({VK_KHR_RAY_QUERY_EXTENSION_NAME, 0, false});
-            r.extensions.push_back({VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME, 0, false});
-            r.features.push_back(VKC_EXT(accelerationStructure, VkPhysicalDeviceAccelerationStructureFeaturesKHR,
-                                         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ACCELERATION_STRUCTURE_FEATURES_KHR, false));
-            r.features.push_back(VKC_EXT(rayQuery, VkPhysicalDeviceRayQueryFeaturesKHR,
-                                         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_QUERY_FEATURES_KHR, false));
-            // Acceleration-structure builds take device addresses.
-            r.features.push_back(VKC_CORE12(bufferDeviceAddress, false));
+            addRayTracingRows(r, VK_KHR_RAY_QUERY_EXTENSION_NAME,
+                              {VKC_EXT(rayQuery, VkPhysicalDeviceRayQueryFeaturesKHR,
+                                       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_QUERY_FEATURES_KHR, false)});
             break;
         case kFeatureSetRayTracingPipeline:
-            r.extensions.push_back({VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME, 0, false});
-            r.extensions.push_back({VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME, 0, false});
-            r.extensions.push_back({VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME, 0, false});
-            r.features.push_back(VKC_EXT(accelerationStructure, VkPhysicalDeviceAccelerationStructureFeaturesKHR,
-                                         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ACCELERATION_STRUCTURE_FEATURES_KHR, false));
-            r.features.push_back(VKC_EXT(rayTracingPipeline, VkPhysicalDeviceRayTracingPipelineFeaturesKHR,
-                                         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR, false));
-            // The launch size is written on the GPU from the same frame's ray count.
-            r.features.push_back(VKC_EXT(rayTracingPipelineTraceRaysIndirect,
-                                         VkPhysicalDeviceRayTracingPipelineFeaturesKHR,
-                                         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR, false));
-            // Builds and the shader binding table take device addresses.
-            r.features.push_back(VKC_CORE12(bufferDeviceAddress, false));
+            addRayTracingRows(
+                r, VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME,
+                {VKC_EXT(rayTracingPipeline, VkPhysicalDeviceRayTracingPipelineFeaturesKHR,
+                         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR, false),
+                 // The launch size is written on the GPU from the same frame's ray count.
+                 VKC_EXT(rayTracingPipelineTraceRaysIndirect, VkPhysicalDeviceRayTracingPipelineFeaturesKHR,
+                         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR, false)});
             break;
         default: break;
     }

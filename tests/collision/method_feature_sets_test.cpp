@@ -15,6 +15,8 @@
 
 #include <gtest/gtest.h>
 
+#include <initializer_list>
+
 namespace vkc {
 namespace {
 
@@ -52,13 +54,19 @@ protected:
     std::optional<FeatureSets> featureSets() const override { return kFeatureSetBase; }
 };
 
+// A MissingFeature error whose message names every part.
+template <class T>
+void expectMissing(const Result<T>& refused, std::initializer_list<const char*> parts) {
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.status().code, ErrorCode::MissingFeature) << refused.status().describe();
+    for (const char* part : parts)
+        EXPECT_NE(refused.status().message.find(part), std::string::npos) << refused.status().message;
+}
+
 template <class Detector>
 void expectRefused(Context& context, const char* detector, const char* set, const char* feature) {
-    auto refused = Detector::create(context, {});
-    ASSERT_FALSE(refused) << detector;
-    EXPECT_EQ(refused.status().code, ErrorCode::MissingFeature) << refused.status().describe();
-    for (const char* part : {detector, set, feature})
-        EXPECT_NE(refused.status().message.find(part), std::string::npos) << refused.status().message;
+    SCOPED_TRACE(detector);
+    expectMissing(Detector::create(context, {}), {detector, set, feature});
 }
 
 TEST_F(BaseSetOnly, DetectorsOfOtherSetsRefuseNamingWhatIsMissing) {
@@ -101,11 +109,7 @@ TEST_F(EbpiWithRayTracingPipelineOnly, DefaultsToTheRayTracingPipelineAndRefuses
     EXPECT_EQ(traced->pairs[0].volume, reference->pairs[0].volume);
 
     settings.rayBackend = EbpiRayBackendChoice::RayQuery;
-    auto refused = EbpiDetector::create(context_, settings);
-    ASSERT_FALSE(refused);
-    EXPECT_EQ(refused.status().code, ErrorCode::MissingFeature);
-    for (const char* part : {"rayQuery", "\"ebpi ray-query backend\""})
-        EXPECT_NE(refused.status().message.find(part), std::string::npos) << refused.status().message;
+    expectMissing(EbpiDetector::create(context_, settings), {"rayQuery", "\"ebpi ray-query backend\""});
 }
 
 class EbpiSetOnly : public test::MethodSceneTest {
@@ -119,11 +123,8 @@ TEST_F(EbpiSetOnly, DefaultsToComputeAndRefusesTheRayTracingPipeline) {
     ASSERT_TRUE(chosen) << chosen.status().describe();
     EXPECT_EQ(chosen->rayBackend(), EbpiRayBackendChoice::Compute);
     settings.rayBackend = EbpiRayBackendChoice::RayTracingPipeline;
-    auto refused = EbpiDetector::create(context_, settings);
-    ASSERT_FALSE(refused);
-    EXPECT_EQ(refused.status().code, ErrorCode::MissingFeature);
-    for (const char* part : {"rayTracingPipeline", "\"ebpi ray-tracing-pipeline backend\""})
-        EXPECT_NE(refused.status().message.find(part), std::string::npos) << refused.status().message;
+    expectMissing(EbpiDetector::create(context_, settings),
+                  {"rayTracingPipeline", "\"ebpi ray-tracing-pipeline backend\""});
 }
 
 }  // namespace

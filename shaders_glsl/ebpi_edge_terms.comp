@@ -3,6 +3,7 @@
 // ebpi_edge_terms.cpp) does with EbpiSteepWallDepth::MeshDepthExtent: the same double operations
 // in the same order, precise (no FMA contraction), so the terms equal the CPU's bit for bit where
 // the device's double division and square root are correctly rounded (lavapipe's are).
+// An edge that misses the view's region box (and borders no steep face) gets an all-zero bound.
 // Grid: y = job (object in a view), x = edge of the job (grid-stride). Reads the depth extents of
 // ebpi_depth_extent.comp.
 #version 460
@@ -55,6 +56,27 @@ void creaseBound(dvec2 gradientJump, inout double bound[5]) {
     }
 }
 
+// ebpiSegmentMeetsRegion: whether the segment a-b meets the view's region box, each ray-frame
+// point rotated back by the rotation's columns.
+bool segmentMeetsRegion(EbpiViewGpu view, dvec3 a, dvec3 b) {
+    double enter = 0.0LF;
+    double leave = 1.0LF;
+    for (int k = 0; k < 3; ++k) {
+        precise double sa = (view.rotation[k] * a.x + view.rotation[3 + k] * a.y) + view.rotation[6 + k] * a.z;
+        precise double sb = (view.rotation[k] * b.x + view.rotation[3 + k] * b.y) + view.rotation[6 + k] * b.z;
+        precise double d = sb - sa;
+        if (d == 0.0LF) {
+            if (sa < view.regionLo[k] || sa > view.regionHi[k]) return false;
+            continue;
+        }
+        precise double tLo = (view.regionLo[k] - sa) / d;
+        precise double tHi = (view.regionHi[k] - sa) / d;
+        enter = max(enter, min(tLo, tHi));
+        leave = min(leave, max(tLo, tHi));
+    }
+    return enter <= leave;
+}
+
 // steepWallBound: the wall's depth range d (here the object's whole extent) and the other face's slope.
 void steepWallBound(EbpiDepthExtentGpu wall, dvec2 otherGradient, inout double bound[5]) {
     precise double slope = sqrt(otherGradient.x * otherGradient.x + otherGradient.y * otherGradient.y);
@@ -77,15 +99,15 @@ void main() {
         Face fi = faceGeometry(object, view, edge.triangleI[0], edge.triangleI[1], edge.triangleI[2]);
         Face fj = faceGeometry(object, view, edge.triangleJ[0], edge.triangleJ[1], edge.triangleJ[2]);
         double bound[5] = double[5](0.0LF, 0.0LF, 0.0LF, 0.0LF, 0.0LF);
+        dvec3 a = ebpiFetchRayFrame(object, view, edge.a);
+        dvec3 b = ebpiFetchRayFrame(object, view, edge.b);
         // Two steep faces: the edge projects into the wall's segment and f does not change there.
         if (fi.steep && !fj.steep)
             steepWallBound(extents[jobIndex], fj.depthGradient, bound);
         else if (fj.steep && !fi.steep)
             steepWallBound(extents[jobIndex], fi.depthGradient, bound);
-        else if (!fi.steep)
+        else if (!fi.steep && segmentMeetsRegion(view, a, b))
             creaseBound(fi.depthGradient - fj.depthGradient, bound);
-        dvec3 a = ebpiFetchRayFrame(object, view, edge.a);
-        dvec3 b = ebpiFetchRayFrame(object, view, edge.b);
         terms[job.firstTerm + e] = EbpiEdgeTermGpu(a.x, a.y, b.x, b.y, bound);
     }
 }

@@ -1,8 +1,13 @@
-// Method `ebpi` (paper 5, Sec. 4.3): the exclusive scan of the tiles' ray counts (each tile's
-// first ray: rays are ordered by view, tile, sub-tile, never by atomic order), per view its rays,
-// flags and achieved bound (quanta summed as integer-valued doubles: exact below 2^53, so the order
-// of the additions does not matter), and the totals with the consumer's dispatch arguments. One
-// workgroup walks all tiles in chunks; the CPU reference is planEbpiRays (ebpi_ray_plan.cpp).
+// Method `ebpi` (paper 5, Sec. 4.3): the exclusive scan of the tiles' ray counts within each view
+// (each tile's first ray in its view: rays are ordered by view, tile, sub-tile, never by atomic
+// order), per view its rays, flags and achieved bound (quanta summed as integer-valued doubles:
+// exact below 2^53, so the order of the additions does not matter), which pairs' rays are cast,
+// and the totals with the consumer's dispatch arguments. One workgroup walks all tiles in chunks;
+// the CPU reference is planEbpiRays (ebpi_ray_plan.cpp).
+// Admission: the pairs (runs of views with the same EbpiRayViewGpu::pair) in order, each whose rays
+// fit in what maxRays leaves; a pair that does not fit is skipped whole (its views' firstRay
+// kEbpiRayNotCast) and later, smaller pairs still get theirs. One pair needing too many rays no
+// longer takes the rest of the frame with it.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 
@@ -15,7 +20,7 @@ layout(set = 0, binding = kEbpiRayBindingRayViews, std430) readonly buffer RayVi
 layout(set = 0, binding = kEbpiRayBindingImageStatus, std430) readonly buffer ImageStatus { uint imageOverflow[]; };
 layout(set = 0, binding = kEbpiRayBindingTiles, std430) buffer Tiles { EbpiRayTileGpu tiles[]; };
 layout(set = 0, binding = kEbpiRayBindingFlags, std430) readonly buffer Flags { uint flags[]; };
-layout(set = 0, binding = kEbpiRayBindingResults, std430) writeonly buffer Results { EbpiRayViewResultGpu results[]; };
+layout(set = 0, binding = kEbpiRayBindingResults, std430) buffer Results { EbpiRayViewResultGpu results[]; };
 layout(set = 0, binding = kEbpiRayBindingCounters, std430) writeonly buffer Counters { EbpiRayCountersGpu counters; };
 
 layout(push_constant) uniform Push { EbpiRayPush push; };
@@ -25,12 +30,11 @@ shared double sQuanta[kEbpiRayScanGroupSize];
 
 void main() {
     uint lid = gl_LocalInvocationID.x;
-    uint running = 0u;  // rays before the current chunk, the same in every thread
     for (uint v = 0u; v < push.viewCount; ++v) {
         EbpiViewGpu view = views[v];
         EbpiRayViewGpu plan = rayViews[v];
         uint tileCount = ebpiTileCount(view.width, view.height, plan.levels);
-        uint firstRay = running;
+        uint running = 0u;  // the view's rays before the current chunk, the same in every thread
         double quanta = 0.0LF;
         for (uint base = 0u; base < tileCount; base += kEbpiRayScanGroupSize) {
             uint t = plan.firstTile + base + lid;
@@ -54,12 +58,25 @@ void main() {
             barrier();
         }
         if (lid == 0u)
-            results[v] = EbpiRayViewResultGpu(quanta, firstRay, running - firstRay,
+            results[v] = EbpiRayViewResultGpu(quanta, kEbpiRayNotCast, running,
                                               flags[v] | (imageOverflow[v] != 0u ? kEbpiRayFlagImageOverflow : 0u), 0u);
     }
-    if (lid == 0u) {
-        uint written = min(running, push.maxRays);
-        counters = EbpiRayCountersGpu(min((written + kEbpiRayGroupSize - 1u) / kEbpiRayGroupSize, kEbpiRayMaxGroups), 1u, 1u, running, written,
-                                      running > push.maxRays ? 1u : 0u, 0u, 0u);
+    if (lid != 0u) return;
+    // Totals saturate at 2^32 - 1: past maxRays either way.
+    uint total = 0u, written = 0u;
+    for (uint first = 0u; first < push.viewCount;) {
+        uint end = first, rays = 0u;
+        for (; end < push.viewCount && rayViews[end].pair == rayViews[first].pair; ++end)
+            rays = ebpiSaturatingAdd(rays, results[end].rays);
+        total = ebpiSaturatingAdd(total, rays);
+        if (rays <= push.maxRays - written) {
+            for (uint v = first; v < end; ++v) {
+                results[v].firstRay = written;
+                written += results[v].rays;
+            }
+        }
+        first = end;
     }
+    counters = EbpiRayCountersGpu(min((written + kEbpiRayGroupSize - 1u) / kEbpiRayGroupSize, kEbpiRayMaxGroups), 1u, 1u, total,
+                                  written, written < total ? 1u : 0u, 0u, 0u);
 }

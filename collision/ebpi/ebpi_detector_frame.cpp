@@ -181,7 +181,7 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
         for (uint32_t axis = 0; axis < 3; ++axis) {
             const EbpiPairView& v = r.views.views[axis];
             const uint32_t view = uint32_t(t.views.size());
-            t.views.push_back(ebpiViewGpu(v.rotation, v.window, t.pixels));
+            t.views.push_back(ebpiViewGpu(v.rotation, v.window, t.pixels, v.region));
             const uint32_t levels = ebpiPyramidLevels(v.window.width, v.window.height);
             const uint32_t tiles = ebpiPyramidTiles(v.window.width, v.window.height);
             t.rayViews.push_back({s.tolerance, v.zMin, v.zMax, t.tiles, levels, objectA.value(), objectB.value(), p, axis});

@@ -52,7 +52,8 @@ Status EbpiDetectorImpl::readResults(uint64_t frame, FrameResults& out, EbpiFram
     if (d.raysTruncated)
         out.warnings.push_back("ebpi: the frame needs " + std::to_string(counters.totalRays) +
                                " rays, more than EbpiSettings::maxRays (" + std::to_string(settings.maxRays) +
-                               "): pairs past it are truncated (raise maxRays or the tolerance)");
+                               "): pairs whose rays did not fit in what the pairs before them left are "
+                               "truncated (raise maxRays or the tolerance)");
     for (uint32_t p = 0; p < pairCount; ++p) {
         const EbpiRecordedPair& r = slot.pairs[p];
         const EbpiPairVolume v = ebpiPairVolume(fixed, p, r.volume);
@@ -80,7 +81,7 @@ Status EbpiDetectorImpl::readResults(uint64_t frame, FrameResults& out, EbpiFram
             pd.boundNotMet = pd.boundNotMet || (view.flags & gpu::kEbpiRayFlagBoundNotMet) != 0;
             imageOverflow = imageOverflow || (view.flags & gpu::kEbpiRayFlagImageOverflow) != 0;
             boundUncountable = boundUncountable || std::isinf(achieved);
-            // Rays of this view past maxRays were never cast.
+            // A view of a pair whose rays did not fit maxRays was never cast.
             if (uint64_t(view.firstRay) + view.rays > settings.maxRays) pd.truncated = true;
         }
         pd.volume = (v.volume[0] + v.volume[1] + v.volume[2]) / 3.0;

@@ -95,7 +95,26 @@ EbpiBoundPolynomial ebpiCreaseBound(const glm::dvec2& gradientJump) {
     return bound;
 }
 
-std::vector<EbpiEdgeTerm> ebpiEdgeTerms(const EbpiRayMesh& mesh, EbpiSteepWallDepth wallDepth) {
+bool ebpiSegmentMeetsRegion(const glm::dvec3& a, const glm::dvec3& b, const EbpiEdgeRegion& region) {
+    const glm::dvec3* rows = region.rotation.rows;
+    double enter = 0.0, leave = 1.0;
+    for (int k = 0; k < 3; ++k) {
+        const double sa = (rows[0][k] * a.x + rows[1][k] * a.y) + rows[2][k] * a.z;
+        const double sb = (rows[0][k] * b.x + rows[1][k] * b.y) + rows[2][k] * b.z;
+        const double d = sb - sa;
+        if (d == 0.0) {
+            if (sa < region.lo[k] || sa > region.hi[k]) return false;
+            continue;
+        }
+        const double tLo = (region.lo[k] - sa) / d, tHi = (region.hi[k] - sa) / d;
+        enter = std::max(enter, std::min(tLo, tHi));
+        leave = std::min(leave, std::max(tLo, tHi));
+    }
+    return enter <= leave;
+}
+
+std::vector<EbpiEdgeTerm> ebpiEdgeTerms(const EbpiRayMesh& mesh, EbpiSteepWallDepth wallDepth,
+                                        const EbpiEdgeRegion& region) {
     std::vector<FaceGeometry> faces;
     faces.reserve(mesh.triangleCount());
     for (size_t t = 0; t < mesh.triangleCount(); ++t) faces.push_back(faceGeometry(mesh, t));
@@ -109,9 +128,12 @@ std::vector<EbpiEdgeTerm> ebpiEdgeTerms(const EbpiRayMesh& mesh, EbpiSteepWallDe
         const FaceGeometry& fi = faces[edge.triangles[0]];
         const FaceGeometry& fj = faces[edge.triangles[1]];
         if (fi.steep && fj.steep) continue;  // projects into the wall's segment: f does not change
+        const glm::dvec3& a = mesh.positions[edge.a];
+        const glm::dvec3& b = mesh.positions[edge.b];
+        if (!fi.steep && !fj.steep && !ebpiSegmentMeetsRegion(a, b, region)) continue;
         EbpiEdgeTerm term;
-        term.a = glm::dvec2(mesh.positions[edge.a]);
-        term.b = glm::dvec2(mesh.positions[edge.b]);
+        term.a = glm::dvec2(a);
+        term.b = glm::dvec2(b);
         if (fi.steep)
             term.bound = steepWallBound(wallRanges[edge.triangles[0]], fj.depthGradient);
         else if (fj.steep)

@@ -22,6 +22,7 @@
 
 #include <glm/vec2.hpp>
 
+#include <limits>
 #include <vector>
 
 namespace vkc {
@@ -44,9 +45,29 @@ EbpiBoundPolynomial ebpiCreaseBound(const glm::dvec2& gradientJump);
 // (one reduction per view instead of a union-find; shaders_glsl/ebpi_depth_extent.comp).
 enum class EbpiSteepWallDepth { ConnectedWall, MeshDepthExtent };
 
-// Every edge of `mesh` with a nonzero bound. The mesh must be closed and manifold (each edge in
-// exactly two triangles); faces are steep when their projection has zero area, exactly.
+// A box that holds the pair's intersection (its grown overlap box), in the pair's coordinates
+// before `rotation` took them into the ray frame. The intersection's depth span bends only along
+// the intersection's own edges: parts of a mesh's edges inside the other solid, and the transient
+// edges. So a mesh edge that misses the box bends nothing the rays measure and adds no term, with
+// one exception kept whole: an edge beside a steep face, whose interior can cross the box while
+// its edges miss it. The default box holds everything.
+struct EbpiEdgeRegion {
+    EbpiRotation rotation{{glm::dvec3(1, 0, 0), glm::dvec3(0, 1, 0), glm::dvec3(0, 0, 1)}};
+    glm::dvec3 lo{-std::numeric_limits<double>::infinity()};
+    glm::dvec3 hi{std::numeric_limits<double>::infinity()};
+};
+
+// Whether the segment between ray-frame points `a` and `b` meets `region` (slab test in the
+// region's coordinates, each rotated back by the rotation's columns). Rounding moves the answer
+// only for segments within a few ulps of the box, which the box's growth keeps away from the
+// intersection. shaders_glsl/ebpi_edge_terms.comp repeats it operation for operation.
+bool ebpiSegmentMeetsRegion(const glm::dvec3& a, const glm::dvec3& b, const EbpiEdgeRegion& region);
+
+// Every edge of `mesh` with a nonzero bound that meets `region` or borders a steep face. The mesh
+// must be closed and manifold (each edge in exactly two triangles); faces are steep when their
+// projection has zero area, exactly.
 std::vector<EbpiEdgeTerm> ebpiEdgeTerms(const EbpiRayMesh& mesh,
-                                        EbpiSteepWallDepth wallDepth = EbpiSteepWallDepth::ConnectedWall);
+                                        EbpiSteepWallDepth wallDepth = EbpiSteepWallDepth::ConnectedWall,
+                                        const EbpiEdgeRegion& region = {});
 
 }  // namespace vkc

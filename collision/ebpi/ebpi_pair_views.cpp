@@ -70,10 +70,13 @@ std::optional<EbpiPairViews> ebpiPairViews(const EbpiBox& boxA, const EbpiBox& b
     EbpiPairViews out;
     out.origin = 0.5 * (overlap.lo + overlap.hi);
     out.extent = glm::length(overlap.hi - overlap.lo);
+    const glm::dvec3 regionLo = overlap.lo - out.origin, regionHi = overlap.hi - out.origin;
+    const double regionGrow = widening(regionLo, regionHi);
     for (int axis = 0; axis < 3; ++axis) {
         EbpiPairView& v = out.views[axis];
         v.direction = glm::normalize(axes[axis]);
         v.rotation = ebpiRotationTo(v.direction);
+        v.region = {v.rotation, regionLo - regionGrow, regionHi + regionGrow};
         Range window = rotatedBox(overlap, out.origin, v.rotation);
         const double grow = widening(window.lo, window.hi);
         window.lo -= grow;

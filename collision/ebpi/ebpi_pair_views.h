@@ -4,9 +4,11 @@
 // then round relative to the pair's size, not to its distance from the world origin. Each view's window is
 // the overlap box seen along its direction (the intersection lies inside it), its rays span the
 // depth of both boxes (so every ray meets each object's whole surface and its hits pair up), and
-// its pixels are square with `resolution` along the window's longer side.
+// its pixels are square with `resolution` along the window's longer side. Only the mesh edges that
+// meet the overlap box enter its EBPI (ebpi_edge_terms.h, EbpiEdgeRegion).
 #pragma once
 
+#include "collision/ebpi/ebpi_edge_terms.h"
 #include "collision/ebpi/ebpi_ray_mesh.h"
 #include "collision/ebpi/ebpi_window.h"
 #include "vkcollide/broadphase.h"
@@ -25,6 +27,7 @@ struct EbpiPairView {
     EbpiRotation rotation{};
     EbpiWindow window;
     double zMin = 0.0, zMax = 0.0;  // ray-frame depth range of both boxes, widened
+    EbpiEdgeRegion region;          // the overlap box, widened: mesh edges that miss it add no term
 };
 
 struct EbpiPairViews {

@@ -56,9 +56,16 @@ double ldiVolumeErrorBound(const MeshData& meshA, const glm::mat4& transformA, c
     window.pixelSize = {(double(voi.box.max[u]) - voi.box.min[u]) / resolution,
                         (double(voi.box.max[v]) - voi.box.min[v]) / resolution};
     window.width = window.height = resolution;
+    // Only edges that meet the boxes' overlap bend the intersection's depth span (EbpiEdgeRegion),
+    // grown by far more than the float boxes' rounding.
+    const glm::dvec3 overlapLo(voi.overlap.min), overlapHi(voi.overlap.max);
+    const double grow = 1e-3 * glm::length(overlapHi - overlapLo) +
+                        1e-6 * std::max(glm::length(overlapLo), glm::length(overlapHi));
+    const EbpiEdgeRegion region{rotation, overlapLo - grow, overlapHi + grow};
     std::vector<EbpiEdgeTerm> terms;
     for (auto [mesh, transform] : {std::pair{&meshA, &transformA}, std::pair{&meshB, &transformB}}) {
-        const std::vector<EbpiEdgeTerm> edges = ebpiEdgeTerms(toEbpiRayFrame(*mesh, *transform, rotation));
+        const std::vector<EbpiEdgeTerm> edges =
+            ebpiEdgeTerms(toEbpiRayFrame(*mesh, *transform, rotation), EbpiSteepWallDepth::ConnectedWall, region);
         terms.insert(terms.end(), edges.begin(), edges.end());
     }
     const EbpiBox box{glm::dvec3(voi.box.min), glm::dvec3(voi.box.max)};

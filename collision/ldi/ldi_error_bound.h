@@ -15,7 +15,8 @@ namespace vkc {
 // Upper bound of |exact volume - LDI volume| for a pair at `resolution`, with exact depths.
 // The LDI volume is the midpoint rule over the VoI's footprint: each pixel's area times the length
 // inside both solids along its centre's column. Its error is bounded with method ebpi's machinery
-// (collision/ebpi/README.md, "Why the bound holds"): every edge of both meshes and every segment
+// (collision/ebpi/README.md, "Why the bound holds"): every edge of both meshes that meets the
+// boxes' overlap (EbpiEdgeRegion: only those bend the intersection's depth span) and every segment
 // where their surfaces cross (ebpi_transient_edges.h) adds its crease or steep-wall term, at the
 // LDI's pixel size, to every pixel its closed projected segment touches. The GPU rasterizes
 // vertices snapped to 1/256 pixel and transformed in float: a surface moved laterally by at most d

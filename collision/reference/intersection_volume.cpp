@@ -64,6 +64,33 @@ Result<double> intersectionVolume(const WorldMesh& a, const WorldMesh& b, const 
     }
 }
 
+Result<WorldMesh> intersectionMesh(const WorldMesh& a, const WorldMesh& b, const VolumeSettings& settings) {
+    VKC_TRY(checkSolid(a, settings.check));
+    VKC_TRY(checkSolid(b, settings.check));
+    const std::string name = "intersection of '" + a.name + "' and '" + b.name + "'";
+    try {
+        Mesh meshA, meshB, out;
+        VKC_TRY(detail::buildSurfaceMesh(a, meshA, /*requireClosed=*/true));
+        VKC_TRY(detail::buildSurfaceMesh(b, meshB, /*requireClosed=*/true));
+        if (!PMP::corefine_and_compute_intersection(meshA, meshB, out, PMP::parameters::throw_on_self_intersection(true)))
+            return makeError(ErrorCode::Unsupported, name + ": not a 2-manifold");
+        if (out.number_of_faces() == 0) return makeError(ErrorCode::Unsupported, name + ": empty");
+        out.collect_garbage();  // vertex indices 0..n-1
+        WorldMesh mesh;
+        mesh.name = name;
+        for (Mesh::Vertex_index v : out.vertices()) mesh.positions.push_back(pointToDouble(out.point(v)));
+        for (Mesh::Face_index f : out.faces()) {
+            if (out.degree(f) != 3) return makeError(ErrorCode::Unsupported, name + ": a face is not a triangle");
+            for (Mesh::Vertex_index v : CGAL::vertices_around_face(out.halfedge(f), out)) mesh.indices.push_back(uint32_t(v));
+        }
+        return mesh;
+    } catch (const PMP::Corefinement::Self_intersection_exception&) {
+        return makeError(ErrorCode::InvalidMesh, name + ": one of them self-intersects near their intersection");
+    } catch (const std::exception& e) {
+        return makeError(ErrorCode::Unsupported, name + ": CGAL failed: " + e.what());
+    }
+}
+
 Result<double> intersectionVolume(const MeshData& meshA, const glm::dmat4& transformA, const MeshData& meshB,
                                   const glm::dmat4& transformB, const VolumeSettings& settings) {
     Result<WorldMesh> a = toWorld(meshA, transformA);

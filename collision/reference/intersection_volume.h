@@ -30,4 +30,9 @@ Result<double> intersectionVolume(const MeshData& meshA, const glm::dmat4& trans
                                   const glm::dmat4& transformB, const VolumeSettings& settings = {});
 Result<double> intersectionVolume(const WorldMesh& a, const WorldMesh& b, const VolumeSettings& settings = {});
 
+// The surface of A ∩ B itself (exact corefinement, vertices rounded to nearest double), closed and
+// outward oriented: the exact solid whose depth span ebpi's bound audit integrates. Errors as
+// intersectionVolume; Unsupported when the intersection is empty or not a 2-manifold.
+Result<WorldMesh> intersectionMesh(const WorldMesh& a, const WorldMesh& b, const VolumeSettings& settings = {});
+
 }  // namespace vkc::reference

@@ -9,9 +9,10 @@
 // dispatched indirectly from the ray generator's counters).
 //
 // What the bound covers: the midpoint-rule error of every ray tile, from the EBPI of both meshes'
-// edges (made conservative where the paper's formulas are not: collision/ebpi/README.md) and of
-// the transient edges where the two surfaces cross (Sec. 5, computed exactly on the host:
-// collision/ebpi/ebpi_transient_edges.h), plus the fixed-point and float rounding. A mesh whose
+// edges inside the pair's overlap box (made conservative where the paper's formulas are not:
+// collision/ebpi/README.md) and of the transient edges where the two surfaces cross (Sec. 5,
+// computed exactly on the host: collision/ebpi/ebpi_transient_edges.h), plus the fixed-point and
+// float rounding. A mesh whose
 // vertices the host deforms in its own buffer has no current CPU positions: its pairs' bounds
 // leave the transient edges out, and say so (`transientEdgesCovered` false, and a warning).
 #pragma once
@@ -61,8 +62,10 @@ struct EbpiSettings : DetectorSettings {
     double tolerance = 0.0;         // absolute volume error allowed per pair (world units cubed), > 0
     uint32_t resolution = 0;        // 0: 64. EBPI pixels along the longer side of each view's window
     uint32_t maxSplit = 0;          // 0: 64, at most 64. Rays per side of one EBPI pixel, at most
-    uint32_t maxRays = 0;           // 0: 2^17. Rays per frame, all pairs and directions; past it the
-                                    // frame's pairs are `truncated` (the exact count is reported)
+    uint32_t maxRays = 0;           // 0: 2^17. Rays per frame, all pairs and directions. Pairs are
+                                    // admitted in order while their rays fit what is left; a pair that
+                                    // does not fit is `truncated` (the exact count is reported), and
+                                    // later pairs that fit are still cast
     uint32_t hitCapacity = 0;       // 0: 16. Hits kept per ray; a ray with more adds nothing, and
                                     // its pair is `truncated`
     uint32_t maxPairs = 0;          // 0: 4. Pairs with overlapping boxes one frame tests
@@ -97,7 +100,8 @@ struct EbpiPairDetails {
     std::array<double, 3> boundPerDirection{};  // each direction's achieved EBPI bound + rounding
     double volume = 0.0;                        // mean of the three directions' estimates
     double volumeErrorBound = 0.0;              // mean of their bounds: <= tolerance unless truncated
-    uint64_t rays = 0;                          // cast for this pair (all three directions)
+    uint64_t rays = 0;                          // this pair's rays, all three directions (not cast
+                                                // when they did not fit maxRays: truncated)
     uint32_t oddRays = 0;                       // rays whose hits do not enter and leave in turn
     uint32_t truncatedRays = 0;                 // rays with more hits than hitCapacity
     bool boundNotMet = false;                   // a pixel split maxSplit x maxSplit misses its share
@@ -134,7 +138,7 @@ struct EbpiStageTimings {
 struct EbpiFrameDetails {
     std::vector<EbpiPairDetails> pairs;
     uint64_t totalRays = 0;   // exact, even past maxRays
-    bool raysTruncated = false;
+    bool raysTruncated = false;  // some pair's rays did not fit maxRays and were not cast
     EbpiStageTimings stageTimingsMs;
 };
 

@@ -104,7 +104,8 @@ std::vector<std::pair<uint32_t, BufferHandle>> ebpiImageBufferBindings(const Ebp
             {gpu::kEbpiImageBindingPixels, in.pixels},   {gpu::kEbpiImageBindingStatus, in.status}};
 }
 
-gpu::EbpiViewGpu ebpiViewGpu(const EbpiRotation& rotation, const EbpiWindow& window, uint32_t firstPixel) {
+gpu::EbpiViewGpu ebpiViewGpu(const EbpiRotation& rotation, const EbpiWindow& window, uint32_t firstPixel,
+                             const EbpiEdgeRegion& region) {
     gpu::EbpiViewGpu view{};
     for (int row = 0; row < 3; ++row)
         for (int k = 0; k < 3; ++k) view.rotation[3 * row + k] = rotation.rows[row][k];
@@ -117,6 +118,10 @@ gpu::EbpiViewGpu ebpiViewGpu(const EbpiRotation& rotation, const EbpiWindow& win
     view.width = window.width;
     view.height = window.height;
     view.firstPixel = firstPixel;
+    for (int k = 0; k < 3; ++k) {
+        view.regionLo[k] = region.lo[k];
+        view.regionHi[k] = region.hi[k];
+    }
     return view;
 }
 

@@ -13,6 +13,7 @@
 // is flagged, never wrapped silently.
 #pragma once
 
+#include "collision/ebpi/ebpi_edge_terms.h"
 #include "collision/ebpi/ebpi_mesh_edges.h"
 #include "collision/ebpi/ebpi_ray_mesh.h"
 #include "collision/ebpi/ebpi_window.h"
@@ -69,9 +70,10 @@ EbpiImagePassOutputs addEbpiImagePasses(Graph& graph, const EbpiImagePassInputs&
 // array aside), for the caller's descriptor writes.
 std::vector<std::pair<uint32_t, BufferHandle>> ebpiImageBufferBindings(const EbpiImagePassInputs& inputs);
 
-// A view's GPU form: the rotation's rows, the window, its fixed-point scales; its image starts at
-// `firstPixel` of the pixel buffer.
-gpu::EbpiViewGpu ebpiViewGpu(const EbpiRotation& rotation, const EbpiWindow& window, uint32_t firstPixel);
+// A view's GPU form: the rotation's rows, the window, its fixed-point scales and the box of
+// `region` (whose rotation must be `rotation`); its image starts at `firstPixel` of the pixel buffer.
+gpu::EbpiViewGpu ebpiViewGpu(const EbpiRotation& rotation, const EbpiWindow& window, uint32_t firstPixel,
+                             const EbpiEdgeRegion& region = {});
 
 // A mesh's edges for the GPU: each with its two triangles' vertices from `indices`.
 std::vector<gpu::EbpiMeshEdgeGpu> ebpiMeshEdgesGpu(const EbpiMeshEdges& edges, std::span<const uint32_t> indices);

@@ -83,7 +83,7 @@ EbpiRayPassOutputs addEbpiRayPasses(Graph& graph, const EbpiRayPassInputs& in) {
     PassBuilder scan = graph.addPass(kEbpiRayScanPassName);
     for (BufferHandle b : {in.views, in.rayViews, in.imageStatus, flags}) scan.read(b, Access::ComputeRead);
     out.tiles = scan.write(out.tiles, Access::ComputeReadWrite);
-    out.results = scan.write(out.results, Access::ComputeWrite);
+    out.results = scan.write(out.results, Access::ComputeWrite);  // then read back by the thread that wrote them
     out.counters = scan.write(out.counters, Access::ComputeWrite);
     scan.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
         r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, in.scanPipeline->pipeline);
@@ -95,7 +95,7 @@ EbpiRayPassOutputs addEbpiRayPasses(Graph& graph, const EbpiRayPassInputs& in) {
     });
 
     PassBuilder generate = graph.addPass(kEbpiRayGeneratePassName);
-    for (BufferHandle b : {in.views, in.rayViews, out.tiles}) generate.read(b, Access::ComputeRead);
+    for (BufferHandle b : {in.views, in.rayViews, out.tiles, out.results}) generate.read(b, Access::ComputeRead);
     out.rays = generate.write(out.rays, Access::ComputeWrite);
     out.samples = generate.write(out.samples, Access::ComputeWrite);
     out.volumeRays = generate.write(out.volumeRays, Access::ComputeWrite);

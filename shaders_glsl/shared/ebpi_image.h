@@ -41,6 +41,8 @@ struct EbpiViewGpu {
     uint height;
     uint firstPixel;          // of this view's row-major image in the pixel buffer
     uint unused;
+    double regionLo[3];       // EbpiEdgeRegion's box, before the rotation: edges that miss it add
+    double regionHi[3];       // no term unless beside a steep face (infinite: every edge)
 };
 
 // One object's edges in one view: edges firstEdge.. of the edge buffer, terms firstTerm.. out.
@@ -99,8 +101,8 @@ VKC_NAMESPACE_END
 
 #ifdef __cplusplus
 #include <cstddef>
-static_assert(sizeof(vkc::gpu::EbpiViewGpu) == 240 && offsetof(vkc::gpu::EbpiViewGpu, scales) == 104 &&
-              offsetof(vkc::gpu::EbpiViewGpu, width) == 224);
+static_assert(sizeof(vkc::gpu::EbpiViewGpu) == 288 && offsetof(vkc::gpu::EbpiViewGpu, scales) == 104 &&
+              offsetof(vkc::gpu::EbpiViewGpu, width) == 224 && offsetof(vkc::gpu::EbpiViewGpu, regionLo) == 240);
 static_assert(sizeof(vkc::gpu::EbpiImageJobGpu) == 32);
 static_assert(sizeof(vkc::gpu::EbpiMeshEdgeGpu) == 32 && offsetof(vkc::gpu::EbpiMeshEdgeGpu, triangleJ) == 20);
 static_assert(sizeof(vkc::gpu::EbpiDepthExtentGpu) == 16);

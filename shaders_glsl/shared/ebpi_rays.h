@@ -53,6 +53,9 @@ VKC_CONSTANT(double, kEbpiRayBoundRoundUp, double(1.0) + double(9.09494701772928
 VKC_CONSTANT(double, kEbpiRayQuantaLimit, 17592186044416.0)  // 2^44
 VKC_CONSTANT(double, kEbpiRayQuantaSaturated, 4503599627370496.0)  // 2^52: running sums at or above are infinite
 
+// EbpiRayViewResultGpu::firstRay of a view whose pair's rays were not cast.
+VKC_CONSTANT(uint, kEbpiRayNotCast, 4294967295u)
+
 // Per-view flags (EbpiRayViewResultGpu::flags).
 VKC_CONSTANT(uint, kEbpiRayFlagBoundNotMet, 1u)   // a pixel's maxSplit x maxSplit split misses its share
 VKC_CONSTANT(uint, kEbpiRayFlagImageOverflow, 2u) // the EBPI overflowed (ebpi_image.h): no bound holds
@@ -97,7 +100,7 @@ struct EbpiRayTileGpu {
     uint rays;
     uint nx;
     uint ny;
-    uint firstRay;        // exclusive scan of `rays` over all views' tiles (ebpi-ray-scan)
+    uint firstRay;        // exclusive scan of `rays` over the view's tiles (ebpi-ray-scan)
 };
 
 // Per ray, parallel to EbpiRayGpu (32 bytes): the sub-tile it samples, in its view's ray frame.
@@ -112,8 +115,8 @@ struct EbpiRaySampleGpu {
 // Per view (24 bytes).
 struct EbpiRayViewResultGpu {
     double boundQuanta;   // achieved bound in quanta of tolerance x 2^-36; +inf when too large to count
-    uint firstRay;
-    uint rays;            // exact, even past maxRays
+    uint firstRay;        // in the ray list; kEbpiRayNotCast when its pair's rays did not fit maxRays
+    uint rays;            // exact (saturating at 2^32 - 1), cast or not
     uint flags;           // kEbpiRayFlag*
     uint unused;
 };
@@ -125,9 +128,9 @@ struct EbpiRayCountersGpu {
     uint groupsX;
     uint groupsY;
     uint groupsZ;
-    uint totalRays;       // exact
-    uint writtenRays;     // min(totalRays, maxRays)
-    uint truncated;       // 1: totalRays > maxRays (rays past maxRays were not written)
+    uint totalRays;       // exact (saturating at 2^32 - 1)
+    uint writtenRays;     // the admitted pairs' rays, <= maxRays
+    uint truncated;       // 1: some pair's rays were not cast (they did not fit maxRays)
     uint unused0;
     uint unused1;
 };
@@ -138,6 +141,11 @@ struct EbpiRayPush {
     uint maxSplit;        // <= kEbpiRayMaxSplitLimit
     uint maxRays;
 };
+
+// a + b, or 2^32 - 1 when that does not fit.
+VKC_INLINE uint ebpiSaturatingAdd(uint a, uint b) {
+    return b > 4294967295u - a ? 4294967295u : a + b;
+}
 
 // ---- Tile geometry and bounds, shared by the shaders and the CPU reference.
 

@@ -4,10 +4,8 @@
 // ridges and valleys) and several tile sizes, every tile's exact midpoint-quadrature error must
 // stay within its EBPI bound. The paper's Alg. 1 signs or Eq. 8 count fail it (see README).
 #include "collision/ebpi/ebpi_edge_terms.h"
-#include "collision/ebpi/ebpi_image.h"
-#include "collision/ebpi/ebpi_midpoint_error.h"
 #include "collision/scene/generated_solids.h"
-#include "tests/ebpi/ebpi_test_meshes.h"
+#include "tests/ebpi/ebpi_bound_audit.h"
 
 #include <gtest/gtest.h>
 
@@ -18,41 +16,11 @@
 namespace vkc {
 namespace {
 
-struct AuditTotals {
-    size_t tiles = 0;
-    size_t tilesWithError = 0;  // error above 1e-9 of the mesh volume: the bound had work to do
-    double worstRatio = 0;      // max error / bound: near 1 means tight, above 1 a failure
-};
+using ebpi_test::AuditTotals;
 
-// Every tile of every size in `tileSizes` that fits the window, error against bound.
+// Every tile of `mesh`'s window against the EBPI of its own edges.
 void auditMesh(const EbpiRayMesh& mesh, const EbpiWindow& window, const std::string& label, AuditTotals& totals) {
-    SCOPED_TRACE(label);
-    const double volume = ebpi_test::meshVolume(mesh);
-    ASSERT_GT(volume, 0) << "outward oriented";
-    const uint32_t pixels = window.width;
-    const EbpiImage image = buildEbpiImage(ebpiEdgeTerms(mesh), window);
-    // The tiles of the finest size cover the window: their volumes add up to the mesh's.
-    double covered = 0;
-    for (const glm::uvec2 size : {glm::uvec2(1, 1), glm::uvec2(2, 2), glm::uvec2(3, 1), glm::uvec2(1, 4),
-                                  glm::uvec2(4, 4), glm::uvec2(pixels, pixels)}) {
-        for (uint32_t y = 0; y + size.y <= window.height; y += size.y)
-            for (uint32_t x = 0; x + size.x <= window.width; x += size.x) {
-                const EbpiTile tile{x, y, size.x, size.y};
-                const EbpiRect rect = ebpiTileRect(window, tile);
-                const double error = std::abs(ebpiMidpointError(mesh, rect));
-                const double bound = ebpiTileBound(image, tile);
-                if (size == glm::uvec2(1, 1)) covered += ebpiVolumeOverRect(mesh, rect);
-                ++totals.tiles;
-                if (error > 1e-9 * volume) {
-                    ++totals.tilesWithError;
-                    totals.worstRatio = std::max(totals.worstRatio, error / bound);
-                }
-                // Rounding of the exact integration only: relative 1e-9 of the bound, 1e-12 of the volume.
-                EXPECT_LE(error, bound * (1 + 1e-9) + 1e-12 * volume)
-                    << "tile " << x << "," << y << " size " << size.x << "x" << size.y;
-            }
-    }
-    EXPECT_NEAR(covered, volume, 1e-9 * volume);
+    ebpi_test::auditTiles(mesh, buildEbpiImage(ebpiEdgeTerms(mesh), window), window, label, totals);
 }
 
 glm::dvec3 randomDirection(std::mt19937& rng) {
@@ -75,6 +43,7 @@ TEST(EbpiBoundAudit, PerturbedSpheresToriAndBoxesAlongRandomDirections) {
                           "trial " + std::to_string(trial) + " " + mesh->name, totals);
         }
     }
+    EXPECT_EQ(totals.violations, 0u) << totals.firstViolation;
     EXPECT_GT(totals.tilesWithError, totals.tiles / 4) << "the audit must exercise the bound";
     RecordProperty("worst_error_over_bound", std::to_string(totals.worstRatio));
     std::printf("tiles %zu, with error %zu, worst error/bound %.3f\n", totals.tiles, totals.tilesWithError,
@@ -89,6 +58,7 @@ TEST(EbpiBoundAudit, PrismsWithSteepWallsAlongTheirAxis) {
         for (const uint32_t pixels : {5u, 16u})
             auditMesh(prism, ebpi_test::windowAround(prism, pixels), "prism " + std::to_string(trial), totals);
     }
+    EXPECT_EQ(totals.violations, 0u) << totals.firstViolation;
     EXPECT_GT(totals.tilesWithError, totals.tiles / 4) << "the audit must exercise the bound";
     std::printf("tiles %zu, with error %zu, worst error/bound %.3f\n", totals.tiles, totals.tilesWithError,
                 totals.worstRatio);
@@ -122,6 +92,7 @@ TEST(EbpiBoundAudit, PillarsAndSpikesThinnerThanATile) {
         }
         auditMesh(scene, window, "pillars " + std::to_string(trial), totals);
     }
+    EXPECT_EQ(totals.violations, 0u) << totals.firstViolation;
     EXPECT_GT(totals.tilesWithError, totals.tiles / 4);
     std::printf("tiles %zu, with error %zu, worst error/bound %.3f\n", totals.tiles, totals.tilesWithError,
                 totals.worstRatio);
@@ -138,6 +109,7 @@ TEST(EbpiBoundAudit, SymmetricRidgesAcrossTiles) {
         for (const uint32_t pixels : {4u, 9u})
             auditMesh(roof, ebpi_test::windowAround(roof, pixels), "ridge " + std::to_string(trial), totals);
     }
+    EXPECT_EQ(totals.violations, 0u) << totals.firstViolation;
     EXPECT_GT(totals.tilesWithError, 0u);
 }
 

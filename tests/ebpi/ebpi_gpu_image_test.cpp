@@ -8,7 +8,8 @@
 //     rule (ConnectedWall): the GPU image is conservative;
 //   - every pixel a CPU term's closed segment touches (corners included) is touched on the GPU,
 //     and the GPU's per-pixel edge counts equal the CPU's conservative rasterization;
-//   - an unusable (overflowing) image is flagged on both sides, not wrapped.
+//   - an unusable (overflowing) image is flagged on both sides, not wrapped;
+//   - with a view's region box (EbpiEdgeRegion), the same on both sides: edges that miss it drop out.
 // Meshes: tests/ebpi/ebpi_test_meshes.h (steep walls, ridges, short edges), perturbed solids, a
 // placed object (ObjectGpu transform), two objects sharing a view, windows that clip the mesh,
 // and shared meshes (VKC_SHARED_DIR); directions along the axes and oblique; several window sizes.
@@ -57,6 +58,10 @@ struct ViewCase {
     glm::dvec3 direction;
     uint32_t width, height;
     double coverage = 1.0;
+    // EbpiEdgeRegion's box (unrotated coordinates); the default holds everything.
+    glm::dvec3 regionLo{-INFINITY}, regionHi{INFINITY};
+
+    EbpiEdgeRegion region() const { return {ebpiRotationTo(direction), regionLo, regionHi}; }
 };
 
 // What the GPU produced for all views.
@@ -176,7 +181,7 @@ protected:
         std::vector<gpu::EbpiImageJobGpu> jobs;
         uint32_t pixelCount = 0, termCount = 0, mostEdges = 0;
         for (uint32_t v = 0; v < cases.size(); ++v) {
-            views.push_back(ebpiViewGpu(ebpiRotationTo(cases[v].direction), windows[v], pixelCount));
+            views.push_back(ebpiViewGpu(ebpiRotationTo(cases[v].direction), windows[v], pixelCount, cases[v].region()));
             pixelCount += windows[v].width * windows[v].height;
             for (uint32_t object : cases[v].objects) {
                 jobs.push_back({v, object, firstEdge[object], edgeCount[object], termCount, 0, 0, 0});
@@ -302,7 +307,7 @@ protected:
             std::vector<EbpiEdgeTerm> extentTerms, wallTerms;
             for (size_t j = 0; j < c.objects.size(); ++j) {
                 const std::vector<EbpiEdgeTerm> cpu =
-                    ebpiEdgeTerms(rayMeshes[v][j], EbpiSteepWallDepth::MeshDepthExtent);
+                    ebpiEdgeTerms(rayMeshes[v][j], EbpiSteepWallDepth::MeshDepthExtent, c.region());
                 const uint32_t count = uint32_t(ebpiMeshEdges(objects[c.objects[j]].mesh.indices).edges.size());
                 size_t matched = 0, differ = 0;
                 for (uint32_t e = 0; e < count; ++e) {
@@ -327,7 +332,7 @@ protected:
                 extentTerms.insert(extentTerms.end(), cpu.begin(), cpu.end());
                 for (const EbpiEdgeTerm& t : cpu) steepWallTerms_ += t.bound.wh > 0;
                 const std::vector<EbpiEdgeTerm> tight =
-                    ebpiEdgeTerms(rayMeshes[v][j], EbpiSteepWallDepth::ConnectedWall);
+                    ebpiEdgeTerms(rayMeshes[v][j], EbpiSteepWallDepth::ConnectedWall, c.region());
                 wallTerms.insert(wallTerms.end(), tight.begin(), tight.end());
             }
 
@@ -439,6 +444,10 @@ TEST_F(EbpiGpuImage, TestMeshesEqualTheCpuImageAlongAxesAndObliqueDirections) {
     cases.push_back({{2, 4}, {1, 2, 3}, 33, 57});
     cases.push_back({{3}, {0, 0, 1}, 29, 31, 0.55});
     cases.push_back({{4}, {-0.3, 0.5, 0.8}, 40, 40, 0.6});
+    // Region boxes cutting the meshes: the edges that miss them add nothing on either side.
+    cases.push_back({{4}, {1, 2, 3}, 32, 32, 1.0, {-0.2, -1.5, 0.1}, {0.6, 1.5, 0.5}});
+    cases.push_back({{5, 6}, {-0.3, 0.5, 0.8}, 40, 36, 1.0, {-1.0, -0.3, -0.2}, {0.4, 0.2, 0.6}});
+    cases.push_back({{0, 2}, {0, 0, 1}, 24, 24, 1.0, {-0.5, -0.5, -2.0}, {0.5, 0.5, 0.0}});
     check(objects, cases);
     EXPECT_GT(steepWallTerms_, 100u) << "the axis views of the box and prisms have steep walls";
 }

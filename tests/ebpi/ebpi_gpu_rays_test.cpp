@@ -9,7 +9,8 @@
 //   - per view: first ray, ray count, achieved bound (quanta) and flags equal the CPU's; the
 //     achieved bound <= tolerance unless flagged;
 //   - totals and the consumer's dispatch arguments; past maxRays: exact count, the flag, and no
-//     write beyond the capacity.
+//     write beyond the capacity; pairs (views 3k..3k+2) are cast in order while their rays fit, a
+//     pair that does not is skipped whole and the pairs after it still fit.
 #include "collision/ebpi/ebpi_edge_terms.h"
 #include "collision/ebpi/ebpi_fixed_point.h"
 #include "collision/ebpi/ebpi_ray_plan.h"
@@ -371,20 +372,33 @@ protected:
             ADD_FAILURE() << "no GPU plan";
             return 0;
         }
+        // Admission: pairs (runs of views with one `pair`) in order, each cast when its rays fit
+        // in what maxRays leaves.
+        std::vector<uint32_t> firstRays(expected.size(), gpu::kEbpiRayNotCast);
+        uint64_t written = 0;
+        for (size_t first = 0, end = 0; first < expected.size(); first = end) {
+            uint64_t rays = 0;
+            for (end = first; end < expected.size() && expected[end].plan.pair == expected[first].plan.pair; ++end)
+                rays += expected[end].cpu.rays.size();
+            if (written + rays > maxRays) continue;
+            for (size_t v = first; v < end; ++v) {
+                firstRays[v] = uint32_t(written);
+                written += expected[v].cpu.rays.size();
+            }
+        }
         EXPECT_EQ(gpu->counters.totalRays, total) << "exact total, even past maxRays";
-        EXPECT_EQ(gpu->counters.writtenRays, std::min<uint64_t>(total, maxRays));
-        EXPECT_EQ(gpu->counters.truncated, total > maxRays ? 1u : 0u);
-        EXPECT_EQ(gpu->counters.groupsX, (std::min<uint64_t>(total, maxRays) + gpu::kEbpiRayGroupSize - 1) /
-                                             gpu::kEbpiRayGroupSize);
+        EXPECT_EQ(gpu->counters.writtenRays, written);
+        EXPECT_EQ(gpu->counters.truncated, written < total ? 1u : 0u);
+        EXPECT_EQ(gpu->counters.groupsX, (written + gpu::kEbpiRayGroupSize - 1) / gpu::kEbpiRayGroupSize);
         EXPECT_EQ(gpu->counters.groupsY, 1u);
         EXPECT_EQ(gpu->counters.groupsZ, 1u);
 
-        uint32_t firstRay = 0;
         size_t differ = 0;
         for (uint32_t v = 0; v < expected.size(); ++v) {
             const ExpectedView& e = expected[v];
             SCOPED_TRACE("view " + std::to_string(v));
             const gpu::EbpiRayViewResultGpu& r = gpu->results[v];
+            const uint32_t firstRay = firstRays[v];
             EXPECT_EQ(r.firstRay, firstRay);
             EXPECT_EQ(r.rays, e.cpu.rays.size());
             EXPECT_EQ(r.boundQuanta, e.cpu.boundQuanta);
@@ -394,9 +408,8 @@ protected:
             if (r.flags == 0) EXPECT_LE(achieved, e.tolerance);
             std::printf("view %u: %6u rays (first %6u), achieved bound %.4g of tolerance %.4g%s\n", v, r.rays,
                         r.firstRay, achieved, e.tolerance, r.flags ? " (flagged)" : "");
-            for (uint32_t k = 0; k < e.cpu.rays.size(); ++k) {
+            for (uint32_t k = 0; firstRay != gpu::kEbpiRayNotCast && k < e.cpu.rays.size(); ++k) {
                 const uint32_t index = firstRay + k;
-                if (index >= maxRays) break;
                 const EbpiPlannedRay& planned = e.cpu.rays[k];
                 const gpu::EbpiRayGpu ray = gpu::ebpiPlacedRay(e.view, e.plan, planned.centre.x, planned.centre.y);
                 const uint32_t tile = planned.tile;
@@ -413,11 +426,10 @@ protected:
                                   << gpu->samples[index].area << " tile " << gpu->samples[index].tile << ", CPU "
                                   << sample.x << "," << sample.y << " area " << sample.area;
             }
-            firstRay += uint32_t(e.cpu.rays.size());
         }
         EXPECT_EQ(differ, 0u) << "rays differing from the CPU reference";
         size_t touched = 0;
-        for (uint32_t k = std::min<uint64_t>(total, maxRays); k < maxRays + kSpare; ++k)
+        for (uint64_t k = written; k < maxRays + kSpare; ++k)
             touched += std::memcmp(&gpu->rays[k], std::vector<uint32_t>(12, kSentinel).data(), sizeof(gpu::EbpiRayGpu));
         EXPECT_EQ(touched, 0u) << "rays written past the list or the capacity";
         return total;
@@ -499,6 +511,24 @@ TEST_F(EbpiGpuRays, PastMaxRaysTheCountIsExactAndNothingIsWrittenBeyond) {
     ASSERT_GT(total, 100u);
     check(objects, cases, uint32_t(total / 2) + 3);
     check(objects, cases, 1);
+}
+
+TEST_F(EbpiGpuRays, APairPastMaxRaysIsSkippedWholeAndTheNextPairIsStillCast) {
+    const std::vector<Placed> objects = testObjects();
+    std::vector<ViewCase> cases;
+    for (const glm::dvec3& direction : {glm::dvec3(1, 2, 3), glm::dvec3(0, 0, 1), glm::dvec3(-0.3, 0.5, 0.8)})
+        cases.push_back({{3}, direction, 16, 16, 0.004});  // pair 0: many rays
+    for (const glm::dvec3& direction : {glm::dvec3(1, 2, 3), glm::dvec3(0, 0, 1), glm::dvec3(-0.3, 0.5, 0.8)})
+        cases.push_back({{0}, direction, 8, 8, 0.2});  // pair 1: few
+    const std::vector<ExpectedView> expected = expect(objects, cases);
+    uint64_t first = 0, second = 0;
+    for (size_t v = 0; v < 3; ++v) {
+        first += expected[v].cpu.rays.size();
+        second += expected[v + 3].cpu.rays.size();
+    }
+    ASSERT_GT(first, second);
+    // Pair 0 misses by one ray; pair 1 then fits at the start of the list.
+    check(objects, cases, uint32_t(first - 1));
 }
 
 }  // namespace

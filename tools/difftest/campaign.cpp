@@ -1,6 +1,7 @@
 #include "tools/difftest/campaign.h"
 
 #include "tools/cli/aabb_tree_method.h"
+#include "tools/cli/ebpi_method.h"
 #include "tools/cli/exact_method.h"
 #include "tools/cli/ldi_method.h"
 #include "tools/io/scene_builder.h"
@@ -20,9 +21,9 @@ namespace vkc::difftest {
 
 namespace {
 
-constexpr const char* kAllMethods[] = {"exact", "aabb-tree", "stencil", "consistent-pairs", "ldi"};
+constexpr const char* kAllMethods[] = {"exact", "aabb-tree", "stencil", "consistent-pairs", "ldi", "ebpi"};
 constexpr float kRegionPaddingPixels = 2.0f;  // both image methods' default (stencil.h, consistent_pairs.h)
-constexpr size_t kExamplesPerClause = 8;
+constexpr size_t kExamplesPerClause = 800;
 // aabb-tree moves B into A's space in float: contacts closer than this fraction of the pair's size may
 // go either way (the tolerance of tests/aabb_tree, kNearTouchRelative).
 constexpr double kAabbTouchTolerance = 1e-6;
@@ -239,6 +240,54 @@ Status checkVolumes(FrameContext& frame, const FrameResults& results, uint32_t r
     return Status::success();
 }
 
+// Why a pair was truncated, from its details (the warning has the whole reason).
+std::string ebpiTruncation(const EbpiPairDetails& pair) {
+    if (pair.boundNotMet) return "a pixel misses its share";
+    if (pair.truncatedRays) return std::to_string(pair.truncatedRays) + " rays past hitCapacity";
+    if (pair.oddRays) return std::to_string(pair.oddRays) + " odd rays";
+    return "maxRays, an overflow or float resolution";
+}
+
+// ebpi's contract: every tested pair (details lists them all, a zero volume too) that is not
+// truncated is within its bound of the exact volume and its bound within the tolerance; a
+// truncated pair is reported with a warning (how often is a measured limitation); a pair whose
+// exact volume exceeds the tolerance is reported.
+Status checkEbpi(FrameContext& frame, const FrameResults& results, const EbpiFrameDetails& details, double tolerance) {
+    const auto reported = reportedPairs(results);
+    for (const EbpiPairDetails& pair : details.pairs) {
+        const PairKey key{pair.a, pair.b};
+        const TruthPair* truth = frame.truthOf(key);
+        if (truth && truth->interfering && !truth->volume) continue;  // CGAL had no volume for it
+        const double exact = truth && truth->volume ? *truth->volume : 0.0;
+        if (pair.truncated) {
+            frame.record("ebpi", "truncated", false, pairName(key) + " truncated (" + ebpiTruncation(pair) + "), exact volume " + number(exact) + ", " + std::to_string(pair.rays) + " rays", true);
+            frame.record("ebpi", "truncated-reported", reported.count(key) && !results.warnings.empty(),
+                         pairName(key) + " truncated without a reported pair and a warning");
+            continue;
+        }
+        frame.record("ebpi", "volume", std::abs(pair.volume - exact) <= pair.volumeErrorBound,
+                     pairName(key) + ": volume " + number(pair.volume) + ", bound " + number(pair.volumeErrorBound) +
+                         ", exact " + number(exact));
+        frame.record("ebpi", "bound", pair.volumeErrorBound <= tolerance,
+                     pairName(key) + ": bound " + number(pair.volumeErrorBound) + " over the tolerance " + number(tolerance));
+    }
+    for (const TruthPair& pair : frame.truth)
+        if (pair.volume && *pair.volume > tolerance)
+            frame.record("ebpi", "found", reported.count({pair.a, pair.b}) > 0,
+                         pairName({pair.a, pair.b}) + " missed, exact volume " + number(*pair.volume));
+    return Status::success();
+}
+
+// ebpi's tolerance for a scene: a fraction of the cube of its smallest object's largest box side.
+double ebpiSceneTolerance(const std::vector<TruthObject>& objects, double fraction) {
+    double smallest = INFINITY;
+    for (const TruthObject& object : objects) {
+        const glm::dvec3 side = object.bounds.max - object.bounds.min;
+        smallest = std::min(smallest, std::max({side.x, side.y, side.z}));
+    }
+    return fraction * smallest * smallest * smallest;
+}
+
 struct Methods {
     Context& context;
     const CampaignOptions& options;
@@ -247,6 +296,8 @@ struct Methods {
     std::optional<StencilDetector> stencil;
     std::optional<ConsistentPairsDetector> consistentPairs;
     tools::LdiRunner ldi;
+    tools::EbpiRunner ebpi;
+    EbpiFrameDetails ebpiDetails;  // of the last ebpi frame run, for its check
 
     Status create(const std::vector<std::string>& methods) {
         auto wants = [&](const char* id) { return std::find(methods.begin(), methods.end(), id) != methods.end(); };
@@ -275,10 +326,13 @@ struct Methods {
 
     // The CLI's ldi runner grows its detector to a frame's pair count (up to what the device
     // binds, then it runs batches) and keeps it: a fresh one per scene keeps memory to the scene.
-    void newScene() {
+    // ebpi's tolerance follows the scene's size, so its detector is made per scene too.
+    void newScene(const std::vector<TruthObject>& objects) {
         ldi.detector.reset();
         ldi.settings.maxPairs = 0;
         ldi.batchLimit = 0;
+        ebpi.detector.reset();
+        ebpi.settings.tolerance = ebpiSceneTolerance(objects, options.ebpiTolerance);
     }
 
     Result<FrameResults> run(const std::string& method, const io::SceneDescription& description, const io::SceneFrame& frame,
@@ -287,6 +341,7 @@ struct Methods {
         if (method == "aabb-tree") return tools::runAabbTreeFrame(context, aabbTree, scene, pcs, false);
         if (method == "stencil") return stencil->run(scene, pcs, &stencilDetails);
         if (method == "consistent-pairs") return consistentPairs->run(scene, pcs);
+        if (method == "ebpi") return tools::runEbpiFrame(context, ebpi, scene, pcs, &ebpiDetails);
         return tools::runLdiFrame(context, ldi, scene, pcs);
     }
 
@@ -300,6 +355,7 @@ struct Methods {
         }
         if (method == "consistent-pairs")
             return checkImagePairs(frame, method, results, options.consistentPairsResolution, options.consistentPairs);
+        if (method == "ebpi") return checkEbpi(frame, results, ebpiDetails, ebpi.settings.tolerance);
         return checkVolumes(frame, results, options.ldiResolution, options.ldiFoundPixels);
     }
 };
@@ -320,11 +376,12 @@ Result<CampaignSummary> runCampaign(Context& context, const CampaignOptions& opt
     for (const std::string& method : methods)
         if (std::find(std::begin(kAllMethods), std::end(kAllMethods), method) == std::end(kAllMethods))
             return makeError(ErrorCode::InvalidArgument, "difftest: unknown method \"" + method + "\"");
-    const bool wantVolumes = std::find(methods.begin(), methods.end(), "ldi") != methods.end();
+    const bool wantVolumes = std::find(methods.begin(), methods.end(), "ldi") != methods.end() ||
+                             std::find(methods.begin(), methods.end(), "ebpi") != methods.end();
 
     auto pool = MeshPool::load(options.meshDir, options.ciSize);
     if (!pool) return pool.status();
-    Methods runners{context, options, {}, {}, {}, {}};
+    Methods runners{context, options, {}, {}, {}, {}, {}, {}, {}};
     VKC_TRY(runners.create(methods));
     auto broadphase = Broadphase::create(context);
     if (!broadphase) return broadphase.status();
@@ -342,7 +399,6 @@ Result<CampaignSummary> runCampaign(Context& context, const CampaignOptions& opt
         if (!description) return description.status();
         auto scene = io::buildScene(context, description.value(), kObjectSpaceMethodRequirements);
         if (!scene) return scene.status();
-        runners.newScene();
         bool failed = false;
         for (size_t f = 0; f < description->frameCount(); ++f) {
             const io::SceneFrame& sceneFrame = description->frames[f];
@@ -355,6 +411,7 @@ Result<CampaignSummary> runCampaign(Context& context, const CampaignOptions& opt
                 if (!object) return object.status();
                 objects.push_back(std::move(object).value());
             }
+            if (f == 0) runners.newScene(objects);
             auto truth = truthPairs(objects, wantVolumes && generated->closedOnly);
             if (!truth) return truth.status();
             FrameContext frame{generated.value(), f, objects, truth.value(), pcs.value(), tallies};

@@ -10,6 +10,11 @@
 //   ldi                found: every pair overlapping by more than ldiFoundPixels of its own
 //                      view (fitted to the pair's box overlap) is reported;
 //                      volume: |volume - exact| <= volume_error_bound for every reported pair.
+//   ebpi               volume: |volume - exact| <= volume_error_bound for every tested pair that
+//                      is not truncated (a zero volume too); bound: that bound <= the tolerance;
+//                      found: every pair whose exact volume exceeds the tolerance is reported;
+//                      truncated-reported: a truncated pair is reported, with a warning;
+//                      "truncated" measures how many pairs it could not bound.
 //   every method       runs: the method returns results (no error) on every frame.
 // Pixels are those of the fitted view, sized conservatively (largest) from the boxes the methods
 // fit to: the union of the overlaps of all broadphase-candidate boxes (GPU boxes and the truth's
@@ -37,7 +42,7 @@ struct CampaignOptions {
     uint64_t firstIndex = 0;
     uint64_t scenes = 12;
     double maxSeconds = 0;             // > 0: stop after the scene that passes this wall time
-    std::vector<std::string> methods;  // empty: all of exact, aabb-tree, stencil, consistent-pairs, ldi
+    std::vector<std::string> methods;  // empty: all of exact, aabb-tree, stencil, consistent-pairs, ldi, ebpi
     std::filesystem::path meshDir;     // ../shared/meshes
     std::filesystem::path outDir;      // failing scenes are written here; empty: not written
     bool ciSize = false;               // small meshes and 40-object crowds
@@ -50,6 +55,9 @@ struct CampaignOptions {
     MethodBounds consistentPairs{2.0f, 3.0f};
     // Ldi: a pair overlapping by 2 px of its view covers whole pixels' rays: it must be reported.
     float ldiFoundPixels = 2.0f;
+    // Ebpi: its absolute tolerance per scene, this fraction of the cube of the scene's smallest
+    // object's largest box side.
+    double ebpiTolerance = 0.02;
 };
 
 struct ClauseTally {

@@ -24,6 +24,8 @@ int main(int argc, char** argv) {
     app.add_option("--stencil-resolution", options.stencilResolution);
     app.add_option("--consistent-pairs-resolution", options.consistentPairsResolution);
     app.add_option("--ldi-resolution", options.ldiResolution);
+    app.add_option("--ebpi-tolerance", options.ebpiTolerance,
+                   "ebpi's tolerance, a fraction of the cube of each scene's smallest object's size");
     app.add_option("--device", device, "substring of the device name");
     CLI11_PARSE(app, argc, argv);
     options.meshDir = meshDir;

@@ -23,7 +23,7 @@ namespace {
 
 constexpr const char* kAllMethods[] = {"exact", "aabb-tree", "stencil", "consistent-pairs", "ldi", "ebpi"};
 constexpr float kRegionPaddingPixels = 2.0f;  // both image methods' default (stencil.h, consistent_pairs.h)
-constexpr size_t kExamplesPerClause = 800;
+constexpr size_t kExamplesPerClause = 8;
 // aabb-tree moves B into A's space in float: contacts closer than this fraction of the pair's size may
 // go either way (the tolerance of tests/aabb_tree, kNearTouchRelative).
 constexpr double kAabbTouchTolerance = 1e-6;
@@ -260,7 +260,10 @@ Status checkEbpi(FrameContext& frame, const FrameResults& results, const EbpiFra
         if (truth && truth->interfering && !truth->volume) continue;  // CGAL had no volume for it
         const double exact = truth && truth->volume ? *truth->volume : 0.0;
         if (pair.truncated) {
-            frame.record("ebpi", "truncated", false, pairName(key) + " truncated (" + ebpiTruncation(pair) + "), exact volume " + number(exact) + ", " + std::to_string(pair.rays) + " rays", true);
+            frame.record("ebpi", "truncated", false,
+                         pairName(key) + " truncated (" + ebpiTruncation(pair) + "), exact volume " + number(exact) +
+                             ", " + std::to_string(pair.rays) + " rays",
+                         true);
             frame.record("ebpi", "truncated-reported", reported.count(key) && !results.warnings.empty(),
                          pairName(key) + " truncated without a reported pair and a warning");
             continue;

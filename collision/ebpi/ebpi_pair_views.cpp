@@ -44,6 +44,11 @@ double widening(const glm::dvec3& lo, const glm::dvec3& hi) {
 
 }  // namespace
 
+EbpiEdgeRegion ebpiGrownRegion(const glm::dvec3& lo, const glm::dvec3& hi, const EbpiRotation& rotation) {
+    const double grow = widening(lo, hi);
+    return {rotation, lo - grow, hi + grow};
+}
+
 EbpiBox ebpiObjectBox(const Aabb& candidate, const MeshData* placed, const glm::dmat4& objectToWorld) {
     EbpiBox box{glm::dvec3(candidate.min), glm::dvec3(candidate.max)};
     if (!placed || placed->positions.empty()) return box;
@@ -70,13 +75,11 @@ std::optional<EbpiPairViews> ebpiPairViews(const EbpiBox& boxA, const EbpiBox& b
     EbpiPairViews out;
     out.origin = 0.5 * (overlap.lo + overlap.hi);
     out.extent = glm::length(overlap.hi - overlap.lo);
-    const glm::dvec3 regionLo = overlap.lo - out.origin, regionHi = overlap.hi - out.origin;
-    const double regionGrow = widening(regionLo, regionHi);
     for (int axis = 0; axis < 3; ++axis) {
         EbpiPairView& v = out.views[axis];
         v.direction = glm::normalize(axes[axis]);
         v.rotation = ebpiRotationTo(v.direction);
-        v.region = {v.rotation, regionLo - regionGrow, regionHi + regionGrow};
+        v.region = ebpiGrownRegion(overlap.lo - out.origin, overlap.hi - out.origin, v.rotation);
         Range window = rotatedBox(overlap, out.origin, v.rotation);
         const double grow = widening(window.lo, window.hi);
         window.lo -= grow;

@@ -45,6 +45,10 @@ struct EbpiBox {
 // positions are current (`placed`: its object-space box through the object's transform, in double).
 EbpiBox ebpiObjectBox(const Aabb& candidate, const MeshData* placed, const glm::dmat4& objectToWorld);
 
+// The region of a box overlap [lo, hi] (coordinates before `rotation`), grown by the views' margin:
+// a fraction of its size and a float's worth of its coordinates.
+EbpiEdgeRegion ebpiGrownRegion(const glm::dvec3& lo, const glm::dvec3& hi, const EbpiRotation& rotation);
+
 // nullopt when the boxes do not overlap with a volume (no intersection volume to measure).
 // `axes`' columns are the three directions (orthonormal).
 std::optional<EbpiPairViews> ebpiPairViews(const EbpiBox& boxA, const EbpiBox& boxB, const glm::dmat3& axes,

@@ -2,6 +2,7 @@
 #include "collision/ldi/ldi_error_bound.h"
 
 #include "collision/ebpi/ebpi_edge_terms.h"
+#include "collision/ebpi/ebpi_pair_views.h"
 #include "collision/ebpi/ebpi_segment_pixels.h"
 #include "collision/ebpi/ebpi_transient_edges.h"
 
@@ -58,10 +59,8 @@ double ldiVolumeErrorBound(const MeshData& meshA, const glm::mat4& transformA, c
     window.width = window.height = resolution;
     // Only edges that meet the boxes' overlap bend the intersection's depth span (EbpiEdgeRegion),
     // grown by far more than the float boxes' rounding.
-    const glm::dvec3 overlapLo(voi.overlap.min), overlapHi(voi.overlap.max);
-    const double grow = 1e-3 * glm::length(overlapHi - overlapLo) +
-                        1e-6 * std::max(glm::length(overlapLo), glm::length(overlapHi));
-    const EbpiEdgeRegion region{rotation, overlapLo - grow, overlapHi + grow};
+    const EbpiEdgeRegion region =
+        ebpiGrownRegion(glm::dvec3(voi.overlap.min), glm::dvec3(voi.overlap.max), rotation);
     std::vector<EbpiEdgeTerm> terms;
     for (auto [mesh, transform] : {std::pair{&meshA, &transformA}, std::pair{&meshB, &transformB}}) {
         const std::vector<EbpiEdgeTerm> edges =

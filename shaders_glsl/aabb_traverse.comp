@@ -3,7 +3,8 @@
 // boxes, pair transforms; on the leaf level the triangles. Writes: children of overlapping pairs
 // to the other ping-pong list, intersecting triangle pairs, per-level and per-pair counts.
 // Algorithm: SAT lite (Appendix A) per node pair; appends aggregated per subgroup (one atomic
-// each) instead of the paper's mip-map prefix sums (4.4); Guigue-Devillers tri-tri on leaves.
+// each) instead of the paper's mip-map prefix sums (4.4); Guigue-Devillers tri-tri on leaves
+// (or, with kLeafBoxesOnly, every leaf pair whose boxes overlap).
 // Invariants: counts stay exact past capacity; same shared tests as traverseAabbTreesCpu().
 #version 460
 #extension GL_GOOGLE_include_directive : require
@@ -17,6 +18,9 @@
 
 layout(local_size_x_id = 0) in;
 layout(constant_id = 0) const uint kGroupSize = kAabbTraverseGroupSize;
+// 1: a leaf pair whose boxes overlap is reported without the triangle test (method ebpi wants
+// every pair of triangles that may cross, and tests them itself in its own coordinates).
+layout(constant_id = 1) const uint kLeafBoxesOnly = 0u;
 
 layout(set = 0, binding = kAabbBindingTrees, std430) readonly buffer Trees { AabbTreeGpu trees[]; };
 layout(set = 0, binding = kAabbBindingNodes, std430) readonly buffer Nodes { AabbNodeGpu nodes[]; };
@@ -107,7 +111,11 @@ void main() {
             AabbNodeGpu boxB = nodeBox(pair.treeB, realB, entry.nodeB);
             overlap = aabbSatLite(boxA.lo.xyz, boxA.hi.xyz, boxB.lo.xyz, boxB.hi.xyz, pair.bToA, pair.aToB,
                                   pair.slackA, pair.slackB);
-            if (overlap && pairLevel + 1u == pair.levelCount) {
+            if (overlap && pairLevel + 1u == pair.levelCount && kLeafBoxesOnly != 0u) {
+                hit = true;
+                triangleA = leaves[trees[pair.treeA].leafOffset + entry.nodeA].w;
+                triangleB = leaves[trees[pair.treeB].leafOffset + entry.nodeB].w;
+            } else if (overlap && pairLevel + 1u == pair.levelCount) {
                 // Leaf level of both trees (padding is at the top): move triangle B into A's space.
                 uvec4 leafA = leaves[trees[pair.treeA].leafOffset + entry.nodeA];
                 uvec4 leafB = leaves[trees[pair.treeB].leafOffset + entry.nodeB];

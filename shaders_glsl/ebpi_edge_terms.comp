@@ -9,6 +9,7 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
 
+#include "ebpi_crease_bound.glsl"
 #include "ebpi_ray_frame.glsl"
 
 layout(local_size_x_id = 0) in;
@@ -37,23 +38,6 @@ Face faceGeometry(ObjectGpu object, EbpiViewGpu view, uint i0, uint i1, uint i2)
     if (n.z == 0.0LF) return Face(true, dvec2(0.0LF));
     precise dvec2 gradient = dvec2(-n.x / n.z, -n.y / n.z);
     return Face(false, gradient);
-}
-
-// ebpiCreaseBound: the bend of the depth span along the edge, Alg. 2's case that suits the edge.
-void creaseBound(dvec2 gradientJump, inout double bound[5]) {
-    double kx = abs(gradientJump.x);
-    double ky = abs(gradientJump.y);
-    if (kx == 0.0LF && ky == 0.0LF) return;
-    precise double quarterSquare;
-    if (kx >= ky) {
-        bound[0] = kx / 8.0LF;
-        quarterSquare = ky * ky / (24.0LF * kx);
-        bound[2] = quarterSquare;
-    } else {
-        bound[1] = ky / 8.0LF;
-        quarterSquare = kx * kx / (24.0LF * ky);
-        bound[3] = quarterSquare;
-    }
 }
 
 // ebpiSegmentMeetsRegion: whether the segment a-b meets the view's region box, each ray-frame
@@ -90,7 +74,6 @@ void main() {
     uint jobIndex = push.firstJob + gl_WorkGroupID.y;
     if (jobIndex >= push.jobCount) return;
     EbpiImageJobGpu job = jobs[jobIndex];
-    if (job.termsGiven != 0u) return;
     ObjectGpu object = objects[job.object];
     EbpiViewGpu view = views[job.view];
     uint stride = gl_NumWorkGroups.x * kGroupSize;

@@ -7,12 +7,18 @@
 #include "shared/ebpi_image.h"
 #include "vertex_fetch.glsl"
 
-dvec3 ebpiRayFramePoint(mat4 objectToLocal, EbpiViewGpu view, vec3 p) {
+// ebpiLocalPoint: the point placed relative to the pair's origin, before the rotation.
+dvec3 ebpiLocalPoint(mat4 objectToLocal, vec3 p) {
     dvec3 q = dvec3(p);
     precise dvec3 world;
     for (int k = 0; k < 3; ++k)
         world[k] = ((double(objectToLocal[0][k]) * q.x + double(objectToLocal[1][k]) * q.y) +
                     double(objectToLocal[2][k]) * q.z) + double(objectToLocal[3][k]);
+    return world;
+}
+
+dvec3 ebpiRayFramePoint(mat4 objectToLocal, EbpiViewGpu view, vec3 p) {
+    dvec3 world = ebpiLocalPoint(objectToLocal, p);
     precise dvec3 rotated;
     for (int k = 0; k < 3; ++k)
         rotated[k] = (view.rotation[3 * k] * world.x + view.rotation[3 * k + 1] * world.y) +

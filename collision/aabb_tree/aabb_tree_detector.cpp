@@ -57,25 +57,9 @@ Status AabbTreeDetectorImpl::createResources() {
     frames.vertexBufferCapacity = vertexBuffers;
     slots.resize(slotCount);
     for (uint32_t i = 0; i < slotCount; ++i)
-        VKC_TRY(FrameSlotResources(c, i).descriptorSet(slots[i].set, frames.descriptorPool, refitPipeline.setLayouts[0],
+        VKC_TRY(FrameSlotResources(c, i).descriptorSet(slots[i].traversal.set, frames.descriptorPool, refitPipeline.setLayouts[0],
                                                       "aabb-tree set", vertexBuffers));
     return Status::success();
-}
-
-Result<const AabbCachedTree*> AabbTreeDetectorImpl::tree(const SceneImpl& scene, MeshId mesh) {
-    auto it = trees.find(mesh);
-    if (it != trees.end()) return &it->second;
-    // Topology never changes after addMesh, so one build per mesh; deformation only refits.
-    auto built = buildAabbTree(scene.meshes[mesh].data);
-    if (!built) return built.status();
-    AabbCachedTree& cached = trees[mesh];
-    cached.tree = std::move(built.value());
-    // The CPU copy of a mesh read from the host's buffer is its rest pose: once the host has
-    // deformed it, the built boxes match no generation, so every slot refits them on the GPU.
-    const SceneMesh& m = scene.meshes[mesh];
-    const bool cpuCurrent = m.ownsPositions() || m.deformedGeneration == 0;
-    cached.builtGeneration = cpuCurrent ? m.deformedGeneration : kAabbUnknownGeneration;
-    return &cached;
 }
 
 AabbTreeDetector::AabbTreeDetector(std::unique_ptr<AabbTreeDetectorImpl> impl) : impl_(std::move(impl)) {}

@@ -5,7 +5,7 @@
 // them has completed (checked with the read-back ring's timeline before recording).
 #pragma once
 
-#include "collision/aabb_tree/aabb_tree.h"
+#include "collision/aabb_tree/aabb_traversal_frame.h"
 #include "passes/graph/graph.h"
 #include "vk/buffer.h"
 #include "vk/pipeline.h"
@@ -28,32 +28,12 @@ inline constexpr uint32_t kAabbDefaultNodePairCapacity = 1u << 19;
 inline constexpr uint32_t kAabbDefaultTrianglePairCapacity = 1u << 16;
 inline constexpr uint32_t kAabbDefaultMaxCandidatePairs = 4096;
 
-inline constexpr VkDeviceSize kAabbStateBytes = sizeof(gpu::AabbTraversalStateGpu);
-inline VkDeviceSize aabbAlign16(VkDeviceSize bytes) { return (bytes + 15) & ~VkDeviceSize(15); }
 
-// builtGeneration of a tree whose CPU positions are not the mesh's current ones (host-deformed).
-inline constexpr uint64_t kAabbUnknownGeneration = ~uint64_t(0);
-
-struct AabbCachedTree {
-    AabbTree tree;
-    uint64_t builtGeneration = 0;  // the mesh's deformedGeneration whose positions built the boxes
-};
-
-// Everything one frame in flight uses; reused once that frame has been read back. Its buffers
-// are the graph's (`resources`): host-written staging uploaded each frame to device-local inputs,
-// the slot's node boxes (refit on the GPU, kept across its frames) and the traversal's lists.
+// Everything one frame in flight uses; reused once that frame has been read back: the traversal's
+// slot (descriptor set, node boxes refit on the GPU and kept across its frames, what it traversed).
 struct AabbFrameSlot {
-    VkDescriptorSet set = VK_NULL_HANDLE;
+    AabbTraversalSlot traversal;
     std::unique_ptr<Graph> graph;  // kept for pass names when reading timings
-
-    std::vector<MeshId> layout;              // trees in node-buffer order
-    bool nodesValid = false;                 // the node buffer holds `layout`'s boxes
-    std::vector<uint64_t> boxGenerations;    // per tree: generation its boxes in `nodes` reflect
-    std::vector<ObjectPair> objectPairs;     // per stats entry
-    std::vector<gpu::AabbPairGpu> gpuPairs;  // as uploaded (entrance heuristic needs them)
-    std::vector<uint32_t> entrance;          // pair level each pair entered at
-    uint32_t globalLevels = 0;
-    uint32_t refitTrees = 0;
 };
 
 struct AabbTreeDetectorImpl {
@@ -63,14 +43,12 @@ struct AabbTreeDetectorImpl {
     Pipeline refitPipeline, indirectPipeline, traversePipeline;
     DetectorFrames frames;
     std::vector<AabbFrameSlot> slots;
-    uint64_t sceneId = 0;                    // the scene `trees` and `entranceLevels` belong to
-    std::map<MeshId, AabbCachedTree> trees;  // std::map: stable addresses for AabbFrameSlot users
-    std::map<ObjectPair, uint32_t> entranceLevels;
+    AabbTreeCache trees;
+    std::map<ObjectPair, uint32_t> entranceLevels;  // of the scene of `trees`
 
     ~AabbTreeDetectorImpl();
     Status createResources();
     Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, const CandidateSet& candidates, uint64_t frame);
-    Result<const AabbCachedTree*> tree(const SceneImpl& scene, MeshId mesh);
     uint32_t trianglePairCapacity() const { return settings.keepTrianglePairList ? settings.trianglePairCapacity : 0; }
 };
 

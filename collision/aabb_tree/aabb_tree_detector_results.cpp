@@ -18,7 +18,7 @@ Status AabbTreeDetector::results(uint64_t frame, FrameResults& out, AabbTreeFram
     AabbTreeDetectorImpl& d = *impl_;
     auto bytes = readRingSlot(*d.ctx, d.frames.ring, frame);
     if (!bytes) return bytes.status();
-    const AabbFrameSlot& slot = d.slots[frame % d.slots.size()];
+    const AabbTraversalSlot& slot = d.slots[frame % d.slots.size()].traversal;
     const void* base = bytes.value();
     const ReadbackLayout& layout = d.frames.readback;
     const auto state = layout.value<gpu::AabbTraversalStateGpu>(base, kAabbReadbackState);
@@ -73,8 +73,8 @@ Status AabbTreeDetector::results(uint64_t frame, FrameResults& out, AabbTreeFram
         // A frame of a scene recorded before the detector moved on to another has nothing to teach.
         for (size_t k = 0; k < pairCount && !slot.layout.empty(); ++k) {
             const gpu::AabbPairGpu& pair = slot.gpuPairs[k];
-            const AabbTree& treeA = d.trees.find(slot.layout[pair.treeA])->second.tree;
-            const AabbTree& treeB = d.trees.find(slot.layout[pair.treeB])->second.tree;
+            const AabbTree& treeA = d.trees.trees.find(slot.layout[pair.treeA])->second.tree;
+            const AabbTree& treeB = d.trees.trees.find(slot.layout[pair.treeB])->second.tree;
             d.entranceLevels[slot.objectPairs[k]] =
                 nextAabbEntranceLevel(pair, treeA, treeB, pairStats[k], slot.entrance[k]);
         }
@@ -89,7 +89,7 @@ Status AabbTreeDetector::results(uint64_t frame, FrameResults& out, AabbTreeFram
         details->refitTrees = slot.refitTrees;
     }
     appendFrameWarnings(d.frames, frame, out.warnings);
-    return readFrameTimings(*d.ctx, d.frames, frame, *slot.graph, out.gpuTimingsMs);
+    return readFrameTimings(*d.ctx, d.frames, frame, *d.slots[frame % d.slots.size()].graph, out.gpuTimingsMs);
 }
 
 }  // namespace vkc

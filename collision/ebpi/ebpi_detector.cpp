@@ -10,16 +10,21 @@
 #include "collision/frames/frame_warnings.h"
 #include "collision/frames/vertex_buffer_slots.h"
 #include "collision/scene/scene_impl.h"
+#include "passes/aabb_tree/aabb_tree_passes.h"
 #include "passes/ebpi/ebpi_image_passes.h"
 #include "passes/ebpi/ebpi_ray_passes.h"
 #include "passes/ebpi/ebpi_trace_passes.h"
 #include "passes/ebpi/ebpi_volume_passes.h"
 #include "vk/assign_result.h"
 
+#include "spirv/aabb_indirect.comp.h"
+#include "spirv/aabb_refit.comp.h"
+#include "spirv/aabb_traverse.comp.h"
 #include "spirv/ebpi_depth_extent.comp.h"
 #include "spirv/ebpi_edge_terms.comp.h"
 #include "spirv/ebpi_pyramid.comp.h"
 #include "spirv/ebpi_rasterize.comp.h"
+#include "spirv/ebpi_transient_terms.comp.h"
 #include "spirv/ebpi_ray_density.comp.h"
 #include "spirv/ebpi_ray_generate.comp.h"
 #include "spirv/ebpi_ray_scan.comp.h"
@@ -42,6 +47,8 @@ constexpr uint32_t kDefaultHitCapacity = 16;
 constexpr uint32_t kDefaultMaxPairs = 4;
 constexpr uint32_t kDefaultMaxGradientVertices = 1u << 18;
 constexpr uint32_t kDefaultMaxCandidatePairs = 16384;
+constexpr uint32_t kDefaultTrianglePairCapacity = 1u << 18;
+constexpr uint32_t kDefaultNodePairCapacity = 1u << 19;
 // The ray scan runs as one workgroup over every view (ebpi_ray_scan.comp).
 constexpr uint32_t kMaxViews = gpu::kEbpiRayMaxGroups;
 
@@ -60,6 +67,8 @@ Status checkSettings(const VulkanContext& ctx, EbpiSettings& s) {
     if (s.hitCapacity == 0) s.hitCapacity = kDefaultHitCapacity;
     if (s.maxPairs == 0) s.maxPairs = kDefaultMaxPairs;
     if (s.maxGradientVertices == 0) s.maxGradientVertices = kDefaultMaxGradientVertices;
+    if (s.trianglePairCapacity == 0) s.trianglePairCapacity = kDefaultTrianglePairCapacity;
+    if (s.nodePairCapacity == 0) s.nodePairCapacity = kDefaultNodePairCapacity;
     VKC_TRY(applyDetectorDefaults(s, kDefaultMaxCandidatePairs, "EbpiSettings"));
     if (s.maxSplit > gpu::kEbpiRayMaxSplitLimit)
         return makeError(ErrorCode::InvalidArgument, field("maxSplit", s.maxSplit) + " exceeds " +
@@ -87,6 +96,8 @@ Status checkSettings(const VulkanContext& ctx, EbpiSettings& s) {
         {"rays", VkDeviceSize(s.maxRays) * sizeof(gpu::EbpiRayGpu), "maxRays"},
         {"hit slots", VkDeviceSize(s.maxRays) * s.hitCapacity * sizeof(gpu::EbpiHitGpu), "maxRays or hitCapacity"},
         {"gradient sums", VkDeviceSize(s.maxGradientVertices) * gpu::kEbpiVolumeAxes * 8, "maxGradientVertices"},
+        {"triangle pairs", VkDeviceSize(s.trianglePairCapacity) * sizeof(gpu::AabbTrianglePairGpu), "trianglePairCapacity"},
+        {"node pairs", 2 * VkDeviceSize(s.nodePairCapacity) * sizeof(gpu::AabbNodePairGpu), "nodePairCapacity"},
     };
     for (const auto& b : buffers)
         if (b.bytes > limit)
@@ -108,6 +119,7 @@ ReadbackLayout ebpiReadbackLayout(const EbpiSettings& s) {
     const VkDeviceSize views = s.keepImages ? VkDeviceSize(s.maxPairs) * 3 : 0;
     layout.add(views * s.resolution * s.resolution * sizeof(gpu::EbpiPixelGpu));
     layout.add(views * ebpiPyramidTiles(s.resolution, s.resolution) * sizeof(gpu::EbpiRayTileGpu));
+    layout.add(sizeof(gpu::AabbTraversalStateGpu));
     return layout;
 }
 
@@ -115,7 +127,8 @@ EbpiDetectorImpl::~EbpiDetectorImpl() {
     if (!ctx) return;
     destroyDetectorFrames(*ctx, frames);
     for (EbpiSlot& slot : slots) destroyEbpiAccelFrame(*ctx, slot.accel);
-    for (Pipeline* p : {&depthExtent, &edgeTerms, &rasterize, &pyramid, &density, &scan, &generate, &volume})
+    for (Pipeline* p : {&depthExtent, &edgeTerms, &rasterize, &transientTerms, &pyramid, &density, &scan, &generate,
+                        &volume, &aabbRefit, &aabbIndirect, &aabbTraverse})
         destroyPipeline(*ctx, *p);
     destroyEbpiTracePipelines(*ctx, tracePipelines);
 }
@@ -130,6 +143,12 @@ Status EbpiDetectorImpl::createPipelines() {
     const PipelineLayoutDesc volumeLayout = ebpiVolumePipelineLayout();
     const SpecConstant imageGroup[] = {{0, gpu::kEbpiImageGroupSize}};
     const SpecConstant rayGroup[] = {{0, gpu::kEbpiRayGroupSize}};
+    // The traversal reports every leaf pair whose boxes overlap (aabb_traverse.comp's
+    // kLeafBoxesOnly); aabb_indirect.comp sizes its groups, so both share the group size.
+    const PipelineLayoutDesc aabbLayout = withVertexBufferCapacity(kAabbPipelineLayout, frames.vertexBufferCapacity);
+    const SpecConstant aabbRefitGroup[] = {{0, gpu::kAabbRefitGroupSize}};
+    const SpecConstant aabbGroup[] = {{0, gpu::kAabbTraverseGroupSize}};
+    const SpecConstant aabbLeafBoxes[] = {{0, gpu::kAabbTraverseGroupSize}, {1, 1u}};
     const struct {
         Pipeline* out;
         std::span<const uint32_t> spirv;
@@ -140,6 +159,10 @@ Status EbpiDetectorImpl::createPipelines() {
         {&depthExtent, kSpirv_ebpi_depth_extent_comp, &imageLayout, imageGroup, kEbpiDepthExtentPassName},
         {&edgeTerms, kSpirv_ebpi_edge_terms_comp, &imageLayout, imageGroup, kEbpiEdgeTermsPassName},
         {&rasterize, kSpirv_ebpi_rasterize_comp, &imageLayout, imageGroup, kEbpiRasterizePassName},
+        {&transientTerms, kSpirv_ebpi_transient_terms_comp, &imageLayout, imageGroup, kEbpiTransientTermsPassName},
+        {&aabbRefit, kSpirv_aabb_refit_comp, &aabbLayout, aabbRefitGroup, kAabbRefitPassName},
+        {&aabbIndirect, kSpirv_aabb_indirect_comp, &aabbLayout, aabbGroup, kAabbIndirectPassName},
+        {&aabbTraverse, kSpirv_aabb_traverse_comp, &aabbLayout, aabbLeafBoxes, kAabbTraversePassName},
         {&pyramid, kSpirv_ebpi_pyramid_comp, &kEbpiRayPipelineLayout, rayGroup, kEbpiPyramidPassName},
         {&density, kSpirv_ebpi_ray_density_comp, &kEbpiRayPipelineLayout, rayGroup, kEbpiRayDensityPassName},
         {&scan, kSpirv_ebpi_ray_scan_comp, &kEbpiRayPipelineLayout, {}, kEbpiRayScanPassName},
@@ -155,12 +178,13 @@ Status EbpiDetectorImpl::createResources() {
     VulkanContext& c = *ctx;
     const uint32_t slotCount = settings.framesInFlight;
     const uint32_t vertexBuffers = frames.vertexBufferCapacity;
-    const uint32_t perSlot = (gpu::kEbpiImageBindingStatus + 1 + vertexBuffers) + (gpu::kEbpiRayBindingVolumeRays + 1) +
-                             (gpu::kEbpiTraceBindingLaunch + 1 + vertexBuffers) + (gpu::kEbpiVolumeBindingRayCount + 1);
+    const uint32_t perSlot = (gpu::kEbpiImageBindingCrossingPairs + 1 + vertexBuffers) +
+                             (gpu::kEbpiRayBindingVolumeRays + 1) + (gpu::kEbpiTraceBindingLaunch + 1 + vertexBuffers) +
+                             (gpu::kEbpiVolumeBindingRayCount + 1) + (gpu::kAabbBindingPairStats + 1 + vertexBuffers);
     std::vector<VkDescriptorPoolSize> sizes = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * perSlot}};
     if (ebpiUsesAccelStructs(backend)) sizes.push_back({VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, slotCount});
     VKC_TRY(createDetectorFrames(
-        c, {"ebpi", slotCount, slotCount * 4, sizes, ebpiReadbackLayout(settings), !settings.disableGpuTimings}, frames));
+        c, {"ebpi", slotCount, slotCount * 5, sizes, ebpiReadbackLayout(settings), !settings.disableGpuTimings}, frames));
     slots.resize(slotCount);
     for (uint32_t i = 0; i < slotCount; ++i) {
         const FrameSlotResources make(c, i);
@@ -171,6 +195,8 @@ Status EbpiDetectorImpl::createResources() {
         VKC_TRY(make.descriptorSet(slot.traceSet, frames.descriptorPool, ebpiTraceSetLayout(tracePipelines),
                                    "ebpi trace set", vertexBuffers));
         VKC_TRY(make.descriptorSet(slot.volumeSet, frames.descriptorPool, volume.setLayouts[0], "ebpi volume set"));
+        VKC_TRY(make.descriptorSet(slot.traversal.set, frames.descriptorPool, aabbTraverse.setLayouts[0],
+                                   "ebpi aabb-tree set", vertexBuffers));
     }
     return Status::success();
 }

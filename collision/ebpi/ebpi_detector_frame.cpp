@@ -1,13 +1,14 @@
 // vkc::EbpiDetector, recording: per tested pair its directions and three views (ebpi_pair_views.h),
 // the host tables the passes read (objects, mesh edges, views, image jobs, plan inputs, pairs),
-// and one graph: EBPI (ebpi_image_passes.h) -> rays (ebpi_ray_passes.h) -> casting
-// (ebpi_trace_passes.h) -> volume and gradient (ebpi_volume_passes.h) -> one read-back. The ray
-// count stays on the GPU: casting and volume are dispatched from the ray scan's counters.
+// and one graph: the tested pairs' aabb-tree traversal (candidate triangle pairs for the transient
+// edges, aabb_traversal_frame.h) -> EBPI (ebpi_image_passes.h) -> rays (ebpi_ray_passes.h) ->
+// casting (ebpi_trace_passes.h) -> volume and gradient (ebpi_volume_passes.h) -> one read-back.
+// The counts stay on the GPU: the transient edges read the traversal's, casting and volume are
+// dispatched from the ray scan's counters.
 #include "collision/ebpi/ebpi_detector_impl.h"
 
 #include "collision/ebpi/ebpi_mesh_edges.h"
 #include "collision/ebpi/ebpi_ray_plan.h"
-#include "collision/ebpi/ebpi_transient_edges.h"
 #include "collision/ebpi/ebpi_volume_cpu.h"
 #include "collision/frames/candidate_pairs.h"
 #include "collision/frames/frame_warnings.h"
@@ -23,6 +24,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 namespace vkc {
 
@@ -37,8 +39,8 @@ struct FrameTables {
     std::vector<gpu::EbpiRayViewGpu> rayViews;
     std::vector<gpu::EbpiImageJobGpu> jobs;
     std::vector<gpu::EbpiVolumePairGpu> pairs;
-    std::vector<gpu::EbpiEdgeTermGpu> givenTerms;     // transient edges, after every mesh edge's term
-    std::vector<gpu::EbpiImageJobGpu> givenJobs;      // their jobs, firstTerm counted from givenTerms
+    std::vector<gpu::EbpiCrossingPairGpu> crossingPairs;
+    std::vector<ObjectPair> traversed;  // the tested pairs, for the transient edges' traversal
     uint32_t pixels = 0, terms = 0, tiles = 0, mostTiles = 0, mostLevels = 0, mostEdges = 0, gradientSlots = 0;
 };
 
@@ -49,11 +51,6 @@ double floatRoundingBound(const EbpiPairView& view, uint32_t hitCapacity) {
     const double area = view.window.pixelSize.x * view.window.width * view.window.pixelSize.y * view.window.height;
     const double magnitude = std::max(std::abs(view.zMin), std::abs(view.zMax)) + (view.zMax - view.zMin);
     return area * hitCapacity * std::ldexp(magnitude, -23);
-}
-
-gpu::EbpiEdgeTermGpu termGpu(const EbpiEdgeTerm& t) {
-    const EbpiBoundPolynomial& b = t.bound;
-    return {t.a.x, t.a.y, t.b.x, t.b.y, {b.w2h, b.wh2, b.h3, b.w3, b.wh}};
 }
 
 }  // namespace
@@ -122,6 +119,9 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
     // The slot is free once the frame that last used it has completed on the GPU (never waits).
     VKC_TRY(ringSlotAvailable(c, frames.ring, frame));
     EbpiSlot& slot = slots[frame % slots.size()];
+    // Trees are keyed by mesh id, which means something else in another scene.
+    if (trees.enterScene(scene))
+        for (EbpiSlot& other : slots) other.traversal.nodesValid = false;
     if (recorded.empty()) {  // nothing to measure: an empty frame still signals and reads back
         auto empty = std::make_unique<Graph>();
         VKC_TRY(empty->compile(slotResources(frames, frame)));
@@ -165,13 +165,22 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
             extent = std::max({extent, v.zMax - v.zMin,
                                glm::length(v.window.pixelSize * glm::dvec2(v.window.width, v.window.height))});
         const EbpiVolumeScales scales = ebpiVolumeScales(extent);
-        const SceneMesh& meshA = scene.meshes[scene.objects[r.a].mesh];
-        const SceneMesh& meshB = scene.meshes[scene.objects[r.b].mesh];
-        r.transientEdgesCovered = meshA.ownsPositions() && meshB.ownsPositions() && !s.omitTransientEdges;
-        const std::vector<EbpiSurfaceCrossing> crossings =
-            r.transientEdgesCovered ? ebpiSurfaceCrossings(meshA.data, scene.objects[r.a].objectToWorld, meshB.data,
-                                                           scene.objects[r.b].objectToWorld, r.overlap, r.views.origin)
-                                    : std::vector<EbpiSurfaceCrossing>{};
+        // The crossings inside the views' region: the overlap grown by far more than the float
+        // placements' rounding, so that a face lying on the overlap's boundary (a box's face
+        // against another box) is not lost to it. A larger box only adds terms.
+        gpu::EbpiCrossingPairGpu crossing{};
+        const EbpiEdgeRegion& region = r.views.views[0].region;
+        for (int k = 0; k < 3; ++k) {
+            crossing.regionLo[k] = region.lo[k];
+            crossing.regionHi[k] = region.hi[k];
+        }
+        crossing.objectA = objectA.value();
+        crossing.objectB = objectB.value();
+        crossing.firstIndexA = slot.indices.firstIndex[scene.objects[r.a].mesh];
+        crossing.firstIndexB = slot.indices.firstIndex[scene.objects[r.b].mesh];
+        crossing.firstView = uint32_t(t.views.size());
+        t.crossingPairs.push_back(crossing);
+        t.traversed.push_back({r.a, r.b});
         r.volume = {objectA.value(), objectB.value(), t.gradientSlots, t.gradientSlots + r.verticesA,
                     scales.volumeScale, scales.gradientScale};
         t.gradientSlots += r.verticesA + r.verticesB;
@@ -191,13 +200,6 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
                 t.terms += edgeCount;
                 t.mostEdges = std::max(t.mostEdges, edgeCount);
             }
-            const std::vector<EbpiEdgeTerm> transient = ebpiTransientEdgeTerms(crossings, v.rotation);
-            if (!transient.empty()) {
-                t.givenJobs.push_back({view, objectA.value(), 0, uint32_t(transient.size()),
-                                       uint32_t(t.givenTerms.size()), 1, 0, 0});
-                for (const EbpiEdgeTerm& term : transient) t.givenTerms.push_back(termGpu(term));
-                t.mostEdges = std::max(t.mostEdges, uint32_t(transient.size()));
-            }
             t.pixels += v.window.width * v.window.height;
             t.tiles += tiles;
             t.mostTiles = std::max(t.mostTiles, tiles);
@@ -206,12 +208,6 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
         r.floatBound = 0.0;
         for (const EbpiPairView& v : r.views.views) r.floatBound = std::max(r.floatBound, floatRoundingBound(v, s.hitCapacity));
     }
-    const uint32_t givenFirstTerm = t.terms;
-    for (gpu::EbpiImageJobGpu job : t.givenJobs) {
-        job.firstTerm += givenFirstTerm;
-        t.jobs.push_back(job);
-    }
-    t.terms += uint32_t(t.givenTerms.size());
     const VkDeviceSize termBytes = VkDeviceSize(t.terms) * sizeof(gpu::EbpiEdgeTermGpu);
     const bool accelStructs = ebpiUsesAccelStructs(backend);
     if (accelStructs) VKC_TRY(prepareEbpiAccelFrame(c, backend, slot.accel, t.traceObjects));
@@ -232,11 +228,31 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
     };
     const uint32_t viewCount = uint32_t(t.views.size());
     const uint32_t maxGroups = c.properties.limits.maxComputeWorkGroupCount[0];
+    const BufferHandle indices = declareSceneIndices(graph, slot.indices, "ebpi");
+
+    // The candidates for the transient edges: every pair of the tested pairs' triangles whose leaf
+    // boxes overlap, found by the aabb-tree traversal over the vertex buffers as drawn.
+    std::optional<AabbTraversalRecording> traversal;
+    if (!s.omitTransientEdges) {
+        AabbTraversalRequest request;
+        request.method = "ebpi";
+        request.refitPipeline = &aabbRefit;
+        request.indirectPipeline = &aabbIndirect;
+        request.traversePipeline = &aabbTraverse;
+        request.nodePairCapacity = s.nodePairCapacity;
+        request.trianglePairCapacity = s.trianglePairCapacity;
+        request.pairCapacity = s.maxPairs;
+        request.vertexBufferCapacity = frames.vertexBufferCapacity;
+        auto added = addAabbTraversal(graph, c, trees, slot.traversal, scene, t.traversed, request);
+        if (!added) return added.status();
+        traversal = std::move(added.value());
+    }
 
     EbpiImagePassInputs image;
     image.depthExtentPipeline = &depthExtent;
     image.edgeTermsPipeline = &edgeTerms;
     image.rasterizePipeline = &rasterize;
+    image.transientPipeline = traversal ? &transientTerms : nullptr;
     image.set = slot.imageSet;
     image.viewCount = viewCount;
     image.jobCount = uint32_t(t.jobs.size());
@@ -251,9 +267,13 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
     image.terms = device("ebpi edge terms", termBytes);
     image.pixels = device("ebpi pixels", VkDeviceSize(t.pixels) * sizeof(gpu::EbpiPixelGpu));
     image.status = device("ebpi image overflow flags", viewCount * 4);
-    image.givenTerms = host("ebpi transient edge terms", t.givenTerms.size() * sizeof(gpu::EbpiEdgeTermGpu));
-    image.givenFirstTerm = givenFirstTerm;
-    image.givenTermCount = uint32_t(t.givenTerms.size());
+    if (traversal) {
+        image.indices = indices;
+        image.trianglePairs = traversal->outputs.trianglePairs;
+        image.traversal = traversal->outputs.state;
+        image.crossingPairs = host("ebpi crossing pairs", t.crossingPairs.size() * sizeof(gpu::EbpiCrossingPairGpu));
+        image.trianglePairCapacity = s.trianglePairCapacity;
+    }
     const EbpiImagePassOutputs built = addEbpiImagePasses(graph, image);
 
     EbpiRayPassInputs rays;
@@ -289,7 +309,7 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
     cast.hitCapacity = s.hitCapacity;
     cast.maxGroups = maxGroups;
     cast.objects = host("ebpi trace objects", t.traceObjects.size() * sizeof(gpu::EbpiTraceObjectGpu));
-    cast.indices = declareSceneIndices(graph, slot.indices, "ebpi");
+    cast.indices = indices;
     cast.rays = planned.rays;
     cast.rayCounters = planned.counters;
     cast.vertices = image.vertices;
@@ -336,6 +356,7 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
         copies.push_back({kEbpiReadbackPixels, built.pixels, VkDeviceSize(t.pixels) * sizeof(gpu::EbpiPixelGpu)});
         copies.push_back({kEbpiReadbackTiles, planned.tiles, VkDeviceSize(t.tiles) * sizeof(gpu::EbpiRayTileGpu)});
     }
+    if (traversal) copies.push_back({kEbpiReadbackTraversal, traversal->outputs.state, sizeof(gpu::AabbTraversalStateGpu)});
     addReadbackPass(graph, kEbpiReadbackPassName, frames.readback, importReadbackSlot(graph, "ebpi readback slot", frames.ring, frame),
                     copies);
     VKC_TRY(graph.compile(slotResources(frames, frame)));
@@ -346,7 +367,11 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
     VKC_TRY(fillHostBuffer(allocator, graph, image.views, std::span<const gpu::EbpiViewGpu>(t.views)));
     VKC_TRY(fillHostBuffer(allocator, graph, image.jobs, std::span<const gpu::EbpiImageJobGpu>(t.jobs)));
     VKC_TRY(fillHostBuffer(allocator, graph, image.edges, std::span<const gpu::EbpiMeshEdgeGpu>(t.edges)));
-    VKC_TRY(fillHostBuffer(allocator, graph, image.givenTerms, std::span<const gpu::EbpiEdgeTermGpu>(t.givenTerms)));
+    if (traversal) {
+        VKC_TRY(fillHostBuffer(allocator, graph, image.crossingPairs,
+                               std::span<const gpu::EbpiCrossingPairGpu>(t.crossingPairs)));
+        VKC_TRY(bindAabbTraversal(c, allocator, graph, frames.placeholder.buffer, *traversal, slot.traversal));
+    }
     VKC_TRY(fillHostBuffer(allocator, graph, rays.rayViews, std::span<const gpu::EbpiRayViewGpu>(t.rayViews)));
     VKC_TRY(fillHostBuffer(allocator, graph, cast.objects, std::span<const gpu::EbpiTraceObjectGpu>(t.traceObjects)));
     VKC_TRY(fillHostBuffer(allocator, graph, sums.pairs, std::span<const gpu::EbpiVolumePairGpu>(t.pairs)));

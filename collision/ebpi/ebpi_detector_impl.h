@@ -4,6 +4,7 @@
 // ebpi_detector_results.cpp decodes it.
 #pragma once
 
+#include "collision/aabb_tree/aabb_traversal_frame.h"
 #include "collision/ebpi/ebpi_detector_accel.h"
 #include "collision/ebpi/ebpi_pair_views.h"
 #include "collision/frames/detector_frames.h"
@@ -35,6 +36,7 @@ enum EbpiReadback : uint32_t {
     kEbpiReadbackGradients,    // 64-bit fixed point per (vertex slot, axis)
     kEbpiReadbackPixels,       // EbpiPixelGpu per pixel of every view (keepImages)
     kEbpiReadbackTiles,        // EbpiRayTileGpu per pyramid tile of every view (keepImages)
+    kEbpiReadbackTraversal,    // AabbTraversalStateGpu of the transient edges' candidate search
 };
 
 // A pair as recorded: what results() needs besides the GPU's numbers.
@@ -45,7 +47,6 @@ struct EbpiRecordedPair {
     gpu::EbpiVolumePairGpu volume{};  // as uploaded (first slots, scales)
     uint32_t verticesA = 0, verticesB = 0;
     double floatBound = 0.0;  // per direction: the hits' float depths and the rays' float ends
-    bool transientEdgesCovered = false;  // ebpi_transient_edges.h: both meshes' CPU positions are current
     uint32_t firstPixel = 0, firstTile = 0;  // of its first view in the frame's pixels and tiles
 };
 
@@ -55,6 +56,7 @@ struct EbpiSlot {
     std::unique_ptr<Graph> graph;  // kept for pass names when reading timings
     SceneIndexCache indices;
     EbpiAccelFrame accel;  // hardware ray backends
+    AabbTraversalSlot traversal;  // the transient edges' candidate triangle pairs
     std::vector<EbpiRecordedPair> pairs;
 };
 
@@ -63,7 +65,9 @@ struct EbpiDetectorImpl {
     Context* context = nullptr;  // for the broadphase of run(scene)
     EbpiSettings settings;
     EbpiRayBackend backend = EbpiRayBackend::Compute;
-    Pipeline depthExtent, edgeTerms, rasterize, pyramid, density, scan, generate, volume;
+    Pipeline depthExtent, edgeTerms, rasterize, transientTerms, pyramid, density, scan, generate, volume;
+    Pipeline aabbRefit, aabbIndirect, aabbTraverse;  // the traversal in leaf-box mode
+    AabbTreeCache trees;
     EbpiTracePipelines tracePipelines;
     DetectorFrames frames;
     std::vector<EbpiSlot> slots;

@@ -49,6 +49,24 @@ Status EbpiDetectorImpl::readResults(uint64_t frame, FrameResults& out, EbpiFram
     EbpiFrameDetails d;
     d.totalRays = pairCount == 0 ? 0 : counters.totalRays;
     d.raysTruncated = pairCount != 0 && counters.truncated != 0;
+    // The transient edges' candidates: past either capacity some crossings were never tested.
+    bool crossingsIncomplete = false;
+    if (pairCount != 0 && !settings.omitTransientEdges) {
+        const auto traversal = region<gpu::AabbTraversalStateGpu>(layout, base, kEbpiReadbackTraversal, 1)[0];
+        d.trianglePairs = traversal.trianglePairCount;
+        d.nodePairsNeeded = traversal.nodePairOverflow;
+        if (traversal.trianglePairCount > settings.trianglePairCapacity)
+            out.warnings.push_back("ebpi: the tested pairs have " + std::to_string(traversal.trianglePairCount) +
+                                   " triangle pairs with overlapping boxes, more than EbpiSettings::trianglePairCapacity (" +
+                                   std::to_string(settings.trianglePairCapacity) +
+                                   "): where the surfaces cross is not known for every pair, all truncated");
+        if (traversal.nodePairOverflow != 0)
+            out.warnings.push_back("ebpi: the transient edges' aabb-tree traversal needs " +
+                                   std::to_string(traversal.nodePairOverflow) +
+                                   " node pairs, more than EbpiSettings::nodePairCapacity (" +
+                                   std::to_string(settings.nodePairCapacity) + "): every pair truncated");
+        crossingsIncomplete = traversal.trianglePairCount > settings.trianglePairCapacity || traversal.nodePairOverflow != 0;
+    }
     if (d.raysTruncated)
         out.warnings.push_back("ebpi: the frame needs " + std::to_string(counters.totalRays) +
                                " rays, more than EbpiSettings::maxRays (" + std::to_string(settings.maxRays) +
@@ -60,12 +78,10 @@ Status EbpiDetectorImpl::readResults(uint64_t frame, FrameResults& out, EbpiFram
         EbpiPairDetails pd;
         pd.a = r.a;
         pd.b = r.b;
-        pd.transientEdgesCovered = r.transientEdgesCovered;
-        if (!r.transientEdgesCovered)
+        pd.transientEdgesCovered = !settings.omitTransientEdges;
+        if (settings.omitTransientEdges)
             out.warnings.push_back("ebpi: pair " + pairName(r.a, r.b) + ": the bound leaves out the creases where the "
-                                   "surfaces cross (transient edges): " +
-                                   (settings.omitTransientEdges ? "EbpiSettings::omitTransientEdges"
-                                                                : "a mesh's vertices are deformed in the host's buffer"));
+                                   "surfaces cross (transient edges): EbpiSettings::omitTransientEdges");
         std::array<glm::dvec3, 3> axes;
         bool imageOverflow = false, boundUncountable = false;
         for (uint32_t axis = 0; axis < 3; ++axis) {
@@ -89,7 +105,7 @@ Status EbpiDetectorImpl::readResults(uint64_t frame, FrameResults& out, EbpiFram
         // The float hits and ray ends alone may round by more than the tolerance allows.
         const bool belowFloat = r.floatBound >= settings.tolerance;
         pd.truncated = pd.truncated || pd.boundNotMet || boundUncountable || imageOverflow || v.overflow ||
-                       pd.oddRays != 0 || pd.truncatedRays != 0 || belowFloat;
+                       pd.oddRays != 0 || pd.truncatedRays != 0 || belowFloat || crossingsIncomplete;
         if (settings.keepImages) {
             const auto* pixels = reinterpret_cast<const gpu::EbpiPixelGpu*>(layout.bytes(base, kEbpiReadbackPixels));
             const auto* tiles = reinterpret_cast<const gpu::EbpiRayTileGpu*>(layout.bytes(base, kEbpiReadbackTiles));
@@ -119,6 +135,7 @@ Status EbpiDetectorImpl::readResults(uint64_t frame, FrameResults& out, EbpiFram
             if (pd.oddRays != 0) why += " " + std::to_string(pd.oddRays) + " rays crossed a surface an odd number of times;";
             if (boundUncountable) why += " a tile's bound is more than 256 times the tolerance;";
             if (imageOverflow || v.overflow) why += " a fixed-point sum overflowed;";
+            if (crossingsIncomplete) why += " the frame's triangle pairs or node pairs overflowed their capacity;";
             if (belowFloat) why += " EbpiSettings::tolerance " + formatNumber(settings.tolerance) +
                                    " is below what float coordinates resolve for it (" + formatNumber(r.floatBound) + ");";
             if (why.empty()) why = " its rays did not fit EbpiSettings::maxRays;";

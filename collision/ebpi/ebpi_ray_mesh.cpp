@@ -14,11 +14,16 @@ EbpiRotation ebpiRotationTo(const glm::dvec3& direction) {
     return {{u, glm::cross(d, u), d}};
 }
 
-glm::dvec3 ebpiRayFramePoint(const glm::mat4& m, const EbpiRotation& rotation, const glm::vec3& p) {
+glm::dvec3 ebpiLocalPoint(const glm::mat4& m, const glm::vec3& p) {
     const glm::dvec3 q(p);
-    glm::dvec3 world;
+    glm::dvec3 local;
     for (int k = 0; k < 3; ++k)
-        world[k] = ((double(m[0][k]) * q.x + double(m[1][k]) * q.y) + double(m[2][k]) * q.z) + double(m[3][k]);
+        local[k] = ((double(m[0][k]) * q.x + double(m[1][k]) * q.y) + double(m[2][k]) * q.z) + double(m[3][k]);
+    return local;
+}
+
+glm::dvec3 ebpiRayFramePoint(const glm::mat4& m, const EbpiRotation& rotation, const glm::vec3& p) {
+    const glm::dvec3 world = ebpiLocalPoint(m, p);
     glm::dvec3 out;
     for (int k = 0; k < 3; ++k) {
         const glm::dvec3& r = rotation.rows[k];

@@ -30,7 +30,11 @@ struct EbpiRotation {
 // The rotation for `direction` (any length > 0); the GPU views use the same rows.
 EbpiRotation ebpiRotationTo(const glm::dvec3& direction);
 
-// Object-space point `p` moved by `objectToLocal` (in double, from the float matrix) and rotated:
+// Object-space point `p` moved by `objectToLocal`, in double from the float matrix, in the order
+// shaders_glsl/ebpi_ray_frame.glsl repeats.
+glm::dvec3 ebpiLocalPoint(const glm::mat4& objectToLocal, const glm::vec3& p);
+
+// Object-space point `p` moved by `objectToLocal` (ebpiLocalPoint) and rotated:
 // the arithmetic, in this order, that shaders_glsl/ebpi_ray_frame.glsl repeats, so the GPU's
 // ray-frame positions equal these bit for bit.
 glm::dvec3 ebpiRayFramePoint(const glm::mat4& objectToLocal, const EbpiRotation& rotation, const glm::vec3& p);

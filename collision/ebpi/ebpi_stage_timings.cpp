@@ -3,6 +3,7 @@
 
 #include "collision/ebpi/ebpi_detector_impl.h"
 
+#include "passes/aabb_tree/aabb_tree_passes.h"
 #include "passes/ebpi/ebpi_image_passes.h"
 #include "passes/ebpi/ebpi_ray_passes.h"
 #include "passes/ebpi/ebpi_trace_passes.h"
@@ -22,7 +23,7 @@ struct StageOf {
 // The detector's passes (ebpi_detector_frame.cpp); the pyramid's are labelled per level.
 constexpr StageOf kStages[] = {
     {kEbpiImageClearPassName, &EbpiStageTimings::image},   {kEbpiDepthExtentPassName, &EbpiStageTimings::image},
-    {kEbpiEdgeTermsPassName, &EbpiStageTimings::image},    {kEbpiGivenTermsPassName, &EbpiStageTimings::image},
+    {kEbpiEdgeTermsPassName, &EbpiStageTimings::image},    {kEbpiTransientTermsPassName, &EbpiStageTimings::image},
     {kEbpiRasterizePassName, &EbpiStageTimings::image},    {kEbpiRayClearPassName, &EbpiStageTimings::rays},
     {kEbpiRayDensityPassName, &EbpiStageTimings::rays},    {kEbpiRayScanPassName, &EbpiStageTimings::rays},
     {kEbpiRayGeneratePassName, &EbpiStageTimings::rays},   {kEbpiTraceBoxesPassName, &EbpiStageTimings::bvh},
@@ -31,6 +32,10 @@ constexpr StageOf kStages[] = {
     {kEbpiTracePassName, &EbpiStageTimings::casting},      {kEbpiTraceSortPassName, &EbpiStageTimings::casting},
     {kEbpiVolumeClearPassName, &EbpiStageTimings::volume}, {kEbpiVolumePassName, &EbpiStageTimings::volume},
     {kEbpiReadbackPassName, &EbpiStageTimings::readback},
+    // The transient edges' candidates (aabb_traversal_frame.h) are part of building the EBPI.
+    {kAabbUploadPassName, &EbpiStageTimings::image},       {kAabbRefitPassName, &EbpiStageTimings::image},
+    {kAabbClearPassName, &EbpiStageTimings::image},        {kAabbIndirectPassName, &EbpiStageTimings::image},
+    {kAabbTraversePassName, &EbpiStageTimings::image},
 };
 
 }  // namespace

@@ -15,18 +15,15 @@ struct WorldTriangle {
     glm::dvec3 lo, hi;
 };
 
-// The triangles of the placed mesh whose boxes meet `box`, relative to `origin`.
-std::vector<WorldTriangle> trianglesIn(const MeshData& mesh, const glm::dmat4& objectToWorld, const EbpiBox& box,
-                                       const glm::dvec3& origin) {
-    const glm::dvec3 lo = box.lo - origin, hi = box.hi - origin;
+// The triangles of the placed mesh whose boxes meet `box`.
+std::vector<WorldTriangle> trianglesIn(const MeshData& mesh, const glm::mat4& objectToLocal, const EbpiBox& box) {
     std::vector<WorldTriangle> out;
     for (size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
         WorldTriangle w;
-        for (int k = 0; k < 3; ++k)
-            w.v[k] = glm::dvec3(objectToWorld * glm::dvec4(glm::dvec3(mesh.positions[mesh.indices[t + k]]), 1.0)) - origin;
+        for (int k = 0; k < 3; ++k) w.v[k] = ebpiLocalPoint(objectToLocal, mesh.positions[mesh.indices[t + k]]);
         w.lo = glm::min(w.v[0], glm::min(w.v[1], w.v[2]));
         w.hi = glm::max(w.v[0], glm::max(w.v[1], w.v[2]));
-        if (glm::all(glm::lessThanEqual(w.lo, hi)) && glm::all(glm::greaterThanEqual(w.hi, lo))) out.push_back(w);
+        if (glm::all(glm::lessThanEqual(w.lo, box.hi)) && glm::all(glm::greaterThanEqual(w.hi, box.lo))) out.push_back(w);
     }
     std::sort(out.begin(), out.end(), [](const WorldTriangle& a, const WorldTriangle& b) { return a.lo.x < b.lo.x; });
     return out;
@@ -74,11 +71,11 @@ bool crossingSegment(const WorldTriangle& a, const WorldTriangle& b, EbpiSurface
 
 }  // namespace
 
-std::vector<EbpiSurfaceCrossing> ebpiSurfaceCrossings(const MeshData& meshA, const glm::dmat4& objectToWorldA,
-                                                      const MeshData& meshB, const glm::dmat4& objectToWorldB,
-                                                      const EbpiBox& box, const glm::dvec3& origin) {
-    const std::vector<WorldTriangle> a = trianglesIn(meshA, objectToWorldA, box, origin);
-    const std::vector<WorldTriangle> b = trianglesIn(meshB, objectToWorldB, box, origin);
+std::vector<EbpiSurfaceCrossing> ebpiSurfaceCrossings(const MeshData& meshA, const glm::mat4& objectToLocalA,
+                                                      const MeshData& meshB, const glm::mat4& objectToLocalB,
+                                                      const EbpiBox& box) {
+    const std::vector<WorldTriangle> a = trianglesIn(meshA, objectToLocalA, box);
+    const std::vector<WorldTriangle> b = trianglesIn(meshB, objectToLocalB, box);
     std::vector<EbpiSurfaceCrossing> out;
     size_t firstB = 0;
     for (const WorldTriangle& ta : a) {

@@ -7,8 +7,9 @@
 // the same crease term as a mesh edge (ebpiCreaseBound), rasterized into the pair's EBPI with the
 // mesh edges. A crossing with a steep face (zero projected area) is skipped: g jumps there along
 // the steep face's projection, which the wall terms of that face's own edges already cover.
-// Computed on the host from the meshes' CPU positions (valid unless the host deforms the vertex
-// buffer itself, MeshDesc without our copy: then the pair reports transient edges not covered).
+// This is the CPU reference: the detector finds the crossings on the GPU (ebpi_transient_terms.comp)
+// from the candidate triangle pairs of an aabb-tree traversal, with the same operations in the same
+// coordinates, so that its terms equal these bit for bit.
 #pragma once
 
 #include "collision/ebpi/ebpi_edge_terms.h"
@@ -22,19 +23,20 @@
 
 namespace vkc {
 
-// One segment of the surfaces' intersection curve, relative to the pair's origin, with its two
-// faces' unit normals.
+// One segment of the surfaces' intersection curve, in the pair's coordinates, with its two faces'
+// unit normals.
 struct EbpiSurfaceCrossing {
     glm::dvec3 p, q;
     glm::dvec3 normalA, normalB;
 };
 
-// Every crossing of a's and b's triangles whose boxes meet `box` (world; sweep over x, then the
-// exact segment of each pair of triangles that cross; coplanar and single-point contacts add
-// nothing), in coordinates relative to `origin`.
-std::vector<EbpiSurfaceCrossing> ebpiSurfaceCrossings(const MeshData& meshA, const glm::dmat4& objectToWorldA,
-                                                      const MeshData& meshB, const glm::dmat4& objectToWorldB,
-                                                      const EbpiBox& box, const glm::dvec3& origin);
+// Every crossing of a's and b's triangles whose boxes meet `box` and each other (sweep over x,
+// then the exact segment of each pair of triangles that cross; coplanar and single-point contacts
+// add nothing). Vertices are placed by ebpiLocalPoint (each object's float matrix into the pair's
+// coordinates, in double), and `box` is in those coordinates.
+std::vector<EbpiSurfaceCrossing> ebpiSurfaceCrossings(const MeshData& meshA, const glm::mat4& objectToLocalA,
+                                                      const MeshData& meshB, const glm::mat4& objectToLocalB,
+                                                      const EbpiBox& box);
 
 // The crossings as crease terms of the view `rotation` (rays along its +z).
 std::vector<EbpiEdgeTerm> ebpiTransientEdgeTerms(const std::vector<EbpiSurfaceCrossing>& crossings,

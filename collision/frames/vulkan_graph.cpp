@@ -84,7 +84,7 @@ VkBuffer GraphDescriptors::buffer(BufferHandle buffer) const {
 }
 
 bool GraphDescriptors::boundThisFrame(BufferHandle buffer) const {
-    return graph_.buffer(buffer) != VK_NULL_HANDLE &&
+    return buffer.valid() && graph_.buffer(buffer) != VK_NULL_HANDLE &&
            (graph_.bufferUsage(buffer) & VK_BUFFER_USAGE_STORAGE_BUFFER_BIT) != 0;
 }
 

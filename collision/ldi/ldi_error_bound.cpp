@@ -69,7 +69,7 @@ double ldiVolumeErrorBound(const MeshData& meshA, const glm::mat4& transformA, c
     }
     const EbpiBox box{glm::dvec3(voi.box.min), glm::dvec3(voi.box.max)};
     const std::vector<EbpiEdgeTerm> crossings = ebpiTransientEdgeTerms(
-        ebpiSurfaceCrossings(meshA, glm::dmat4(transformA), meshB, glm::dmat4(transformB), box, glm::dvec3(0.0)),
+        ebpiSurfaceCrossings(meshA, transformA, meshB, transformB, box),
         rotation);
     terms.insert(terms.end(), crossings.begin(), crossings.end());
 

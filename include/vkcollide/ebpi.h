@@ -11,10 +11,10 @@
 // What the bound covers: the midpoint-rule error of every ray tile, from the EBPI of both meshes'
 // edges inside the pair's overlap box (made conservative where the paper's formulas are not:
 // collision/ebpi/README.md) and of the transient edges where the two surfaces cross (Sec. 5,
-// computed exactly on the host: collision/ebpi/ebpi_transient_edges.h), plus the fixed-point and
-// float rounding. A mesh whose
-// vertices the host deforms in its own buffer has no current CPU positions: its pairs' bounds
-// leave the transient edges out, and say so (`transientEdgesCovered` false, and a warning).
+// computed exactly on the GPU from the drawn vertices: an aabb-tree traversal of the pair's
+// meshes gives the candidate triangle pairs, collision/ebpi/ebpi_transient_edges.h the segments),
+// plus the fixed-point and float rounding. This holds for meshes the host deforms in its own
+// vertex buffer too: nothing in the bound comes from CPU positions except the broadphase boxes.
 #pragma once
 
 #include "vkcollide/broadphase.h"
@@ -70,6 +70,12 @@ struct EbpiSettings : DetectorSettings {
                                     // its pair is `truncated`
     uint32_t maxPairs = 0;          // 0: 4. Pairs with overlapping boxes one frame tests
     uint32_t maxGradientVertices = 0;  // 0: 2^18. Vertices of the tested pairs' objects, summed
+    uint32_t trianglePairCapacity = 0;  // 0: 2^18. Triangle pairs with overlapping boxes, all tested
+                                        // pairs together, among which the GPU finds where the surfaces
+                                        // cross (16 B each); past it every pair of the frame is
+                                        // `truncated` (the exact count is in EbpiFrameDetails)
+    uint32_t nodePairCapacity = 0;      // 0: 2^19. Entries per node-pair list of that traversal (two
+                                        // lists, 16 B each); an overflow truncates every pair
     EbpiRayBackendChoice rayBackend = EbpiRayBackendChoice::Default;
     EbpiDirectionChoice directions = EbpiDirectionChoice::Optimized;
     // true: leave the creases where the surfaces cross out of the EBPI (paper 5's Fig. 10 "without
@@ -107,7 +113,7 @@ struct EbpiPairDetails {
     bool boundNotMet = false;                   // a pixel split maxSplit x maxSplit misses its share
     bool truncated = false;                     // the bound does not hold (any reason above, or the
                                                 // frame's maxRays, or a fixed-point overflow)
-    bool transientEdgesCovered = false;         // see the header comment
+    bool transientEdgesCovered = false;         // false only with omitTransientEdges
     std::vector<EbpiVertexGradientEntry> gradientA;  // vertices of a with a non-zero gradient
     std::vector<EbpiVertexGradientEntry> gradientB;
     std::array<EbpiViewImage, 3> images;             // per direction; only with keepImages
@@ -117,7 +123,8 @@ struct EbpiPairDetails {
 // passes' timestamps (FrameResults::gpuTimingsMs has them pass by pass; all zero when timings are
 // off). BVH is zero on the compute backend, which builds none.
 struct EbpiStageTimings {
-    double image = 0.0;     // the EBPI: edge terms, transient-edge terms, rasterization ("raster")
+    double image = 0.0;     // the EBPI: edge terms, transient-edge terms (with the aabb-tree traversal
+                            // that finds their triangle pairs), rasterization ("raster")
     double rays = 0.0;      // pyramid, per-tile splits, scan, ray list
     double bvh = 0.0;       // triangle boxes, BLAS and TLAS builds
     double casting = 0.0;   // every hit of every ray, sorted
@@ -139,6 +146,8 @@ struct EbpiFrameDetails {
     std::vector<EbpiPairDetails> pairs;
     uint64_t totalRays = 0;   // exact, even past maxRays
     bool raysTruncated = false;  // some pair's rays did not fit maxRays and were not cast
+    uint64_t trianglePairs = 0;  // triangle pairs with overlapping boxes (exact; see trianglePairCapacity)
+    uint64_t nodePairsNeeded = 0;  // 0, or a node-pair list's entries past nodePairCapacity
     EbpiStageTimings stageTimingsMs;
 };
 

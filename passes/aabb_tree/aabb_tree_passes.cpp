@@ -41,7 +41,7 @@ ReadbackLayout aabbTreeReadbackLayout(uint32_t maxCandidatePairs, uint32_t trian
     return layout;
 }
 
-void addAabbTreePasses(Graph& graph, const AabbTreePassInputs& inputs) {
+AabbTreePassOutputs addAabbTreePasses(Graph& graph, const AabbTreePassInputs& inputs) {
     AabbTreePassInputs in = inputs;
     // What the CPU changed this frame (trees, pairs, seeds; nodes and leaves when the set of trees
     // changed) goes from staging to device-local memory, so every level reads VRAM, not the bus.
@@ -137,11 +137,13 @@ void addAabbTreePasses(Graph& graph, const AabbTreePassInputs& inputs) {
     }
 
     // Counts and the kept list go to the mapped ring with a copy (no host read of device memory).
+    if (!in.readbackLayout) return {state, stats, triangles};
     const ReadbackCopy copies[] = {
         {kAabbReadbackState, state, sizeof(gpu::AabbTraversalStateGpu)},
         {kAabbReadbackPairStats, stats, VkDeviceSize(in.pairCount) * sizeof(gpu::AabbPairStatsGpu)},
         {kAabbReadbackTrianglePairs, triangles, VkDeviceSize(in.trianglePairCapacity) * sizeof(gpu::AabbTrianglePairGpu)}};
     addReadbackPass(graph, kAabbReadbackPassName, *in.readbackLayout, in.readback, copies);
+    return {state, stats, triangles};
 }
 
 }  // namespace vkc

@@ -43,7 +43,12 @@ struct AabbTreePassInputs {
     BufferHandle state, nodePairs, trianglePairs, pairStats;
     std::vector<BufferHandle> vertices;  // every vertex buffer the trees read
     BufferHandle readback;               // the frame's ring slot
-    const ReadbackLayout* readbackLayout = nullptr;  // aabbTreeReadbackLayout
+    const ReadbackLayout* readbackLayout = nullptr;  // aabbTreeReadbackLayout; null: no read-back pass
+};
+
+// The versions of the counters and the triangle pair list the passes wrote, for later passes.
+struct AabbTreePassOutputs {
+    BufferHandle state, pairStats, trianglePairs;
 };
 
 // The descriptor layout shared by aabb_refit.comp, aabb_indirect.comp and aabb_traverse.comp
@@ -62,6 +67,6 @@ inline constexpr const char* kAabbReadbackPassName = "aabb-readback";
 enum AabbTreeReadback : uint32_t { kAabbReadbackState, kAabbReadbackPairStats, kAabbReadbackTrianglePairs };
 ReadbackLayout aabbTreeReadbackLayout(uint32_t maxCandidatePairs, uint32_t trianglePairCapacity);
 
-void addAabbTreePasses(Graph& graph, const AabbTreePassInputs& inputs);
+AabbTreePassOutputs addAabbTreePasses(Graph& graph, const AabbTreePassInputs& inputs);
 
 }  // namespace vkc

@@ -1,5 +1,5 @@
 // EBPI passes; see ebpi_image_passes.h. GLSL: ebpi_depth_extent.comp, ebpi_edge_terms.comp,
-// ebpi_rasterize.comp (bindings and structs in shaders_glsl/shared/ebpi_image.h).
+// ebpi_rasterize.comp, ebpi_transient_terms.comp (bindings and structs in shaders_glsl/shared/ebpi_image.h).
 #include "passes/ebpi/ebpi_image_passes.h"
 
 #include "collision/ebpi/ebpi_fixed_point.h"
@@ -14,7 +14,7 @@ namespace {
 
 std::vector<DescriptorBinding> ebpiImageBindings() {
     std::vector<DescriptorBinding> bindings;
-    for (uint32_t b = gpu::kEbpiImageBindingObjects; b <= gpu::kEbpiImageBindingStatus; ++b)
+    for (uint32_t b = gpu::kEbpiImageBindingObjects; b <= gpu::kEbpiImageBindingCrossingPairs; ++b)
         bindings.push_back({0, b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1u});
     bindings.push_back({0, gpu::kBindingVertexBuffers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kVariableDescriptorCount});
     return bindings;
@@ -57,42 +57,47 @@ EbpiImagePassOutputs addEbpiImagePasses(Graph& graph, const EbpiImagePassInputs&
             r.device().vkCmdFillBuffer(cmd, r.buffer(status), r.bufferOffset(status), VkDeviceSize(in.viewCount) * 4,
                                        0u);
     });
-    if (in.jobCount == 0) return out;
+    if (in.jobCount != 0) {  // mesh edges
+        PassBuilder extent = graph.addPass(kEbpiDepthExtentPassName);
+        for (BufferHandle b : {in.objects, in.views, in.jobs}) extent.read(b, Access::ComputeRead);
+        for (BufferHandle v : in.vertices) extent.read(v, Access::ComputeRead);
+        extents = extent.write(extents, Access::ComputeWrite);
+        extent.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+            dispatchJobs(cmd, r, *in.depthExtentPipeline, in.set, in.jobCount, 1);
+        });
 
-    PassBuilder extent = graph.addPass(kEbpiDepthExtentPassName);
-    for (BufferHandle b : {in.objects, in.views, in.jobs}) extent.read(b, Access::ComputeRead);
-    for (BufferHandle v : in.vertices) extent.read(v, Access::ComputeRead);
-    extents = extent.write(extents, Access::ComputeWrite);
-    extent.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
-        dispatchJobs(cmd, r, *in.depthExtentPipeline, in.set, in.jobCount, 1);
-    });
+        PassBuilder edgeTerms = graph.addPass(kEbpiEdgeTermsPassName);
+        for (BufferHandle b : {in.objects, in.views, in.jobs, in.edges, extents}) edgeTerms.read(b, Access::ComputeRead);
+        for (BufferHandle v : in.vertices) edgeTerms.read(v, Access::ComputeRead);
+        out.terms = edgeTerms.write(out.terms, Access::ComputeWrite);
+        edgeTerms.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+            dispatchJobs(cmd, r, *in.edgeTermsPipeline, in.set, in.jobCount, groupsFor(in.mostEdgesPerJob));
+        });
 
-    PassBuilder edgeTerms = graph.addPass(kEbpiEdgeTermsPassName);
-    for (BufferHandle b : {in.objects, in.views, in.jobs, in.edges, extents}) edgeTerms.read(b, Access::ComputeRead);
-    for (BufferHandle v : in.vertices) edgeTerms.read(v, Access::ComputeRead);
-    out.terms = edgeTerms.write(out.terms, Access::ComputeWrite);
-    edgeTerms.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
-        dispatchJobs(cmd, r, *in.edgeTermsPipeline, in.set, in.jobCount, groupsFor(in.mostEdgesPerJob));
-    });
-
-    if (in.givenTermCount != 0) {
-        PassBuilder given = graph.addPass(kEbpiGivenTermsPassName);
-        given.read(in.givenTerms, Access::TransferSrc);
-        out.terms = given.write(out.terms, Access::TransferDst);
-        given.setRecord([=, terms = out.terms](VkCommandBuffer cmd, const PassResources& r) {
-            const VkBufferCopy region{r.bufferOffset(in.givenTerms),
-                                      r.bufferOffset(terms) + VkDeviceSize(in.givenFirstTerm) * sizeof(gpu::EbpiEdgeTermGpu),
-                                      VkDeviceSize(in.givenTermCount) * sizeof(gpu::EbpiEdgeTermGpu)};
-            r.device().vkCmdCopyBuffer(cmd, r.buffer(in.givenTerms), r.buffer(terms), 1, &region);
+        PassBuilder rasterize = graph.addPass(kEbpiRasterizePassName);
+        for (BufferHandle b : {in.views, in.jobs, out.terms}) rasterize.read(b, Access::ComputeRead);
+        out.pixels = rasterize.write(out.pixels, Access::ComputeReadWrite);
+        out.status = rasterize.write(out.status, Access::ComputeReadWrite);
+        rasterize.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+            dispatchJobs(cmd, r, *in.rasterizePipeline, in.set, in.jobCount, groupsFor(in.mostEdgesPerJob));
         });
     }
 
-    PassBuilder rasterize = graph.addPass(kEbpiRasterizePassName);
-    for (BufferHandle b : {in.views, in.jobs, out.terms}) rasterize.read(b, Access::ComputeRead);
-    out.pixels = rasterize.write(out.pixels, Access::ComputeReadWrite);
-    out.status = rasterize.write(out.status, Access::ComputeReadWrite);
-    rasterize.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
-        dispatchJobs(cmd, r, *in.rasterizePipeline, in.set, in.jobCount, groupsFor(in.mostEdgesPerJob));
+    if (!in.transientPipeline || in.trianglePairCapacity == 0) return out;
+    // One thread per candidate triangle pair; the count is the traversal's (read on the GPU).
+    PassBuilder transient = graph.addPass(kEbpiTransientTermsPassName);
+    for (BufferHandle b : {in.objects, in.views, in.indices, in.trianglePairs, in.traversal, in.crossingPairs})
+        transient.read(b, Access::ComputeRead);
+    for (BufferHandle v : in.vertices) transient.read(v, Access::ComputeRead);
+    out.pixels = transient.write(out.pixels, Access::ComputeReadWrite);
+    out.status = transient.write(out.status, Access::ComputeReadWrite);
+    transient.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+        const Pipeline& pipeline = *in.transientPipeline;
+        r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
+        r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &in.set, 0, nullptr);
+        const gpu::EbpiImagePush push{0, 0, in.trianglePairCapacity, 0};
+        r.device().vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+        r.device().vkCmdDispatch(cmd, groupsFor(in.trianglePairCapacity), 1, 1);
     });
     return out;
 }
@@ -101,7 +106,9 @@ std::vector<std::pair<uint32_t, BufferHandle>> ebpiImageBufferBindings(const Ebp
     return {{gpu::kEbpiImageBindingObjects, in.objects}, {gpu::kEbpiImageBindingViews, in.views},
             {gpu::kEbpiImageBindingJobs, in.jobs},       {gpu::kEbpiImageBindingEdges, in.edges},
             {gpu::kEbpiImageBindingExtents, in.extents}, {gpu::kEbpiImageBindingTerms, in.terms},
-            {gpu::kEbpiImageBindingPixels, in.pixels},   {gpu::kEbpiImageBindingStatus, in.status}};
+            {gpu::kEbpiImageBindingPixels, in.pixels},   {gpu::kEbpiImageBindingStatus, in.status},
+            {gpu::kEbpiImageBindingIndices, in.indices}, {gpu::kEbpiImageBindingTrianglePairs, in.trianglePairs},
+            {gpu::kEbpiImageBindingTraversal, in.traversal}, {gpu::kEbpiImageBindingCrossingPairs, in.crossingPairs}};
 }
 
 gpu::EbpiViewGpu ebpiViewGpu(const EbpiRotation& rotation, const EbpiWindow& window, uint32_t firstPixel,

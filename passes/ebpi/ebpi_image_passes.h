@@ -2,10 +2,12 @@
 //   ebpi-image-clear (zero the pixels and overflow flags) -> ebpi-depth-extent (each job's object
 //   depth range along its view) -> ebpi-edge-terms (one thread per edge and job: projected segment
 //   and bound polynomial) -> ebpi-rasterize (every term into every pixel its closed segment touches,
-//   64-bit fixed point, rounded up).
+//   64-bit fixed point, rounded up) -> ebpi-transient-terms (where the pairs' surfaces cross, from
+//   an aabb-tree traversal's candidate triangle pairs: the crossings' terms into their pairs' views).
 // A job is one object's edges in one view (EbpiImageJobGpu); several jobs may share a view (both
 // objects of a pair) and then add into the same image.
-// Reads: object table, vertex buffers in place, the mesh edge lists, views, jobs.
+// Reads: object table, vertex buffers in place, the mesh edge lists, views, jobs; for the transient
+// edges the scene's indices, the traversal's triangle pairs and count, and the pairs' table.
 // Writes: depth extents and edge terms (transient), the pixels and per-view overflow flags.
 // Invariant: the image equals buildEbpiFixedImage of the CPU reference's terms
 // (ebpiEdgeTerms with EbpiSteepWallDepth::MeshDepthExtent) bit for bit where the device's double
@@ -31,7 +33,8 @@ struct EbpiImagePassInputs {
     const Pipeline* depthExtentPipeline = nullptr;  // ebpi_depth_extent.comp
     const Pipeline* edgeTermsPipeline = nullptr;    // ebpi_edge_terms.comp
     const Pipeline* rasterizePipeline = nullptr;    // ebpi_rasterize.comp
-    VkDescriptorSet set = VK_NULL_HANDLE;           // one set (kEbpiImagePipelineLayout) serves all three
+    const Pipeline* transientPipeline = nullptr;    // ebpi_transient_terms.comp; null: no transient edges
+    VkDescriptorSet set = VK_NULL_HANDLE;           // one set (kEbpiImagePipelineLayout) serves all four
 
     uint32_t viewCount = 0;
     uint32_t jobCount = 0;
@@ -44,10 +47,11 @@ struct EbpiImagePassInputs {
     BufferHandle terms;                        // EbpiEdgeTermGpu per edge of every job
     BufferHandle pixels;                       // EbpiPixelGpu per pixel of every view
     BufferHandle status;                       // uint overflow flag per view
-    // Terms computed elsewhere (transient edges, ebpi_transient_edges.h): copied into
-    // terms[givenFirstTerm ..] after ebpi-edge-terms; their jobs have termsGiven set.
-    BufferHandle givenTerms;
-    uint32_t givenFirstTerm = 0, givenTermCount = 0;
+    // Transient edges (ebpi_transient_edges.h): the candidate triangle pairs (AabbTrianglePairGpu,
+    // `trianglePairCapacity` entries) and the traversal state holding their count, as an aabb-tree
+    // traversal earlier in the graph wrote them; the scene's indices; EbpiCrossingPairGpu per pair.
+    BufferHandle indices, trianglePairs, traversal, crossingPairs;
+    uint32_t trianglePairCapacity = 0;
 };
 
 // The versions of the image and flags the passes wrote, for later passes and the read-back.
@@ -55,13 +59,13 @@ struct EbpiImagePassOutputs {
     BufferHandle terms, pixels, status;
 };
 
-// The descriptor layout shared by the three shaders (tests check it against their SPIR-V).
+// The descriptor layout shared by the four shaders (tests check it against their SPIR-V).
 extern const PipelineLayoutDesc kEbpiImagePipelineLayout;
 
 inline constexpr const char* kEbpiImageClearPassName = "ebpi-image-clear";
 inline constexpr const char* kEbpiDepthExtentPassName = "ebpi-depth-extent";
 inline constexpr const char* kEbpiEdgeTermsPassName = "ebpi-edge-terms";
-inline constexpr const char* kEbpiGivenTermsPassName = "ebpi-transient-terms";
+inline constexpr const char* kEbpiTransientTermsPassName = "ebpi-transient-terms";
 inline constexpr const char* kEbpiRasterizePassName = "ebpi-rasterize";
 
 EbpiImagePassOutputs addEbpiImagePasses(Graph& graph, const EbpiImagePassInputs& inputs);

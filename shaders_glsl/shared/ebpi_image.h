@@ -28,6 +28,12 @@ VKC_CONSTANT(uint, kEbpiImageBindingExtents, 4u)   // EbpiDepthExtentGpu[] per j
 VKC_CONSTANT(uint, kEbpiImageBindingTerms, 5u)     // EbpiEdgeTermGpu[], written then read
 VKC_CONSTANT(uint, kEbpiImageBindingPixels, 6u)    // EbpiPixelGpu[], atomics
 VKC_CONSTANT(uint, kEbpiImageBindingStatus, 7u)    // uint[] per view: overflow flag
+// Transient edges (ebpi_transient_terms.comp): the frame's candidate triangle pairs from its
+// aabb-tree traversal (shared/aabb_tree.h), their count, the scene's indices and each pair's entry.
+VKC_CONSTANT(uint, kEbpiImageBindingIndices, 8u)        // uint[] triangle indices of every mesh, read
+VKC_CONSTANT(uint, kEbpiImageBindingTrianglePairs, 9u)  // AabbTrianglePairGpu[], read
+VKC_CONSTANT(uint, kEbpiImageBindingTraversal, 10u)     // AabbTraversalStateGpu, read
+VKC_CONSTANT(uint, kEbpiImageBindingCrossingPairs, 11u) // EbpiCrossingPairGpu[] per tested pair, read
 
 // One view: the rotation taking its ray direction to +z and its EBPI window (EbpiWindow).
 struct EbpiViewGpu {
@@ -52,7 +58,7 @@ struct EbpiImageJobGpu {
     uint firstEdge;
     uint edgeCount;
     uint firstTerm;
-    uint termsGiven;          // 1: the terms were computed elsewhere (transient edges): ebpi-edge-terms skips the job
+    uint unused0;
     uint unused1;
     uint unused2;
 };
@@ -90,10 +96,26 @@ struct EbpiPixelGpu {
     uint unused;
 };
 
+// A tested pair as ebpi_transient_terms.comp sees it (the traversal's pair index is the frame's
+// pair index): its overlap box relative to the pair's origin, its objects, where their meshes'
+// indices start, its three views (firstView, +1, +2).
+struct EbpiCrossingPairGpu {
+    double regionLo[3];
+    double regionHi[3];
+    uint objectA;
+    uint objectB;
+    uint firstIndexA;
+    uint firstIndexB;
+    uint firstView;
+    uint unused0;
+    uint unused1;
+    uint unused2;
+};
+
 struct EbpiImagePush {
     uint firstJob;            // jobs of this dispatch: firstJob + gl_WorkGroupID.y
     uint jobCount;            // all jobs
-    uint unused0;
+    uint trianglePairCapacity;  // ebpi_transient_terms.comp: entries of the triangle pair list
     uint unused1;
 };
 
@@ -109,6 +131,7 @@ static_assert(sizeof(vkc::gpu::EbpiDepthExtentGpu) == 16);
 static_assert(sizeof(vkc::gpu::EbpiEdgeTermGpu) == 72 && offsetof(vkc::gpu::EbpiEdgeTermGpu, bound) == 32);
 static_assert(sizeof(vkc::gpu::EbpiPixelGpu) == 128 && offsetof(vkc::gpu::EbpiPixelGpu, edges) == 120);
 static_assert(sizeof(vkc::gpu::EbpiImagePush) == 16);
+static_assert(sizeof(vkc::gpu::EbpiCrossingPairGpu) == 80 && offsetof(vkc::gpu::EbpiCrossingPairGpu, objectA) == 48);
 #endif
 
 #endif

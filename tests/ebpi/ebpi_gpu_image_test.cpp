@@ -23,6 +23,7 @@
 #include "passes/ebpi/ebpi_image_passes.h"
 #include "tests/ebpi/ebpi_test_meshes.h"
 #include "tests/support/graph_run.h"
+#include "tests/support/pass_test_descriptors.h"
 #include "tests/support/reflection_check.h"
 #include "tests/support/vulkan_test.h"
 #include "tools/io/mesh_loader.h"
@@ -122,28 +123,18 @@ protected:
         extentPipeline_ = extent.value();
         termsPipeline_ = terms.value();
         rasterPipeline_ = raster.value();
-        const VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                           gpu::kEbpiImageBindingStatus + 1 + capacity_};
-        auto pool = createDescriptorPool(vk(), 1, {&size, 1}, "ebpi image test descriptors");
-        ASSERT_TRUE(pool) << pool.status().describe();
-        pool_ = pool.value();
-        auto set = allocateDescriptorSet(vk(), pool_, extentPipeline_.setLayouts[0], "ebpi image set", capacity_);
+        ASSERT_TRUE(descriptors_.create(vk(), 1, gpu::kEbpiImageBindingCrossingPairs + 1 + capacity_,
+                                        "ebpi image test descriptors")
+                        .ok());
+        auto set = descriptors_.allocate(extentPipeline_.setLayouts[0], "ebpi image set", capacity_);
         ASSERT_TRUE(set) << set.status().describe();
         set_ = set.value();
-        auto placeholder =
-            createBuffer(vk(), BufferDesc{16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage{}, "placeholder"});
-        ASSERT_TRUE(placeholder) << placeholder.status().describe();
-        placeholder_ = placeholder.value();
     }
 
     void TearDown() override {
-        if (pool_ != VK_NULL_HANDLE) {
-            destroyBuffer(vk(), placeholder_);
-            destroyDescriptorPool(vk(), pool_);
-            destroyPipeline(vk(), extentPipeline_);
-            destroyPipeline(vk(), termsPipeline_);
-            destroyPipeline(vk(), rasterPipeline_);
-        }
+        descriptors_.destroy();
+        for (Pipeline* p : {&extentPipeline_, &termsPipeline_, &rasterPipeline_})
+            if (p->pipeline != VK_NULL_HANDLE) destroyPipeline(vk(), *p);
         test::VulkanTest::TearDown();
     }
 
@@ -197,15 +188,8 @@ protected:
         if (!terms || !pixels || !status) return std::nullopt;
 
         Graph graph;
-        auto hostBuffer = [&](const char* name, VkDeviceSize bytes) {
-            return graph.createBuffer(name, GraphBufferDesc{std::max<VkDeviceSize>(bytes, 16), 0, true});
-        };
-        auto output = [&](const char* name, const Buffer& buffer) {
-            ImportedBuffer imported;
-            imported.buffer = buffer.buffer;
-            imported.final = syncStateOf(Access::TransferSrc);
-            return graph.importBuffer(name, imported);
-        };
+        auto hostBuffer = [&](const char* name, VkDeviceSize bytes) { return test::hostInput(graph, name, bytes); };
+        auto output = [&](const char* name, const Buffer& buffer) { return test::readBackOutput(graph, name, buffer); };
         std::vector<VkBuffer> vertexHandles;
         for (const Buffer& b : vertexBuffers) vertexHandles.push_back(b.buffer);
         EbpiImagePassInputs in;
@@ -242,7 +226,7 @@ protected:
                 fillHostBuffer(allocator, graph, in.edges, std::span<const gpu::EbpiMeshEdgeGpu>(edges)).ok();
             EXPECT_TRUE(filled);
             if (filled) {
-                GraphDescriptors descriptors(vk(), graph, placeholder_.buffer);
+                GraphDescriptors descriptors(vk(), graph, descriptors_.placeholder());
                 for (const auto& [binding, handle] : ebpiImageBufferBindings(in))
                     descriptors.storageBuffer(set_, binding, handle);
                 writeStorageBufferArray(vk(), set_, gpu::kBindingVertexBuffers, vertexHandles);
@@ -403,9 +387,8 @@ protected:
     size_t steepWallTerms_ = 0;
     uint32_t capacity_ = 0;
     Pipeline extentPipeline_, termsPipeline_, rasterPipeline_;
-    VkDescriptorPool pool_ = VK_NULL_HANDLE;
+    test::PassTestDescriptors descriptors_;
     VkDescriptorSet set_ = VK_NULL_HANDLE;
-    Buffer placeholder_;
 };
 
 TEST_F(EbpiGpuImage, LayoutMatchesTheShaders) {

@@ -21,6 +21,7 @@
 #include "passes/ebpi/ebpi_ray_passes.h"
 #include "tests/ebpi/ebpi_test_meshes.h"
 #include "tests/support/graph_run.h"
+#include "tests/support/pass_test_descriptors.h"
 #include "tests/support/reflection_check.h"
 #include "tests/support/vulkan_test.h"
 #include "tools/io/mesh_loader.h"
@@ -117,27 +118,17 @@ protected:
             *m.out = pipeline.value();
             made_.push_back(m.out);
         }
-        const uint32_t buffers = gpu::kEbpiImageBindingStatus + 1 + capacity_ + gpu::kEbpiRayBindingVolumeRays + 1;
-        const VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, buffers};
-        auto pool = createDescriptorPool(vk(), 2, {&size, 1}, "ebpi rays test descriptors");
-        ASSERT_TRUE(pool) << pool.status().describe();
-        pool_ = pool.value();
-        auto imageSet = allocateDescriptorSet(vk(), pool_, extent_.setLayouts[0], "ebpi image set", capacity_);
-        auto raySet = allocateDescriptorSet(vk(), pool_, pyramid_.setLayouts[0], "ebpi ray set");
+        const uint32_t buffers = gpu::kEbpiImageBindingCrossingPairs + 1 + capacity_ + gpu::kEbpiRayBindingVolumeRays + 1;
+        ASSERT_TRUE(descriptors_.create(vk(), 2, buffers, "ebpi rays test descriptors").ok());
+        auto imageSet = descriptors_.allocate(extent_.setLayouts[0], "ebpi image set", capacity_);
+        auto raySet = descriptors_.allocate(pyramid_.setLayouts[0], "ebpi ray set");
         ASSERT_TRUE(imageSet && raySet);
         imageSet_ = imageSet.value();
         raySet_ = raySet.value();
-        auto placeholder =
-            createBuffer(vk(), BufferDesc{16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage{}, "placeholder"});
-        ASSERT_TRUE(placeholder) << placeholder.status().describe();
-        placeholder_ = placeholder.value();
     }
 
     void TearDown() override {
-        if (pool_ != VK_NULL_HANDLE) {
-            destroyBuffer(vk(), placeholder_);
-            destroyDescriptorPool(vk(), pool_);
-        }
+        descriptors_.destroy();
         for (Pipeline* p : made_) destroyPipeline(vk(), *p);
         test::VulkanTest::TearDown();
     }
@@ -247,18 +238,11 @@ protected:
             owned.push_back(*b);
 
         Graph graph;
-        auto hostBuffer = [&](const char* name, VkDeviceSize bytes) {
-            return graph.createBuffer(name, GraphBufferDesc{std::max<VkDeviceSize>(bytes, 16), 0, true});
-        };
+        auto hostBuffer = [&](const char* name, VkDeviceSize bytes) { return test::hostInput(graph, name, bytes); };
         auto transient = [&](const char* name, VkDeviceSize bytes) {
             return graph.createBuffer(name, GraphBufferDesc{std::max<VkDeviceSize>(bytes, 16)});
         };
-        auto output = [&](const char* name, const Buffer& buffer) {
-            ImportedBuffer imported;
-            imported.buffer = buffer.buffer;
-            imported.final = syncStateOf(Access::TransferSrc);
-            return graph.importBuffer(name, imported);
-        };
+        auto output = [&](const char* name, const Buffer& buffer) { return test::readBackOutput(graph, name, buffer); };
         EbpiImagePassInputs image;
         image.depthExtentPipeline = &extent_;
         image.edgeTermsPipeline = &terms_;
@@ -318,7 +302,7 @@ protected:
                 fillHostBuffer(allocator, graph, in.rayViews, std::span<const gpu::EbpiRayViewGpu>(rayViews)).ok();
             EXPECT_TRUE(filled);
             if (filled) {
-                GraphDescriptors descriptors(vk(), graph, placeholder_.buffer);
+                GraphDescriptors descriptors(vk(), graph, descriptors_.placeholder());
                 for (const auto& [binding, handle] : ebpiImageBufferBindings(image))
                     descriptors.storageBuffer(imageSet_, binding, handle);
                 writeStorageBufferArray(vk(), imageSet_, gpu::kBindingVertexBuffers, vertexHandles);
@@ -438,9 +422,8 @@ protected:
     uint32_t capacity_ = 0;
     Pipeline extent_, terms_, raster_, pyramid_, density_, scan_, generate_;
     std::vector<Pipeline*> made_;
-    VkDescriptorPool pool_ = VK_NULL_HANDLE;
+    test::PassTestDescriptors descriptors_;
     VkDescriptorSet imageSet_ = VK_NULL_HANDLE, raySet_ = VK_NULL_HANDLE;
-    Buffer placeholder_;
 };
 
 TEST_F(EbpiGpuRays, LayoutMatchesTheShaders) {

@@ -62,7 +62,7 @@ struct PairAudit {
 EbpiImage pairImage(const MeshData& a, const MeshData& b, const EbpiRotation& rotation, const EbpiBox& overlap,
                     const EbpiEdgeRegion& region, const EbpiWindow& window, PairAudit* counts) {
     std::vector<EbpiEdgeTerm> terms = ebpiTransientEdgeTerms(
-        ebpiSurfaceCrossings(a, glm::dmat4(1.0), b, glm::dmat4(1.0), overlap, glm::dvec3(0.0)), rotation);
+        ebpiSurfaceCrossings(a, glm::mat4(1.0f), b, glm::mat4(1.0f), overlap), rotation);
     for (const MeshData* mesh : {&a, &b}) {
         const EbpiRayMesh inRayFrame = toEbpiRayFrame(*mesh, glm::mat4(1.0f), rotation);
         const std::vector<EbpiEdgeTerm> kept = ebpiEdgeTerms(inRayFrame, EbpiSteepWallDepth::ConnectedWall, region);

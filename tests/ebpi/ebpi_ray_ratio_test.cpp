@@ -69,14 +69,15 @@ TEST(EbpiRayRatio, AdaptiveNeedsAtMostAFifthOfTheUniformGridsRays) {
         ASSERT_TRUE(views);
         const EbpiPairView& view = views->views[0];
         std::vector<EbpiEdgeTerm> terms;
-        for (const glm::dmat4& t : {glm::dmat4(1.0), tB}) {
-            const glm::mat4 local(glm::translate(glm::dmat4(1.0), -views->origin) * t);
+        const glm::mat4 localA(glm::translate(glm::dmat4(1.0), -views->origin));
+        const glm::mat4 localB(glm::translate(glm::dmat4(1.0), -views->origin) * tB);
+        for (const glm::mat4& local : {localA, localB}) {
             const std::vector<EbpiEdgeTerm> edges = ebpiEdgeTerms(toEbpiRayFrame(*mesh, local, view.rotation));
             terms.insert(terms.end(), edges.begin(), edges.end());
         }
-        const EbpiBox overlap{glm::max(boxA.lo, boxB.lo), glm::min(boxA.hi, boxB.hi)};
-        const std::vector<EbpiEdgeTerm> crossings = ebpiTransientEdgeTerms(
-            ebpiSurfaceCrossings(*mesh, glm::dmat4(1.0), *mesh, tB, overlap, views->origin), view.rotation);
+        const EbpiBox overlap{glm::max(boxA.lo, boxB.lo) - views->origin, glm::min(boxA.hi, boxB.hi) - views->origin};
+        const std::vector<EbpiEdgeTerm> crossings =
+            ebpiTransientEdgeTerms(ebpiSurfaceCrossings(*mesh, localA, *mesh, localB, overlap), view.rotation);
         terms.insert(terms.end(), crossings.begin(), crossings.end());
         const EbpiWindow& window = view.window;
 

@@ -86,7 +86,6 @@ Result<std::vector<EbpiRecordedPair>> EbpiDetectorImpl::testedPairs(
         r.a = pair.a;
         r.b = pair.b;
         r.views = *views;
-        r.overlap = {glm::max(boxA.lo, boxB.lo), glm::min(boxA.hi, boxB.hi)};
         r.verticesA = uint32_t(scene.meshes[a.mesh].data.positions.size());
         r.verticesB = uint32_t(scene.meshes[b.mesh].data.positions.size());
         recorded.push_back(std::move(r));

@@ -43,7 +43,6 @@ enum EbpiReadback : uint32_t {
 struct EbpiRecordedPair {
     uint32_t a = 0, b = 0;
     EbpiPairViews views;
-    EbpiBox overlap;  // of the two objects' boxes, world
     gpu::EbpiVolumePairGpu volume{};  // as uploaded (first slots, scales)
     uint32_t verticesA = 0, verticesB = 0;
     double floatBound = 0.0;  // per direction: the hits' float depths and the rays' float ends

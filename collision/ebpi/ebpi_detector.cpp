@@ -24,10 +24,11 @@
 #include "spirv/ebpi_edge_terms.comp.h"
 #include "spirv/ebpi_pyramid.comp.h"
 #include "spirv/ebpi_rasterize.comp.h"
-#include "spirv/ebpi_transient_terms.comp.h"
-#include "spirv/ebpi_ray_density.comp.h"
+#include "spirv/ebpi_ray_allocate.comp.h"
 #include "spirv/ebpi_ray_generate.comp.h"
+#include "spirv/ebpi_ray_options.comp.h"
 #include "spirv/ebpi_ray_scan.comp.h"
+#include "spirv/ebpi_transient_terms.comp.h"
 #include "spirv/ebpi_volume.comp.h"
 
 #include <cmath>
@@ -93,6 +94,7 @@ Status checkSettings(const VulkanContext& ctx, EbpiSettings& s) {
     } buffers[] = {
         {"EBPI pixels", views * s.resolution * s.resolution * sizeof(gpu::EbpiPixelGpu), "resolution or maxPairs"},
         {"pyramid", views * tilesPerView * sizeof(gpu::EbpiPyramidTexelGpu), "resolution or maxPairs"},
+        {"ray options", views * s.resolution * s.resolution * sizeof(gpu::EbpiRayOptionsGpu), "resolution or maxPairs"},
         {"rays", VkDeviceSize(s.maxRays) * sizeof(gpu::EbpiRayGpu), "maxRays"},
         {"hit slots", VkDeviceSize(s.maxRays) * s.hitCapacity * sizeof(gpu::EbpiHitGpu), "maxRays or hitCapacity"},
         {"gradient sums", VkDeviceSize(s.maxGradientVertices) * gpu::kEbpiVolumeAxes * 8, "maxGradientVertices"},
@@ -127,7 +129,7 @@ EbpiDetectorImpl::~EbpiDetectorImpl() {
     if (!ctx) return;
     destroyDetectorFrames(*ctx, frames);
     for (EbpiSlot& slot : slots) destroyEbpiAccelFrame(*ctx, slot.accel);
-    for (Pipeline* p : {&depthExtent, &edgeTerms, &rasterize, &transientTerms, &pyramid, &density, &scan, &generate,
+    for (Pipeline* p : {&depthExtent, &edgeTerms, &rasterize, &transientTerms, &pyramid, &options, &allocate, &scan, &generate,
                         &volume, &aabbRefit, &aabbIndirect, &aabbTraverse})
         destroyPipeline(*ctx, *p);
     destroyEbpiTracePipelines(*ctx, tracePipelines);
@@ -164,7 +166,8 @@ Status EbpiDetectorImpl::createPipelines() {
         {&aabbIndirect, kSpirv_aabb_indirect_comp, &aabbLayout, aabbGroup, kAabbIndirectPassName},
         {&aabbTraverse, kSpirv_aabb_traverse_comp, &aabbLayout, aabbLeafBoxes, kAabbTraversePassName},
         {&pyramid, kSpirv_ebpi_pyramid_comp, &kEbpiRayPipelineLayout, rayGroup, kEbpiPyramidPassName},
-        {&density, kSpirv_ebpi_ray_density_comp, &kEbpiRayPipelineLayout, rayGroup, kEbpiRayDensityPassName},
+        {&options, kSpirv_ebpi_ray_options_comp, &kEbpiRayPipelineLayout, rayGroup, kEbpiRayOptionsPassName},
+        {&allocate, kSpirv_ebpi_ray_allocate_comp, &kEbpiRayPipelineLayout, {}, kEbpiRayAllocatePassName},
         {&scan, kSpirv_ebpi_ray_scan_comp, &kEbpiRayPipelineLayout, {}, kEbpiRayScanPassName},
         {&generate, kSpirv_ebpi_ray_generate_comp, &kEbpiRayPipelineLayout, rayGroup, kEbpiRayGeneratePassName},
         {&volume, kSpirv_ebpi_volume_comp, &volumeLayout, {}, kEbpiVolumePassName},
@@ -179,7 +182,7 @@ Status EbpiDetectorImpl::createResources() {
     const uint32_t slotCount = settings.framesInFlight;
     const uint32_t vertexBuffers = frames.vertexBufferCapacity;
     const uint32_t perSlot = (gpu::kEbpiImageBindingCrossingPairs + 1 + vertexBuffers) +
-                             (gpu::kEbpiRayBindingVolumeRays + 1) + (gpu::kEbpiTraceBindingLaunch + 1 + vertexBuffers) +
+                             (gpu::kEbpiRayBindingCosts + 1) + (gpu::kEbpiTraceBindingLaunch + 1 + vertexBuffers) +
                              (gpu::kEbpiVolumeBindingRayCount + 1) + (gpu::kAabbBindingPairStats + 1 + vertexBuffers);
     std::vector<VkDescriptorPoolSize> sizes = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * perSlot}};
     if (ebpiUsesAccelStructs(backend)) sizes.push_back({VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, slotCount});

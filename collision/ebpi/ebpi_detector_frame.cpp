@@ -192,7 +192,7 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
             t.views.push_back(ebpiViewGpu(v.rotation, v.window, t.pixels, v.region));
             const uint32_t levels = ebpiPyramidLevels(v.window.width, v.window.height);
             const uint32_t tiles = ebpiPyramidTiles(v.window.width, v.window.height);
-            t.rayViews.push_back({s.tolerance, v.zMin, v.zMax, t.tiles, levels, objectA.value(), objectB.value(), p, axis});
+            t.rayViews.push_back({s.tolerance, 0.0, v.zMin, v.zMax, t.tiles, levels, objectA.value(), objectB.value(), p, axis});
             for (const auto& [object, local] : {std::pair{r.a, objectA.value()}, std::pair{r.b, objectB.value()}}) {
                 const auto [firstEdge, edgeCount] = meshEdges[scene.objects[object].mesh];
                 t.jobs.push_back({view, local, firstEdge, edgeCount, t.terms, 0, 0, 0});
@@ -206,6 +206,10 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
         }
         r.floatBound = 0.0;
         for (const EbpiPairView& v : r.views.views) r.floatBound = std::max(r.floatBound, floatRoundingBound(v, s.hitCapacity));
+        // The rays leave room for what the float hits and the fixed-point sums may round by (at most
+        // half a quantum a ray, ebpi_volume_cpu.h), so that bound + rounding stays within the tolerance.
+        const double reserved = r.floatBound + 0.5 * double(s.maxRays) / scales.volumeScale;
+        for (uint32_t axis = 0; axis < 3; ++axis) t.rayViews[t.rayViews.size() - 3 + axis].reserved = reserved;
     }
     const VkDeviceSize termBytes = VkDeviceSize(t.terms) * sizeof(gpu::EbpiEdgeTermGpu);
     const bool accelStructs = ebpiUsesAccelStructs(backend);
@@ -277,7 +281,8 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
 
     EbpiRayPassInputs rays;
     rays.pyramidPipeline = &pyramid;
-    rays.densityPipeline = &density;
+    rays.optionsPipeline = &options;
+    rays.allocatePipeline = &allocate;
     rays.scanPipeline = &scan;
     rays.generatePipeline = &generate;
     rays.set = slot.raySet;
@@ -292,6 +297,8 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
     rays.imageStatus = built.status;
     rays.pyramid = device("ebpi pyramid", VkDeviceSize(t.tiles) * sizeof(gpu::EbpiPyramidTexelGpu));
     rays.tiles = device("ebpi ray tiles", VkDeviceSize(t.tiles) * sizeof(gpu::EbpiRayTileGpu));
+    rays.costs = device("ebpi ray costs", VkDeviceSize(t.tiles) * sizeof(gpu::EbpiRayCostGpu));
+    rays.options = device("ebpi ray options", VkDeviceSize(t.pixels) * sizeof(gpu::EbpiRayOptionsGpu));
     rays.flags = device("ebpi ray flags", viewCount * 4);
     rays.results = device("ebpi view results", viewCount * sizeof(gpu::EbpiRayViewResultGpu));
     rays.counters = device("ebpi ray counters", sizeof(gpu::EbpiRayCountersGpu), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);

@@ -64,7 +64,7 @@ struct EbpiDetectorImpl {
     Context* context = nullptr;  // for the broadphase of run(scene)
     EbpiSettings settings;
     EbpiRayBackend backend = EbpiRayBackend::Compute;
-    Pipeline depthExtent, edgeTerms, rasterize, transientTerms, pyramid, density, scan, generate, volume;
+    Pipeline depthExtent, edgeTerms, rasterize, transientTerms, pyramid, options, allocate, scan, generate, volume;
     Pipeline aabbRefit, aabbIndirect, aabbTraverse;  // the traversal in leaf-box mode
     AabbTreeCache trees;
     EbpiTracePipelines tracePipelines;

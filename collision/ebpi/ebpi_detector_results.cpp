@@ -128,8 +128,8 @@ Status EbpiDetectorImpl::readResults(uint64_t frame, FrameResults& out, EbpiFram
 
         if (pd.truncated) {
             std::string why;
-            if (pd.boundNotMet) why += " a pixel split " + std::to_string(settings.maxSplit) + " x " +
-                                       std::to_string(settings.maxSplit) + " misses its share of the tolerance;";
+            if (pd.boundNotMet) why += " even split " + std::to_string(settings.maxSplit) + " x " +
+                                       std::to_string(settings.maxSplit) + " in every pixel its bound misses the tolerance;";
             if (pd.truncatedRays != 0) why += " " + std::to_string(pd.truncatedRays) +
                                               " rays met more surfaces than EbpiSettings::hitCapacity;";
             if (pd.oddRays != 0) why += " " + std::to_string(pd.oddRays) + " rays crossed a surface an odd number of times;";

@@ -24,8 +24,8 @@ struct StageOf {
 constexpr StageOf kStages[] = {
     {kEbpiImageClearPassName, &EbpiStageTimings::image},   {kEbpiDepthExtentPassName, &EbpiStageTimings::image},
     {kEbpiEdgeTermsPassName, &EbpiStageTimings::image},    {kEbpiTransientTermsPassName, &EbpiStageTimings::image},
-    {kEbpiRasterizePassName, &EbpiStageTimings::image},    {kEbpiRayClearPassName, &EbpiStageTimings::rays},
-    {kEbpiRayDensityPassName, &EbpiStageTimings::rays},    {kEbpiRayScanPassName, &EbpiStageTimings::rays},
+    {kEbpiRasterizePassName, &EbpiStageTimings::image},    {kEbpiRayOptionsPassName, &EbpiStageTimings::rays},
+    {kEbpiRayAllocatePassName, &EbpiStageTimings::rays},   {kEbpiRayScanPassName, &EbpiStageTimings::rays},
     {kEbpiRayGeneratePassName, &EbpiStageTimings::rays},   {kEbpiTraceBoxesPassName, &EbpiStageTimings::bvh},
     {kEbpiTraceBlasPassName, &EbpiStageTimings::bvh},      {kEbpiTraceTlasPassName, &EbpiStageTimings::bvh},
     {kEbpiTraceClearPassName, &EbpiStageTimings::casting}, {kEbpiTraceLaunchPassName, &EbpiStageTimings::casting},

@@ -10,18 +10,4 @@ double ebpiSubdividedPixelBound(const EbpiImage& image, uint32_t x, uint32_t y, 
     return 4 * pixel.touching.evaluate(w, h) + 2 * (pixel.alongX.evaluate(w, h) / w + pixel.alongY.evaluate(w, h) / h);
 }
 
-EbpiSubdivision ebpiChooseSubdivision(const EbpiImage& image, uint32_t x, uint32_t y, double tolerance,
-                                      uint32_t maxSplit) {
-    EbpiSubdivision best{maxSplit, maxSplit, ebpiSubdividedPixelBound(image, x, y, maxSplit, maxSplit), false};
-    for (uint32_t nx = 1; nx <= maxSplit; ++nx)
-        for (uint32_t ny = 1; ny <= maxSplit; ++ny) {
-            const double bound = ebpiSubdividedPixelBound(image, x, y, nx, ny);
-            if (bound > tolerance) continue;
-            const uint64_t rays = uint64_t(nx) * ny, bestRays = uint64_t(best.nx) * best.ny;
-            if (!best.within || rays < bestRays || (rays == bestRays && bound < best.bound))
-                best = {nx, ny, bound, true};
-        }
-    return best;
-}
-
 }  // namespace vkc

@@ -1,5 +1,6 @@
-// Method `ebpi` (paper 5, Sec. 4.2-4.3, Eq. 8 and 10): one EBPI pixel sampled by nx x ny rays, one
-// at the centre of each sub-tile of size w = pixel width / nx, h = pixel height / ny.
+// Method `ebpi` (paper 5, Sec. 4.2-4.3, Eq. 8): one EBPI pixel sampled by nx x ny rays, one at the
+// centre of each sub-tile of size w = pixel width / nx, h = pixel height / ny. The GPU and the ray
+// plan evaluate the same bound in shaders_glsl/shared/ebpi_rays.h (ebpiSplitBound).
 //
 // Eq. 8 counts l_x / w + l_y / h sub-tiles per edge, which is not conservative (see README). A
 // closed segment with extents l_x, l_y inside the pixel meets at most l_x / w + 2 columns; in each
@@ -18,18 +19,5 @@ namespace vkc {
 // Upper bound of the sum, over the nx x ny sub-tiles of pixel (x, y), of |exact volume - midpoint
 // estimate| (nx, ny >= 1).
 double ebpiSubdividedPixelBound(const EbpiImage& image, uint32_t x, uint32_t y, uint32_t nx, uint32_t ny);
-
-struct EbpiSubdivision {
-    uint32_t nx = 1, ny = 1;
-    double bound = 0;     // ebpiSubdividedPixelBound at nx, ny
-    bool within = false;  // bound <= the tolerance; false when even maxSplit x maxSplit is not
-};
-
-// The fewest rays nx x ny (each <= maxSplit) whose bound meets `tolerance` for pixel (x, y): Eq. 10
-// by exhaustive search, where the paper solves it by Newton steps along the aspect ratio of Eq. 11
-// (the bound is not monotone in w alone, so a search is the simple exact answer for a reference).
-// Ties go to the smaller bound. When none meets it, maxSplit x maxSplit with within = false.
-EbpiSubdivision ebpiChooseSubdivision(const EbpiImage& image, uint32_t x, uint32_t y, double tolerance,
-                                      uint32_t maxSplit);
 
 }  // namespace vkc

@@ -2,8 +2,8 @@
 // intersection volume of each candidate pair within a tolerance the caller asks for, and its
 // gradient per vertex, by adaptive ray casting. Per pair, three orthogonal ray directions turned
 // away from the meshes' faces (Sec. 4.4); per direction, every mesh edge's error-bound polynomial
-// rasterized into the Error Bound Polynomial Image (EBPI, Sec. 4.1-4.2), the fewest rays whose
-// summed bound meets the tolerance (Sec. 4.3), every hit of every ray (one of two ray backends),
+// rasterized into the Error Bound Polynomial Image (EBPI, Sec. 4.1-4.2), rays where they cut the
+// bound most until it meets the tolerance (Sec. 4.3), every hit of every ray (one of three backends),
 // then Eq. 1 (volume) and Eq. 2 (gradient). One frame graph, GPU-driven from the EBPI to the sums:
 // the ray count never comes back to the host inside a frame (the casting and volume passes are
 // dispatched indirectly from the ray generator's counters).
@@ -52,8 +52,8 @@ enum class EbpiDirectionChoice : uint32_t {
 };
 
 // Zero-initialised means defaults (the common part: detector.h), except `tolerance`, which the
-// caller must set. Memory per frame in flight: 128 B per EBPI pixel (3 x maxPairs x resolution^2:
-// 6 MiB at the defaults), 64 B per tile of its pyramid, 104 B per ray (maxRays) and 32 B per hit
+// caller must set. Memory per frame in flight: 320 B per EBPI pixel (3 x maxPairs x resolution^2:
+// 15 MiB at the defaults), 96 B per tile of its pyramid, 104 B per ray (maxRays) and 32 B per hit
 // slot (maxRays x hitCapacity: 64 MiB at the defaults). create() refuses settings whose buffers
 // pass one storage-buffer binding (lavapipe: 128 MiB), naming the fields to lower.
 // Every backend decides hits with the same watertight test (shaders_glsl/shared/ebpi_trace.h), so
@@ -110,7 +110,7 @@ struct EbpiPairDetails {
                                                 // when they did not fit maxRays: truncated)
     uint32_t oddRays = 0;                       // rays whose hits do not enter and leave in turn
     uint32_t truncatedRays = 0;                 // rays with more hits than hitCapacity
-    bool boundNotMet = false;                   // a pixel split maxSplit x maxSplit misses its share
+    bool boundNotMet = false;                   // even maxSplit x maxSplit rays in every pixel miss the tolerance
     bool truncated = false;                     // the bound does not hold (any reason above, or the
                                                 // frame's maxRays, or a fixed-point overflow)
     bool transientEdgesCovered = false;         // false only with omitTransientEdges

@@ -1,5 +1,6 @@
-// Adaptivity passes; see ebpi_ray_passes.h. GLSL: ebpi_pyramid.comp, ebpi_ray_density.comp,
-// ebpi_ray_scan.comp, ebpi_ray_generate.comp (bindings and structs in shaders_glsl/shared/ebpi_rays.h).
+// Adaptivity passes; see ebpi_ray_passes.h. GLSL: ebpi_pyramid.comp, ebpi_ray_options.comp,
+// ebpi_ray_allocate.comp, ebpi_ray_scan.comp, ebpi_ray_generate.comp (bindings and structs in
+// shaders_glsl/shared/ebpi_rays.h).
 #include "passes/ebpi/ebpi_ray_passes.h"
 
 #include <volk.h>
@@ -13,7 +14,7 @@ namespace {
 
 std::vector<DescriptorBinding> ebpiRayBindings() {
     std::vector<DescriptorBinding> bindings;
-    for (uint32_t b = gpu::kEbpiRayBindingViews; b <= gpu::kEbpiRayBindingVolumeRays; ++b)
+    for (uint32_t b = gpu::kEbpiRayBindingViews; b <= gpu::kEbpiRayBindingCosts; ++b)
         bindings.push_back({0, b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1u});
     return bindings;
 }
@@ -39,7 +40,8 @@ std::vector<std::pair<uint32_t, BufferHandle>> ebpiRayBufferBindings(const EbpiR
             {gpu::kEbpiRayBindingPyramid, in.pyramid},   {gpu::kEbpiRayBindingTiles, in.tiles},
             {gpu::kEbpiRayBindingFlags, in.flags},       {gpu::kEbpiRayBindingResults, in.results},
             {gpu::kEbpiRayBindingCounters, in.counters}, {gpu::kEbpiRayBindingRays, in.rays},
-            {gpu::kEbpiRayBindingRayTiles, in.samples},  {gpu::kEbpiRayBindingVolumeRays, in.volumeRays}};
+            {gpu::kEbpiRayBindingRayTiles, in.samples},  {gpu::kEbpiRayBindingVolumeRays, in.volumeRays},
+            {gpu::kEbpiRayBindingOptions, in.options},   {gpu::kEbpiRayBindingCosts, in.costs}};
 }
 
 bool ebpiRayPlanFits(uint64_t totalTiles, uint32_t mostTilesPerView, uint32_t maxSplit) {
@@ -50,15 +52,7 @@ bool ebpiRayPlanFits(uint64_t totalTiles, uint32_t mostTilesPerView, uint32_t ma
 EbpiRayPassOutputs addEbpiRayPasses(Graph& graph, const EbpiRayPassInputs& in) {
     EbpiRayPassOutputs out{in.tiles, in.results, in.counters, in.rays, in.samples, in.volumeRays};
     const gpu::EbpiRayPush push{0, in.viewCount, in.maxSplit, in.maxRays};
-    BufferHandle flags = in.flags, pyramid = in.pyramid;
-
-    // The density pass or-s flags into them: they start at zero every frame.
-    PassBuilder clear = graph.addPass(kEbpiRayClearPassName);
-    flags = clear.write(flags, Access::TransferDst);
-    clear.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
-        if (in.viewCount != 0)
-            r.device().vkCmdFillBuffer(cmd, r.buffer(flags), r.bufferOffset(flags), VkDeviceSize(in.viewCount) * 4, 0u);
-    });
+    BufferHandle flags = in.flags, pyramid = in.pyramid, options = in.options, costs = in.costs;
 
     // Level k reads level k - 1 (level 0: the pixels), so one pass per level orders them.
     for (uint32_t level = 0; level < in.mostLevels; ++level) {
@@ -72,12 +66,26 @@ EbpiRayPassOutputs addEbpiRayPasses(Graph& graph, const EbpiRayPassInputs& in) {
         });
     }
 
-    PassBuilder density = graph.addPass(kEbpiRayDensityPassName);
-    for (BufferHandle b : {in.views, in.rayViews, in.pixels, pyramid}) density.read(b, Access::ComputeRead);
-    out.tiles = density.write(out.tiles, Access::ComputeWrite);
-    flags = density.write(flags, Access::ComputeReadWrite);
-    density.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
-        dispatchViews(cmd, r, *in.densityPipeline, in.set, push, in.mostTiles);
+    PassBuilder optionPass = graph.addPass(kEbpiRayOptionsPassName);
+    for (BufferHandle b : {in.views, in.rayViews, in.pixels}) optionPass.read(b, Access::ComputeRead);
+    options = optionPass.write(options, Access::ComputeWrite);
+    optionPass.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+        dispatchViews(cmd, r, *in.optionsPipeline, in.set, push, in.mostTiles);
+    });
+
+    // One workgroup per view; those that do not start a pair return at once.
+    PassBuilder allocate = graph.addPass(kEbpiRayAllocatePassName);
+    for (BufferHandle b : {in.views, in.rayViews, in.pixels, pyramid, options}) allocate.read(b, Access::ComputeRead);
+    costs = allocate.write(costs, Access::ComputeWrite);  // read back only within the pass
+    out.tiles = allocate.write(out.tiles, Access::ComputeWrite);
+    flags = allocate.write(flags, Access::ComputeWrite);
+    allocate.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+        r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, in.allocatePipeline->pipeline);
+        r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, in.allocatePipeline->layout, 0, 1,
+                                           &in.set, 0, nullptr);
+        r.device().vkCmdPushConstants(cmd, in.allocatePipeline->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push),
+                                      &push);
+        r.device().vkCmdDispatch(cmd, in.viewCount, 1, 1);
     });
 
     PassBuilder scan = graph.addPass(kEbpiRayScanPassName);

@@ -5,7 +5,8 @@
 // perturbed spheres, tori and boxes in random overlapping poses, along random directions, every
 // tile's exact midpoint-quadrature error of A ∩ B must stay within that EBPI's bound; the region
 // must have dropped edges; and a region cut short of the overlap must break the bound somewhere
-// (the audit can fail).
+// (the audit can fail). Paper 5's Fig. 10 tile by tile: a box and a cross turning against a box
+// keep the bound with the transient edges and break it without them.
 #include "collision/ebpi/ebpi_edge_terms.h"
 #include "collision/ebpi/ebpi_transient_edges.h"
 #include "collision/reference/intersection_volume.h"
@@ -15,6 +16,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <random>
 
 namespace vkc {
@@ -57,12 +59,14 @@ struct PairAudit {
     size_t termsKept = 0, termsDropped = 0, pairs = 0;
 };
 
-// One pair along one direction: the EBPI of the edges that meet `region` plus the transient edges,
-// against A ∩ B over a window around it.
+// One pair along one direction: the EBPI of the edges that meet `region` plus the transient edges
+// (unless `withCrossings` is false), against A ∩ B over a window around it.
 EbpiImage pairImage(const MeshData& a, const MeshData& b, const EbpiRotation& rotation, const EbpiBox& overlap,
-                    const EbpiEdgeRegion& region, const EbpiWindow& window, PairAudit* counts) {
-    std::vector<EbpiEdgeTerm> terms = ebpiTransientEdgeTerms(
-        ebpiSurfaceCrossings(a, glm::mat4(1.0f), b, glm::mat4(1.0f), overlap), rotation);
+                    const EbpiEdgeRegion& region, const EbpiWindow& window, PairAudit* counts,
+                    bool withCrossings = true) {
+    std::vector<EbpiEdgeTerm> terms;
+    if (withCrossings)
+        terms = ebpiTransientEdgeTerms(ebpiSurfaceCrossings(a, glm::mat4(1.0f), b, glm::mat4(1.0f), overlap), rotation);
     for (const MeshData* mesh : {&a, &b}) {
         const EbpiRayMesh inRayFrame = toEbpiRayFrame(*mesh, glm::mat4(1.0f), rotation);
         const std::vector<EbpiEdgeTerm> kept = ebpiEdgeTerms(inRayFrame, EbpiSteepWallDepth::ConnectedWall, region);
@@ -75,16 +79,23 @@ EbpiImage pairImage(const MeshData& a, const MeshData& b, const EbpiRotation& ro
     return buildEbpiImage(terms, window);
 }
 
-void auditPair(const MeshData& a, const MeshData& b, const glm::dvec3& direction, const std::string& label,
-               PairAudit& audit) {
+// The intersection of `a` and `b` seen along `direction`; nullopt when they do not overlap.
+std::optional<EbpiRayMesh> intersectionAlong(const MeshData& a, const MeshData& b, const EbpiRotation& rotation) {
     auto worldA = reference::toWorld(a, glm::dmat4(1.0));
     auto worldB = reference::toWorld(b, glm::dmat4(1.0));
-    ASSERT_TRUE(worldA && worldB);
+    if (!worldA || !worldB) return std::nullopt;
     auto both = reference::intersectionMesh(worldA.value(), worldB.value());
-    if (!both) return;  // disjoint or touching: nothing to integrate
-    ++audit.pairs;
+    if (!both) return std::nullopt;  // disjoint or touching: nothing to integrate
+    return rotated(both.value(), rotation);
+}
+
+void auditPair(const MeshData& a, const MeshData& b, const glm::dvec3& direction, const std::string& label,
+               PairAudit& audit) {
     const EbpiRotation rotation = ebpiRotationTo(direction);
-    const EbpiRayMesh intersection = rotated(both.value(), rotation);
+    const std::optional<EbpiRayMesh> both = intersectionAlong(a, b, rotation);
+    if (!both) return;
+    ++audit.pairs;
+    const EbpiRayMesh& intersection = *both;
     const EbpiBox boxA = boxOf(a), boxB = boxOf(b);
     const EbpiBox overlap{glm::max(boxA.lo, boxB.lo), glm::min(boxA.hi, boxB.hi)};
     const glm::dvec3 grow(1e-3 * glm::length(overlap.hi - overlap.lo));
@@ -130,6 +141,44 @@ TEST(EbpiPairAudit, IntersectionOfRandomPairsIsWithinTheEbpiOfTheRegionsEdgesAnd
                 "region cut short: %zu violations\n",
                 audit.pairs, audit.totals.tiles, audit.totals.tilesWithError, audit.totals.worstRatio, audit.termsKept,
                 audit.termsDropped, audit.cutShort.violations);
+}
+
+// Fig. 10's shapes (EbpiDetectorTest.TransientEdgesKeepTheBoundOfABoxAndACrossTurningAgainstABox)
+// at its poses, along three fixed oblique directions, every tile of a 16 x 16 window.
+TEST(EbpiPairAudit, TransientEdgesAreNeededForTheBoxAndTheCrossTurningAgainstABox) {
+    const MeshData fixed = solids::box(glm::vec3(2.0f, 1.0f, 1.0f));
+    const MeshData shapes[] = {solids::box(glm::vec3(0.6f, 1.6f, 0.6f)), ebpi_test::crossPrism(0.4f, 0.9f, 0.5f)};
+    const glm::dvec3 directions[] = {{1, 2, 3}, {-2, 1, 0.5}, {0.3, -0.4, 1}};
+    for (const MeshData& shape : shapes) {
+        ebpi_test::AuditTotals with, without;
+        for (int pose = 0; pose < 8; ++pose) {
+            const glm::dmat4 at = glm::rotate(glm::translate(glm::dmat4(1.0), {0.2 * pose - 0.7, 0.5, 0.1}),
+                                              0.2 + 0.35 * pose, glm::dvec3(0.3, 0.4, 1.0));
+            MeshData turning = shape;
+            for (glm::vec3& p : turning.positions) p = glm::vec3(at * glm::dvec4(p, 1.0));
+            const EbpiBox boxA = boxOf(fixed), boxB = boxOf(turning);
+            const EbpiBox overlap{glm::max(boxA.lo, boxB.lo), glm::min(boxA.hi, boxB.hi)};
+            const glm::dvec3 grow(1e-3 * glm::length(overlap.hi - overlap.lo));
+            for (const glm::dvec3& direction : directions) {
+                const EbpiRotation rotation = ebpiRotationTo(direction);
+                const std::optional<EbpiRayMesh> both = intersectionAlong(fixed, turning, rotation);
+                ASSERT_TRUE(both) << shape.name << " pose " << pose;
+                const EbpiWindow window = ebpi_test::windowAround(*both, 16);
+                const EbpiEdgeRegion region{rotation, overlap.lo - grow, overlap.hi + grow};
+                const std::string where = shape.name + " pose " + std::to_string(pose);
+                ebpi_test::auditTiles(*both, pairImage(fixed, turning, rotation, overlap, region, window, nullptr),
+                                      window, where, with);
+                ebpi_test::auditTiles(*both, pairImage(fixed, turning, rotation, overlap, region, window, nullptr, false),
+                                      window, where + " without transient edges", without);
+            }
+        }
+        std::printf("%s: %zu tiles; with transient edges %zu violations (worst error/bound %.3f), without %zu "
+                    "(worst %.1f)\n",
+                    shape.name.c_str(), with.tiles, with.violations, with.worstRatio, without.violations,
+                    without.worstRatio);
+        EXPECT_EQ(with.violations, 0u) << with.firstViolation;
+        EXPECT_GT(without.violations, 0u) << shape.name << ": the crossings must matter";
+    }
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // Tier A (no device): the adaptivity passes in a compiled render graph: stable labels in order (one
 // pyramid pass per level), each pass waiting for what the one before it wrote (pyramid level by
-// level -> density -> scan -> generate), the flags cleared before the density's atomics.
+// level -> options -> allocation -> scan -> generate).
 #include "passes/ebpi/ebpi_ray_passes.h"
 
 #include <gtest/gtest.h>
@@ -36,6 +36,8 @@ TEST(EbpiRayPasses, PassesAreOrderedByTheirDependencies) {
     in.imageStatus = imported("image status");
     in.pyramid = graph.createBuffer("pyramid", GraphBufferDesc{42 * sizeof(gpu::EbpiPyramidTexelGpu)});
     in.tiles = graph.createBuffer("tiles", GraphBufferDesc{42 * sizeof(gpu::EbpiRayTileGpu)});
+    in.costs = graph.createBuffer("costs", GraphBufferDesc{42 * sizeof(gpu::EbpiRayCostGpu)});
+    in.options = graph.createBuffer("options", GraphBufferDesc{32 * sizeof(gpu::EbpiRayOptionsGpu)});
     in.flags = graph.createBuffer("flags", GraphBufferDesc{16});
     in.results = imported("results");
     in.counters = imported("counters");
@@ -47,14 +49,14 @@ TEST(EbpiRayPasses, PassesAreOrderedByTheirDependencies) {
 
     std::vector<std::string> names;
     for (uint32_t p = 0; p < graph.passCount(); ++p) names.push_back(graph.passName(p));
-    EXPECT_EQ(names, (std::vector<std::string>{kEbpiRayClearPassName, "ebpi-pyramid level 0", "ebpi-pyramid level 1",
-                                               "ebpi-pyramid level 2", kEbpiRayDensityPassName, kEbpiRayScanPassName,
+    EXPECT_EQ(names, (std::vector<std::string>{"ebpi-pyramid level 0", "ebpi-pyramid level 1", "ebpi-pyramid level 2",
+                                               kEbpiRayOptionsPassName, kEbpiRayAllocatePassName, kEbpiRayScanPassName,
                                                kEbpiRayGeneratePassName}));
     const VkAccessFlags2 shaderWrite = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+    EXPECT_TRUE(waitsFor(graph, 1, in.pyramid.index, shaderWrite));
     EXPECT_TRUE(waitsFor(graph, 2, in.pyramid.index, shaderWrite));
-    EXPECT_TRUE(waitsFor(graph, 3, in.pyramid.index, shaderWrite));
     EXPECT_TRUE(waitsFor(graph, 4, in.pyramid.index, shaderWrite));
-    EXPECT_TRUE(waitsFor(graph, 4, in.flags.index, VK_ACCESS_2_TRANSFER_WRITE_BIT));
+    EXPECT_TRUE(waitsFor(graph, 4, in.options.index, shaderWrite));
     EXPECT_TRUE(waitsFor(graph, 5, in.tiles.index, shaderWrite));
     EXPECT_TRUE(waitsFor(graph, 5, in.flags.index, shaderWrite));
     EXPECT_TRUE(waitsFor(graph, 6, in.tiles.index, shaderWrite));

@@ -1,11 +1,12 @@
 // Method ebpi (paper 5): one EBPI pixel split into nx x ny sub-tiles (Eq. 8 and 10, conservative):
 // the sub-tile count of a segment, the pixel's bound against the exact errors of its sub-tiles,
-// and the choice of the fewest rays that meet a tolerance.
+// and each pixel's options for the ray allocation (the smallest bound within each ray budget).
 #include "collision/ebpi/ebpi_edge_terms.h"
 #include "collision/ebpi/ebpi_midpoint_error.h"
 #include "collision/ebpi/ebpi_segment_pixels.h"
 #include "collision/ebpi/ebpi_subdivision.h"
 #include "collision/scene/generated_solids.h"
+#include "shaders_glsl/shared/ebpi_rays.h"
 #include "tests/ebpi/ebpi_test_meshes.h"
 
 #include <gtest/gtest.h>
@@ -98,31 +99,72 @@ TEST(EbpiSubdivision, PixelBoundCoversItsSubTilesExactErrors) {
     EXPECT_GT(withError, checked / 4);
 }
 
-TEST(EbpiSubdivision, ChosenSplitMeetsTheToleranceWithTheFewestRays) {
-    const std::vector<EbpiRayMesh> meshes = auditMeshes();
-    size_t met = 0, split = 0;
-    for (const EbpiRayMesh& mesh : meshes) {
+gpu::EbpiRayPolynomial rayPolynomial(const EbpiBoundPolynomial& p) { return {p.w2h, p.wh2, p.h3, p.w3, p.wh}; }
+
+// ebpiPixelOptions (shaders_glsl/shared/ebpi_rays.h), the allocation's menu per pixel: for each ray
+// budget the smallest bound among one ray and the candidate splits within it (brute force here),
+// never growing with the budget, and each option's bound covers its sub-tiles' exact errors.
+TEST(EbpiSubdivision, PixelOptionsAreTheSmallestBoundWithinEachRayBudget) {
+    size_t checked = 0, splits = 0;
+    for (const EbpiRayMesh& mesh : auditMeshes()) {
         const EbpiImage image = buildEbpiImage(ebpiEdgeTerms(mesh), ebpi_test::windowAround(mesh, 4));
-        const double tolerance = 1e-2 * ebpi_test::meshVolume(mesh);
-        for (uint32_t y = 0; y < 4; ++y)
-            for (uint32_t x = 0; x < 4; ++x) {
-                const EbpiSubdivision chosen = ebpiChooseSubdivision(image, x, y, tolerance, 24);
-                if (!chosen.within) continue;
-                ++met;
-                split += chosen.nx * chosen.ny > 1;
-                EXPECT_LE(exactSubdividedError(mesh, image, x, y, chosen.nx, chosen.ny), tolerance);
-                EXPECT_LE(chosen.bound, tolerance);
-                // No split with fewer rays meets it.
-                for (uint32_t nx = 1; nx <= 24; ++nx)
-                    for (uint32_t ny = 1; nx * ny < chosen.nx * chosen.ny && ny <= 24; ++ny)
-                        EXPECT_GT(ebpiSubdividedPixelBound(image, x, y, nx, ny), tolerance);
-                // A looser tolerance never needs more rays.
-                const EbpiSubdivision looser = ebpiChooseSubdivision(image, x, y, 4 * tolerance, 24);
-                EXPECT_LE(looser.nx * looser.ny, chosen.nx * chosen.ny);
-            }
+        const double volume = ebpi_test::meshVolume(mesh);
+        const double tolerance = 1e-3 * volume;
+        const glm::dvec2 pixel = image.window.pixelSize;
+        for (const uint32_t maxSplit : {24u, 10u}) {  // 24: on the ladder; 10: between its steps
+            std::vector<uint32_t> candidates;
+            for (uint32_t i = 0; i < gpu::kEbpiRaySplitCandidates && gpu::ebpiSplitCandidate(i, maxSplit) != 0; ++i)
+                candidates.push_back(gpu::ebpiSplitCandidate(i, maxSplit));
+            EXPECT_EQ(candidates.back(), maxSplit);
+            for (uint32_t y = 0; y < 4; ++y)
+                for (uint32_t x = 0; x < 4; ++x) {
+                    const EbpiPixel& p = image.at(x, y);
+                    double quanta[gpu::kEbpiRayOptionCount];
+                    uint32_t split[gpu::kEbpiRayOptionCount];
+                    gpu::ebpiPixelOptions(rayPolynomial(p.touching), rayPolynomial(p.alongX), rayPolynomial(p.alongY),
+                                          pixel.x, pixel.y, tolerance, maxSplit, quanta, split);
+                    const double oneRay =
+                        gpu::ebpiBoundQuanta(gpu::ebpiOneRayBound(rayPolynomial(p.touching), pixel.x, pixel.y), tolerance);
+                    // The distinct options (quanta falling) are the frontier over the ray budgets:
+                    // every budget's smallest bound is among them, at no more rays than the budget.
+                    uint32_t distinct = 1;
+                    while (distinct < gpu::kEbpiRayOptionCount && quanta[distinct] < quanta[distinct - 1]) ++distinct;
+                    for (uint32_t b = distinct; b < gpu::kEbpiRayOptionCount; ++b) {
+                        EXPECT_EQ(quanta[b], quanta[distinct - 1]);
+                        EXPECT_EQ(split[b], split[distinct - 1]);
+                    }
+                    for (uint32_t b = 0; b < gpu::kEbpiRayOptionCount; ++b) {
+                        const uint32_t budget = gpu::ebpiRayLadder(b);
+                        double best = oneRay;
+                        for (uint32_t i = 0; i < candidates.size(); ++i)
+                            for (uint32_t j = 0; j < candidates.size(); ++j)
+                                if ((i | j) != 0 && candidates[i] * candidates[j] <= budget)
+                                    best = std::min(best, gpu::ebpiBoundQuanta(
+                                                              ebpiSubdividedPixelBound(image, x, y, candidates[i],
+                                                                                       candidates[j]) *
+                                                                  gpu::kEbpiRayBoundRoundUp,
+                                                              tolerance));
+                        double offered = INFINITY;
+                        for (uint32_t k = 0; k < distinct; ++k)
+                            if (gpu::ebpiOptionRays(split[k], maxSplit) <= budget) offered = std::min(offered, quanta[k]);
+                        EXPECT_EQ(offered, best) << x << "," << y << " budget " << budget;
+                    }
+                    for (uint32_t b = 0; b < distinct; ++b) {
+                        const uint32_t nx = gpu::ebpiSplitCandidate(split[b] & 15u, maxSplit);
+                        const uint32_t ny = gpu::ebpiSplitCandidate(split[b] >> 4u, maxSplit);
+                        EXPECT_EQ(gpu::ebpiOptionRays(split[b], maxSplit), nx * ny);
+                        if (b > 0) EXPECT_GT(nx * ny, gpu::ebpiOptionRays(split[b - 1], maxSplit)) << "more rays, less bound";
+                        ++checked;
+                        splits += split[b] != 0;
+                        const double error = split[b] == 0
+                                                 ? std::abs(ebpiMidpointError(mesh, ebpiTileRect(image.window, {x, y, 1, 1})))
+                                                 : exactSubdividedError(mesh, image, x, y, nx, ny);
+                        EXPECT_LE(error, quanta[b] * tolerance * gpu::kEbpiRayQuantumFraction + 1e-12 * volume);
+                    }
+                }
+        }
     }
-    EXPECT_GT(met, meshes.size() * 8);
-    EXPECT_GT(split, met / 4) << "the tolerance must make pixels split";
+    EXPECT_GT(splits, checked / 2) << "the budgets must buy splits";
 }
 
 }  // namespace

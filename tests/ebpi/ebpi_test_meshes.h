@@ -104,4 +104,37 @@ inline EbpiWindow windowAround(const EbpiRayMesh& mesh, uint32_t pixels) {
     return {lo - margin, (hi - lo + 2.0 * margin) / double(pixels), pixels, pixels};
 }
 
+// A plus-shaped prism (paper 5's Fig. 10 cross): arms of width `arm` reaching `reach` from the
+// centre in x and y, height `height` in z; a closed, outward mesh (caps: the centre square and the
+// four arms, sharing the inner corners).
+inline MeshData crossPrism(float arm, float reach, float height) {
+    const float a = 0.5f * arm, r = reach, z = 0.5f * height;
+    // The 12 corners counter-clockwise seen from +z, inner corners at 2, 5, 8, 11.
+    const glm::vec2 ring[12] = {{r, -a}, {r, a}, {a, a}, {a, r}, {-a, r}, {-a, a},
+                                {-r, a}, {-r, -a}, {-a, -a}, {-a, -r}, {a, -r}, {a, -a}};
+    MeshData mesh;
+    mesh.name = "cross";
+    for (float level : {-z, z})
+        for (const glm::vec2& p : ring) mesh.positions.emplace_back(p.x, p.y, level);
+    auto cap = [&](uint32_t i, uint32_t j, uint32_t k, bool top) {
+        const uint32_t o = top ? 12 : 0;
+        if (top) mesh.indices.insert(mesh.indices.end(), {o + i, o + j, o + k});
+        else mesh.indices.insert(mesh.indices.end(), {o + i, o + k, o + j});
+    };
+    for (bool top : {false, true}) {
+        cap(2, 5, 8, top);  // the centre square
+        cap(2, 8, 11, top);
+        for (uint32_t arm = 0; arm < 4; ++arm) {  // arm k: outer corners 3k, 3k + 1 and inner 3k - 1, 3k + 2
+            const uint32_t o0 = 3 * arm, o1 = 3 * arm + 1, in1 = 3 * arm + 2, in0 = (3 * arm + 11) % 12;
+            cap(in0, o0, o1, top);
+            cap(in0, o1, in1, top);
+        }
+    }
+    for (uint32_t k = 0; k < 12; ++k) {  // sides, outward
+        const uint32_t n = (k + 1) % 12;
+        mesh.indices.insert(mesh.indices.end(), {k, n, 12 + n, k, 12 + n, 12 + k});
+    }
+    return mesh;
+}
+
 }  // namespace vkc::ebpi_test

@@ -242,7 +242,7 @@ Status checkVolumes(FrameContext& frame, const FrameResults& results, uint32_t r
 
 // Why a pair was truncated, from its details (the warning has the whole reason).
 std::string ebpiTruncation(const EbpiPairDetails& pair) {
-    if (pair.boundNotMet) return "a pixel misses its share";
+    if (pair.boundNotMet) return "the finest splits miss the tolerance";
     if (pair.truncatedRays) return std::to_string(pair.truncatedRays) + " rays past hitCapacity";
     if (pair.oddRays) return std::to_string(pair.oddRays) + " odd rays";
     return "maxRays, an overflow or float resolution";

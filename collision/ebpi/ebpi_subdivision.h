@@ -2,12 +2,14 @@
 // centre of each sub-tile of size w = pixel width / nx, h = pixel height / ny. The GPU and the ray
 // plan evaluate the same bound in shaders_glsl/shared/ebpi_rays.h (ebpiSplitBound).
 //
-// Eq. 8 counts l_x / w + l_y / h sub-tiles per edge, which is not conservative (see README). A
-// closed segment with extents l_x, l_y inside the pixel meets at most l_x / w + 2 columns; in each
-// it touches at most (its y extent there) / h + 2 rows, and those extents add up to l_y unless the
-// segment lies on a column line (l_x = 0, two columns of l_y each). So it touches at most
-// 2 l_x / w + l_y / h + 4 sub-tiles, or 2 l_y / h + 4 when l_x = 0, and symmetrically: always at
-// most 2 (l_x / w + l_y / h) + 4, the count used here.
+// Eq. 8 counts l_x / w + l_y / h sub-tiles per edge, which is not conservative (see README). An
+// edge adds error only to the sub-tiles whose interior it meets: in a tile whose interior it
+// misses, the walk from the centre to any interior point never crosses it (ebpi_edge_terms.h).
+// Moving along the segment (extents l_x, l_y inside the pixel) it enters a new sub-tile only where
+// it crosses a grid line, and it crosses at most ceil(l_x / w) column lines and ceil(l_y / h) row
+// lines (a segment on a grid line meets no interior at all), so it meets the interior of at most
+// 1 + ceil(l_x / w) + ceil(l_y / h) <= l_x / w + l_y / h + 3 sub-tiles; the count used here is
+// l_x / w + l_y / h + 4, one to spare for the rounding of the clipped extents.
 #pragma once
 
 #include "collision/ebpi/ebpi_image.h"

@@ -222,7 +222,7 @@ VKC_INLINE double ebpiEvaluate(EbpiRayPolynomial p, double w, double h) {
 VKC_INLINE double ebpiSplitBound(EbpiRayPolynomial touching, EbpiRayPolynomial alongX, EbpiRayPolynomial alongY,
                                  double w, double h) {
     VKC_PRECISE double b = 4.0 * ebpiEvaluate(touching, w, h) +
-                           2.0 * (ebpiEvaluate(alongX, w, h) / w + ebpiEvaluate(alongY, w, h) / h);
+                           (ebpiEvaluate(alongX, w, h) / w + ebpiEvaluate(alongY, w, h) / h);
     VKC_PRECISE double up = b * kEbpiRayBoundRoundUp;
     return up;
 }

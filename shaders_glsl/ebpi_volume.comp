@@ -9,6 +9,7 @@
 
 #include "shared/ebpi_trace.h"
 #include "shared/ebpi_volume.h"
+#include "signed_words.glsl"
 
 layout(local_size_x = kEbpiVolumeGroupSize) in;
 
@@ -24,25 +25,11 @@ layout(set = 0, binding = kEbpiVolumeBindingRayCount, std430) readonly buffer Ra
 
 layout(push_constant) uniform Push { EbpiVolumePush push; };
 
-const double kTwo32 = 4294967296.0LF;
-
-// An integer-valued q, |q| < 2^36, as the (low, high) words of its 64-bit two's complement.
-uvec2 signedWords(double q) {
-    double magnitude = abs(q);
-    uint high = uint(floor(magnitude / kTwo32));
-    uint low = uint(magnitude - double(high) * kTwo32);
-    if (q < 0.0LF) {
-        low = ~low + 1u;
-        high = ~high + (low == 0u ? 1u : 0u);
-    }
-    return uvec2(low, high);
-}
-
 // `value` rounded to the nearest whole quantum (halves away from zero); false: dropped (overflow).
-bool quantize(double value, out double q) {
+bool quantize(double value, double limit, out double q) {
     precise double rounded = floor(abs(value) + 0.5LF);
     q = value < 0.0LF ? -rounded : rounded;
-    return rounded < kEbpiVolumeContributionLimit;  // false for NaN too
+    return rounded < limit;  // false for NaN too
 }
 
 // The low word's add that wraps carries one into the high word: the 64-bit sum is exact mod 2^64.
@@ -87,7 +74,7 @@ void addBoundaryGradient(EbpiHitGpu hit, uint slotBase, uint axis, double sign, 
         uint vertex = indices[o.firstIndex + 3u * hit.triangle + k];
         precise double value = ((sign * area) * weights[k]) * scale;
         double q;
-        if (!quantize(value, q)) {
+        if (!quantize(value, kEbpiVolumeContributionLimit, q)) {
             overflowed = true;
             continue;
         }
@@ -165,7 +152,7 @@ void volumeOfRay(uint rayIndex) {
     if (walk.inside != 0.0LF) {
         precise double value = (rayInfo.area * walk.inside) * pair.volumeScale;
         double q;
-        if (quantize(value, q)) {
+        if (quantize(value, kEbpiVolumeRayLimit, q)) {
             atomicAdd(sums[sum].rays, 1u);
             if (q != 0.0LF) addToVolume(sum, q);
         } else {

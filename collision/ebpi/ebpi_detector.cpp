@@ -11,6 +11,7 @@
 #include "collision/frames/vertex_buffer_slots.h"
 #include "collision/scene/scene_impl.h"
 #include "passes/aabb_tree/aabb_tree_passes.h"
+#include "passes/ebpi/ebpi_direction_passes.h"
 #include "passes/ebpi/ebpi_image_passes.h"
 #include "passes/ebpi/ebpi_ray_passes.h"
 #include "passes/ebpi/ebpi_trace_passes.h"
@@ -21,7 +22,9 @@
 #include "spirv/aabb_refit.comp.h"
 #include "spirv/aabb_traverse.comp.h"
 #include "spirv/ebpi_depth_extent.comp.h"
+#include "spirv/ebpi_directions.comp.h"
 #include "spirv/ebpi_edge_terms.comp.h"
+#include "spirv/ebpi_normal_histogram.comp.h"
 #include "spirv/ebpi_pyramid.comp.h"
 #include "spirv/ebpi_rasterize.comp.h"
 #include "spirv/ebpi_ray_allocate.comp.h"
@@ -122,6 +125,9 @@ ReadbackLayout ebpiReadbackLayout(const EbpiSettings& s) {
     layout.add(views * s.resolution * s.resolution * sizeof(gpu::EbpiPixelGpu));
     layout.add(views * ebpiPyramidTiles(s.resolution, s.resolution) * sizeof(gpu::EbpiRayTileGpu));
     layout.add(sizeof(gpu::AabbTraversalStateGpu));
+    layout.add(VkDeviceSize(s.maxPairs) * 9 * sizeof(double));
+    layout.add(VkDeviceSize(s.maxPairs) * 3 * sizeof(gpu::EbpiViewGpu));
+    layout.add(VkDeviceSize(s.maxPairs) * 3 * sizeof(gpu::EbpiRayViewGpu));
     return layout;
 }
 
@@ -129,7 +135,7 @@ EbpiDetectorImpl::~EbpiDetectorImpl() {
     if (!ctx) return;
     destroyDetectorFrames(*ctx, frames);
     for (EbpiSlot& slot : slots) destroyEbpiAccelFrame(*ctx, slot.accel);
-    for (Pipeline* p : {&depthExtent, &edgeTerms, &rasterize, &transientTerms, &pyramid, &options, &allocate, &scan, &generate,
+    for (Pipeline* p : {&histogram, &directions, &depthExtent, &edgeTerms, &rasterize, &transientTerms, &pyramid, &options, &allocate, &scan, &generate,
                         &volume, &aabbRefit, &aabbIndirect, &aabbTraverse})
         destroyPipeline(*ctx, *p);
     destroyEbpiTracePipelines(*ctx, tracePipelines);
@@ -143,6 +149,8 @@ Status EbpiDetectorImpl::createPipelines() {
     const PipelineLayoutDesc traceLayout =
         withVertexBufferCapacity(ebpiTracePipelineLayout(backend), frames.vertexBufferCapacity);
     const PipelineLayoutDesc volumeLayout = ebpiVolumePipelineLayout();
+    const PipelineLayoutDesc directionLayout =
+        withVertexBufferCapacity(kEbpiDirectionPipelineLayout, frames.vertexBufferCapacity);
     const SpecConstant imageGroup[] = {{0, gpu::kEbpiImageGroupSize}};
     const SpecConstant rayGroup[] = {{0, gpu::kEbpiRayGroupSize}};
     // The traversal reports every leaf pair whose boxes overlap (aabb_traverse.comp's
@@ -158,6 +166,8 @@ Status EbpiDetectorImpl::createPipelines() {
         std::span<const SpecConstant> spec;
         const char* name;
     } pipelines[] = {
+        {&histogram, kSpirv_ebpi_normal_histogram_comp, &directionLayout, {}, kEbpiNormalHistogramPassName},
+        {&directions, kSpirv_ebpi_directions_comp, &directionLayout, {}, kEbpiDirectionsPassName},
         {&depthExtent, kSpirv_ebpi_depth_extent_comp, &imageLayout, imageGroup, kEbpiDepthExtentPassName},
         {&edgeTerms, kSpirv_ebpi_edge_terms_comp, &imageLayout, imageGroup, kEbpiEdgeTermsPassName},
         {&rasterize, kSpirv_ebpi_rasterize_comp, &imageLayout, imageGroup, kEbpiRasterizePassName},
@@ -181,17 +191,20 @@ Status EbpiDetectorImpl::createResources() {
     VulkanContext& c = *ctx;
     const uint32_t slotCount = settings.framesInFlight;
     const uint32_t vertexBuffers = frames.vertexBufferCapacity;
-    const uint32_t perSlot = (gpu::kEbpiImageBindingCrossingPairs + 1 + vertexBuffers) +
+    const uint32_t perSlot = (gpu::kEbpiDirectionBindingRayViews + 1 + vertexBuffers) +
+                             (gpu::kEbpiImageBindingCrossingPairs + 1 + vertexBuffers) +
                              (gpu::kEbpiRayBindingCosts + 1) + (gpu::kEbpiTraceBindingLaunch + 1 + vertexBuffers) +
                              (gpu::kEbpiVolumeBindingRayCount + 1) + (gpu::kAabbBindingPairStats + 1 + vertexBuffers);
     std::vector<VkDescriptorPoolSize> sizes = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * perSlot}};
     if (ebpiUsesAccelStructs(backend)) sizes.push_back({VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, slotCount});
     VKC_TRY(createDetectorFrames(
-        c, {"ebpi", slotCount, slotCount * 5, sizes, ebpiReadbackLayout(settings), !settings.disableGpuTimings}, frames));
+        c, {"ebpi", slotCount, slotCount * 6, sizes, ebpiReadbackLayout(settings), !settings.disableGpuTimings}, frames));
     slots.resize(slotCount);
     for (uint32_t i = 0; i < slotCount; ++i) {
         const FrameSlotResources make(c, i);
         EbpiSlot& slot = slots[i];
+        VKC_TRY(make.descriptorSet(slot.directionSet, frames.descriptorPool, histogram.setLayouts[0],
+                                   "ebpi direction set", vertexBuffers));
         VKC_TRY(make.descriptorSet(slot.imageSet, frames.descriptorPool, depthExtent.setLayouts[0], "ebpi image set",
                                    vertexBuffers));
         VKC_TRY(make.descriptorSet(slot.raySet, frames.descriptorPool, pyramid.setLayouts[0], "ebpi ray set"));

@@ -1,12 +1,15 @@
-// vkc::EbpiDetector, recording: per tested pair its directions and three views (ebpi_pair_views.h),
-// the host tables the passes read (objects, mesh edges, views, image jobs, plan inputs, pairs),
-// and one graph: the tested pairs' aabb-tree traversal (candidate triangle pairs for the transient
-// edges, aabb_traversal_frame.h) -> EBPI (ebpi_image_passes.h) -> rays (ebpi_ray_passes.h) ->
-// casting (ebpi_trace_passes.h) -> volume and gradient (ebpi_volume_passes.h) -> one read-back.
-// The counts stay on the GPU: the transient edges read the traversal's, casting and volume are
-// dispatched from the ray scan's counters.
+// vkc::EbpiDetector, recording: per tested pair its three views (ebpi_pair_views.h: windows and
+// depth ranges from the boxes alone), the host tables the passes read (objects, mesh edges, views,
+// image jobs, plan inputs, pairs), and one graph: the pairs' directions (ebpi_direction_passes.h:
+// normal histograms as drawn, Eq. 12, the views' rotations) -> the tested pairs' aabb-tree traversal
+// (candidate triangle pairs for the transient edges, aabb_traversal_frame.h) -> EBPI
+// (ebpi_image_passes.h) -> rays (ebpi_ray_passes.h) -> casting (ebpi_trace_passes.h) -> volume and
+// gradient (ebpi_volume_passes.h) -> one read-back. The directions and the counts stay on the
+// GPU: the transient edges read the traversal's, casting and volume are dispatched from the ray
+// scan's counters.
 #include "collision/ebpi/ebpi_detector_impl.h"
 
+#include "collision/ebpi/ebpi_directions.h"
 #include "collision/ebpi/ebpi_mesh_edges.h"
 #include "collision/ebpi/ebpi_ray_plan.h"
 #include "collision/ebpi/ebpi_volume_cpu.h"
@@ -16,6 +19,7 @@
 #include "collision/frames/vertex_buffer_slots.h"
 #include "collision/frames/vulkan_graph.h"
 #include "collision/scene/scene_impl.h"
+#include "passes/ebpi/ebpi_direction_passes.h"
 #include "passes/ebpi/ebpi_image_passes.h"
 #include "passes/ebpi/ebpi_ray_passes.h"
 #include "passes/ebpi/ebpi_trace_passes.h"
@@ -40,24 +44,23 @@ struct FrameTables {
     std::vector<gpu::EbpiImageJobGpu> jobs;
     std::vector<gpu::EbpiVolumePairGpu> pairs;
     std::vector<gpu::EbpiCrossingPairGpu> crossingPairs;
+    std::vector<gpu::EbpiDirectionPairGpu> directionPairs;
     std::vector<ObjectPair> traversed;  // the tested pairs, for the transient edges' traversal
     uint32_t pixels = 0, terms = 0, tiles = 0, mostTiles = 0, mostLevels = 0, mostEdges = 0, gradientSlots = 0;
+    uint32_t mostTriangles = 0;  // of a pair's two meshes
 };
-
-// Depth of a float hit and a float ray end: each rounds by at most 2^-24 of the ray's length (its
-// t) and of the coordinates' magnitude; a ray's inside length has two ends per interval and the
-// pair's rays tile the window, so the estimate moves by at most this much (per direction).
-double floatRoundingBound(const EbpiPairView& view, uint32_t hitCapacity) {
-    const double area = view.window.pixelSize.x * view.window.width * view.window.pixelSize.y * view.window.height;
-    const double magnitude = std::max(std::abs(view.zMin), std::abs(view.zMax)) + (view.zMax - view.zMin);
-    return area * hitCapacity * std::ldexp(magnitude, -23);
-}
 
 }  // namespace
 
-Result<std::vector<EbpiRecordedPair>> EbpiDetectorImpl::testedPairs(
-    const SceneImpl& scene, const CandidateSet& candidates, std::span<const ObjectPair> pairs,
-    std::map<std::pair<uint32_t, uint32_t>, glm::dmat3>& axesUsed) const {
+glm::dmat3 EbpiDetectorImpl::startAxes(uint32_t a, uint32_t b) const {
+    const auto previous = previousAxes.find({a, b});
+    if (settings.directions == EbpiDirectionChoice::WorldAxes || previous == previousAxes.end()) return glm::dmat3(1.0);
+    return previous->second;
+}
+
+Result<std::vector<EbpiRecordedPair>> EbpiDetectorImpl::testedPairs(const SceneImpl& scene,
+                                                                    const CandidateSet& candidates,
+                                                                    std::span<const ObjectPair> pairs) const {
     const EbpiSettings& s = settings;
     std::vector<EbpiRecordedPair> recorded;
     for (const ObjectPair& pair : pairs) {
@@ -65,12 +68,6 @@ Result<std::vector<EbpiRecordedPair>> EbpiDetectorImpl::testedPairs(
         VKC_TRY(requireClosedSolid(scene, pair.b, "ebpi"));
         const SceneObject& a = scene.objects[pair.a];
         const SceneObject& b = scene.objects[pair.b];
-        glm::dmat3 axes(1.0);
-        if (s.directions == EbpiDirectionChoice::Optimized) {
-            const auto previous = previousAxes.find({pair.a, pair.b});
-            axes = ebpiPairDirections(scene.meshes[a.mesh].data, a.objectToWorld, scene.meshes[b.mesh].data,
-                                      b.objectToWorld, previous == previousAxes.end() ? glm::dmat3(1.0) : previous->second);
-        }
         // Boxes that only touch hold no intersection volume: not tested. Tightened in double where
         // the CPU positions are current (far from the origin a float box is far larger than the object).
         const SceneMesh& meshA = scene.meshes[a.mesh];
@@ -79,9 +76,8 @@ Result<std::vector<EbpiRecordedPair>> EbpiDetectorImpl::testedPairs(
                                            meshA.ownsPositions() ? &meshA.data : nullptr, a.objectToWorld);
         const EbpiBox boxB = ebpiObjectBox(candidates.worldBounds[pair.b],
                                            meshB.ownsPositions() ? &meshB.data : nullptr, b.objectToWorld);
-        std::optional<EbpiPairViews> views = ebpiPairViews(boxA, boxB, axes, s.resolution);
+        std::optional<EbpiPairViews> views = ebpiPairViews(boxA, boxB, startAxes(pair.a, pair.b), s.resolution);
         if (!views) continue;
-        axesUsed[{pair.a, pair.b}] = axes;
         EbpiRecordedPair r;
         r.a = pair.a;
         r.b = pair.b;
@@ -111,8 +107,7 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
     auto candidatePairs = frameCandidatePairs({"ebpi", "EbpiSettings", s}, uint32_t(scene.objects.size()), candidates);
     if (!candidatePairs) return candidatePairs.status();
 
-    std::map<std::pair<uint32_t, uint32_t>, glm::dmat3> axesUsed;
-    auto chosen = testedPairs(scene, candidates, candidatePairs.value(), axesUsed);
+    auto chosen = testedPairs(scene, candidates, candidatePairs.value());
     if (!chosen) return chosen.status();
     std::vector<EbpiRecordedPair> recorded = std::move(chosen.value());
     // The slot is free once the frame that last used it has completed on the GPU (never waits).
@@ -158,12 +153,9 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
         if (!objectA) return objectA.status();
         auto objectB = objectIndex(r.b, r.views.origin);
         if (!objectB) return objectB.status();
-        // Tile areas and lengths inside both stay below the window's diagonal squared and the depth range.
-        double extent = r.views.extent;
-        for (const EbpiPairView& v : r.views.views)
-            extent = std::max({extent, v.zMax - v.zMin,
-                               glm::length(v.window.pixelSize * glm::dvec2(v.window.width, v.window.height))});
-        const EbpiVolumeScales scales = ebpiVolumeScales(extent);
+        // Tile areas and lengths inside both stay below the window's diagonal squared and the depth
+        // range, whatever the direction the GPU chooses.
+        const EbpiVolumeScales scales = ebpiVolumeScales(r.views.extent);
         // The crossings inside the views' region: the overlap grown by far more than the float
         // placements' rounding, so that a face lying on the overlap's boundary (a box's face
         // against another box) is not lost to it. A larger box only adds terms.
@@ -179,6 +171,33 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
         crossing.firstIndexB = slot.indices.firstIndex[scene.objects[r.b].mesh];
         crossing.firstView = uint32_t(t.views.size());
         t.crossingPairs.push_back(crossing);
+        // The directions: from its last axes, over both meshes' normals as drawn (Sec. 4.4).
+        gpu::EbpiDirectionPairGpu direction{};
+        const glm::dmat3 start = startAxes(r.a, r.b);
+        for (int k = 0; k < 9; ++k) direction.start[k] = start[k / 3][k % 3];
+        direction.histogramScale = ebpiHistogramScale(r.views.extent);
+        direction.objectA = objectA.value();
+        direction.objectB = objectB.value();
+        direction.firstIndexA = crossing.firstIndexA;
+        direction.firstIndexB = crossing.firstIndexB;
+        direction.trianglesA = uint32_t(scene.meshes[scene.objects[r.a].mesh].data.indices.size() / 3);
+        direction.trianglesB = uint32_t(scene.meshes[scene.objects[r.b].mesh].data.indices.size() / 3);
+        direction.firstView = crossing.firstView;
+        direction.optimize = s.directions == EbpiDirectionChoice::Optimized ? 1u : 0u;
+        for (int k = 0; k < 3; ++k) {
+            direction.overlapLo[k] = r.views.overlap.lo[k];
+            direction.overlapHi[k] = r.views.overlap.hi[k];
+            direction.unionLo[k] = r.views.both.lo[k];
+            direction.unionHi[k] = r.views.both.hi[k];
+        }
+        direction.resolution = s.resolution;
+        direction.hitCapacity = s.hitCapacity;
+        // The rays leave room for what the fixed-point sums may round by (at most half a quantum a
+        // ray, ebpi_volume_cpu.h) and the GPU adds the float hits' (ebpiFloatRoundingBound), so
+        // that bound + rounding stays within the tolerance.
+        direction.fixedReserve = 0.5 * double(s.maxRays) / scales.volumeScale;
+        t.directionPairs.push_back(direction);
+        t.mostTriangles = std::max(t.mostTriangles, direction.trianglesA + direction.trianglesB);
         t.traversed.push_back({r.a, r.b});
         r.volume = {objectA.value(), objectB.value(), t.gradientSlots, t.gradientSlots + r.verticesA,
                     scales.volumeScale, scales.gradientScale};
@@ -186,12 +205,14 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
         t.pairs.push_back(r.volume);
         r.firstPixel = t.pixels;
         r.firstTile = t.tiles;
+        // Each view's window, depth range and pyramid come from the GPU once it has the direction
+        // (ebpi_directions.comp): room for the largest, resolution x resolution.
+        const uint32_t levels = ebpiPyramidLevels(s.resolution, s.resolution);
+        const uint32_t tiles = ebpiPyramidTiles(s.resolution, s.resolution);
         for (uint32_t axis = 0; axis < 3; ++axis) {
             const EbpiPairView& v = r.views.views[axis];
             const uint32_t view = uint32_t(t.views.size());
             t.views.push_back(ebpiViewGpu(v.rotation, v.window, t.pixels, v.region));
-            const uint32_t levels = ebpiPyramidLevels(v.window.width, v.window.height);
-            const uint32_t tiles = ebpiPyramidTiles(v.window.width, v.window.height);
             t.rayViews.push_back({s.tolerance, 0.0, v.zMin, v.zMax, t.tiles, levels, objectA.value(), objectB.value(), p, axis});
             for (const auto& [object, local] : {std::pair{r.a, objectA.value()}, std::pair{r.b, objectB.value()}}) {
                 const auto [firstEdge, edgeCount] = meshEdges[scene.objects[object].mesh];
@@ -199,17 +220,11 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
                 t.terms += edgeCount;
                 t.mostEdges = std::max(t.mostEdges, edgeCount);
             }
-            t.pixels += v.window.width * v.window.height;
+            t.pixels += s.resolution * s.resolution;
             t.tiles += tiles;
             t.mostTiles = std::max(t.mostTiles, tiles);
             t.mostLevels = std::max(t.mostLevels, levels);
         }
-        r.floatBound = 0.0;
-        for (const EbpiPairView& v : r.views.views) r.floatBound = std::max(r.floatBound, floatRoundingBound(v, s.hitCapacity));
-        // The rays leave room for what the float hits and the fixed-point sums may round by (at most
-        // half a quantum a ray, ebpi_volume_cpu.h), so that bound + rounding stays within the tolerance.
-        const double reserved = r.floatBound + 0.5 * double(s.maxRays) / scales.volumeScale;
-        for (uint32_t axis = 0; axis < 3; ++axis) t.rayViews[t.rayViews.size() - 3 + axis].reserved = reserved;
     }
     const VkDeviceSize termBytes = VkDeviceSize(t.terms) * sizeof(gpu::EbpiEdgeTermGpu);
     const bool accelStructs = ebpiUsesAccelStructs(backend);
@@ -232,6 +247,24 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
     const uint32_t viewCount = uint32_t(t.views.size());
     const uint32_t maxGroups = c.properties.limits.maxComputeWorkGroupCount[0];
     const BufferHandle indices = declareSceneIndices(graph, slot.indices, "ebpi");
+    const std::vector<BufferHandle> vertices = importVertexBuffers(graph, vertexSlots.buffers());
+
+    // The directions first: every later pass reads the views' rotations they write.
+    EbpiDirectionPassInputs aim;
+    aim.histogramPipeline = &histogram;
+    aim.directionsPipeline = &directions;
+    aim.set = slot.directionSet;
+    aim.pairCount = uint32_t(t.directionPairs.size());
+    aim.mostTriangles = t.mostTriangles;
+    aim.objects = host("ebpi objects", t.imageObjects.size() * sizeof(gpu::ObjectGpu));
+    aim.indices = indices;
+    aim.pairs = host("ebpi direction pairs", t.directionPairs.size() * sizeof(gpu::EbpiDirectionPairGpu));
+    aim.vertices = vertices;
+    aim.histogram = device("ebpi normal histograms", VkDeviceSize(aim.pairCount) * gpu::kEbpiHistogramWords * 4);
+    aim.views = host("ebpi views", viewCount * sizeof(gpu::EbpiViewGpu));
+    aim.axes = device("ebpi axes", VkDeviceSize(aim.pairCount) * 9 * sizeof(double));
+    aim.rayViews = host("ebpi ray views", viewCount * sizeof(gpu::EbpiRayViewGpu));
+    const EbpiDirectionPassOutputs aimed = addEbpiDirectionPasses(graph, aim);
 
     // The candidates for the transient edges: every pair of the tested pairs' triangles whose leaf
     // boxes overlap, found by the aabb-tree traversal over the vertex buffers as drawn.
@@ -261,11 +294,11 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
     image.jobCount = uint32_t(t.jobs.size());
     image.mostEdgesPerJob = t.mostEdges;
     image.pixelCount = t.pixels;
-    image.objects = host("ebpi objects", t.imageObjects.size() * sizeof(gpu::ObjectGpu));
-    image.views = host("ebpi views", viewCount * sizeof(gpu::EbpiViewGpu));
+    image.objects = aim.objects;
+    image.views = aimed.views;
     image.jobs = host("ebpi image jobs", t.jobs.size() * sizeof(gpu::EbpiImageJobGpu));
     image.edges = host("ebpi mesh edges", t.edges.size() * sizeof(gpu::EbpiMeshEdgeGpu));
-    image.vertices = importVertexBuffers(graph, vertexSlots.buffers());
+    image.vertices = vertices;
     image.extents = device("ebpi depth extents", t.jobs.size() * sizeof(gpu::EbpiDepthExtentGpu));
     image.terms = device("ebpi edge terms", termBytes);
     image.pixels = device("ebpi pixels", VkDeviceSize(t.pixels) * sizeof(gpu::EbpiPixelGpu));
@@ -292,7 +325,7 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
     rays.maxSplit = s.maxSplit;
     rays.maxRays = s.maxRays;
     rays.views = image.views;
-    rays.rayViews = host("ebpi ray views", viewCount * sizeof(gpu::EbpiRayViewGpu));
+    rays.rayViews = aimed.rayViews;
     rays.pixels = built.pixels;
     rays.imageStatus = built.status;
     rays.pyramid = device("ebpi pyramid", VkDeviceSize(t.tiles) * sizeof(gpu::EbpiPyramidTexelGpu));
@@ -363,6 +396,9 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
         copies.push_back({kEbpiReadbackTiles, planned.tiles, VkDeviceSize(t.tiles) * sizeof(gpu::EbpiRayTileGpu)});
     }
     if (traversal) copies.push_back({kEbpiReadbackTraversal, traversal->outputs.state, sizeof(gpu::AabbTraversalStateGpu)});
+    copies.push_back({kEbpiReadbackAxes, aimed.axes, VkDeviceSize(aim.pairCount) * 9 * sizeof(double)});
+    copies.push_back({kEbpiReadbackViews, aimed.views, VkDeviceSize(viewCount) * sizeof(gpu::EbpiViewGpu)});
+    copies.push_back({kEbpiReadbackRayViews, aimed.rayViews, VkDeviceSize(viewCount) * sizeof(gpu::EbpiRayViewGpu)});
     addReadbackPass(graph, kEbpiReadbackPassName, frames.readback, importReadbackSlot(graph, "ebpi readback slot", frames.ring, frame),
                     copies);
     VKC_TRY(graph.compile(slotResources(frames, frame)));
@@ -370,7 +406,8 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
     VulkanGraphAllocator& allocator = *frames.allocator;
     VKC_TRY(uploadSceneIndices(allocator, graph, cast.indices, slot.indices));
     VKC_TRY(fillHostBuffer(allocator, graph, image.objects, std::span<const gpu::ObjectGpu>(t.imageObjects)));
-    VKC_TRY(fillHostBuffer(allocator, graph, image.views, std::span<const gpu::EbpiViewGpu>(t.views)));
+    VKC_TRY(fillHostBuffer(allocator, graph, aim.views, std::span<const gpu::EbpiViewGpu>(t.views)));
+    VKC_TRY(fillHostBuffer(allocator, graph, aim.pairs, std::span<const gpu::EbpiDirectionPairGpu>(t.directionPairs)));
     VKC_TRY(fillHostBuffer(allocator, graph, image.jobs, std::span<const gpu::EbpiImageJobGpu>(t.jobs)));
     VKC_TRY(fillHostBuffer(allocator, graph, image.edges, std::span<const gpu::EbpiMeshEdgeGpu>(t.edges)));
     if (traversal) {
@@ -378,12 +415,12 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
                                std::span<const gpu::EbpiCrossingPairGpu>(t.crossingPairs)));
         VKC_TRY(bindAabbTraversal(c, allocator, graph, frames.placeholder.buffer, *traversal, slot.traversal));
     }
-    VKC_TRY(fillHostBuffer(allocator, graph, rays.rayViews, std::span<const gpu::EbpiRayViewGpu>(t.rayViews)));
+    VKC_TRY(fillHostBuffer(allocator, graph, aim.rayViews, std::span<const gpu::EbpiRayViewGpu>(t.rayViews)));
     VKC_TRY(fillHostBuffer(allocator, graph, cast.objects, std::span<const gpu::EbpiTraceObjectGpu>(t.traceObjects)));
     VKC_TRY(fillHostBuffer(allocator, graph, sums.pairs, std::span<const gpu::EbpiVolumePairGpu>(t.pairs)));
 
     const GraphDescriptors d(c, graph, frames.placeholder.buffer);
-    for (const auto& [binding, handle] : ebpiImageBufferBindings(image))
+    for (const auto& [binding, handle] : ebpiDirectionBufferBindings(aim)) d.storageBuffer(slot.directionSet, binding, handle);    for (const auto& [binding, handle] : ebpiImageBufferBindings(image))
         d.storageBuffer(slot.imageSet, binding, handle);
     for (const auto& [binding, handle] : ebpiRayBufferBindings(rays)) d.storageBuffer(slot.raySet, binding, handle);
     const std::pair<uint32_t, BufferHandle> traceBindings[] = {
@@ -398,7 +435,7 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
         {gpu::kEbpiVolumeBindingSums, sums.sums},       {gpu::kEbpiVolumeBindingGradients, sums.gradients},
         {gpu::kEbpiVolumeBindingRayCount, sums.rayCounters}};
     for (const auto& [binding, handle] : volumeBindings) d.storageBuffer(slot.volumeSet, binding, handle);
-    for (VkDescriptorSet set : {slot.imageSet, slot.traceSet})
+    for (VkDescriptorSet set : {slot.directionSet, slot.imageSet, slot.traceSet})
         writeStorageBufferArray(c, set, gpu::kBindingVertexBuffers, vertexSlots.buffers());
     if (accelStructs) {
         writeAccelerationStructure(c, slot.traceSet, gpu::kEbpiTraceBindingTlas, slot.accel.structs.tlas);
@@ -408,7 +445,6 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
     VKC_TRY(executeFrameGraph(c, frames, frame, graph, cmd));
 
     noteFrameInputs(frames, frame, scene, candidatePairs.value(), "ebpi");
-    for (const auto& [pair, axes] : axesUsed) previousAxes[pair] = axes;
     slot.pairs = std::move(recorded);
     slot.graph = std::move(ownedGraph);
     return Status::success();

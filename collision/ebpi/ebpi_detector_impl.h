@@ -1,6 +1,6 @@
 // The state behind vkc::EbpiDetector: pipelines, one set of descriptor sets per frame in flight,
 // the read-back ring. ebpi_detector.cpp creates it; ebpi_detector_frame.cpp records a frame's
-// graph (EBPI -> rays -> casting -> volume, one graph, no read-back inside it);
+// graph (directions -> EBPI -> rays -> casting -> volume, one graph, no read-back inside it);
 // ebpi_detector_results.cpp decodes it.
 #pragma once
 
@@ -37,21 +37,23 @@ enum EbpiReadback : uint32_t {
     kEbpiReadbackPixels,       // EbpiPixelGpu per pixel of every view (keepImages)
     kEbpiReadbackTiles,        // EbpiRayTileGpu per pyramid tile of every view (keepImages)
     kEbpiReadbackTraversal,    // AabbTraversalStateGpu of the transient edges' candidate search
+    kEbpiReadbackAxes,         // 9 doubles per pair: the directions the GPU chose (columns)
+    kEbpiReadbackViews,        // EbpiViewGpu per view, as the GPU fitted it
+    kEbpiReadbackRayViews,     // EbpiRayViewGpu per view, likewise
 };
 
 // A pair as recorded: what results() needs besides the GPU's numbers.
 struct EbpiRecordedPair {
     uint32_t a = 0, b = 0;
-    EbpiPairViews views;
+    EbpiPairViews views;  // origin, boxes, region, extent; the GPU chooses the directions and fits the views
     gpu::EbpiVolumePairGpu volume{};  // as uploaded (first slots, scales)
     uint32_t verticesA = 0, verticesB = 0;
-    double floatBound = 0.0;  // per direction: the hits' float depths and the rays' float ends
     uint32_t firstPixel = 0, firstTile = 0;  // of its first view in the frame's pixels and tiles
 };
 
 struct EbpiSlot {
-    VkDescriptorSet imageSet = VK_NULL_HANDLE, raySet = VK_NULL_HANDLE, traceSet = VK_NULL_HANDLE,
-                    volumeSet = VK_NULL_HANDLE;
+    VkDescriptorSet directionSet = VK_NULL_HANDLE, imageSet = VK_NULL_HANDLE, raySet = VK_NULL_HANDLE,
+                    traceSet = VK_NULL_HANDLE, volumeSet = VK_NULL_HANDLE;
     std::unique_ptr<Graph> graph;  // kept for pass names when reading timings
     SceneIndexCache indices;
     EbpiAccelFrame accel;  // hardware ray backends
@@ -64,22 +66,25 @@ struct EbpiDetectorImpl {
     Context* context = nullptr;  // for the broadphase of run(scene)
     EbpiSettings settings;
     EbpiRayBackend backend = EbpiRayBackend::Compute;
+    Pipeline histogram, directions;
     Pipeline depthExtent, edgeTerms, rasterize, transientTerms, pyramid, options, allocate, scan, generate, volume;
     Pipeline aabbRefit, aabbIndirect, aabbTraverse;  // the traversal in leaf-box mode
     AabbTreeCache trees;
     EbpiTracePipelines tracePipelines;
     DetectorFrames frames;
     std::vector<EbpiSlot> slots;
-    std::map<std::pair<uint32_t, uint32_t>, glm::dmat3> previousAxes;  // warm starts (Sec. 4.4)
+    // Warm starts (Sec. 4.4): each pair's axes as last read back from the GPU.
+    std::map<std::pair<uint32_t, uint32_t>, glm::dmat3> previousAxes;
 
     ~EbpiDetectorImpl();
     Status createPipelines();
     Status createResources();
-    // The candidates whose boxes overlap with a volume, with their directions (`axesUsed`, the next
-    // frame's warm starts) and views; InvalidArgument past maxPairs or maxGradientVertices.
+    // The candidates whose boxes overlap with a volume, with their views; InvalidArgument past
+    // maxPairs or maxGradientVertices.
     Result<std::vector<EbpiRecordedPair>> testedPairs(const SceneImpl& scene, const CandidateSet& candidates,
-                                                      std::span<const ObjectPair> pairs,
-                                                      std::map<std::pair<uint32_t, uint32_t>, glm::dmat3>& axesUsed) const;
+                                                      std::span<const ObjectPair> pairs) const;
+    // The axes the GPU starts from for pair (a, b): its last read-back axes, or the world's.
+    glm::dmat3 startAxes(uint32_t a, uint32_t b) const;
     Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, const CandidateSet& candidates, uint64_t frame);
     Status readResults(uint64_t frame, FrameResults& out, EbpiFrameDetails* details);
 };

@@ -9,7 +9,7 @@
 #include "collision/ebpi/ebpi_volume_cpu.h"
 #include "collision/frames/format_number.h"
 #include "collision/ebpi/ebpi_ray_plan.h"
-#include "shaders_glsl/shared/ebpi_rays.h"
+#include "shaders_glsl/shared/ebpi_view_fit.h"
 
 #include <cmath>
 #include <cstring>
@@ -39,6 +39,9 @@ Status EbpiDetectorImpl::readResults(uint64_t frame, FrameResults& out, EbpiFram
     const size_t pairCount = slot.pairs.size();
     const auto viewResults = region<gpu::EbpiRayViewResultGpu>(layout, base, kEbpiReadbackViewResults, pairCount * 3);
     const auto counters = region<gpu::EbpiRayCountersGpu>(layout, base, kEbpiReadbackCounters, 1)[0];
+    const auto chosenAxes = region<double>(layout, base, kEbpiReadbackAxes, pairCount * 9);
+    const auto fittedViews = region<gpu::EbpiViewGpu>(layout, base, kEbpiReadbackViews, pairCount * 3);
+    const auto fittedRayViews = region<gpu::EbpiRayViewGpu>(layout, base, kEbpiReadbackRayViews, pairCount * 3);
     EbpiVolumeFixed fixed;
     fixed.sums = region<gpu::EbpiPairVolumeGpu>(layout, base, kEbpiReadbackSums, pairCount * gpu::kEbpiVolumeAxes);
     uint32_t gradientSlots = 0;
@@ -83,14 +86,26 @@ Status EbpiDetectorImpl::readResults(uint64_t frame, FrameResults& out, EbpiFram
             out.warnings.push_back("ebpi: pair " + pairName(r.a, r.b) + ": the bound leaves out the creases where the "
                                    "surfaces cross (transient edges): EbpiSettings::omitTransientEdges");
         std::array<glm::dvec3, 3> axes;
+        std::array<EbpiWindow, 3> windows;
         bool imageOverflow = false, boundUncountable = false;
+        double floatBound = 0.0;  // the largest view's: the hits' float depths and the rays' float ends
+        glm::dmat3 chosen;
+        for (uint32_t k = 0; k < 9; ++k) chosen[k / 3][k % 3] = chosenAxes[p * 9 + k];
+        previousAxes[{r.a, r.b}] = chosen;
         for (uint32_t axis = 0; axis < 3; ++axis) {
             const gpu::EbpiRayViewResultGpu& view = viewResults[p * 3 + axis];
-            axes[axis] = r.views.views[axis].direction;
+            const gpu::EbpiViewGpu& fitted = fittedViews[p * 3 + axis];
+            const gpu::EbpiRayViewGpu& fittedRays = fittedRayViews[p * 3 + axis];
+            windows[axis] = {{fitted.originX, fitted.originY}, {fitted.pixelX, fitted.pixelY}, fitted.width, fitted.height};
+            const double viewFloatBound = gpu::ebpiFloatRoundingBound(
+                {fitted.originX, fitted.originY, fitted.pixelX, fittedRays.zMin, fittedRays.zMax, fitted.width, fitted.height},
+                settings.hitCapacity);
+            floatBound = std::max(floatBound, viewFloatBound);
+            axes[axis] = chosen[axis];
             pd.directions[axis] = axes[axis];
             pd.volumePerDirection[axis] = v.volume[axis];
             const double achieved = view.boundQuanta * settings.tolerance * gpu::kEbpiRayQuantumFraction;
-            pd.boundPerDirection[axis] = achieved + v.roundingBound[axis] + r.floatBound;
+            pd.boundPerDirection[axis] = achieved + v.roundingBound[axis] + viewFloatBound;
             pd.rays += view.rays;
             pd.oddRays += v.oddRays[axis];
             pd.truncatedRays += v.truncatedRays[axis];
@@ -103,20 +118,20 @@ Status EbpiDetectorImpl::readResults(uint64_t frame, FrameResults& out, EbpiFram
         pd.volume = (v.volume[0] + v.volume[1] + v.volume[2]) / 3.0;
         pd.volumeErrorBound = (pd.boundPerDirection[0] + pd.boundPerDirection[1] + pd.boundPerDirection[2]) / 3.0;
         // The float hits and ray ends alone may round by more than the tolerance allows.
-        const bool belowFloat = r.floatBound >= settings.tolerance;
+        const bool belowFloat = floatBound >= settings.tolerance;
         pd.truncated = pd.truncated || pd.boundNotMet || boundUncountable || imageOverflow || v.overflow ||
                        pd.oddRays != 0 || pd.truncatedRays != 0 || belowFloat || crossingsIncomplete;
         if (settings.keepImages) {
             const auto* pixels = reinterpret_cast<const gpu::EbpiPixelGpu*>(layout.bytes(base, kEbpiReadbackPixels));
             const auto* tiles = reinterpret_cast<const gpu::EbpiRayTileGpu*>(layout.bytes(base, kEbpiReadbackTiles));
-            uint32_t pixel = r.firstPixel, tile = r.firstTile;
+            // Each view has room for resolution x resolution pixels and their pyramid; the GPU's
+            // window fills its start.
+            const uint32_t pixelStride = settings.resolution * settings.resolution;
+            const uint32_t tileStride = ebpiPyramidTiles(settings.resolution, settings.resolution);
             for (uint32_t axis = 0; axis < 3; ++axis) {
-                const EbpiWindow& window = r.views.views[axis].window;
-                const uint32_t pixelCount = window.width * window.height;
-                const uint32_t tileCount = ebpiPyramidTiles(window.width, window.height);
-                pd.images[axis] = ebpiViewImage(window, {pixels + pixel, pixelCount}, {tiles + tile, tileCount});
-                pixel += pixelCount;
-                tile += tileCount;
+                const EbpiWindow& window = windows[axis];
+                pd.images[axis] = ebpiViewImage(window, {pixels + r.firstPixel + axis * pixelStride, window.width * window.height},
+                                                {tiles + r.firstTile + axis * tileStride, ebpiPyramidTiles(window.width, window.height)});
             }
         }
         for (const EbpiVertexGradient& g :
@@ -137,7 +152,7 @@ Status EbpiDetectorImpl::readResults(uint64_t frame, FrameResults& out, EbpiFram
             if (imageOverflow || v.overflow) why += " a fixed-point sum overflowed;";
             if (crossingsIncomplete) why += " the frame's triangle pairs or node pairs overflowed their capacity;";
             if (belowFloat) why += " EbpiSettings::tolerance " + formatNumber(settings.tolerance) +
-                                   " is below what float coordinates resolve for it (" + formatNumber(r.floatBound) + ");";
+                                   " is below what float coordinates resolve for it (" + formatNumber(floatBound) + ");";
             if (why.empty()) why = " its rays did not fit EbpiSettings::maxRays;";
             why.pop_back();
             out.warnings.push_back("ebpi: pair " + pairName(r.a, r.b) + " is truncated, its volume bound does not hold:" + why);

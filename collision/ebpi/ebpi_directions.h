@@ -5,13 +5,16 @@
 // over the area-weighted normals n_i binned in a cube map (the Extended Gaussian Image): since
 // sum_j (n . a_j)^2 = |n|^2 whatever R is, e is smallest when each normal leans on every axis alike
 // and largest when a normal lies along one axis (its face then parallel to the two others).
-// Minimised by Fletcher-Reeves conjugate gradients on rotations, with small random turns to leave
-// local minima, warm-started from the previous frame's rotation (time coherence).
+// The GPU builds the histogram and minimises e each frame (ebpi_normal_histogram.comp,
+// ebpi_directions.comp); this is their CPU reference, on the arithmetic of
+// shaders_glsl/shared/ebpi_directions.h (Fletcher-Reeves over rotations, fixed small turns to leave
+// local minima, warm-started from the pair's last axes).
 #pragma once
 
 #include "vkcollide/mesh.h"
 
 #include <glm/mat3x3.hpp>
+#include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 
 #include <cstdint>
@@ -19,37 +22,36 @@
 
 namespace vkc {
 
-// A cube map of faceSize x faceSize texels per face (+x, -x, +y, -y, +z, -z), each the sum of
-// area x unit normal of the triangles whose normal points into it.
+// A cube map of 8 x 8 texels per face (+x, -x, +y, -y, +z, -z), each the sum of area x unit normal
+// of the triangles whose normal points into it (gpu::ebpiNormalTexel).
 struct EbpiNormalHistogram {
-    uint32_t faceSize = 0;
-    std::vector<glm::dvec3> texels;  // 6 x faceSize^2, face by face, rows of faceSize
+    std::vector<glm::dvec3> texels = std::vector<glm::dvec3>(384, glm::dvec3(0.0));
 };
 
-EbpiNormalHistogram ebpiEmptyNormalHistogram(uint32_t faceSize);
-
 // Adds `mesh`'s triangles placed by the linear part `linear` of a similarity transform (a rotation
-// times a uniform scale: normals turn with it, areas scale with its square).
+// times a uniform scale: normals turn with it, areas scale with its square), unrounded.
 void ebpiAddToNormalHistogram(EbpiNormalHistogram& histogram, const MeshData& mesh, const glm::dmat3& linear);
 
-// The texel of direction `n` (any length > 0): its cube face's major axis, then the two others.
-uint32_t ebpiNormalTexel(const EbpiNormalHistogram& histogram, const glm::dvec3& n);
+// The histogram as ebpi_normal_histogram.comp sums it for a pair: each mesh's vertices placed by its
+// float matrix (ebpiLocalPoint), every triangle's area x normal rounded to whole quanta of
+// 1 / `scale` per component and summed as 64-bit integers, then converted back as the GPU does.
+EbpiNormalHistogram ebpiPairNormalHistogram(const MeshData& meshA, const glm::mat4& objectToLocalA,
+                                            const MeshData& meshB, const glm::mat4& objectToLocalB, double scale);
 
-// Eq. 12 for the axes R e_0, R e_1, R e_2 (R's columns), and its gradient with respect to a turn
-// R -> exp([w]x) R: sum_i sum_j 4 (n_i . a_j)^3 (a_j x n_i).
+// The power of two the detector takes for `scale`: a quantum of about 2^-40 of `size` squared
+// (`size`: the pair's union box diagonal), so one triangle stays below 2^39 quanta.
+double ebpiHistogramScale(double size);
+
+// Eq. 12 for the axes R e_0, R e_1, R e_2 (R's columns) over the histogram normalised as the GPU
+// normalises it (texels over the sum of their lengths), and its gradient with respect to a turn
+// R -> (I + [w]x) R: sum_j a_j x grad q(a_j), q(a) = sum_i (n_i . a)^4.
 double ebpiDirectionCost(const EbpiNormalHistogram& histogram, const glm::dmat3& axes);
 glm::dvec3 ebpiDirectionCostGradient(const EbpiNormalHistogram& histogram, const glm::dmat3& axes);
 
-struct EbpiDirectionOptions {
-    uint32_t maxIterations = 64;  // conjugate-gradient steps per descent
-    uint32_t restarts = 8;        // random turns tried from the best rotation found
-    double restartAngle = 0.3;    // radians: "small random steps" (Sec. 4.4)
-    uint32_t seed = 1;            // the turns are reproducible
-};
-
 // Columns: the three ray directions, orthonormal and right-handed, at a local minimum of Eq. 12
-// reached from `start` (the previous frame's axes, or identity), never costlier than `start`.
+// reached from `start` (the previous frame's axes, or identity) and from `restarts` small turns of
+// the best so far, never costlier than `start`; bit for bit what ebpi_directions.comp computes.
 glm::dmat3 ebpiOptimizeDirections(const EbpiNormalHistogram& histogram, const glm::dmat3& start,
-                                  const EbpiDirectionOptions& options = {});
+                                  uint32_t restarts = 8);
 
 }  // namespace vkc

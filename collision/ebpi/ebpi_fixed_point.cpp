@@ -1,6 +1,7 @@
 #include "collision/ebpi/ebpi_fixed_point.h"
 
 #include "collision/ebpi/ebpi_segment_pixels.h"
+#include "shaders_glsl/shared/ebpi_view_fit.h"
 
 #include <algorithm>
 #include <cmath>
@@ -23,18 +24,9 @@ double upward(uint64_t quanta) {
 }  // namespace
 
 std::array<double, kEbpiChannels> ebpiFixedPointScales(const EbpiWindow& window) {
-    const double w = window.pixelSize.x, h = window.pixelSize.y;
-    // Volume of each unit coefficient at the pixel's size: the monomial, times l_x <= w or l_y <= h.
-    const double monomials[5] = {w * w * h, w * h * h, h * h * h, w * w * w, w * h};
-    const double cube = std::pow(std::max(w, h), 3.0);
     std::array<double, kEbpiChannels> scales{};
-    for (uint32_t c = 0; c < kEbpiChannels; ++c) {
-        const double along = c < 5 ? 1.0 : c < 10 ? w : h;
-        // The smallest power of two >= monomial / (quantum x cube): a quantum is at most that volume.
-        int exponent = 0;
-        const double mantissa = std::frexp(monomials[c % 5] * along / (kEbpiQuantumOfPixelCube * cube), &exponent);
-        scales[c] = std::ldexp(1.0, mantissa == 0.5 ? exponent - 1 : exponent);
-    }
+    for (uint32_t c = 0; c < kEbpiChannels; ++c)
+        scales[c] = gpu::ebpiChannelScale(window.pixelSize.x, window.pixelSize.y, c);
     return scales;
 }
 

@@ -24,7 +24,6 @@ namespace vkc {
 
 // Channels in the order touching (w2h, wh2, h3, w3, wh), then alongX, then alongY.
 inline constexpr uint32_t kEbpiChannels = 15;
-inline constexpr double kEbpiQuantumOfPixelCube = 0x1p-32;
 inline constexpr double kEbpiContributionLimit = 0x1p62;  // quanta; at or above: overflow
 inline constexpr uint64_t kEbpiSumLimit = uint64_t(1) << 63;
 

@@ -1,11 +1,12 @@
-// Method `ebpi`: what one candidate pair's three views are, decided on the host from the pair's
-// world boxes (the candidate set's) and its three ray directions (Sec. 4.4). The pair works in
-// coordinates rebased on the centre of its overlap box (`origin`): the GPU's float rays and hits
-// then round relative to the pair's size, not to its distance from the world origin. Each view's window is
-// the overlap box seen along its direction (the intersection lies inside it), its rays span the
-// depth of both boxes (so every ray meets each object's whole surface and its hits pair up), and
-// its pixels are square with `resolution` along the window's longer side. Only the mesh edges that
-// meet the overlap box enter its EBPI (ebpi_edge_terms.h, EbpiEdgeRegion).
+// Method `ebpi`: one candidate pair's three views. The host decides what the boxes alone decide (the
+// pair's origin, its boxes in the pair's coordinates, the region); the GPU chooses the directions
+// in the same frame (Sec. 4.4, ebpi_directions.h) and fits each view to its direction
+// (shaders_glsl/shared/ebpi_view_fit.h: the overlap box seen along it as the window, the rays
+// spanning both boxes' depth, square pixels with `resolution` along the longer side). This is the
+// CPU reference of that fit, for given axes. The pair works in coordinates rebased on the centre
+// of its overlap box (`origin`): the GPU's float rays and hits then round relative to the pair's
+// size, not to its distance from the world origin. Only the mesh edges that meet the overlap box
+// enter its EBPI (ebpi_edge_terms.h, EbpiEdgeRegion).
 #pragma once
 
 #include "collision/ebpi/ebpi_edge_terms.h"
@@ -30,15 +31,16 @@ struct EbpiPairView {
     EbpiEdgeRegion region;          // the overlap box, widened: mesh edges that miss it add no term
 };
 
-struct EbpiPairViews {
-    glm::dvec3 origin{0.0};  // world position of the pair's local origin; the views are relative to it
-    std::array<EbpiPairView, 3> views;
-    double extent = 0.0;  // diagonal of the overlap box: sizes the fixed-point scales
-};
-
 // A world box in double (a float Aabb rounds to a millimetre 10 km from the origin).
 struct EbpiBox {
     glm::dvec3 lo, hi;
+};
+
+struct EbpiPairViews {
+    glm::dvec3 origin{0.0};  // world position of the pair's local origin; the views are relative to it
+    EbpiBox overlap, both;   // the boxes' overlap and union, relative to the origin
+    std::array<EbpiPairView, 3> views;
+    double extent = 0.0;  // bounds any view's window diagonal and rays' length: sizes the fixed-point scales
 };
 
 // The object's world box: `candidate` (the candidate set's, float), tightened where the mesh's CPU
@@ -53,10 +55,5 @@ EbpiEdgeRegion ebpiGrownRegion(const glm::dvec3& lo, const glm::dvec3& hi, const
 // `axes`' columns are the three directions (orthonormal).
 std::optional<EbpiPairViews> ebpiPairViews(const EbpiBox& boxA, const EbpiBox& boxB, const glm::dmat3& axes,
                                            uint32_t resolution);
-
-// The pair's directions: Eq. 12 minimised over both placed meshes' area-weighted normals,
-// starting from `start` (the pair's previous axes, or identity).
-glm::dmat3 ebpiPairDirections(const MeshData& meshA, const glm::dmat4& objectToWorldA, const MeshData& meshB,
-                              const glm::dmat4& objectToWorldB, const glm::dmat3& start);
 
 }  // namespace vkc

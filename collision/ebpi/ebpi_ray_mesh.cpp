@@ -1,17 +1,13 @@
 #include "collision/ebpi/ebpi_ray_mesh.h"
 
-#include <glm/geometric.hpp>
-
-#include <cmath>
+#include "shaders_glsl/shared/ebpi_directions.h"
 
 namespace vkc {
 
 EbpiRotation ebpiRotationTo(const glm::dvec3& direction) {
-    const glm::dvec3 d = glm::normalize(direction);
-    // Any axis not parallel to d gives the image plane; u x v = d keeps the basis right-handed.
-    const glm::dvec3 helper = std::abs(d.x) < 0.9 ? glm::dvec3(1, 0, 0) : glm::dvec3(0, 1, 0);
-    const glm::dvec3 u = glm::normalize(glm::cross(helper, d));
-    return {{u, glm::cross(d, u), d}};
+    EbpiRotation rotation;
+    gpu::ebpiRotationRows(direction, rotation.rows[0], rotation.rows[1], rotation.rows[2]);
+    return rotation;
 }
 
 glm::dvec3 ebpiLocalPoint(const glm::mat4& m, const glm::vec3& p) {

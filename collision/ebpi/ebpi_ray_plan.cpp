@@ -1,6 +1,6 @@
 #include "collision/ebpi/ebpi_ray_plan.h"
 
-#include "shaders_glsl/shared/ebpi_rays.h"
+#include "shaders_glsl/shared/ebpi_view_fit.h"
 
 #include <algorithm>
 #include <array>
@@ -185,11 +185,7 @@ EbpiRayPlan emitRays(const ViewState& v, const EbpiRayPlanSettings& settings) {
 
 }  // namespace
 
-uint32_t ebpiPyramidLevels(uint32_t width, uint32_t height) {
-    uint32_t levels = 1;
-    while (gpu::ebpiLevelSize(std::max(width, height), levels - 1) > 1) ++levels;
-    return levels;
-}
+uint32_t ebpiPyramidLevels(uint32_t width, uint32_t height) { return gpu::ebpiPyramidLevelCount(width, height); }
 
 uint32_t ebpiPyramidTiles(uint32_t width, uint32_t height) {
     uint32_t tiles = 0;

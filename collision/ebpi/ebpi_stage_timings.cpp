@@ -4,6 +4,7 @@
 #include "collision/ebpi/ebpi_detector_impl.h"
 
 #include "passes/aabb_tree/aabb_tree_passes.h"
+#include "passes/ebpi/ebpi_direction_passes.h"
 #include "passes/ebpi/ebpi_image_passes.h"
 #include "passes/ebpi/ebpi_ray_passes.h"
 #include "passes/ebpi/ebpi_trace_passes.h"
@@ -22,6 +23,9 @@ struct StageOf {
 
 // The detector's passes (ebpi_detector_frame.cpp); the pyramid's are labelled per level.
 constexpr StageOf kStages[] = {
+    {kEbpiHistogramClearPassName, &EbpiStageTimings::directions},
+    {kEbpiNormalHistogramPassName, &EbpiStageTimings::directions},
+    {kEbpiDirectionsPassName, &EbpiStageTimings::directions},
     {kEbpiImageClearPassName, &EbpiStageTimings::image},   {kEbpiDepthExtentPassName, &EbpiStageTimings::image},
     {kEbpiEdgeTermsPassName, &EbpiStageTimings::image},    {kEbpiTransientTermsPassName, &EbpiStageTimings::image},
     {kEbpiRasterizePassName, &EbpiStageTimings::image},    {kEbpiRayOptionsPassName, &EbpiStageTimings::rays},

@@ -15,9 +15,9 @@ struct Walk {
 };
 
 // Rounded to the nearest quantum (halves away from zero); false: overflow (or NaN).
-bool quantize(double value, int64_t& q) {
+bool quantize(double value, double limit, int64_t& q) {
     const double rounded = std::floor(std::abs(value) + 0.5);
-    if (!(rounded < gpu::kEbpiVolumeContributionLimit)) return false;
+    if (!(rounded < limit)) return false;
     q = value < 0 ? -int64_t(rounded) : int64_t(rounded);
     return true;
 }
@@ -77,7 +77,7 @@ private:
             const uint32_t vertex = objectIndices_[hit.object][3 * size_t(hit.triangle) + k];
             const double value = ((sign * double(ray_.area)) * weights[k]) * pair_.gradientScale;
             int64_t q = 0;
-            if (!quantize(value, q)) {
+            if (!quantize(value, gpu::kEbpiVolumeContributionLimit, q)) {
                 overflowed_ = true;
                 continue;
             }
@@ -119,7 +119,7 @@ EbpiVolumeFixed ebpiVolumeFixed(std::span<const gpu::EbpiVolumeRayGpu> rayInfos,
         sum.boundaryHits += walk.boundaries;
         if (walk.inside != 0) {
             int64_t q = 0;
-            if (quantize((double(ray.area) * walk.inside) * pair.volumeScale, q)) {
+            if (quantize((double(ray.area) * walk.inside) * pair.volumeScale, gpu::kEbpiVolumeRayLimit, q)) {
                 ++sum.rays;
                 addWords(sum.volumeLow, sum.volumeHigh, q);
             } else {
@@ -132,9 +132,9 @@ EbpiVolumeFixed ebpiVolumeFixed(std::span<const gpu::EbpiVolumeRayGpu> rayInfos,
 }
 
 EbpiVolumeScales ebpiVolumeScales(double extent) {
-    // The largest powers of two with scale x extent^3 (resp. ^2) <= 2^35.
-    auto scale = [](double unit) { return std::ldexp(1.0, int(std::floor(35.0 - std::log2(unit)))); };
-    return {scale(extent * extent * extent), scale(extent * extent)};
+    // The largest powers of two with scale x unit <= 2^limit.
+    auto scale = [](double unit, double limit) { return std::ldexp(1.0, int(std::floor(limit - std::log2(unit)))); };
+    return {scale(extent * extent * extent, 50.0), scale(extent * extent, 35.0)};
 }
 
 int64_t ebpiFixedSum(uint32_t low, uint32_t high) { return int64_t(uint64_t(high) << 32 | low); }

@@ -51,8 +51,9 @@ EbpiVolumeFixed ebpiVolumeFixed(std::span<const gpu::EbpiVolumeRayGpu> rayInfos,
                                 std::span<const gpu::EbpiVolumePairGpu> pairs,
                                 const std::vector<std::span<const uint32_t>>& objectIndices, uint32_t gradientSlots);
 
-// Power-of-two scales for a pair whose rays have tile areas <= extent^2 and lengths inside both
-// <= extent: one contribution stays below 2^35 quanta (half the overflow limit).
+// Power-of-two scales for a pair whose views have window areas <= extent^2 and depth ranges
+// <= extent: a view's volume sum stays below 2^50 quanta (shaders_glsl/shared/ebpi_volume.h), one
+// gradient contribution below 2^35 (half its overflow limit).
 struct EbpiVolumeScales {
     double volumeScale = 1;
     double gradientScale = 1;

@@ -47,7 +47,8 @@ enum class EbpiRayBackendChoice : uint32_t {
 const char* ebpiRayBackendName(EbpiRayBackendChoice backend);
 
 enum class EbpiDirectionChoice : uint32_t {
-    Optimized,  // Eq. 12 minimised over the pair's area-weighted normals, warm-started per pair
+    Optimized,  // Eq. 12 minimised on the GPU over the pair's area-weighted normals as drawn, from the
+                // pair's last axes (EbpiPairDetails::directions of the latest frame read back)
     WorldAxes,  // x, y, z
 };
 
@@ -123,6 +124,7 @@ struct EbpiPairDetails {
 // passes' timestamps (FrameResults::gpuTimingsMs has them pass by pass; all zero when timings are
 // off). BVH is zero on the compute backend, which builds none.
 struct EbpiStageTimings {
+    double directions = 0.0;  // normal histograms and Eq. 12 (Sec. 4.4; the paper runs it on the CPU)
     double image = 0.0;     // the EBPI: edge terms, transient-edge terms (with the aabb-tree traversal
                             // that finds their triangle pairs), rasterization ("raster")
     double rays = 0.0;      // pyramid, per-tile splits, scan, ray list
@@ -132,6 +134,7 @@ struct EbpiStageTimings {
     double readback = 0.0;  // the copy into the read-back memory
 
     EbpiStageTimings& operator+=(const EbpiStageTimings& o) {
+        directions += o.directions;
         image += o.image;
         rays += o.rays;
         bvh += o.bvh;

@@ -8,9 +8,12 @@
 // with a carry (as ebpi_rasterize.comp does). Integer sums do not depend on the order, so results
 // are bit-identical between runs and to the CPU reference. Each rounding is at most half a quantum,
 // so a sum of n contributions is within n / (2 scale) of the real one (reported as the bound).
-// A contribution of kEbpiVolumeContributionLimit quanta or more (or not a number) is dropped and
-// raises the (pair, axis) overflow flag; at most kEbpiVolumeMaxContributions contributions per
-// dispatch keep every sum below 2^62 in magnitude, so the 64-bit sums never wrap.
+// A contribution past its limit (or not a number) is dropped and raises the (pair, axis) overflow
+// flag. Volume: a view's rays partition its window and each inside length is within the rays' span,
+// so its contributions sum to at most scale x window area x depth range, which the scale keeps
+// below 2^50 (ebpiVolumeScales): no volume sum can wrap, and the rounding of a whole frame's rays
+// is negligible. Gradient: each contribution stays below kEbpiVolumeContributionLimit and at most
+// kEbpiVolumeMaxContributions per dispatch keep every sum below 2^62 in magnitude.
 #ifndef VKC_SHARED_EBPI_VOLUME_H
 #define VKC_SHARED_EBPI_VOLUME_H
 
@@ -33,8 +36,10 @@ VKC_CONSTANT(uint, kEbpiVolumeBindingSums, 6u)       // EbpiPairVolumeGpu[pair *
 VKC_CONSTANT(uint, kEbpiVolumeBindingGradients, 7u)  // uint[(slot * 3 + axis) * 2 + word], atomics
 VKC_CONSTANT(uint, kEbpiVolumeBindingRayCount, 8u)   // uint[]: the ray count when EbpiVolumePush::countFromBuffer
 
-// Quanta of one contribution at or above which it is dropped (overflow), and contributions per
-// dispatch (rays x hit capacity) up to which no sum can reach 2^62 quanta: 2^36 x 2^26 = 2^62.
+// Quanta of one contribution at or above which it is dropped (overflow): a volume contribution
+// (exact integers in double), and a gradient one with the contributions per dispatch (rays x hit
+// capacity) up to which no gradient sum can reach 2^62 quanta: 2^36 x 2^26 = 2^62.
+VKC_CONSTANT(double, kEbpiVolumeRayLimit, 2251799813685248.0)      // 2^51
 VKC_CONSTANT(double, kEbpiVolumeContributionLimit, 68719476736.0)  // 2^36
 VKC_CONSTANT(uint, kEbpiVolumeMaxContributions, 67108864u)         // 2^26
 

@@ -122,9 +122,10 @@ TEST_F(EbpiVolumeGpuTest, ContributionsPastTheLimitAreFlaggedNeverWrapped) {
     glm::vec3 lo, hi;
     overlapBox(gridScene(objects, glm::vec3(0.0f), glm::vec3(1.0f), 1), lo, hi);
     VolumeScene scene = gridScene(objects, lo, hi, 8);
-    // Each ray's contribution (tile area 3/256 x length 3/4 or 1) at 2^45 quanta per unit is
-    // ~10^11 quanta, past the 2^36 limit: dropped, and the pair flagged.
-    scene.pair.volumeScale = 0x1p45;
+    // Each ray's contribution (tile area 3/256 x length 3/4 or 1) at 2^60 quanta per unit is
+    // ~10^16 quanta, past the volume's 2^51 limit, and each gradient contribution at 2^45 per unit
+    // past its 2^36: dropped, and the pair flagged.
+    scene.pair.volumeScale = 0x1p60;
     scene.pair.gradientScale = 0x1p45;
     const CpuHits hits = castOnCpu(scene, 16);
     auto run = runVolumeOnGpu(vk(), scene, hits.lists());

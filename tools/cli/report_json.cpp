@@ -105,8 +105,9 @@ nlohmann::json toJson(const EbpiFrameDetails& details) {
                          {"transient_edges_covered", p.transientEdgesCovered}});
     }
     const EbpiStageTimings& t = details.stageTimingsMs;
-    const nlohmann::json stages = {{"image", t.image},     {"rays", t.rays},     {"bvh", t.bvh},
-                                   {"casting", t.casting}, {"volume", t.volume}, {"readback", t.readback}};
+    const nlohmann::json stages = {{"directions", t.directions}, {"image", t.image},   {"rays", t.rays},
+                                   {"bvh", t.bvh},               {"casting", t.casting}, {"volume", t.volume},
+                                   {"readback", t.readback}};
     return {{"pairs", pairs},
             {"total_rays", details.totalRays},
             {"rays_truncated", details.raysTruncated},

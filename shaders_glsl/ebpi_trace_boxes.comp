@@ -11,14 +11,6 @@ layout(local_size_x = kEbpiTraceGroupSize) in;
 
 layout(set = 0, binding = kEbpiTraceBindingBoxes, std430) writeonly buffer Boxes { EbpiTriangleBoxGpu boxes[]; };
 
-// The object's coordinate scale the margin is a fraction of (see kEbpiTraceBoxMargin).
-float coordinateScale(EbpiTraceObjectGpu o, vec3 lo, vec3 hi) {
-    mat4 m = o.object.objectToLocal;
-    float smallestScale = max(min(length(m[0].xyz), min(length(m[1].xyz), length(m[2].xyz))), 1.0e-30);
-    vec3 magnitude = max(abs(lo), abs(hi));
-    return max(magnitude.x, max(magnitude.y, magnitude.z)) + length(hi - lo) + length(m[3].xyz) / smallestScale;
-}
-
 void main() {
     uint objectIndex = gl_WorkGroupID.y;
     EbpiTraceObjectGpu o = objects[objectIndex];
@@ -28,7 +20,7 @@ void main() {
         vec3 b = fetchVertex(o.object.vertices, indices[o.firstIndex + 3u * t + 1u]);
         vec3 c = fetchVertex(o.object.vertices, indices[o.firstIndex + 3u * t + 2u]);
         vec3 lo = min(a, min(b, c)), hi = max(a, max(b, c));
-        float grow = kEbpiTraceBoxMargin * coordinateScale(o, lo, hi);
+        float grow = kEbpiTraceBoxMargin * ebpiTraceCoordinateScale(o, lo, hi);
         lo -= vec3(grow);
         hi += vec3(grow);
         boxes[o.firstBox + t] = EbpiTriangleBoxGpu(lo.x, lo.y, lo.z, hi.x, hi.y, hi.z);

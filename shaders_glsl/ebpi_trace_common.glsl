@@ -29,6 +29,15 @@ vec2 ebpiTraceCandidateInterval(EbpiRayGpu ray) {
     return vec2(max(0.0, ray.origin.w - slack), ray.direction.w + slack);
 }
 
+// The object's coordinate scale a box's margin is a fraction of (kEbpiTraceBoxMargin): the box's
+// magnitude and extent in object space and the placement's translation over its smallest scale.
+float ebpiTraceCoordinateScale(EbpiTraceObjectGpu o, vec3 lo, vec3 hi) {
+    mat4 m = o.object.objectToLocal;
+    float smallestScale = max(min(length(m[0].xyz), min(length(m[1].xyz), length(m[2].xyz))), 1.0e-30);
+    vec3 magnitude = max(abs(lo), abs(hi));
+    return max(magnitude.x, max(magnitude.y, magnitude.z)) + length(hi - lo) + length(m[3].xyz) / smallestScale;
+}
+
 // Vertex `corner` of `triangle` of `object`, in the frame's local space.
 vec3 ebpiTraceVertex(EbpiTraceObjectGpu object, uint triangle, uint corner) {
     uint vertex = indices[object.firstIndex + 3u * triangle + corner];

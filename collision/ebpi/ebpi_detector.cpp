@@ -193,7 +193,7 @@ Status EbpiDetectorImpl::createResources() {
     const uint32_t vertexBuffers = frames.vertexBufferCapacity;
     const uint32_t perSlot = (gpu::kEbpiDirectionBindingRayViews + 1 + vertexBuffers) +
                              (gpu::kEbpiImageBindingCrossingPairs + 1 + vertexBuffers) +
-                             (gpu::kEbpiRayBindingCosts + 1) + (gpu::kEbpiTraceBindingLaunch + 1 + vertexBuffers) +
+                             (gpu::kEbpiRayBindingCosts + 1) + (gpu::kEbpiTraceBindingLeaves + 1 + vertexBuffers) +
                              (gpu::kEbpiVolumeBindingRayCount + 1) + (gpu::kAabbBindingPairStats + 1 + vertexBuffers);
     std::vector<VkDescriptorPoolSize> sizes = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * perSlot}};
     if (ebpiUsesAccelStructs(backend)) sizes.push_back({VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, slotCount});

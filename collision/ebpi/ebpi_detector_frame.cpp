@@ -38,6 +38,7 @@ namespace {
 struct FrameTables {
     std::vector<gpu::ObjectGpu> imageObjects;
     std::vector<gpu::EbpiTraceObjectGpu> traceObjects;
+    std::vector<MeshId> traceMeshes;  // each trace object's mesh (the compute backend's tree)
     std::vector<gpu::EbpiMeshEdgeGpu> edges;
     std::vector<gpu::EbpiViewGpu> views;
     std::vector<gpu::EbpiRayViewGpu> rayViews;
@@ -145,6 +146,7 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
         const gpu::ObjectGpu placed = objectGpu(scene, o, origin, vertexSlot.value());
         t.imageObjects.push_back(placed);
         t.traceObjects.push_back({placed, slot.indices.firstIndex[o.mesh], uint32_t(mesh.data.indices.size() / 3), 0, 0});
+        t.traceMeshes.push_back(o.mesh);
         return uint32_t(t.imageObjects.size() - 1);
     };
     for (uint32_t p = 0; p < recorded.size(); ++p) {
@@ -267,9 +269,10 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
     const EbpiDirectionPassOutputs aimed = addEbpiDirectionPasses(graph, aim);
 
     // The candidates for the transient edges: every pair of the tested pairs' triangles whose leaf
-    // boxes overlap, found by the aabb-tree traversal over the vertex buffers as drawn.
+    // boxes overlap, found by the aabb-tree traversal over the vertex buffers as drawn. Its trees,
+    // refit where the meshes deform, are also what the compute backend's rays traverse.
     std::optional<AabbTraversalRecording> traversal;
-    if (!s.omitTransientEdges) {
+    if (!s.omitTransientEdges || backend == EbpiRayBackend::Compute) {
         AabbTraversalRequest request;
         request.method = "ebpi";
         request.refitPipeline = &aabbRefit;
@@ -282,13 +285,17 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
         auto added = addAabbTraversal(graph, c, trees, slot.traversal, scene, t.traversed, request);
         if (!added) return added.status();
         traversal = std::move(added.value());
+        const std::vector<MeshId>& layout = traversal->next.layout;
+        for (size_t o = 0; o < t.traceObjects.size(); ++o)
+            t.traceObjects[o].tree = uint32_t(std::find(layout.begin(), layout.end(), t.traceMeshes[o]) - layout.begin());
     }
+    const bool crossings = !s.omitTransientEdges;
 
     EbpiImagePassInputs image;
     image.depthExtentPipeline = &depthExtent;
     image.edgeTermsPipeline = &edgeTerms;
     image.rasterizePipeline = &rasterize;
-    image.transientPipeline = traversal ? &transientTerms : nullptr;
+    image.transientPipeline = crossings ? &transientTerms : nullptr;
     image.set = slot.imageSet;
     image.viewCount = viewCount;
     image.jobCount = uint32_t(t.jobs.size());
@@ -303,7 +310,7 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
     image.terms = device("ebpi edge terms", termBytes);
     image.pixels = device("ebpi pixels", VkDeviceSize(t.pixels) * sizeof(gpu::EbpiPixelGpu));
     image.status = device("ebpi image overflow flags", viewCount * 4);
-    if (traversal) {
+    if (crossings) {
         image.indices = indices;
         image.trianglePairs = traversal->outputs.trianglePairs;
         image.traversal = traversal->outputs.state;
@@ -358,6 +365,11 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
         for (const gpu::EbpiTraceObjectGpu& o : t.traceObjects) cast.mostTriangles = std::max(cast.mostTriangles, o.triangleCount);
         cast.boxes = graph.importBuffer("ebpi triangle boxes", ImportedBuffer{slot.accel.boxes.buffer});
     }
+    if (backend == EbpiRayBackend::Compute) {
+        cast.trees = traversal->outputs.trees;
+        cast.nodes = traversal->outputs.nodes;
+        cast.leaves = traversal->outputs.leaves;
+    }
     if (backend == EbpiRayBackend::RayTracingPipeline) {
         cast.launch = graph.importBuffer("ebpi trace launch", ImportedBuffer{slot.accel.launch.buffer});
         cast.launchAddress = slot.accel.launchAddress;
@@ -395,7 +407,7 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
         copies.push_back({kEbpiReadbackPixels, built.pixels, VkDeviceSize(t.pixels) * sizeof(gpu::EbpiPixelGpu)});
         copies.push_back({kEbpiReadbackTiles, planned.tiles, VkDeviceSize(t.tiles) * sizeof(gpu::EbpiRayTileGpu)});
     }
-    if (traversal) copies.push_back({kEbpiReadbackTraversal, traversal->outputs.state, sizeof(gpu::AabbTraversalStateGpu)});
+    if (crossings) copies.push_back({kEbpiReadbackTraversal, traversal->outputs.state, sizeof(gpu::AabbTraversalStateGpu)});
     copies.push_back({kEbpiReadbackAxes, aimed.axes, VkDeviceSize(aim.pairCount) * 9 * sizeof(double)});
     copies.push_back({kEbpiReadbackViews, aimed.views, VkDeviceSize(viewCount) * sizeof(gpu::EbpiViewGpu)});
     copies.push_back({kEbpiReadbackRayViews, aimed.rayViews, VkDeviceSize(viewCount) * sizeof(gpu::EbpiRayViewGpu)});
@@ -410,17 +422,17 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
     VKC_TRY(fillHostBuffer(allocator, graph, aim.pairs, std::span<const gpu::EbpiDirectionPairGpu>(t.directionPairs)));
     VKC_TRY(fillHostBuffer(allocator, graph, image.jobs, std::span<const gpu::EbpiImageJobGpu>(t.jobs)));
     VKC_TRY(fillHostBuffer(allocator, graph, image.edges, std::span<const gpu::EbpiMeshEdgeGpu>(t.edges)));
-    if (traversal) {
+    if (crossings)
         VKC_TRY(fillHostBuffer(allocator, graph, image.crossingPairs,
                                std::span<const gpu::EbpiCrossingPairGpu>(t.crossingPairs)));
-        VKC_TRY(bindAabbTraversal(c, allocator, graph, frames.placeholder.buffer, *traversal, slot.traversal));
-    }
+    if (traversal) VKC_TRY(bindAabbTraversal(c, allocator, graph, frames.placeholder.buffer, *traversal, slot.traversal));
     VKC_TRY(fillHostBuffer(allocator, graph, aim.rayViews, std::span<const gpu::EbpiRayViewGpu>(t.rayViews)));
     VKC_TRY(fillHostBuffer(allocator, graph, cast.objects, std::span<const gpu::EbpiTraceObjectGpu>(t.traceObjects)));
     VKC_TRY(fillHostBuffer(allocator, graph, sums.pairs, std::span<const gpu::EbpiVolumePairGpu>(t.pairs)));
 
     const GraphDescriptors d(c, graph, frames.placeholder.buffer);
-    for (const auto& [binding, handle] : ebpiDirectionBufferBindings(aim)) d.storageBuffer(slot.directionSet, binding, handle);    for (const auto& [binding, handle] : ebpiImageBufferBindings(image))
+    for (const auto& [binding, handle] : ebpiDirectionBufferBindings(aim)) d.storageBuffer(slot.directionSet, binding, handle);
+    for (const auto& [binding, handle] : ebpiImageBufferBindings(image))
         d.storageBuffer(slot.imageSet, binding, handle);
     for (const auto& [binding, handle] : ebpiRayBufferBindings(rays)) d.storageBuffer(slot.raySet, binding, handle);
     const std::pair<uint32_t, BufferHandle> traceBindings[] = {
@@ -442,6 +454,11 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
         d.storageBuffer(slot.traceSet, gpu::kEbpiTraceBindingBoxes, cast.boxes);
     }
     if (cast.launch.valid()) d.storageBuffer(slot.traceSet, gpu::kEbpiTraceBindingLaunch, cast.launch);
+    if (backend == EbpiRayBackend::Compute) {
+        d.storageBuffer(slot.traceSet, gpu::kEbpiTraceBindingTrees, cast.trees);
+        d.storageBuffer(slot.traceSet, gpu::kEbpiTraceBindingNodes, cast.nodes);
+        d.storageBuffer(slot.traceSet, gpu::kEbpiTraceBindingLeaves, cast.leaves);
+    }
     VKC_TRY(executeFrameGraph(c, frames, frame, graph, cmd));
 
     noteFrameInputs(frames, frame, scene, candidatePairs.value(), "ebpi");

@@ -137,13 +137,13 @@ AabbTreePassOutputs addAabbTreePasses(Graph& graph, const AabbTreePassInputs& in
     }
 
     // Counts and the kept list go to the mapped ring with a copy (no host read of device memory).
-    if (!in.readbackLayout) return {state, stats, triangles};
+    if (!in.readbackLayout) return {state, stats, triangles, in.trees, nodes, in.leaves};
     const ReadbackCopy copies[] = {
         {kAabbReadbackState, state, sizeof(gpu::AabbTraversalStateGpu)},
         {kAabbReadbackPairStats, stats, VkDeviceSize(in.pairCount) * sizeof(gpu::AabbPairStatsGpu)},
         {kAabbReadbackTrianglePairs, triangles, VkDeviceSize(in.trianglePairCapacity) * sizeof(gpu::AabbTrianglePairGpu)}};
     addReadbackPass(graph, kAabbReadbackPassName, *in.readbackLayout, in.readback, copies);
-    return {state, stats, triangles};
+    return {state, stats, triangles, in.trees, nodes, in.leaves};
 }
 
 }  // namespace vkc

@@ -46,9 +46,11 @@ struct AabbTreePassInputs {
     const ReadbackLayout* readbackLayout = nullptr;  // aabbTreeReadbackLayout; null: no read-back pass
 };
 
-// The versions of the counters and the triangle pair list the passes wrote, for later passes.
+// The versions of the counters and the triangle pair list the passes wrote, and of the trees as
+// uploaded and refit (ebpi's compute backend traces rays through them), for later passes.
 struct AabbTreePassOutputs {
     BufferHandle state, pairStats, trianglePairs;
+    BufferHandle trees, nodes, leaves;
 };
 
 // The descriptor layout shared by aabb_refit.comp, aabb_indirect.comp and aabb_traverse.comp

@@ -82,6 +82,9 @@ PipelineLayoutDesc ebpiTracePipelineLayout(EbpiRayBackend backend) {
         layout.bindings.push_back({0, gpu::kEbpiTraceBindingTlas, VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, 1u});
         layout.bindings.push_back({0, gpu::kEbpiTraceBindingBoxes, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1u});
     }
+    if (backend == EbpiRayBackend::Compute)
+        for (uint32_t b : {gpu::kEbpiTraceBindingTrees, gpu::kEbpiTraceBindingNodes, gpu::kEbpiTraceBindingLeaves})
+            layout.bindings.push_back({0, b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1u});
     if (backend == EbpiRayBackend::RayTracingPipeline) {
         layout.bindings.push_back({0, gpu::kEbpiTraceBindingLaunch, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1u});
         // The ray-tracing pipeline and the compute ones (sort, boxes, launch) share the set.
@@ -174,6 +177,8 @@ EbpiTraceOutputs addEbpiTracePasses(Graph& graph, const EbpiTracePassInputs& in)
     for (BufferHandle b : structures) trace.read(b, access.structures);
     for (BufferHandle b : {in.objects, in.indices, in.rays}) trace.read(b, access.read);
     for (BufferHandle v : in.vertices) trace.read(v, access.read);
+    if (in.backend == EbpiRayBackend::Compute)
+        for (BufferHandle b : {in.trees, in.nodes, in.leaves}) trace.read(b, access.read);
     rayHits = trace.write(rayHits, access.readWrite);
     hits = trace.write(hits, access.write);
     if (rayTracing) {

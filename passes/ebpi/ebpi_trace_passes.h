@@ -4,8 +4,9 @@
 // trace every ray with the chosen backend, recording EVERY hit (t, object, triangle, barycentrics,
 // entering) in the ray's slots -> sort each ray's hits by (t, object, triangle) -> copy into the
 // read-back slot.
-// Reads: rays, object table, indices, vertex buffers (in place). Writes: per-ray counts (exact
-// past the capacity, with a truncation flag) and hit slots. Invariant: both backends decide hits
+// Reads: rays, object table, indices, vertex buffers (in place), and (compute backend) the AABB
+// trees of the objects' meshes. Writes: per-ray counts (exact past the capacity, with a truncation
+// flag) and hit slots. Invariant: both backends decide hits
 // with the one watertight test of shaders_glsl/shared/ebpi_trace.h, so after the sort their
 // outputs are identical whenever the acceleration structure reports a superset of the hits (all
 // three backends are tested hit for hit against an exact reference: tests/ebpi/ebpi_trace_gpu_test.cpp).
@@ -57,6 +58,9 @@ struct EbpiTracePassInputs {
     // INDIRECT_BUFFER and SHADER_DEVICE_ADDRESS usages) and its address.
     BufferHandle launch;
     VkDeviceAddress launchAddress = 0;
+    // Compute backend: the AABB trees its rays traverse (shared/aabb_tree.h: AabbTreeGpu[], node
+    // boxes, leaves), each object's through EbpiTraceObjectGpu::tree.
+    BufferHandle trees, nodes, leaves;
 
     BufferHandle readback;                           // the frame's ring slot; invalid: no read-back pass
     const ReadbackLayout* readbackLayout = nullptr;  // ebpiTraceReadbackLayout

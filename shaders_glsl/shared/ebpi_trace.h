@@ -38,6 +38,11 @@ VKC_CONSTANT(float, kEbpiTraceBoxMargin, 1.0e-5)
 // uint[4] (ray-tracing-pipeline backend only): the VkTraceRaysIndirectCommandKHR of a GPU-driven
 // frame, written by ebpi_trace_launch.comp from the ray count.
 VKC_CONSTANT(uint, kEbpiTraceBindingLaunch, 8u)
+// Compute backend only: the AABB trees of the objects' meshes (shared/aabb_tree.h, as the
+// aabb-tree method builds and refits them), which its rays traverse.
+VKC_CONSTANT(uint, kEbpiTraceBindingTrees, 9u)   // AabbTreeGpu[], read
+VKC_CONSTANT(uint, kEbpiTraceBindingNodes, 10u)  // AabbNodeGpu[], read
+VKC_CONSTANT(uint, kEbpiTraceBindingLeaves, 11u) // uvec4[] per leaf: vertex ids, triangle, read
 // A ray-tracing launch is kEbpiTraceLaunchWidth rays wide (or fewer) and as tall as the rays need:
 // ray y * width + x, within every device's launch-size limits.
 VKC_CONSTANT(uint, kEbpiTraceLaunchWidth, 4096u)
@@ -51,7 +56,7 @@ struct EbpiTraceObjectGpu {
     uint firstIndex;      // the object's first triangle index in the index buffer
     uint triangleCount;
     uint firstBox;        // ray-query backend: its triangles' boxes (EbpiTriangleBoxGpu) from here
-    uint pad0;
+    uint tree;            // compute backend: its mesh's AABB tree (AabbTreeGpu) in the trees buffer
 };
 
 // A triangle's object-space box, grown (VkAabbPositionsKHR, 24 bytes): the BLAS holds boxes, not

@@ -120,6 +120,9 @@ void declareTrace(Graph& graph, TraceGraph& t, EbpiRayBackend backend, bool gpuD
     t.in.rays = imported("rays");
     t.in.vertices = {imported("vertices")};
     t.in.boxes = imported("boxes");
+    t.in.trees = imported("trees");
+    t.in.nodes = imported("nodes");
+    t.in.leaves = imported("leaves");
     t.in.objectCount = 2;
     t.in.mostTriangles = 12;
     t.in.rayHits = graph.createBuffer("ray-hits", GraphBufferDesc{800});
@@ -224,6 +227,11 @@ TEST(EbpiTracePassesTest, ComputeBackendTouchesNoAccelerationStructure) {
     EXPECT_EQ(passNames(graph), (std::vector<std::string>{kEbpiTraceClearPassName, kEbpiTracePassName,
                                                           kEbpiTraceSortPassName, kEbpiTraceReadbackPassName}));
     EXPECT_EQ(graph.dump().find("AccelStruct"), std::string::npos);
+    // Its rays traverse the aabb-tree method's trees instead.
+    const std::string dump = graph.dump();
+    const std::string trace = dump.substr(dump.find("'ebpi-trace'"), dump.find("'ebpi-trace-sort'") - dump.find("'ebpi-trace'"));
+    for (const char* tree : {"trees", "nodes", "leaves"})
+        EXPECT_NE(trace.find(std::string("read buffer '") + tree + "' v0 ComputeRead"), std::string::npos) << tree;
     // The hit buffers never need a usage a plain Vulkan 1.2 device lacks.
     for (BufferHandle b : {graph.findBuffer("ray-hits"), graph.findBuffer("hits")})
         EXPECT_EQ(graph.bufferUsage(b) &

@@ -1,8 +1,10 @@
 // Runs ebpi's casting passes (passes/ebpi/ebpi_trace_passes.h) on a device for the GPU tests: the
 // meshes in one vertex and one index buffer, the object table, the rays, the chosen backend's
-// pipelines and (hardware backends) acceleration structures, one graph read back through a ring slot.
+// pipelines and its structures (hardware backends: acceleration structures; compute: each mesh's
+// AABB tree, built as the aabb-tree method builds it), one graph read back through a ring slot.
 #pragma once
 
+#include "collision/aabb_tree/aabb_tree.h"
 #include "collision/frames/vulkan_graph.h"
 #include "tests/support/graph_run.h"
 #include "passes/ebpi/ebpi_trace_pipelines.h"
@@ -67,12 +69,21 @@ inline Result<TraceRun> runTrace(VulkanContext& ctx, EbpiRayBackend backend, con
     std::vector<gpu::EbpiTraceObjectGpu> table;
     std::vector<EbpiAccelMesh> accelMeshes;
     std::vector<EbpiAccelInstance> instances;
+    std::vector<gpu::AabbTreeGpu> trees;
+    std::vector<gpu::AabbNodeGpu> nodes;
+    std::vector<glm::uvec4> leaves;
     uint32_t boxCount = 0, mostTriangles = 0;
     for (uint32_t i = 0; i < objects.size(); ++i) {
         const MeshData& mesh = *objects[i].mesh;
         gpu::EbpiTraceObjectGpu o{};
         o.object.objectToLocal = objects[i].objectToLocal;
         o.object.vertices = {0u, 3u, uint32_t(positions.size()), uint32_t(mesh.positions.size())};
+        auto tree = buildAabbTree(mesh);
+        if (!tree) return tree.status();
+        o.tree = uint32_t(trees.size());
+        trees.push_back(tree->gpuHeader(uint32_t(nodes.size()), uint32_t(leaves.size()), o.object.vertices));
+        nodes.insert(nodes.end(), tree->nodes.begin(), tree->nodes.end());
+        leaves.insert(leaves.end(), tree->leaves.begin(), tree->leaves.end());
         o.firstIndex = uint32_t(indices.size());
         o.triangleCount = uint32_t(mesh.triangleCount());
         o.firstBox = boxCount;
@@ -99,11 +110,21 @@ inline Result<TraceRun> runTrace(VulkanContext& ctx, EbpiRayBackend backend, con
                                    MemoryUsage::DeviceLocal, "ebpi-test-objects");
     auto rayBuffer = res.buffer(rays.size() * sizeof(rays[0]), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                                 MemoryUsage::DeviceLocal, "ebpi-test-rays");
+    auto treeBuffer = res.buffer(trees.size() * sizeof(trees[0]), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                 MemoryUsage::DeviceLocal, "ebpi-test-trees");
+    auto nodeBuffer = res.buffer(nodes.size() * sizeof(nodes[0]), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                 MemoryUsage::DeviceLocal, "ebpi-test-nodes");
+    auto leafBuffer = res.buffer(leaves.size() * sizeof(leaves[0]), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                 MemoryUsage::DeviceLocal, "ebpi-test-leaves");
     const ReadbackLayout layout = ebpiTraceReadbackLayout(uint32_t(rays.size()), hitCapacity);
     auto ring =
         res.buffer(layout.slotBytes(), VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::Readback, "ebpi-test-readback");
-    for (auto* b : {&vertexBuffer, &indexBuffer, &boxBuffer, &objectBuffer, &rayBuffer, &ring})
+    for (auto* b : {&vertexBuffer, &indexBuffer, &boxBuffer, &objectBuffer, &rayBuffer, &treeBuffer, &nodeBuffer,
+                    &leafBuffer, &ring})
         if (!*b) return b->status();
+    VKC_TRY(uploadBuffer(ctx, treeBuffer.value(), trees.data(), trees.size() * sizeof(trees[0])));
+    VKC_TRY(uploadBuffer(ctx, nodeBuffer.value(), nodes.data(), nodes.size() * sizeof(nodes[0])));
+    VKC_TRY(uploadBuffer(ctx, leafBuffer.value(), leaves.data(), leaves.size() * sizeof(leaves[0])));
     VKC_TRY(uploadBuffer(ctx, vertexBuffer.value(), positions.data(), positions.size() * 4));
     VKC_TRY(uploadBuffer(ctx, indexBuffer.value(), indices.data(), indices.size() * 4));
     VKC_TRY(uploadBuffer(ctx, objectBuffer.value(), table.data(), table.size() * sizeof(table[0])));
@@ -120,7 +141,7 @@ inline Result<TraceRun> runTrace(VulkanContext& ctx, EbpiRayBackend backend, con
     auto pipelines = createEbpiTracePipelines(ctx, backend, ebpiTracePipelineLayout(backend));
     if (!pipelines) return pipelines.status();
     res.pipelines = pipelines.value();
-    std::vector<VkDescriptorPoolSize> sizes = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 10}};
+    std::vector<VkDescriptorPoolSize> sizes = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 12}};
     if (accelStructs) sizes.push_back({VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, 1});
     auto pool = createDescriptorPool(ctx, 1, sizes, "ebpi-test-pool");
     if (!pool) return pool.status();
@@ -147,6 +168,9 @@ inline Result<TraceRun> runTrace(VulkanContext& ctx, EbpiRayBackend backend, con
     in.objectCount = uint32_t(table.size());
     in.mostTriangles = mostTriangles;
     in.boxes = graph.importBuffer("ebpi-boxes", ImportedBuffer{boxBuffer->buffer});
+    in.trees = graph.importBuffer("ebpi-trees", ImportedBuffer{treeBuffer->buffer});
+    in.nodes = graph.importBuffer("ebpi-nodes", ImportedBuffer{nodeBuffer->buffer});
+    in.leaves = graph.importBuffer("ebpi-leaves", ImportedBuffer{leafBuffer->buffer});
     ImportedBuffer slot{ring->buffer};
     slot.size = layout.slotBytes();
     slot.final = syncStateOf(Access::HostRead);
@@ -171,6 +195,11 @@ inline Result<TraceRun> runTrace(VulkanContext& ctx, EbpiRayBackend backend, con
                           rayBuffer.value());
     const VkBuffer vertexBuffers[] = {vertexBuffer->buffer};
     writeStorageBufferArray(ctx, in.set, gpu::kBindingVertexBuffers, vertexBuffers);
+    if (backend == EbpiRayBackend::Compute)
+        for (const auto& [binding, buffer] : {std::pair{gpu::kEbpiTraceBindingTrees, &treeBuffer.value()},
+                                              std::pair{gpu::kEbpiTraceBindingNodes, &nodeBuffer.value()},
+                                              std::pair{gpu::kEbpiTraceBindingLeaves, &leafBuffer.value()}})
+            writeBufferDescriptor(ctx, in.set, binding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, *buffer);
     if (accelStructs) {
         writeAccelerationStructure(ctx, in.set, gpu::kEbpiTraceBindingTlas, res.accel.tlas);
         writeBufferDescriptor(ctx, in.set, gpu::kEbpiTraceBindingBoxes, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,

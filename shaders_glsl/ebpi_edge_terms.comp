@@ -1,16 +1,19 @@
-// Method `ebpi` (paper 5, Sec. 4.1, Alg. 1-2 made conservative): each mesh edge's projected segment
-// and bound polynomial in one view, computed exactly as ebpiEdgeTerms (collision/ebpi/
+// Method `ebpi` (paper 5, Sec. 4.1-4.2, Alg. 1-2 made conservative): each mesh edge's projected
+// segment and bound polynomial in one view, computed exactly as ebpiEdgeTerms (collision/ebpi/
 // ebpi_edge_terms.cpp) does with EbpiSteepWallDepth::MeshDepthExtent: the same double operations
 // in the same order, precise (no FMA contraction), so the terms equal the CPU's bit for bit where
-// the device's double division and square root are correctly rounded (lavapipe's are).
-// An edge that misses the view's region box (and borders no steep face) gets an all-zero bound.
-// Grid: y = job (object in a view), x = edge of the job (grid-stride). Reads the depth extents of
-// ebpi_depth_extent.comp.
+// the device's double division and square root are correctly rounded (lavapipe's are); then
+// added into every pixel of the view it touches (ebpi_term_raster.glsl, as buildEbpiFixedImage),
+// straight from the thread that made it: no list of terms (a million-triangle pair would need
+// hundreds of megabytes of them). An edge that misses the view's region box (and borders no steep
+// face) adds nothing. Grid: y = job (object in a view), x = edge of the job (grid-stride). Reads
+// the depth extents of ebpi_depth_extent.comp.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 
 #include "ebpi_crease_bound.glsl"
 #include "ebpi_ray_frame.glsl"
+#include "ebpi_term_raster.glsl"
 
 layout(local_size_x_id = 0) in;
 layout(constant_id = 0) const uint kGroupSize = kEbpiImageGroupSize;
@@ -20,7 +23,6 @@ layout(set = 0, binding = kEbpiImageBindingViews, std430) readonly buffer Views 
 layout(set = 0, binding = kEbpiImageBindingJobs, std430) readonly buffer Jobs { EbpiImageJobGpu jobs[]; };
 layout(set = 0, binding = kEbpiImageBindingEdges, std430) readonly buffer Edges { EbpiMeshEdgeGpu edges[]; };
 layout(set = 0, binding = kEbpiImageBindingExtents, std430) readonly buffer Extents { EbpiDepthExtentGpu extents[]; };
-layout(set = 0, binding = kEbpiImageBindingTerms, std430) writeonly buffer Terms { EbpiEdgeTermGpu terms[]; };
 
 layout(push_constant) uniform Push { EbpiImagePush push; };
 
@@ -77,6 +79,7 @@ void main() {
     ObjectGpu object = objects[job.object];
     EbpiViewGpu view = views[job.view];
     uint stride = gl_NumWorkGroups.x * kGroupSize;
+    bool overflowed = false;
     for (uint e = gl_GlobalInvocationID.x; e < job.edgeCount; e += stride) {
         EbpiMeshEdgeGpu edge = edges[job.firstEdge + e];
         Face fi = faceGeometry(object, view, edge.triangleI[0], edge.triangleI[1], edge.triangleI[2]);
@@ -91,6 +94,7 @@ void main() {
             steepWallBound(extents[jobIndex], fi.depthGradient, bound);
         else if (!fi.steep && segmentMeetsRegion(view, a, b))
             creaseBound(fi.depthGradient - fj.depthGradient, bound);
-        terms[job.firstTerm + e] = EbpiEdgeTermGpu(a.x, a.y, b.x, b.y, bound);
+        ebpiRasterizeTerm(view, EbpiEdgeTermGpu(a.x, a.y, b.x, b.y, bound), overflowed);
     }
+    if (overflowed) atomicOr(overflow[job.view], 1u);
 }

@@ -5,7 +5,7 @@
 // with a carry: integer addition does not depend on the order, so the image is bit-identical
 // between runs and to the CPU's, and no 64-bit atomics are needed. A contribution of 2^62 quanta
 // or more, or a sum reaching 2^63, sets `overflowed` instead of wrapping unseen.
-// Declares the pixel and overflow-flag bindings; shared by ebpi_rasterize.comp (mesh edges) and
+// Declares the pixel and overflow-flag bindings; shared by ebpi_edge_terms.comp (mesh edges) and
 // ebpi_transient_terms.comp (the surfaces' crossings).
 #ifndef VKC_EBPI_TERM_RASTER_GLSL
 #define VKC_EBPI_TERM_RASTER_GLSL

@@ -26,7 +26,6 @@
 #include "spirv/ebpi_edge_terms.comp.h"
 #include "spirv/ebpi_normal_histogram.comp.h"
 #include "spirv/ebpi_pyramid.comp.h"
-#include "spirv/ebpi_rasterize.comp.h"
 #include "spirv/ebpi_ray_allocate.comp.h"
 #include "spirv/ebpi_ray_generate.comp.h"
 #include "spirv/ebpi_ray_options.comp.h"
@@ -135,7 +134,7 @@ EbpiDetectorImpl::~EbpiDetectorImpl() {
     if (!ctx) return;
     destroyDetectorFrames(*ctx, frames);
     for (EbpiSlot& slot : slots) destroyEbpiAccelFrame(*ctx, slot.accel);
-    for (Pipeline* p : {&histogram, &directions, &depthExtent, &edgeTerms, &rasterize, &transientTerms, &pyramid, &options, &allocate, &scan, &generate,
+    for (Pipeline* p : {&histogram, &directions, &depthExtent, &edgeTerms, &transientTerms, &pyramid, &options, &allocate, &scan, &generate,
                         &volume, &aabbRefit, &aabbIndirect, &aabbTraverse})
         destroyPipeline(*ctx, *p);
     destroyEbpiTracePipelines(*ctx, tracePipelines);
@@ -170,7 +169,6 @@ Status EbpiDetectorImpl::createPipelines() {
         {&directions, kSpirv_ebpi_directions_comp, &directionLayout, {}, kEbpiDirectionsPassName},
         {&depthExtent, kSpirv_ebpi_depth_extent_comp, &imageLayout, imageGroup, kEbpiDepthExtentPassName},
         {&edgeTerms, kSpirv_ebpi_edge_terms_comp, &imageLayout, imageGroup, kEbpiEdgeTermsPassName},
-        {&rasterize, kSpirv_ebpi_rasterize_comp, &imageLayout, imageGroup, kEbpiRasterizePassName},
         {&transientTerms, kSpirv_ebpi_transient_terms_comp, &imageLayout, imageGroup, kEbpiTransientTermsPassName},
         {&aabbRefit, kSpirv_aabb_refit_comp, &aabbLayout, aabbRefitGroup, kAabbRefitPassName},
         {&aabbIndirect, kSpirv_aabb_indirect_comp, &aabbLayout, aabbGroup, kAabbIndirectPassName},

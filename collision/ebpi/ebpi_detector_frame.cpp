@@ -47,7 +47,7 @@ struct FrameTables {
     std::vector<gpu::EbpiCrossingPairGpu> crossingPairs;
     std::vector<gpu::EbpiDirectionPairGpu> directionPairs;
     std::vector<ObjectPair> traversed;  // the tested pairs, for the transient edges' traversal
-    uint32_t pixels = 0, terms = 0, tiles = 0, mostTiles = 0, mostLevels = 0, mostEdges = 0, gradientSlots = 0;
+    uint32_t pixels = 0, tiles = 0, mostTiles = 0, mostLevels = 0, mostEdges = 0, gradientSlots = 0;
     uint32_t mostTriangles = 0;  // of a pair's two meshes
 };
 
@@ -218,8 +218,7 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
             t.rayViews.push_back({s.tolerance, 0.0, v.zMin, v.zMax, t.tiles, levels, objectA.value(), objectB.value(), p, axis});
             for (const auto& [object, local] : {std::pair{r.a, objectA.value()}, std::pair{r.b, objectB.value()}}) {
                 const auto [firstEdge, edgeCount] = meshEdges[scene.objects[object].mesh];
-                t.jobs.push_back({view, local, firstEdge, edgeCount, t.terms, 0, 0, 0});
-                t.terms += edgeCount;
+                t.jobs.push_back({view, local, firstEdge, edgeCount});
                 t.mostEdges = std::max(t.mostEdges, edgeCount);
             }
             t.pixels += s.resolution * s.resolution;
@@ -228,15 +227,14 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
             t.mostLevels = std::max(t.mostLevels, levels);
         }
     }
-    const VkDeviceSize termBytes = VkDeviceSize(t.terms) * sizeof(gpu::EbpiEdgeTermGpu);
+    const VkDeviceSize edgeBytes = VkDeviceSize(t.edges.size()) * sizeof(gpu::EbpiMeshEdgeGpu);
+    if (edgeBytes > c.properties.limits.maxStorageBufferRange)
+        return makeError(ErrorCode::Unsupported,
+                         "ebpi: the tested pairs' meshes have " + std::to_string(t.edges.size()) + " edges (" +
+                             std::to_string(edgeBytes) + " bytes), above the device's maxStorageBufferRange " +
+                             std::to_string(c.properties.limits.maxStorageBufferRange) + ": test fewer pairs per frame");
     const bool accelStructs = ebpiUsesAccelStructs(backend);
     if (accelStructs) VKC_TRY(prepareEbpiAccelFrame(c, backend, slot.accel, t.traceObjects));
-    if (termBytes > c.properties.limits.maxStorageBufferRange)
-        return makeError(ErrorCode::Unsupported,
-                         "ebpi: the tested pairs' edges need " + std::to_string(termBytes) +
-                             " bytes of edge terms (3 directions x both meshes' edges), above the device's "
-                             "maxStorageBufferRange " + std::to_string(c.properties.limits.maxStorageBufferRange) +
-                             ": test fewer pairs per frame");
 
     auto ownedGraph = std::make_unique<Graph>();
     Graph& graph = *ownedGraph;
@@ -294,7 +292,6 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
     EbpiImagePassInputs image;
     image.depthExtentPipeline = &depthExtent;
     image.edgeTermsPipeline = &edgeTerms;
-    image.rasterizePipeline = &rasterize;
     image.transientPipeline = crossings ? &transientTerms : nullptr;
     image.set = slot.imageSet;
     image.viewCount = viewCount;
@@ -307,7 +304,6 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
     image.edges = host("ebpi mesh edges", t.edges.size() * sizeof(gpu::EbpiMeshEdgeGpu));
     image.vertices = vertices;
     image.extents = device("ebpi depth extents", t.jobs.size() * sizeof(gpu::EbpiDepthExtentGpu));
-    image.terms = device("ebpi edge terms", termBytes);
     image.pixels = device("ebpi pixels", VkDeviceSize(t.pixels) * sizeof(gpu::EbpiPixelGpu));
     image.status = device("ebpi image overflow flags", viewCount * 4);
     if (crossings) {

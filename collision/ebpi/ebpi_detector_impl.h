@@ -67,7 +67,7 @@ struct EbpiDetectorImpl {
     EbpiSettings settings;
     EbpiRayBackend backend = EbpiRayBackend::Compute;
     Pipeline histogram, directions;
-    Pipeline depthExtent, edgeTerms, rasterize, transientTerms, pyramid, options, allocate, scan, generate, volume;
+    Pipeline depthExtent, edgeTerms, transientTerms, pyramid, options, allocate, scan, generate, volume;
     Pipeline aabbRefit, aabbIndirect, aabbTraverse;  // the traversal in leaf-box mode
     AabbTreeCache trees;
     EbpiTracePipelines tracePipelines;

@@ -1,5 +1,5 @@
 // Method `ebpi` (paper 5, Sec. 4.2): the EBPI in 64-bit fixed point, as the GPU accumulates it
-// (shaders_glsl/ebpi_rasterize.comp) with integer atomics, so that the image does not depend on
+// (shaders_glsl/ebpi_term_raster.glsl) with integer atomics, so that the image does not depend on
 // the order of the additions and is bit-identical between runs and to this CPU build.
 //
 // Each contribution (an edge's coefficient, or that times its clipped extent l_x or l_y) is

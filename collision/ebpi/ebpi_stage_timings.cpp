@@ -28,7 +28,7 @@ constexpr StageOf kStages[] = {
     {kEbpiDirectionsPassName, &EbpiStageTimings::directions},
     {kEbpiImageClearPassName, &EbpiStageTimings::image},   {kEbpiDepthExtentPassName, &EbpiStageTimings::image},
     {kEbpiEdgeTermsPassName, &EbpiStageTimings::image},    {kEbpiTransientTermsPassName, &EbpiStageTimings::image},
-    {kEbpiRasterizePassName, &EbpiStageTimings::image},    {kEbpiRayOptionsPassName, &EbpiStageTimings::rays},
+    {kEbpiRayOptionsPassName, &EbpiStageTimings::rays},
     {kEbpiRayAllocatePassName, &EbpiStageTimings::rays},   {kEbpiRayScanPassName, &EbpiStageTimings::rays},
     {kEbpiRayGeneratePassName, &EbpiStageTimings::rays},   {kEbpiTraceBoxesPassName, &EbpiStageTimings::bvh},
     {kEbpiTraceBlasPassName, &EbpiStageTimings::bvh},      {kEbpiTraceTlasPassName, &EbpiStageTimings::bvh},

@@ -1,5 +1,5 @@
 // EBPI passes; see ebpi_image_passes.h. GLSL: ebpi_depth_extent.comp, ebpi_edge_terms.comp,
-// ebpi_rasterize.comp, ebpi_transient_terms.comp (bindings and structs in shaders_glsl/shared/ebpi_image.h).
+// ebpi_transient_terms.comp (bindings and structs in shaders_glsl/shared/ebpi_image.h).
 #include "passes/ebpi/ebpi_image_passes.h"
 
 #include "collision/ebpi/ebpi_fixed_point.h"
@@ -42,7 +42,7 @@ void dispatchJobs(VkCommandBuffer cmd, const PassResources& r, const Pipeline& p
 const PipelineLayoutDesc kEbpiImagePipelineLayout = {ebpiImageBindings(), sizeof(gpu::EbpiImagePush)};
 
 EbpiImagePassOutputs addEbpiImagePasses(Graph& graph, const EbpiImagePassInputs& in) {
-    EbpiImagePassOutputs out{in.terms, in.pixels, in.status};
+    EbpiImagePassOutputs out{in.pixels, in.status};
     BufferHandle extents = in.extents;
 
     // The pixels are sums of atomics and the flags are or-ed: both start at zero every frame.
@@ -69,17 +69,10 @@ EbpiImagePassOutputs addEbpiImagePasses(Graph& graph, const EbpiImagePassInputs&
         PassBuilder edgeTerms = graph.addPass(kEbpiEdgeTermsPassName);
         for (BufferHandle b : {in.objects, in.views, in.jobs, in.edges, extents}) edgeTerms.read(b, Access::ComputeRead);
         for (BufferHandle v : in.vertices) edgeTerms.read(v, Access::ComputeRead);
-        out.terms = edgeTerms.write(out.terms, Access::ComputeWrite);
+        out.pixels = edgeTerms.write(out.pixels, Access::ComputeReadWrite);
+        out.status = edgeTerms.write(out.status, Access::ComputeReadWrite);
         edgeTerms.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
             dispatchJobs(cmd, r, *in.edgeTermsPipeline, in.set, in.jobCount, groupsFor(in.mostEdgesPerJob));
-        });
-
-        PassBuilder rasterize = graph.addPass(kEbpiRasterizePassName);
-        for (BufferHandle b : {in.views, in.jobs, out.terms}) rasterize.read(b, Access::ComputeRead);
-        out.pixels = rasterize.write(out.pixels, Access::ComputeReadWrite);
-        out.status = rasterize.write(out.status, Access::ComputeReadWrite);
-        rasterize.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
-            dispatchJobs(cmd, r, *in.rasterizePipeline, in.set, in.jobCount, groupsFor(in.mostEdgesPerJob));
         });
     }
 
@@ -105,8 +98,8 @@ EbpiImagePassOutputs addEbpiImagePasses(Graph& graph, const EbpiImagePassInputs&
 std::vector<std::pair<uint32_t, BufferHandle>> ebpiImageBufferBindings(const EbpiImagePassInputs& in) {
     return {{gpu::kEbpiImageBindingObjects, in.objects}, {gpu::kEbpiImageBindingViews, in.views},
             {gpu::kEbpiImageBindingJobs, in.jobs},       {gpu::kEbpiImageBindingEdges, in.edges},
-            {gpu::kEbpiImageBindingExtents, in.extents}, {gpu::kEbpiImageBindingTerms, in.terms},
-            {gpu::kEbpiImageBindingPixels, in.pixels},   {gpu::kEbpiImageBindingStatus, in.status},
+            {gpu::kEbpiImageBindingExtents, in.extents}, {gpu::kEbpiImageBindingPixels, in.pixels},
+            {gpu::kEbpiImageBindingStatus, in.status},
             {gpu::kEbpiImageBindingIndices, in.indices}, {gpu::kEbpiImageBindingTrianglePairs, in.trianglePairs},
             {gpu::kEbpiImageBindingTraversal, in.traversal}, {gpu::kEbpiImageBindingCrossingPairs, in.crossingPairs}};
 }

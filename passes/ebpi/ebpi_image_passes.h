@@ -1,14 +1,14 @@
 // Passes building the EBPI of method `ebpi` (paper 5, pipeline stages 2-3 of issue 12), in order:
 //   ebpi-image-clear (zero the pixels and overflow flags) -> ebpi-depth-extent (each job's object
 //   depth range along its view) -> ebpi-edge-terms (one thread per edge and job: projected segment
-//   and bound polynomial) -> ebpi-rasterize (every term into every pixel its closed segment touches,
-//   64-bit fixed point, rounded up) -> ebpi-transient-terms (where the pairs' surfaces cross, from
-//   an aabb-tree traversal's candidate triangle pairs: the crossings' terms into their pairs' views).
+//   and bound polynomial, added into every pixel its closed segment touches, 64-bit fixed point,
+//   rounded up) -> ebpi-transient-terms (where the pairs' surfaces cross, from an aabb-tree
+//   traversal's candidate triangle pairs: the crossings' terms into their pairs' views).
 // A job is one object's edges in one view (EbpiImageJobGpu); several jobs may share a view (both
 // objects of a pair) and then add into the same image.
 // Reads: object table, vertex buffers in place, the mesh edge lists, views, jobs; for the transient
 // edges the scene's indices, the traversal's triangle pairs and count, and the pairs' table.
-// Writes: depth extents and edge terms (transient), the pixels and per-view overflow flags.
+// Writes: depth extents (transient), the pixels and per-view overflow flags.
 // Invariant: the image equals buildEbpiFixedImage of the CPU reference's terms
 // (ebpiEdgeTerms with EbpiSteepWallDepth::MeshDepthExtent) bit for bit where the device's double
 // division and square root are correctly rounded; it is never below the real sums, and an overflow
@@ -32,9 +32,8 @@ namespace vkc {
 struct EbpiImagePassInputs {
     const Pipeline* depthExtentPipeline = nullptr;  // ebpi_depth_extent.comp
     const Pipeline* edgeTermsPipeline = nullptr;    // ebpi_edge_terms.comp
-    const Pipeline* rasterizePipeline = nullptr;    // ebpi_rasterize.comp
     const Pipeline* transientPipeline = nullptr;    // ebpi_transient_terms.comp; null: no transient edges
-    VkDescriptorSet set = VK_NULL_HANDLE;           // one set (kEbpiImagePipelineLayout) serves all four
+    VkDescriptorSet set = VK_NULL_HANDLE;           // one set (kEbpiImagePipelineLayout) serves all three
 
     uint32_t viewCount = 0;
     uint32_t jobCount = 0;
@@ -44,7 +43,6 @@ struct EbpiImagePassInputs {
     BufferHandle objects, views, jobs, edges;  // read
     std::vector<BufferHandle> vertices;        // every vertex buffer the objects read
     BufferHandle extents;                      // EbpiDepthExtentGpu per job
-    BufferHandle terms;                        // EbpiEdgeTermGpu per edge of every job
     BufferHandle pixels;                       // EbpiPixelGpu per pixel of every view
     BufferHandle status;                       // uint overflow flag per view
     // Transient edges (ebpi_transient_edges.h): the candidate triangle pairs (AabbTrianglePairGpu,
@@ -56,17 +54,16 @@ struct EbpiImagePassInputs {
 
 // The versions of the image and flags the passes wrote, for later passes and the read-back.
 struct EbpiImagePassOutputs {
-    BufferHandle terms, pixels, status;
+    BufferHandle pixels, status;
 };
 
-// The descriptor layout shared by the four shaders (tests check it against their SPIR-V).
+// The descriptor layout shared by the three shaders (tests check it against their SPIR-V).
 extern const PipelineLayoutDesc kEbpiImagePipelineLayout;
 
 inline constexpr const char* kEbpiImageClearPassName = "ebpi-image-clear";
 inline constexpr const char* kEbpiDepthExtentPassName = "ebpi-depth-extent";
 inline constexpr const char* kEbpiEdgeTermsPassName = "ebpi-edge-terms";
 inline constexpr const char* kEbpiTransientTermsPassName = "ebpi-transient-terms";
-inline constexpr const char* kEbpiRasterizePassName = "ebpi-rasterize";
 
 EbpiImagePassOutputs addEbpiImagePasses(Graph& graph, const EbpiImagePassInputs& inputs);
 

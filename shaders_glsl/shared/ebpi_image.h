@@ -1,5 +1,6 @@
 // Layouts and limits of the EBPI built on the GPU (method `ebpi`, paper 5, Sec. 4.1-4.2), shared by
-// ebpi_depth_extent.comp, ebpi_edge_terms.comp, ebpi_rasterize.comp and passes/ebpi/ebpi_image_passes.cpp.
+// ebpi_depth_extent.comp, ebpi_edge_terms.comp, ebpi_transient_terms.comp and
+// passes/ebpi/ebpi_image_passes.cpp.
 // All structs are std430 and made of 4-byte scalars and 8-byte doubles in an order that needs no
 // padding, so the C++ mirror has the same offsets (static_assert'ed below). The CPU reference of
 // every number here is collision/ebpi/ (ebpi_edge_terms.h, ebpi_fixed_point.h).
@@ -25,15 +26,14 @@ VKC_CONSTANT(uint, kEbpiImageBindingViews, 1u)     // EbpiViewGpu[], read
 VKC_CONSTANT(uint, kEbpiImageBindingJobs, 2u)      // EbpiImageJobGpu[], read
 VKC_CONSTANT(uint, kEbpiImageBindingEdges, 3u)     // EbpiMeshEdgeGpu[], read
 VKC_CONSTANT(uint, kEbpiImageBindingExtents, 4u)   // EbpiDepthExtentGpu[] per job, written then read
-VKC_CONSTANT(uint, kEbpiImageBindingTerms, 5u)     // EbpiEdgeTermGpu[], written then read
-VKC_CONSTANT(uint, kEbpiImageBindingPixels, 6u)    // EbpiPixelGpu[], atomics
-VKC_CONSTANT(uint, kEbpiImageBindingStatus, 7u)    // uint[] per view: overflow flag
+VKC_CONSTANT(uint, kEbpiImageBindingPixels, 5u)    // EbpiPixelGpu[], atomics
+VKC_CONSTANT(uint, kEbpiImageBindingStatus, 6u)    // uint[] per view: overflow flag
 // Transient edges (ebpi_transient_terms.comp): the frame's candidate triangle pairs from its
 // aabb-tree traversal (shared/aabb_tree.h), their count, the scene's indices and each pair's entry.
-VKC_CONSTANT(uint, kEbpiImageBindingIndices, 8u)        // uint[] triangle indices of every mesh, read
-VKC_CONSTANT(uint, kEbpiImageBindingTrianglePairs, 9u)  // AabbTrianglePairGpu[], read
-VKC_CONSTANT(uint, kEbpiImageBindingTraversal, 10u)     // AabbTraversalStateGpu, read
-VKC_CONSTANT(uint, kEbpiImageBindingCrossingPairs, 11u) // EbpiCrossingPairGpu[] per tested pair, read
+VKC_CONSTANT(uint, kEbpiImageBindingIndices, 7u)        // uint[] triangle indices of every mesh, read
+VKC_CONSTANT(uint, kEbpiImageBindingTrianglePairs, 8u)  // AabbTrianglePairGpu[], read
+VKC_CONSTANT(uint, kEbpiImageBindingTraversal, 9u)      // AabbTraversalStateGpu, read
+VKC_CONSTANT(uint, kEbpiImageBindingCrossingPairs, 10u) // EbpiCrossingPairGpu[] per tested pair, read
 
 // One view: the rotation taking its ray direction to +z and its EBPI window (EbpiWindow).
 struct EbpiViewGpu {
@@ -51,16 +51,12 @@ struct EbpiViewGpu {
     double regionHi[3];       // no term unless beside a steep face (infinite: every edge)
 };
 
-// One object's edges in one view: edges firstEdge.. of the edge buffer, terms firstTerm.. out.
+// One object's edges in one view: edges firstEdge.. of the edge buffer.
 struct EbpiImageJobGpu {
     uint view;
     uint object;              // index into the object table (ObjectGpu)
     uint firstEdge;
     uint edgeCount;
-    uint firstTerm;
-    uint unused0;
-    uint unused1;
-    uint unused2;
 };
 
 // A mesh edge (ebpiMeshEdges): its vertices a < b and its two triangles' vertices in index order
@@ -79,7 +75,8 @@ struct EbpiDepthExtentGpu {
     double maxZ;
 };
 
-// An edge's projected segment and bound polynomial (EbpiEdgeTerm); all-zero bound: no term.
+// An edge's projected segment and bound polynomial (EbpiEdgeTerm), as the shaders hand it to the
+// rasterization (ebpi_term_raster.glsl); all-zero bound: no term.
 struct EbpiEdgeTermGpu {
     double ax;
     double ay;
@@ -89,7 +86,7 @@ struct EbpiEdgeTermGpu {
 };
 
 // One EBPI pixel: 15 unsigned 64-bit fixed-point channels as (low, high) word pairs, summed with
-// 32-bit atomics and a carry (ebpi_rasterize.comp), then the count of touching edges.
+// 32-bit atomics and a carry (ebpi_term_raster.glsl), then the count of touching edges.
 struct EbpiPixelGpu {
     uint words[30];
     uint edges;
@@ -125,7 +122,7 @@ VKC_NAMESPACE_END
 #include <cstddef>
 static_assert(sizeof(vkc::gpu::EbpiViewGpu) == 288 && offsetof(vkc::gpu::EbpiViewGpu, scales) == 104 &&
               offsetof(vkc::gpu::EbpiViewGpu, width) == 224 && offsetof(vkc::gpu::EbpiViewGpu, regionLo) == 240);
-static_assert(sizeof(vkc::gpu::EbpiImageJobGpu) == 32);
+static_assert(sizeof(vkc::gpu::EbpiImageJobGpu) == 16);
 static_assert(sizeof(vkc::gpu::EbpiMeshEdgeGpu) == 32 && offsetof(vkc::gpu::EbpiMeshEdgeGpu, triangleJ) == 20);
 static_assert(sizeof(vkc::gpu::EbpiDepthExtentGpu) == 16);
 static_assert(sizeof(vkc::gpu::EbpiEdgeTermGpu) == 72 && offsetof(vkc::gpu::EbpiEdgeTermGpu, bound) == 32);

@@ -33,7 +33,6 @@
 #include "spirv/ebpi_depth_extent.comp.h"
 #include "spirv/ebpi_edge_terms.comp.h"
 #include "spirv/ebpi_pyramid.comp.h"
-#include "spirv/ebpi_rasterize.comp.h"
 #include "spirv/ebpi_ray_allocate.comp.h"
 #include "spirv/ebpi_ray_generate.comp.h"
 #include "spirv/ebpi_ray_options.comp.h"
@@ -109,7 +108,6 @@ protected:
         const Make makes[] = {
             {&extent_, kSpirv_ebpi_depth_extent_comp, &imageLayout, imageSpec, "ebpi-depth-extent"},
             {&terms_, kSpirv_ebpi_edge_terms_comp, &imageLayout, imageSpec, "ebpi-edge-terms"},
-            {&raster_, kSpirv_ebpi_rasterize_comp, &imageLayout, imageSpec, "ebpi-rasterize"},
             {&pyramid_, kSpirv_ebpi_pyramid_comp, &kEbpiRayPipelineLayout, raySpec, "ebpi-pyramid"},
             {&options_, kSpirv_ebpi_ray_options_comp, &kEbpiRayPipelineLayout, raySpec, "ebpi-ray-options"},
             {&allocate_, kSpirv_ebpi_ray_allocate_comp, &kEbpiRayPipelineLayout, {}, "ebpi-ray-allocate"},
@@ -222,7 +220,7 @@ protected:
         std::vector<gpu::EbpiViewGpu> views;
         std::vector<gpu::EbpiRayViewGpu> rayViews;
         std::vector<gpu::EbpiImageJobGpu> jobs;
-        uint32_t pixelCount = 0, termCount = 0, mostEdges = 0, tileCount = 0, mostTiles = 0, mostLevels = 0;
+        uint32_t pixelCount = 0, mostEdges = 0, tileCount = 0, mostTiles = 0, mostLevels = 0;
         for (uint32_t v = 0; v < expected.size(); ++v) {
             views.push_back(expected[v].view);
             rayViews.push_back(expected[v].plan);
@@ -233,8 +231,7 @@ protected:
             mostLevels = std::max(mostLevels, expected[v].plan.levels);
             for (uint32_t object : {expected[v].plan.objectA, expected[v].plan.objectB}) {
                 if (object == gpu::kEbpiNoObject) continue;
-                jobs.push_back({v, object, firstEdge[object], edgeCount[object], termCount, 0, 0, 0});
-                termCount += edgeCount[object];
+                jobs.push_back({v, object, firstEdge[object], edgeCount[object]});
                 mostEdges = std::max(mostEdges, edgeCount[object]);
             }
         }
@@ -261,7 +258,6 @@ protected:
         EbpiImagePassInputs image;
         image.depthExtentPipeline = &extent_;
         image.edgeTermsPipeline = &terms_;
-        image.rasterizePipeline = &raster_;
         image.set = imageSet_;
         image.viewCount = uint32_t(views.size());
         image.jobCount = uint32_t(jobs.size());
@@ -273,7 +269,6 @@ protected:
         image.edges = hostBuffer("ebpi mesh edges", edges.size() * sizeof(gpu::EbpiMeshEdgeGpu));
         image.vertices = importVertexBuffers(graph, vertexHandles);
         image.extents = transient("ebpi depth extents", jobs.size() * sizeof(gpu::EbpiDepthExtentGpu));
-        image.terms = transient("ebpi edge terms", termCount * sizeof(gpu::EbpiEdgeTermGpu));
         image.pixels = transient("ebpi pixels", pixelCount * sizeof(gpu::EbpiPixelGpu));
         image.status = transient("ebpi overflow flags", views.size() * 4);
         const EbpiImagePassOutputs built = addEbpiImagePasses(graph, image);
@@ -445,7 +440,7 @@ protected:
     }
 
     uint32_t capacity_ = 0;
-    Pipeline extent_, terms_, raster_, pyramid_, options_, allocate_, scan_, generate_;
+    Pipeline extent_, terms_, pyramid_, options_, allocate_, scan_, generate_;
     std::vector<Pipeline*> made_;
     test::PassTestDescriptors descriptors_;
     VkDescriptorSet imageSet_ = VK_NULL_HANDLE, raySet_ = VK_NULL_HANDLE;

@@ -1,6 +1,6 @@
 // Tier A (no device): the EBPI passes in a compiled render graph: stable labels in order, the
 // clear before the atomics, and each pass waiting for what the one before it wrote (extents ->
-// edge terms -> rasterization).
+// edge terms, which add themselves into the pixels).
 #include "passes/ebpi/ebpi_image_passes.h"
 
 #include <gtest/gtest.h>
@@ -36,7 +36,6 @@ TEST(EbpiImagePasses, PassesAreOrderedByTheirDependencies) {
     in.edges = imported("edges");
     in.vertices = {imported("vertices")};
     in.extents = graph.createBuffer("extents", GraphBufferDesc{48});
-    in.terms = graph.createBuffer("terms", GraphBufferDesc{3000 * sizeof(gpu::EbpiEdgeTermGpu)});
     in.pixels = imported("pixels");
     in.status = imported("status");
     const EbpiImagePassOutputs out = addEbpiImagePasses(graph, in);
@@ -45,16 +44,15 @@ TEST(EbpiImagePasses, PassesAreOrderedByTheirDependencies) {
     std::vector<std::string> names;
     for (uint32_t p = 0; p < graph.passCount(); ++p) names.push_back(graph.passName(p));
     EXPECT_EQ(names, (std::vector<std::string>{kEbpiImageClearPassName, kEbpiDepthExtentPassName,
-                                               kEbpiEdgeTermsPassName, kEbpiRasterizePassName}));
+                                               kEbpiEdgeTermsPassName}));
     EXPECT_TRUE(waitsForComputeWrite(graph, 2, in.extents.index));
-    EXPECT_TRUE(waitsForComputeWrite(graph, 3, in.terms.index));
     // The atomics wait for the clear's fill.
     bool pixelsCleared = false;
-    for (const GraphBarrier& b : graph.passBarriers(3))
+    for (const GraphBarrier& b : graph.passBarriers(2))
         pixelsCleared =
             pixelsCleared || (b.resource == in.pixels.index && (b.srcAccess & VK_ACCESS_2_TRANSFER_WRITE_BIT));
     EXPECT_TRUE(pixelsCleared);
-    // Later passes (pyramid, read-back) continue from the rasterization's versions.
+    // Later passes (pyramid, read-back) continue from the edge terms' versions.
     EXPECT_EQ(out.pixels.index, in.pixels.index);
     EXPECT_GT(out.pixels.version, in.pixels.version);
     EXPECT_GT(out.status.version, in.status.version);

@@ -6,6 +6,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include <cstdlib>
+#include <limits>
 
 namespace vkc::bench {
 
@@ -26,6 +27,12 @@ std::span<const SharedMeshPair> sharedMeshPairs() {
          0.0174630523506, true},
     };
     return kPairs;
+}
+
+const SharedMeshPair& dragonPair() {
+    static const SharedMeshPair kDragon = {"dragon", "dragon_vrip_welded.ply", "dragon_vrip_welded.ply",
+                                           {0.02f, 0.0f, 0.0f}, std::numeric_limits<double>::quiet_NaN(), true};
+    return kDragon;
 }
 
 std::filesystem::path sharedMeshDir() {

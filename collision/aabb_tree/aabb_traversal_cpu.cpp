@@ -20,24 +20,6 @@ namespace vkc {
 
 namespace {
 
-float maxAbsCoordinate(const gpu::AabbNodeGpu& box) {
-    glm::vec3 m = glm::max(glm::abs(glm::vec3(box.lo)), glm::abs(glm::vec3(box.hi)));
-    return std::max(m.x, std::max(m.y, m.z));
-}
-
-// Largest |row sum| of the linear part and |translation|: a bound on how far m moves magnitudes.
-float linearNorm(const glm::mat4& m) {
-    float norm = 0.0f;
-    for (int row = 0; row < 3; ++row) {
-        norm = std::max(norm, std::abs(m[0][row]) + std::abs(m[1][row]) + std::abs(m[2][row]));
-    }
-    return norm;
-}
-
-float translationNorm(const glm::mat4& m) {
-    return std::max(std::abs(m[3][0]), std::max(std::abs(m[3][1]), std::abs(m[3][2])));
-}
-
 bool finiteMatrix(const glm::dmat4& m) {
     for (int c = 0; c < 4; ++c) {
         for (int r = 0; r < 4; ++r) {
@@ -98,12 +80,21 @@ Result<gpu::AabbPairGpu> makeAabbPair(const AabbTree& treeA, uint32_t treeIndexA
     return pair;
 }
 
+gpu::AabbObjectGpu aabbObject(const glm::dmat4& objectToWorld, uint32_t tree, const gpu::AabbNodeGpu& slackBox) {
+    gpu::AabbObjectGpu object{};
+    const glm::dmat4 rows = glm::transpose(objectToWorld);
+    object.row0 = rows[0];
+    object.row1 = rows[1];
+    object.row2 = rows[2];
+    object.slackLo = slackBox.lo;
+    object.slackHi = slackBox.hi;
+    object.tree = tree;
+    return object;
+}
+
 glm::vec2 aabbBoxSlack(const gpu::AabbNodeGpu& rootA, const gpu::AabbNodeGpu& rootB, const glm::mat4& bToA,
                        const glm::mat4& aToB) {
-    float magnitudeA = maxAbsCoordinate(rootA);
-    float magnitudeB = maxAbsCoordinate(rootB);
-    return glm::vec2(gpu::kAabbBoxSlackRelative * (magnitudeA + linearNorm(bToA) * magnitudeB + translationNorm(bToA)),
-                     gpu::kAabbBoxSlackRelative * (magnitudeB + linearNorm(aToB) * magnitudeA + translationNorm(aToB)));
+    return gpu::aabbBoxSlack(rootA.lo, rootA.hi, rootB.lo, rootB.hi, bToA, aToB);
 }
 
 uint32_t assignAabbGlobalLevels(std::span<gpu::AabbPairGpu> pairs) {

@@ -36,6 +36,10 @@ Result<gpu::AabbPairGpu> makeAabbPair(const AabbTree& treeA, uint32_t treeIndexA
                                       uint32_t treeIndexB, const glm::dmat4& bToA, uint32_t objectA = 0,
                                       uint32_t objectB = 0);
 
+// A scene object as the GPU pair setup (aabb_pairs.comp, gpu::aabbPairEntry) reads it: the rows
+// of its placement in double, its tree, and the object-space box its pairs' slacks come from.
+gpu::AabbObjectGpu aabbObject(const glm::dmat4& objectToWorld, uint32_t tree, const gpu::AabbNodeGpu& slackBox);
+
 // Box-test slacks (x: in A's units, y: in B's) for boxes inside rootA / rootB, as makeAabbPair
 // stores them: kAabbBoxSlackRelative times the largest coordinate magnitude each side computes with.
 glm::vec2 aabbBoxSlack(const gpu::AabbNodeGpu& rootA, const gpu::AabbNodeGpu& rootB, const glm::mat4& bToA,

@@ -45,34 +45,52 @@ Result<const AabbCachedTree*> AabbTreeCache::tree(const SceneImpl& scene, MeshId
     return &cached;
 }
 
+namespace {
+
+// The entrance table aabb_pairs.comp probes: open addressing, linear probing, at most half full.
+std::vector<gpu::AabbEntranceGpu> entranceTable(const std::map<ObjectPair, uint32_t>& levels) {
+    size_t size = 16;
+    while (size < 2 * levels.size()) size *= 2;
+    std::vector<gpu::AabbEntranceGpu> table(size);
+    const uint32_t mask = uint32_t(size - 1);
+    for (const auto& [pair, level] : levels) {
+        uint32_t slot = gpu::aabbEntranceSlot(pair.a, pair.b, mask);
+        while (table[slot].used != 0) slot = (slot + 1) & mask;
+        table[slot] = {pair.a, pair.b, level, 1u};
+    }
+    return table;
+}
+
+}  // namespace
+
 Result<AabbTraversalRecording> addAabbTraversal(Graph& graph, const VulkanContext& ctx, AabbTreeCache& cache,
                                                 const AabbTraversalSlot& slot, const SceneImpl& scene,
-                                                std::vector<ObjectPair> objectPairs, const AabbTraversalRequest& request) {
+                                                const AabbCandidatePairs& candidates, const AabbTraversalRequest& request) {
     const std::string method = request.method;
     // Buffer names: "aabb-tree nodes" for the method itself, "ebpi aabb-tree nodes" for a user.
     const std::string prefix = method == "aabb-tree" ? method : method + " aabb-tree";
     AabbTraversalRecording rec;
     AabbTraversalSlot& next = rec.next;
 
-    // Trees of this frame, in first-use order, and the distinct vertex buffers they read.
+    // Trees of every mesh the objects use, in first-use order (any object may be in a pair the
+    // GPU found), and the distinct vertex buffers they read.
     std::unordered_map<MeshId, uint32_t> treeIndex;
     std::vector<const AabbCachedTree*> cached;
-    VertexBufferSlots vertexSlots(request.vertexBufferCapacity, method + ": the pairs read");
+    VertexBufferSlots vertexSlots(request.vertexBufferCapacity, method + ": the objects read");
     std::vector<uint32_t> treeVertexSlot;
-    for (const ObjectPair& p : objectPairs) {
-        for (uint32_t object : {p.a, p.b}) {
-            const MeshId mesh = scene.objects[object].mesh;
-            if (treeIndex.count(mesh)) continue;
-            auto t = cache.tree(scene, mesh);
+    for (const SceneObject& object : scene.objects) {
+        if (!treeIndex.count(object.mesh)) {
+            auto t = cache.tree(scene, object.mesh);
             if (!t) return t.status();
-            treeIndex[mesh] = uint32_t(next.layout.size());
-            next.layout.push_back(mesh);
+            treeIndex[object.mesh] = uint32_t(next.layout.size());
+            next.layout.push_back(object.mesh);
             cached.push_back(t.value());
-            auto vertexSlot = vertexSlots.slot(scene.meshes[mesh].vertexBuffer,
-                                               "mesh \"" + scene.meshes[mesh].data.name + "\"");
+            const SceneMesh& mesh = scene.meshes[object.mesh];
+            auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, "mesh \"" + mesh.data.name + "\"");
             if (!vertexSlot) return vertexSlot.status();
             treeVertexSlot.push_back(vertexSlot.value());
         }
+        next.objectTrees.push_back(treeIndex[object.mesh]);
     }
 
     // Tree headers, nodes and leaves. A slot rewrites its nodes from the CPU trees only when the
@@ -84,6 +102,7 @@ Result<AabbTraversalRecording> addAabbTraversal(Graph& graph, const VulkanContex
         headers.push_back(cached[t]->tree.gpuHeader(nodeCount, leafCount, vertexSource(mesh, treeVertexSlot[t])));
         nodeCount += uint32_t(cached[t]->tree.nodes.size());
         leafCount += uint32_t(cached[t]->tree.leaves.size());
+        next.globalLevels = std::max(next.globalLevels, cached[t]->tree.levelCount);
     }
     next.boxGenerations = slot.boxGenerations;
     rec.rewriteTrees = !slot.nodesValid || next.layout != slot.layout;
@@ -116,36 +135,20 @@ Result<AabbTraversalRecording> addAabbTraversal(Graph& graph, const VulkanContex
         return makeError(ErrorCode::Unsupported, method + ": " + std::to_string(refitList.size()) +
                                                      " deformed meshes in one frame exceed the device's workgroup rows");
 
-    // Object pairs with their relative transforms, slacks and entrance levels.
-    std::vector<gpu::AabbNodeGpu> slackBoxes;  // once per tree: deformed CPU meshes scan their positions
-    for (uint32_t t = 0; t < next.layout.size(); ++t)
-        slackBoxes.push_back(slackBox(scene.meshes[next.layout[t]], cached[t]->tree, cached[t]->builtGeneration));
-    for (const ObjectPair& p : objectPairs) {
-        const uint32_t ta = treeIndex[scene.objects[p.a].mesh], tb = treeIndex[scene.objects[p.b].mesh];
-        const glm::dmat4 bToA = affineInverse(scene.objects[p.a].objectToWorld) * scene.objects[p.b].objectToWorld;
-        auto pair = makeAabbPair(cached[ta]->tree, ta, cached[tb]->tree, tb, bToA, p.a, p.b);
-        if (!pair) return pair.status();
-        // The slack must cover the boxes the GPU refit produces, not the rest boxes.
-        glm::vec2 slack = aabbBoxSlack(slackBoxes[ta], slackBoxes[tb], pair->bToA, pair->aToB);
-        pair->slackA = std::max(pair->slackA, slack.x);
-        pair->slackB = std::max(pair->slackB, slack.y);
-        next.gpuPairs.push_back(pair.value());
-        uint32_t level = 0;
-        if (request.entranceLevels) {
-            auto it = request.entranceLevels->find(p);
-            if (it != request.entranceLevels->end()) level = std::min(it->second, pair->levelCount - 1);
-        }
-        next.entrance.push_back(level);
+    // Every object's placement, tree and slack box (the slack must cover the boxes the GPU
+    // refit produces, not the rest boxes); the pairs themselves are set up on the GPU.
+    std::vector<gpu::AabbObjectGpu> objects;
+    for (uint32_t o = 0; o < scene.objects.size(); ++o) {
+        const uint32_t t = next.objectTrees[o];
+        const gpu::AabbNodeGpu slack = slackBox(scene.meshes[next.layout[t]], cached[t]->tree, cached[t]->builtGeneration);
+        objects.push_back(aabbObject(scene.objects[o].objectToWorld, t, slack));
     }
-    next.globalLevels = assignAabbGlobalLevels(next.gpuPairs);
+    if (request.entranceLevels) next.entrances = *request.entranceLevels;
+    const std::vector<gpu::AabbEntranceGpu> entrances = entranceTable(next.entrances);
     next.refitTrees = uint32_t(refitList.size());
-    next.objectPairs = std::move(objectPairs);
-    std::vector<AabbTreeView> views;
-    for (const AabbCachedTree* t : cached) views.push_back({&t->tree, {}});
-    auto seeds = buildAabbSeedTable(views, next.gpuPairs, next.entrance);
-    if (!seeds) return seeds.status();
 
     AabbTreePassInputs& in = rec.inputs;
+    in.pairsPipeline = request.pairsPipeline;
     in.refitPipeline = request.refitPipeline;
     in.indirectPipeline = request.indirectPipeline;
     in.traversePipeline = request.traversePipeline;
@@ -153,11 +156,12 @@ Result<AabbTraversalRecording> addAabbTraversal(Graph& graph, const VulkanContex
     in.refitTreeCount = next.refitTrees;
     in.refitLevels = refitLevels;
     in.refitMaxLeaves = refitMaxLeaves;
-    in.globalLevels = next.globalLevels;
+    in.globalLevels = scene.objects.size() < 2 ? 0 : next.globalLevels;
     in.listCapacity = request.nodePairCapacity;
     in.trianglePairCapacity = request.trianglePairCapacity;
-    in.pairCount = uint32_t(next.gpuPairs.size());
+    in.pairCount = request.pairCapacity;
     in.maxGroups = std::min(ctx.properties.limits.maxComputeWorkGroupCount[0], gpu::kAabbMaxGroups);
+    in.pairsPush = {candidates.storedPairs, request.pairCapacity, uint32_t(entrances.size() - 1), next.globalLevels};
     // Device-local inputs the shaders read, each filled from host-written staging by aabb-upload.
     auto upload = [&](BufferHandle device, const std::string& name, auto contents) {
         const std::span<const std::byte> bytes = std::as_bytes(std::span(contents));
@@ -178,9 +182,13 @@ Result<AabbTraversalRecording> addAabbTraversal(Graph& graph, const VulkanContex
         upload(in.leaves, prefix + " leaves", std::span<const glm::uvec4>(leaves));
     }
     in.refitList = input(prefix + " refit list", std::span<const uint32_t>(refitList));
-    in.pairs = input(prefix + " pairs", std::span<const gpu::AabbPairGpu>(next.gpuPairs));
-    in.seedLevels = input(prefix + " seed levels", std::span<const gpu::AabbSeedLevelGpu>(seeds->levels));
-    in.seeds = input(prefix + " seeds", std::span<const gpu::AabbSeedGpu>(seeds->seeds));
+    in.objects = input(prefix + " objects", std::span<const gpu::AabbObjectGpu>(objects));
+    in.entrances = input(prefix + " entrance table", std::span<const gpu::AabbEntranceGpu>(entrances));
+    in.candidates = candidates.list;
+    const VkDeviceSize pairs = std::max<VkDeviceSize>(1, request.pairCapacity);
+    in.pairs = graph.createBuffer(prefix + " pairs", {pairs * sizeof(gpu::AabbPairGpu)});
+    in.seedLevels = graph.createBuffer(prefix + " seed levels", {sizeof(gpu::AabbSeedLevelGpu) * gpu::kAabbMaxLevels});
+    in.seeds = graph.createBuffer(prefix + " seeds", {pairs * sizeof(gpu::AabbSeedGpu)});
     // The state holds the per-level VkDispatchIndirectCommands aabb_indirect.comp writes.
     in.state = graph.createBuffer(prefix + " traversal state", {bufferBytes(sizeof(gpu::AabbTraversalStateGpu))});
     // One buffer, two ping-pong halves (aabb_traverse.comp: list k starts at k * capacity).
@@ -189,8 +197,7 @@ Result<AabbTraversalRecording> addAabbTraversal(Graph& graph, const VulkanContex
     in.trianglePairs = graph.createBuffer(
         prefix + " triangle pairs",
         {bufferBytes(VkDeviceSize(request.trianglePairCapacity) * sizeof(gpu::AabbTrianglePairGpu))});
-    in.pairStats = graph.createBuffer(prefix + " pair stats",
-                                      {bufferBytes(VkDeviceSize(request.pairCapacity) * sizeof(gpu::AabbPairStatsGpu))});
+    in.pairStats = graph.createBuffer(prefix + " pair stats", {pairs * sizeof(gpu::AabbPairStatsGpu)});
     rec.vertexBuffers = vertexSlots.buffers();
     in.vertices = importVertexBuffers(graph, rec.vertexBuffers);
     in.readback = request.readback;
@@ -208,10 +215,11 @@ Status bindAabbTraversal(const VulkanContext& ctx, VulkanGraphAllocator& allocat
     for (const auto& [staging, bytes] : rec.staged)
         VKC_TRY(fillHostBuffer(allocator, graph, staging, std::span<const std::byte>(bytes)));
     const GraphDescriptors d(ctx, graph, placeholder);
-    const BufferHandle bound[] = {in.trees, in.nodes, in.leaves, in.refitList, in.pairs, in.seedLevels,
-                                  in.seeds, in.state, in.nodePairs, in.trianglePairs, in.pairStats};
-    static_assert(gpu::kAabbBindingPairStats == 10);
-    for (uint32_t b = 0; b < 11; ++b) d.storageBuffer(slot.set, b, bound[b]);
+    const BufferHandle bound[] = {in.trees,     in.nodes,         in.leaves,        in.refitList, in.pairs,
+                                  in.seedLevels, in.seeds,       in.state,         in.nodePairs, in.trianglePairs,
+                                  in.pairStats, in.objects,      in.candidates,    in.entrances};
+    static_assert(gpu::kAabbBindingEntrances == 13);
+    for (uint32_t b = 0; b < 14; ++b) d.storageBuffer(slot.set, b, bound[b]);
     writeStorageBufferArray(ctx, slot.set, gpu::kBindingVertexBuffers, rec.vertexBuffers);
     const VkDescriptorSet set = slot.set;
     slot = std::move(rec.next);

@@ -1,8 +1,10 @@
 // One frame's simultaneous AABB-tree traversal (paper 4) recorded into a caller's graph: the trees,
-// built once per mesh on the CPU; a frame slot's node boxes, kept across its frames and refit on
-// the GPU when a mesh deforms; the object pairs with their slacks, entrance levels and seeds; the
-// passes of passes/aabb_tree. AabbTreeDetector reads the counts and triangle pairs back; EbpiDetector
-// hands the pairs of triangles whose boxes meet to its transient-edge pass on the GPU.
+// built once per mesh on the CPU (every mesh the scene's objects use); a frame slot's node boxes,
+// kept across its frames and refit on the GPU when a mesh deforms; the object pairs, read from a
+// candidate list on the GPU (the same frame's broadphase output, or one the caller wrote) and set
+// up there (aabb_pairs.comp: transforms, slacks, entrance levels, seeds); the passes of
+// passes/aabb_tree. AabbTreeDetector reads the counts and triangle pairs back, each pair's objects
+// with them; EbpiDetector hands the pairs of triangles whose boxes meet to its transient-edge pass.
 // Refit policy: a slot's node buffer is refit for exactly the trees whose mesh's deformedGeneration
 // differs from the one its boxes were last computed for in that slot (meshes deformed every frame:
 // always), so rigid meshes cost nothing per frame and each slot catches up on its own.
@@ -48,21 +50,28 @@ struct AabbTraversalSlot {
     std::vector<MeshId> layout;              // trees in node-buffer order
     bool nodesValid = false;                 // the node buffer holds `layout`'s boxes
     std::vector<uint64_t> boxGenerations;    // per tree: generation its boxes in `nodes` reflect
-    std::vector<ObjectPair> objectPairs;     // per pair entry (stats, triangle pairs' `pair`)
-    std::vector<gpu::AabbPairGpu> gpuPairs;  // as uploaded (the entrance heuristic needs them)
-    std::vector<uint32_t> entrance;          // pair level each pair entered at
+    std::vector<uint32_t> objectTrees;       // per scene object: its tree (index into layout)
+    std::map<ObjectPair, uint32_t> entrances;  // the entrance levels the frame's pairs looked up
     uint32_t globalLevels = 0;
     uint32_t refitTrees = 0;
 };
 
+// The frame's object pairs on the GPU: a pair list in the broadphase's layout
+// (shaders_glsl/shared/broadphase.h), a < b, each object of the scene.
+struct AabbCandidatePairs {
+    BufferHandle list;
+    uint32_t storedPairs = 0;  // entries the list holds at most
+};
+
 struct AabbTraversalRequest {
     const char* method = "";  // names buffers and errors: "aabb-tree", "ebpi"
+    const Pipeline* pairsPipeline = nullptr;
     const Pipeline* refitPipeline = nullptr;
     const Pipeline* indirectPipeline = nullptr;
     const Pipeline* traversePipeline = nullptr;
     uint32_t nodePairCapacity = 0;
     uint32_t trianglePairCapacity = 0;  // 0: counts only
-    uint32_t pairCapacity = 0;          // entries of the pair stats buffer (most pairs per frame)
+    uint32_t pairCapacity = 0;          // entries of the pair table and stats (most pairs per frame)
     uint32_t vertexBufferCapacity = 0;  // of the slot's descriptor set
     const std::map<ObjectPair, uint32_t>* entranceLevels = nullptr;  // section 5; null: every pair from the top
     BufferHandle readback;                           // the frame's ring slot, with
@@ -79,10 +88,10 @@ struct AabbTraversalRecording {
     AabbTraversalSlot next;  // the slot as this frame leaves it (its set aside)
 };
 
-// Adds the traversal of `objectPairs` (normalised, distinct) to `graph`.
+// Adds the traversal of the pairs of `candidates` to `graph`.
 Result<AabbTraversalRecording> addAabbTraversal(Graph& graph, const VulkanContext& ctx, AabbTreeCache& cache,
                                                 const AabbTraversalSlot& slot, const SceneImpl& scene,
-                                                std::vector<ObjectPair> objectPairs, const AabbTraversalRequest& request);
+                                                const AabbCandidatePairs& candidates, const AabbTraversalRequest& request);
 
 // After graph.compile: fills the staging buffers and the slot's descriptor set, and moves the
 // recording's slot state into `slot`.

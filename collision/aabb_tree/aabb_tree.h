@@ -26,7 +26,8 @@ static_assert(sizeof(gpu::AabbNodePairGpu) == 16);
 static_assert(sizeof(gpu::AabbSeedGpu) == 16);
 static_assert(sizeof(gpu::AabbSeedLevelGpu) == 16);
 static_assert(sizeof(gpu::AabbTrianglePairGpu) == 16);
-static_assert(sizeof(gpu::AabbTraversalStateGpu) == 16 * gpu::kAabbMaxLevels + 4 * 4 + 2 * 4 * gpu::kAabbMaxLevels);
+static_assert(sizeof(gpu::AabbTraversalStateGpu) == 16 * gpu::kAabbMaxLevels + 4 * 4 + 2 * 4 * gpu::kAabbMaxLevels + 16);
+static_assert(sizeof(gpu::AabbObjectGpu) == 160 && sizeof(gpu::AabbEntranceGpu) == 16 && sizeof(gpu::AabbPairsPush) == 16);
 static_assert(sizeof(gpu::AabbPairStatsGpu) == 16 + 2 * 4 * gpu::kAabbMaxLevels);
 static_assert(sizeof(gpu::AabbRefitPush) == 16 && sizeof(gpu::AabbTraversePush) == 16);
 

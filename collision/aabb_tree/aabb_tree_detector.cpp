@@ -5,6 +5,7 @@
 #include "collision/aabb_tree/aabb_tree_detector_impl.h"
 
 #include "collision/aabb_tree/aabb_tree_detector_support.h"
+#include "collision/broadphase/broadphase_candidates.h"
 #include "collision/frames/frame_slot_resources.h"
 #include "collision/frames/blocking_run.h"
 #include "collision/frames/detector_settings.h"
@@ -14,6 +15,7 @@
 #include "vk/descriptors.h"
 
 #include "spirv/aabb_indirect.comp.h"
+#include "spirv/aabb_pairs.comp.h"
 #include "spirv/aabb_refit.comp.h"
 #include "spirv/aabb_traverse.comp.h"
 
@@ -24,6 +26,7 @@ namespace vkc {
 AabbTreeDetectorImpl::~AabbTreeDetectorImpl() {
     if (!ctx) return;
     destroyDetectorFrames(*ctx, frames);
+    destroyPipeline(*ctx, pairsPipeline);
     destroyPipeline(*ctx, refitPipeline);
     destroyPipeline(*ctx, indirectPipeline);
     destroyPipeline(*ctx, traversePipeline);
@@ -34,8 +37,11 @@ Status AabbTreeDetectorImpl::createResources() {
     const SpecConstant refitSpec[] = {{0, gpu::kAabbRefitGroupSize}};
     // aabb_indirect.comp sizes the traversal's groups: both must be specialised alike.
     const SpecConstant traverseSpec[] = {{0, gpu::kAabbTraverseGroupSize}};
-    const uint32_t vertexBuffers = vertexBufferCapacity(c, 2 * settings.maxCandidatePairs);  // two trees per pair at most
+    const uint32_t vertexBuffers = vertexBufferCapacity(c, settings.maxObjects);  // one per object at most
     const PipelineLayoutDesc layout = withVertexBufferCapacity(kAabbPipelineLayout, vertexBuffers);
+    auto pairs = createComputePipeline(c, kSpirv_aabb_pairs_comp, layout, {}, "aabb-pairs");
+    if (!pairs) return pairs.status();
+    pairsPipeline = pairs.value();
     auto refit = createComputePipeline(c, kSpirv_aabb_refit_comp, layout, refitSpec, "aabb-refit");
     if (!refit) return refit.status();
     refitPipeline = refit.value();
@@ -48,7 +54,7 @@ Status AabbTreeDetectorImpl::createResources() {
 
     const uint32_t slotCount = settings.framesInFlight;
     VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                 slotCount * (gpu::kAabbBindingPairStats + 1 + vertexBuffers)};
+                                 slotCount * (gpu::kAabbBindingEntrances + 1 + vertexBuffers)};
     VKC_TRY(createDetectorFrames(c,
                                  {"aabb-tree", slotCount, slotCount, {&size, 1},
                                   aabbTreeReadbackLayout(settings.maxCandidatePairs, trianglePairCapacity()),
@@ -56,6 +62,7 @@ Status AabbTreeDetectorImpl::createResources() {
                                  frames));
     frames.vertexBufferCapacity = vertexBuffers;
     slots.resize(slotCount);
+    frames.discardFrame = [this](uint64_t frame) { slots[frame % slots.size()].traversal.nodesValid = false; };
     for (uint32_t i = 0; i < slotCount; ++i)
         VKC_TRY(FrameSlotResources(c, i).descriptorSet(slots[i].traversal.set, frames.descriptorPool, refitPipeline.setLayouts[0],
                                                       "aabb-tree set", vertexBuffers));
@@ -112,7 +119,13 @@ Result<AabbTreeDetector> AabbTreeDetector::create(Context& context, const AabbTr
 const AabbTreeSettings& AabbTreeDetector::settings() const { return impl_->settings; }
 
 Status AabbTreeDetector::record(VkCommandBuffer cmd, const Scene& scene, const CandidateSet& candidates, uint64_t frame) {
-    return impl_->recordFrame(cmd, sceneImplOf(scene), candidates, frame);
+    return impl_->recordFrame(cmd, sceneImplOf(scene), {&candidates, nullptr}, frame);
+}
+
+Status AabbTreeDetector::record(VkCommandBuffer cmd, const Scene& scene, const Broadphase& broadphase, uint64_t frame) {
+    auto candidates = broadphaseCandidates(broadphase, frame, "aabb-tree");
+    if (!candidates) return candidates.status();
+    return impl_->recordFrame(cmd, sceneImplOf(scene), {nullptr, &candidates.value()}, frame);
 }
 
 VkSemaphoreSubmitInfo AabbTreeDetector::completionSignal(uint64_t frame) { return ringSignal(impl_->frames.ring, frame); }
@@ -125,8 +138,12 @@ Result<FrameResults> AabbTreeDetector::run(const Scene& scene, const BroadphaseR
 }
 
 Result<FrameResults> AabbTreeDetector::run(const Scene& scene, AabbTreeFrameDetails* details) {
-    return runAfterOwnBroadphase(*impl_->context, impl_->settings.broadphase, impl_->frames, scene,
-                                 [&](const BroadphaseResults& pcs) { return run(scene, pcs, details); });
+    return runGpuDriven(
+        *impl_->context, {"aabb-tree", "AabbTreeSettings", impl_->settings}, impl_->frames, scene,
+        [&](VkCommandBuffer cmd, uint64_t frame, const GpuCandidates& candidates) {
+            return impl_->recordFrame(cmd, sceneImplOf(scene), {nullptr, &candidates}, frame);
+        },
+        [&](uint64_t frame, FrameResults& out) { return results(frame, out, details); });
 }
 
 }  // namespace vkc

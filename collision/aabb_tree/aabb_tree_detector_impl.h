@@ -11,6 +11,7 @@
 #include "vk/pipeline.h"
 #include "vk/query_pool.h"
 #include "collision/frames/detector_frames.h"
+#include "collision/frames/gpu_candidates.h"
 #include "vkcollide/aabb_tree.h"
 
 #include "collision/frames/vulkan_graph.h"
@@ -40,7 +41,7 @@ struct AabbTreeDetectorImpl {
     VulkanContext* ctx = nullptr;
     Context* context = nullptr;  // run(scene) creates its broadphase on it
     AabbTreeSettings settings;
-    Pipeline refitPipeline, indirectPipeline, traversePipeline;
+    Pipeline pairsPipeline, refitPipeline, indirectPipeline, traversePipeline;
     DetectorFrames frames;
     std::vector<AabbFrameSlot> slots;
     AabbTreeCache trees;
@@ -48,7 +49,7 @@ struct AabbTreeDetectorImpl {
 
     ~AabbTreeDetectorImpl();
     Status createResources();
-    Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, const CandidateSet& candidates, uint64_t frame);
+    Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, const CandidateSource& candidates, uint64_t frame);
     uint32_t trianglePairCapacity() const { return settings.keepTrianglePairList ? settings.trianglePairCapacity : 0; }
 };
 

@@ -22,19 +22,25 @@ Status AabbTreeDetector::results(uint64_t frame, FrameResults& out, AabbTreeFram
     const void* base = bytes.value();
     const ReadbackLayout& layout = d.frames.readback;
     const auto state = layout.value<gpu::AabbTraversalStateGpu>(base, kAabbReadbackState);
-    const size_t pairCount = slot.objectPairs.size();
+    // The pairs the GPU set up from the candidate list, each with its objects.
+    const uint32_t pairCount = std::min(state.pairCount, d.settings.maxCandidatePairs);
     std::vector<gpu::AabbPairStatsGpu> pairStats(pairCount);
     if (pairCount != 0)
         std::memcpy(pairStats.data(), layout.bytes(base, kAabbReadbackPairStats), pairCount * sizeof(gpu::AabbPairStatsGpu));
+    std::vector<ObjectPair> tested;
+    for (const gpu::AabbPairStatsGpu& stats : pairStats) tested.push_back({stats.objectA, stats.objectB});
 
     out = FrameResults{};
+    std::vector<uint32_t> colliding;  // pair indices, by objects
+    for (uint32_t k = 0; k < pairCount; ++k)
+        if (pairStats[k].trianglePairs != 0) colliding.push_back(k);
+    std::sort(colliding.begin(), colliding.end(), [&](uint32_t x, uint32_t y) { return tested[x] < tested[y]; });
     std::vector<int> resultOf(pairCount, -1);
-    for (size_t k = 0; k < pairCount; ++k) {
-        if (pairStats[k].trianglePairs == 0) continue;
+    for (uint32_t k : colliding) {
         resultOf[k] = int(out.pairs.size());
         PairResult& r = out.pairs.emplace_back();
-        r.a = slot.objectPairs[k].a;
-        r.b = slot.objectPairs[k].b;
+        r.a = tested[k].a;
+        r.b = tested[k].b;
         r.trianglePairs = pairStats[k].trianglePairs;
     }
     const uint32_t capacity = d.trianglePairCapacity();
@@ -56,13 +62,24 @@ Status AabbTreeDetector::results(uint64_t frame, FrameResults& out, AabbTreeFram
                                    " intersecting triangle pairs, list capacity " + std::to_string(capacity) +
                                    " (AabbTreeSettings::trianglePairCapacity): list truncated, counts exact");
     }
-    if (state.nodePairOverflow != 0) {
+    if (state.nodePairOverflow != 0 || state.seedOverflow != 0) {
         // Node pairs past the list capacity were never tested: counts may be too low, for any pair.
         for (PairResult& r : out.pairs) r.truncated = true;
-        out.warnings.push_back("aabb-tree: a node pair list overflowed: " + std::to_string(state.nodePairOverflow) +
-                               " entries > AabbTreeSettings::nodePairCapacity " +
-                               std::to_string(d.settings.nodePairCapacity) +
-                               ": results incomplete, grow to at least that and retry");
+        out.truncated = true;
+        out.warnings.push_back(state.seedOverflow != 0
+                                   ? "aabb-tree: a traversal level would start more than 2^32 node pairs: results incomplete"
+                                   : "aabb-tree: a node pair list overflowed: " + std::to_string(state.nodePairOverflow) +
+                                         " entries > AabbTreeSettings::nodePairCapacity " +
+                                         std::to_string(d.settings.nodePairCapacity) +
+                                         ": results incomplete, grow to at least that and retry");
+    }
+    if (state.candidatePairs > pairCount) {
+        out.truncated = true;
+        out.warnings.push_back("aabb-tree: " + std::to_string(state.candidatePairs) + " candidate pairs, " +
+                               std::to_string(pairCount) +
+                               " traversed (AabbTreeSettings::maxCandidatePairs " +
+                               std::to_string(d.settings.maxCandidatePairs) +
+                               ", or the broadphase's pairCapacity): the others were not tested");
     }
     out.colliding = !out.pairs.empty();
 
@@ -71,12 +88,15 @@ Status AabbTreeDetector::results(uint64_t frame, FrameResults& out, AabbTreeFram
         // Pairs that left the PCS keep their entry; bound the map so a long run cannot grow it forever.
         if (d.entranceLevels.size() > 4ull * d.settings.maxCandidatePairs) d.entranceLevels.clear();
         // A frame of a scene recorded before the detector moved on to another has nothing to teach.
-        for (size_t k = 0; k < pairCount && !slot.layout.empty(); ++k) {
-            const gpu::AabbPairGpu& pair = slot.gpuPairs[k];
-            const AabbTree& treeA = d.trees.trees.find(slot.layout[pair.treeA])->second.tree;
-            const AabbTree& treeB = d.trees.trees.find(slot.layout[pair.treeB])->second.tree;
-            d.entranceLevels[slot.objectPairs[k]] =
-                nextAabbEntranceLevel(pair, treeA, treeB, pairStats[k], slot.entrance[k]);
+        for (uint32_t k = 0; k < pairCount && !slot.layout.empty(); ++k) {
+            if (tested[k].b >= slot.objectTrees.size()) continue;
+            const AabbTree& treeA = d.trees.trees.find(slot.layout[slot.objectTrees[tested[k].a]])->second.tree;
+            const AabbTree& treeB = d.trees.trees.find(slot.layout[slot.objectTrees[tested[k].b]])->second.tree;
+            gpu::AabbPairGpu pair{};
+            pair.levelCount = std::max(treeA.levelCount, treeB.levelCount);
+            const auto used = slot.entrances.find(tested[k]);
+            const uint32_t entrance = used == slot.entrances.end() ? 0 : used->second;
+            d.entranceLevels[tested[k]] = nextAabbEntranceLevel(pair, treeA, treeB, pairStats[k], entrance);
         }
     }
     if (details) {
@@ -88,7 +108,7 @@ Status AabbTreeDetector::results(uint64_t frame, FrameResults& out, AabbTreeFram
         details->nodePairsNeeded = state.nodePairOverflow;
         details->refitTrees = slot.refitTrees;
     }
-    appendFrameWarnings(d.frames, frame, out.warnings);
+    appendFrameWarnings(d.frames, frame, tested, out.warnings);
     return readFrameTimings(*d.ctx, d.frames, frame, *d.slots[frame % d.slots.size()].graph, out.gpuTimingsMs);
 }
 

@@ -5,6 +5,7 @@
 #include "collision/frames/blocking_run.h"
 #include "collision/frames/detector_frames.h"
 #include "collision/frames/frame_slot_resources.h"
+#include "collision/broadphase/broadphase_candidates.h"
 #include "collision/frames/vulkan_graph.h"
 #include "collision/frames/object_gpu.h"
 #include "collision/scene/object_transform.h"
@@ -39,19 +40,9 @@ struct FrameSlot {
     std::unique_ptr<Graph> graph;  // kept for pass names when reading timings
     uint32_t objectCount = 0;
     glm::dvec3 origin{0.0};  // the shaders' coordinates are world minus this
+    GpuCandidates candidates;  // the frame's bounds and pairs, for detectors recorded after it
+    uint64_t frame = 0;
 };
-
-// The centre of the objects' translations: boxes are computed relative to it, so their precision
-// follows the scene's extent, not its distance from the world origin.
-glm::dvec3 frameOrigin(const SceneImpl& scene) {
-    if (scene.objects.empty()) return glm::dvec3(0.0);
-    glm::dvec3 lo(INFINITY), hi(-INFINITY);
-    for (const SceneObject& object : scene.objects) {
-        lo = glm::min(lo, glm::dvec3(object.objectToWorld[3]));
-        hi = glm::max(hi, glm::dvec3(object.objectToWorld[3]));
-    }
-    return 0.5 * (lo + hi);
-}
 
 }  // namespace
 
@@ -128,7 +119,7 @@ Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, 
 
     VertexBufferSlots vertexSlots(frames.vertexBufferCapacity, "broadphase: the scene reads");
     std::vector<gpu::ObjectGpu> objects(objectCount);
-    const glm::dvec3 origin = frameOrigin(scene);
+    const glm::dvec3 origin = candidateOrigin(scene);
     uint32_t maxVertexCount = 0;
     for (uint32_t i = 0; i < objectCount; ++i) {
         const SceneObject& object = scene.objects[i];
@@ -163,6 +154,9 @@ Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, 
     VKC_TRY(executeFrameGraph(c, frames, frame, graph, cmd));
     slot.objectCount = objectCount;
     slot.origin = origin;
+    slot.frame = frame;
+    slot.candidates = {graph.buffer(in.bounds), graph.bufferSize(in.bounds), graph.buffer(in.pairs),
+                       graph.bufferSize(in.pairs), origin, objectCount, settings.pairCapacity};
     return Status::success();
 }
 
@@ -197,13 +191,6 @@ Status Broadphase::record(VkCommandBuffer cmd, const Scene& scene, uint64_t fram
 
 VkSemaphoreSubmitInfo Broadphase::completionSignal(uint64_t frame) { return ringSignal(impl_->frames.ring, frame); }
 
-static float decodeOrderedFloat(uint32_t encoded) {
-    uint32_t bits = (encoded & 0x80000000u) ? (encoded & 0x7fffffffu) : ~encoded;
-    float value;
-    std::memcpy(&value, &bits, sizeof(value));
-    return value;
-}
-
 Status Broadphase::results(uint64_t frame, BroadphaseResults& out) {
     auto bytes = readRingSlot(*impl_->ctx, impl_->frames.ring, frame);
     if (!bytes) return bytes.status();
@@ -234,6 +221,23 @@ Status Broadphase::results(uint64_t frame, BroadphaseResults& out) {
 }
 
 const BroadphaseSettings& Broadphase::settings() const { return impl_->settings; }
+
+Result<GpuCandidates> BroadphaseAccess::candidates(const Broadphase& broadphase, uint64_t frame) {
+    const BroadphaseImpl& impl = *broadphase.impl_;
+    const FrameSlot& slot = impl.slots[frame % impl.slots.size()];
+    if (!slot.graph || slot.frame != frame)
+        return makeError(ErrorCode::InvalidArgument, "the broadphase has not recorded frame " + std::to_string(frame) +
+                                                         " (record it first, into the same command buffer)");
+    return slot.candidates;
+}
+
+Result<GpuCandidates> broadphaseCandidates(const Broadphase& broadphase, uint64_t frame, const char* method) {
+    auto candidates = BroadphaseAccess::candidates(broadphase, frame);
+    if (!candidates) return makeError(candidates.status().code, std::string(method) + ": " + candidates.status().message);
+    return candidates;
+}
+
+DetectorFrames& BroadphaseAccess::frames(Broadphase& broadphase) { return broadphase.impl_->frames; }
 
 Result<BroadphaseResults> Broadphase::run(const Scene& scene) {
     return runAndWait<BroadphaseResults>(

@@ -19,6 +19,7 @@
 #include "vk/assign_result.h"
 
 #include "spirv/aabb_indirect.comp.h"
+#include "spirv/aabb_pairs.comp.h"
 #include "spirv/aabb_refit.comp.h"
 #include "spirv/aabb_traverse.comp.h"
 #include "spirv/ebpi_depth_extent.comp.h"
@@ -135,15 +136,16 @@ EbpiDetectorImpl::~EbpiDetectorImpl() {
     destroyDetectorFrames(*ctx, frames);
     for (EbpiSlot& slot : slots) destroyEbpiAccelFrame(*ctx, slot.accel);
     for (Pipeline* p : {&histogram, &directions, &depthExtent, &edgeTerms, &transientTerms, &pyramid, &options, &allocate, &scan, &generate,
-                        &volume, &aabbRefit, &aabbIndirect, &aabbTraverse})
+                        &volume, &aabbPairs, &aabbRefit, &aabbIndirect, &aabbTraverse})
         destroyPipeline(*ctx, *p);
     destroyEbpiTracePipelines(*ctx, tracePipelines);
 }
 
 Status EbpiDetectorImpl::createPipelines() {
     VulkanContext& c = *ctx;
-    // A frame reads the vertex buffers of its pairs' objects.
-    frames.vertexBufferCapacity = vertexBufferCapacity(c, 2 * settings.maxPairs);
+    // A frame reads the vertex buffers of its pairs' objects; the transient edges' traversal those
+    // of every object's tree.
+    frames.vertexBufferCapacity = vertexBufferCapacity(c, std::max(settings.maxObjects, 2 * settings.maxPairs));
     const PipelineLayoutDesc imageLayout = withVertexBufferCapacity(kEbpiImagePipelineLayout, frames.vertexBufferCapacity);
     const PipelineLayoutDesc traceLayout =
         withVertexBufferCapacity(ebpiTracePipelineLayout(backend), frames.vertexBufferCapacity);
@@ -170,6 +172,7 @@ Status EbpiDetectorImpl::createPipelines() {
         {&depthExtent, kSpirv_ebpi_depth_extent_comp, &imageLayout, imageGroup, kEbpiDepthExtentPassName},
         {&edgeTerms, kSpirv_ebpi_edge_terms_comp, &imageLayout, imageGroup, kEbpiEdgeTermsPassName},
         {&transientTerms, kSpirv_ebpi_transient_terms_comp, &imageLayout, imageGroup, kEbpiTransientTermsPassName},
+        {&aabbPairs, kSpirv_aabb_pairs_comp, &aabbLayout, {}, kAabbPairsPassName},
         {&aabbRefit, kSpirv_aabb_refit_comp, &aabbLayout, aabbRefitGroup, kAabbRefitPassName},
         {&aabbIndirect, kSpirv_aabb_indirect_comp, &aabbLayout, aabbGroup, kAabbIndirectPassName},
         {&aabbTraverse, kSpirv_aabb_traverse_comp, &aabbLayout, aabbLeafBoxes, kAabbTraversePassName},
@@ -192,12 +195,13 @@ Status EbpiDetectorImpl::createResources() {
     const uint32_t perSlot = (gpu::kEbpiDirectionBindingRayViews + 1 + vertexBuffers) +
                              (gpu::kEbpiImageBindingCrossingPairs + 1 + vertexBuffers) +
                              (gpu::kEbpiRayBindingCosts + 1) + (gpu::kEbpiTraceBindingLeaves + 1 + vertexBuffers) +
-                             (gpu::kEbpiVolumeBindingRayCount + 1) + (gpu::kAabbBindingPairStats + 1 + vertexBuffers);
+                             (gpu::kEbpiVolumeBindingRayCount + 1) + (gpu::kAabbBindingEntrances + 1 + vertexBuffers);
     std::vector<VkDescriptorPoolSize> sizes = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * perSlot}};
     if (ebpiUsesAccelStructs(backend)) sizes.push_back({VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, slotCount});
     VKC_TRY(createDetectorFrames(
         c, {"ebpi", slotCount, slotCount * 6, sizes, ebpiReadbackLayout(settings), !settings.disableGpuTimings}, frames));
     slots.resize(slotCount);
+    frames.discardFrame = [this](uint64_t frame) { slots[frame % slots.size()].traversal.nodesValid = false; };
     for (uint32_t i = 0; i < slotCount; ++i) {
         const FrameSlotResources make(c, i);
         EbpiSlot& slot = slots[i];

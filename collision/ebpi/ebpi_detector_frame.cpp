@@ -24,6 +24,7 @@
 #include "passes/ebpi/ebpi_ray_passes.h"
 #include "passes/ebpi/ebpi_trace_passes.h"
 #include "passes/ebpi/ebpi_volume_passes.h"
+#include "shaders_glsl/shared/broadphase.h"
 #include "vk/descriptors.h"
 
 #include <algorithm>
@@ -270,9 +271,11 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
     // boxes overlap, found by the aabb-tree traversal over the vertex buffers as drawn. Its trees,
     // refit where the meshes deform, are also what the compute backend's rays traverse.
     std::optional<AabbTraversalRecording> traversal;
+    BufferHandle traversedPairs;  // in the broadphase's pair-list layout
     if (!s.omitTransientEdges || backend == EbpiRayBackend::Compute) {
         AabbTraversalRequest request;
         request.method = "ebpi";
+        request.pairsPipeline = &aabbPairs;
         request.refitPipeline = &aabbRefit;
         request.indirectPipeline = &aabbIndirect;
         request.traversePipeline = &aabbTraverse;
@@ -280,7 +283,9 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
         request.trianglePairCapacity = s.trianglePairCapacity;
         request.pairCapacity = s.maxPairs;
         request.vertexBufferCapacity = frames.vertexBufferCapacity;
-        auto added = addAabbTraversal(graph, c, trees, slot.traversal, scene, t.traversed, request);
+        traversedPairs = host("ebpi traversed pairs", sizeof(gpu::PairListHeader) + t.traversed.size() * 8);
+        auto added = addAabbTraversal(graph, c, trees, slot.traversal, scene,
+                                      {traversedPairs, uint32_t(t.traversed.size())}, request);
         if (!added) return added.status();
         traversal = std::move(added.value());
         const std::vector<MeshId>& layout = traversal->next.layout;
@@ -421,7 +426,12 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
     if (crossings)
         VKC_TRY(fillHostBuffer(allocator, graph, image.crossingPairs,
                                std::span<const gpu::EbpiCrossingPairGpu>(t.crossingPairs)));
-    if (traversal) VKC_TRY(bindAabbTraversal(c, allocator, graph, frames.placeholder.buffer, *traversal, slot.traversal));
+    if (traversal) {
+        std::vector<uint32_t> list = {uint32_t(t.traversed.size()), uint32_t(t.traversed.size()), 0u, 0u};
+        for (const ObjectPair& p : t.traversed) list.insert(list.end(), {p.a, p.b});
+        VKC_TRY(fillHostBuffer(allocator, graph, traversedPairs, std::span<const uint32_t>(list)));
+        VKC_TRY(bindAabbTraversal(c, allocator, graph, frames.placeholder.buffer, *traversal, slot.traversal));
+    }
     VKC_TRY(fillHostBuffer(allocator, graph, aim.rayViews, std::span<const gpu::EbpiRayViewGpu>(t.rayViews)));
     VKC_TRY(fillHostBuffer(allocator, graph, cast.objects, std::span<const gpu::EbpiTraceObjectGpu>(t.traceObjects)));
     VKC_TRY(fillHostBuffer(allocator, graph, sums.pairs, std::span<const gpu::EbpiVolumePairGpu>(t.pairs)));

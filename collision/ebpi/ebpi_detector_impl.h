@@ -68,7 +68,7 @@ struct EbpiDetectorImpl {
     EbpiRayBackend backend = EbpiRayBackend::Compute;
     Pipeline histogram, directions;
     Pipeline depthExtent, edgeTerms, transientTerms, pyramid, options, allocate, scan, generate, volume;
-    Pipeline aabbRefit, aabbIndirect, aabbTraverse;  // the traversal in leaf-box mode
+    Pipeline aabbPairs, aabbRefit, aabbIndirect, aabbTraverse;  // the traversal in leaf-box mode
     AabbTreeCache trees;
     EbpiTracePipelines tracePipelines;
     DetectorFrames frames;

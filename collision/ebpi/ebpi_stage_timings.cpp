@@ -38,8 +38,8 @@ constexpr StageOf kStages[] = {
     {kEbpiReadbackPassName, &EbpiStageTimings::readback},
     // The transient edges' candidates (aabb_traversal_frame.h) are part of building the EBPI.
     {kAabbUploadPassName, &EbpiStageTimings::image},       {kAabbRefitPassName, &EbpiStageTimings::image},
-    {kAabbClearPassName, &EbpiStageTimings::image},        {kAabbIndirectPassName, &EbpiStageTimings::image},
-    {kAabbTraversePassName, &EbpiStageTimings::image},
+    {kAabbClearPassName, &EbpiStageTimings::image},        {kAabbPairsPassName, &EbpiStageTimings::image},
+    {kAabbIndirectPassName, &EbpiStageTimings::image},     {kAabbTraversePassName, &EbpiStageTimings::image},
 };
 
 }  // namespace

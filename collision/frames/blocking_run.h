@@ -3,7 +3,9 @@
 // the host signals the frame's read-back ring value itself, so results() reads the frame at once.
 #pragma once
 
+#include "collision/frames/candidate_pairs.h"
 #include "collision/frames/detector_frames.h"
+#include "collision/frames/gpu_candidates.h"
 #include "vkcollide/broadphase.h"
 #include "vkcollide/results.h"
 
@@ -42,5 +44,14 @@ Result<FrameResults> runDetectorFrame(VulkanContext& ctx, DetectorFrames& frames
 Result<FrameResults> runAfterOwnBroadphase(Context& context, const BroadphaseSettings& settings, DetectorFrames& frames,
                                            const Scene& scene,
                                            const std::function<Result<FrameResults>(const BroadphaseResults&)>& run);
+
+// A detector's GPU-driven run(scene): its own broadphase (as runAfterOwnBroadphase, with
+// limits.settings.broadphase) and then `record` over the broadphase's frame in one submit, waited
+// for; the frame's GPU timings include the broadphase's. More candidate pairs than
+// maxCandidatePairs are refused as run(scene, pcs) refuses them, once the frame has counted them.
+using RecordGpuDrivenFrame = std::function<Status(VkCommandBuffer, uint64_t frame, const GpuCandidates&)>;
+Result<FrameResults> runGpuDriven(Context& context, const CandidateLimits& limits, DetectorFrames& frames,
+                                  const Scene& scene, const RecordGpuDrivenFrame& record,
+                                  const std::function<Status(uint64_t frame, FrameResults&)>& read);
 
 }  // namespace vkc

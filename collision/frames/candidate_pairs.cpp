@@ -28,12 +28,16 @@ Result<std::vector<ObjectPair>> frameCandidatePairs(const CandidateLimits& limit
     }
     std::sort(pairs.begin(), pairs.end());
     pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
-    if (pairs.size() > settings.maxCandidatePairs)
-        return makeError(ErrorCode::InvalidArgument, method + ": " + std::to_string(pairs.size()) +
-                                                         " candidate pairs, more than " + limits.settingsName +
-                                                         "::maxCandidatePairs (" +
-                                                         std::to_string(settings.maxCandidatePairs) + ")");
+    VKC_TRY(checkCandidateCount(limits, pairs.size()));
     return pairs;
+}
+
+Status checkCandidateCount(const CandidateLimits& limits, size_t uniquePairs) {
+    if (uniquePairs <= limits.settings.maxCandidatePairs) return Status::success();
+    return makeError(ErrorCode::InvalidArgument, std::string(limits.method) + ": " + std::to_string(uniquePairs) +
+                                                     " candidate pairs, more than " + limits.settingsName +
+                                                     "::maxCandidatePairs (" +
+                                                     std::to_string(limits.settings.maxCandidatePairs) + ")");
 }
 
 std::vector<uint32_t> objectsOfPairs(std::span<const ObjectPair> pairs) {

@@ -25,6 +25,9 @@ struct CandidateLimits {
 Result<std::vector<ObjectPair>> frameCandidatePairs(const CandidateLimits& limits, uint32_t objectCount,
                                                     const CandidateSet& candidates);
 
+// InvalidArgument, worded as frameCandidatePairs', when `uniquePairs` exceeds maxCandidatePairs.
+Status checkCandidateCount(const CandidateLimits& limits, size_t uniquePairs);
+
 // Every object of `pairs`, sorted and unique.
 std::vector<uint32_t> objectsOfPairs(std::span<const ObjectPair> pairs);
 

@@ -10,6 +10,7 @@
 #include "vk/readback_ring.h"
 #include "vkcollide/broadphase.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <span>
@@ -17,6 +18,13 @@
 #include <vector>
 
 namespace vkc {
+
+// What a frame slot keeps about its frame's inputs (frame_warnings.h).
+struct FrameInputWarnings {
+    std::vector<MeshId> objectMeshes;          // per scene object
+    std::map<MeshId, std::string> meshWarnings;  // meshes with degenerate triangles
+    std::vector<ObjectPair> pairs;               // the host's candidates; empty when the GPU chose them
+};
 
 struct DetectorFrames {
     std::unique_ptr<VulkanGraphAllocator> allocator;  // creates what the slots' graphs declare
@@ -27,8 +35,11 @@ struct DetectorFrames {
     uint32_t vertexBufferCapacity = 0;  // length of each set's vertex-buffer array (vertex_buffer_slots.h)
     ReadbackRing ring;
     bool gpuTimings = true;                  // frames write pass timestamps (not the settings' disableGpuTimings)
-    std::vector<std::vector<std::string>> slotWarnings;  // per slot: about its frame's inputs (frame_warnings.h)
+    std::vector<FrameInputWarnings> slotWarnings;  // per slot: about its frame's inputs
     uint64_t nextRunFrame = 0;               // frames of the blocking calls
+    // Called when a blocking frame's submit failed: the slot must forget what it assumes that frame
+    // wrote on the GPU (tree boxes kept across frames), since it never ran.
+    std::function<void(uint64_t frame)> discardFrame;
     std::unique_ptr<Broadphase> broadphase;  // for run(scene) only, created on first use
 };
 

@@ -2,6 +2,8 @@
 // every detector alike: today, meshes with degenerate triangles (zero area, or a vertex named
 // twice). checkMesh counts them and `check-mesh` reports them; a detector draws or tests them as
 // they are, while the exact oracle skips them, so its answer may differ there without a word.
+// Which meshes a frame tested is known only with its results when the GPU chose the pairs, so the
+// warnings are kept per mesh at record time and picked for the tested pairs at results time.
 #pragma once
 
 #include "collision/frames/detector_frames.h"
@@ -13,12 +15,16 @@
 
 namespace vkc {
 
-// Keeps, with `frame`'s slot, one warning per mesh of `pairs`' objects that has degenerate
-// triangles: "<method>: mesh "name" has N degenerate triangles (first: triangle T) ...".
-void noteFrameInputs(DetectorFrames& frames, uint64_t frame, const SceneImpl& scene,
-                     std::span<const ObjectPair> pairs, const char* method);
+// Keeps, with `frame`'s slot, which mesh each object uses, one warning per mesh with degenerate
+// triangles ("<method>: mesh "name" has N degenerate triangles (first: triangle T) ...") and the
+// pairs the frame tests when the host gave them (empty when the GPU chooses them).
+void noteFrameInputs(DetectorFrames& frames, uint64_t frame, const SceneImpl& scene, std::span<const ObjectPair> pairs,
+                     const char* method);
 
-// Appends `frame`'s kept warnings to `out`.
+// Appends `frame`'s kept warnings of the meshes of `pairs`' objects (by default the pairs kept at
+// record time), each once.
+void appendFrameWarnings(const DetectorFrames& frames, uint64_t frame, std::span<const ObjectPair> pairs,
+                         std::vector<std::string>& out);
 void appendFrameWarnings(const DetectorFrames& frames, uint64_t frame, std::vector<std::string>& out);
 
 }  // namespace vkc

@@ -1,13 +1,18 @@
 // INTERNAL (includes CGAL): volume enclosed by a closed triangulated Surface_mesh, as the sum of
 // signed tetrahedra (c, p, q, r) over faces with c the centre of the vertex bounds (small terms,
-// little cancellation), accumulated in double with Neumaier compensation in face order
-// (deterministic). `toDouble(point)` converts a vertex point to double coordinates.
+// little cancellation), accumulated in double with Neumaier compensation. Deterministic for the
+// same surface whatever its face order and each face's first vertex, which CGAL's corefinement
+// output varies from run to run (it iterates containers keyed by addresses): each face starts at
+// its least vertex and the terms are summed sorted. `toDouble(point)` converts a vertex point to
+// double coordinates.
 #pragma once
 
 #include <CGAL/Surface_mesh.h>
 
 #include <glm/glm.hpp>
 
+#include <algorithm>
+#include <array>
 #include <vector>
 
 namespace vkc::reference::detail {
@@ -26,13 +31,22 @@ double enclosedVolume(const CGAL::Surface_mesh<Point>& mesh, ToDouble toDouble) 
         first = false;
     }
     const glm::dvec3 c = 0.5 * (lo + hi);
-    double sum = 0.0, comp = 0.0;
+    auto less = [](const glm::dvec3& p, const glm::dvec3& q) {
+        return p.x != q.x ? p.x < q.x : p.y != q.y ? p.y < q.y : p.z < q.z;
+    };
+    std::vector<double> terms;
+    terms.reserve(mesh.number_of_faces());
     for (auto f : mesh.faces()) {
         auto h = mesh.halfedge(f);
-        const glm::dvec3 a = pts[mesh.target(mesh.prev(h)).idx()] - c;
-        const glm::dvec3 b = pts[mesh.target(h).idx()] - c;
-        const glm::dvec3 d = pts[mesh.target(mesh.next(h)).idx()] - c;
-        const double term = glm::dot(a, glm::cross(b, d)) / 6.0;
+        std::array<glm::dvec3, 3> v = {pts[mesh.target(mesh.prev(h)).idx()], pts[mesh.target(h).idx()],
+                                       pts[mesh.target(mesh.next(h)).idx()]};
+        const size_t least = less(v[1], v[0]) ? (less(v[2], v[1]) ? 2 : 1) : (less(v[2], v[0]) ? 2 : 0);
+        std::rotate(v.begin(), v.begin() + least, v.end());  // keeps the orientation
+        terms.push_back(glm::dot(v[0] - c, glm::cross(v[1] - c, v[2] - c)) / 6.0);
+    }
+    std::sort(terms.begin(), terms.end());
+    double sum = 0.0, comp = 0.0;
+    for (const double term : terms) {
         const double t = sum + term;
         comp += std::abs(sum) >= std::abs(term) ? (sum - t) + term : (term - t) + sum;
         sum = t;

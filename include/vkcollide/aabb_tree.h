@@ -62,6 +62,13 @@ public:
     // InvalidArgument for the candidates or the scene's size, Unsupported when the pairs read more
     // distinct vertex buffers than the device's storage-buffer limits allow); InvalidMesh from the tree build (naming the mesh).
     Status record(VkCommandBuffer cmd, const Scene& scene, const CandidateSet& candidates, uint64_t frame);
+    // GPU-driven, the way to use it in a renderer: the pairs `broadphase` recorded for the same
+    // `frame` earlier in this command buffer are read and set up on the GPU, so they are this
+    // frame's (a mesh deformed on the GPU included) and no CPU bounds are needed. Pairs past
+    // maxCandidatePairs, or that the broadphase's pairCapacity cut, are left out and said in
+    // results() (FrameResults::truncated, a warning with the exact count). Errors: as above, and
+    // InvalidArgument when `broadphase` has not recorded `frame` or boxed another object count.
+    Status record(VkCommandBuffer cmd, const Scene& scene, const Broadphase& broadphase, uint64_t frame);
     // Add this to the vkQueueSubmit2 that carries the frame's command buffer.
     VkSemaphoreSubmitInfo completionSignal(uint64_t frame);
     // NotReady until the GPU finished `frame`; never blocks. Colliding pairs only, with exact
@@ -71,7 +78,7 @@ public:
 
     // Blocking convenience for tools and tests: record over `pcs`, submit, wait, read.
     Result<FrameResults> run(const Scene& scene, const BroadphaseResults& pcs, AabbTreeFrameDetails* details = nullptr);
-    // Same, running its own broadphase (settings.broadphase) first.
+    // Same, GPU-driven after its own broadphase (settings.broadphase) in the same submit.
     Result<FrameResults> run(const Scene& scene, AabbTreeFrameDetails* details = nullptr);
 
     const AabbTreeSettings& settings() const;  // with defaults filled in

@@ -90,6 +90,7 @@ public:
     const BroadphaseSettings& settings() const;  // with defaults filled in
 
 private:
+    friend struct BroadphaseAccess;  // the detectors read a recorded frame's buffers (GPU-driven candidates)
     explicit Broadphase(std::unique_ptr<BroadphaseImpl> impl);
     std::unique_ptr<BroadphaseImpl> impl_;
 };

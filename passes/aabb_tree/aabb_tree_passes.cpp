@@ -13,7 +13,7 @@ namespace {
 
 std::vector<DescriptorBinding> aabbBindings() {
     std::vector<DescriptorBinding> bindings;
-    for (uint32_t b = gpu::kAabbBindingTrees; b <= gpu::kAabbBindingPairStats; ++b)
+    for (uint32_t b = gpu::kAabbBindingTrees; b <= gpu::kAabbBindingEntrances; ++b)
         bindings.push_back({0, b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1u});
     bindings.push_back({0, gpu::kBindingVertexBuffers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kVariableDescriptorCount});
     return bindings;
@@ -30,7 +30,8 @@ void bind(VkCommandBuffer cmd, const PassResources& r, const Pipeline& pipeline,
 
 }  // namespace
 
-static_assert(sizeof(gpu::AabbRefitPush) == 16 && sizeof(gpu::AabbTraversePush) == 16);
+static_assert(sizeof(gpu::AabbRefitPush) == 16 && sizeof(gpu::AabbTraversePush) == 16 &&
+              sizeof(gpu::AabbPairsPush) == 16);
 const PipelineLayoutDesc kAabbPipelineLayout = {aabbBindings(), 16};
 
 ReadbackLayout aabbTreeReadbackLayout(uint32_t maxCandidatePairs, uint32_t trianglePairCapacity) {
@@ -53,7 +54,8 @@ AabbTreePassOutputs addAabbTreePasses(Graph& graph, const AabbTreePassInputs& in
         for (AabbUpload& u : uploads) {
             upload.read(u.staging, Access::TransferSrc);
             const BufferHandle written = upload.write(u.device, Access::TransferDst);
-            for (BufferHandle* h : {&in.trees, &in.nodes, &in.leaves, &in.refitList, &in.pairs, &in.seedLevels, &in.seeds})
+            for (BufferHandle* h : {&in.trees, &in.nodes, &in.leaves, &in.refitList, &in.pairs, &in.seedLevels, &in.seeds,
+                                    &in.objects, &in.entrances})
                 if (h->index == u.device.index) *h = written;
         }
         upload.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
@@ -98,6 +100,23 @@ AabbTreePassOutputs addAabbTreePasses(Graph& graph, const AabbTreePassInputs& in
         if (in.pairCount != 0)
             r.device().vkCmdFillBuffer(cmd, r.buffer(stats), 0, VkDeviceSize(in.pairCount) * sizeof(gpu::AabbPairStatsGpu), 0u);
     });
+
+    // The object pairs, from the candidate list the GPU wrote: no CPU sees them before they are
+    // traversed. One workgroup, so the seed table it sorts is deterministic.
+    if (in.pairsPipeline && in.globalLevels != 0) {
+        PassBuilder setup = graph.addPass(kAabbPairsPassName);
+        for (BufferHandle b : {in.trees, in.objects, in.candidates, in.entrances}) setup.read(b, Access::ComputeRead);
+        in.pairs = setup.write(in.pairs, Access::ComputeWrite);
+        in.seedLevels = setup.write(in.seedLevels, Access::ComputeWrite);
+        in.seeds = setup.write(in.seeds, Access::ComputeWrite);
+        state = setup.write(state, Access::ComputeReadWrite);
+        stats = setup.write(stats, Access::ComputeReadWrite);
+        const gpu::AabbPairsPush push = in.pairsPush;
+        setup.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+            bind(cmd, r, *in.pairsPipeline, in.set, &push, sizeof(push));
+            r.device().vkCmdDispatch(cmd, 1, 1, 1);
+        });
+    }
 
     // Traversal (paper 4, 4.2-4.3): the paper read an occlusion query back to size each level;
     // here aabb_indirect.comp writes the next dispatch's size on the GPU and the traversal runs

@@ -1,6 +1,7 @@
 // Passes of method `aabb-tree` (paper 4): upload → refit (bottom-up, one pass per level) → clear →
-// per global level: indirect preparation + traversal → copy into the read-back ring slot.
-// Reads: trees, leaves, vertex buffers (the host's, in place), object pairs, entrance seeds.
+// pair setup (the object pairs, their transforms and entrance seeds from a candidate list on the
+// GPU) → per global level: indirect preparation + traversal → copy into the read-back ring slot.
+// Reads: trees, leaves, vertex buffers (the host's, in place), objects, candidate pairs.
 // Writes: refit boxes; node-pair ping-pong lists; triangle pairs (capacity-bounded); per-level and
 // per-pair counters (exact). Invariant: every level is recorded up front and sized on the GPU
 // (vkCmdDispatchIndirect), so the CPU never waits between levels (the paper's 2003 read-backs).
@@ -23,6 +24,9 @@ struct AabbUpload {
 };
 
 struct AabbTreePassInputs {
+    // aabb_pairs.comp, which writes pairs, seedLevels and seeds from objects, candidates and
+    // entrances; null when the caller uploads pairs and seeds itself (the CPU reference's tests).
+    const Pipeline* pairsPipeline = nullptr;
     const Pipeline* refitPipeline = nullptr;
     const Pipeline* indirectPipeline = nullptr;
     const Pipeline* traversePipeline = nullptr;
@@ -36,9 +40,11 @@ struct AabbTreePassInputs {
     uint32_t trianglePairCapacity = 0;  // 0 when the list is not kept
     uint32_t pairCount = 0;          // object pairs (stats entries)
     uint32_t maxGroups = 0;          // device limit on workgroups in x
+    gpu::AabbPairsPush pairsPush = {};  // with pairsPipeline
 
     // Device-local inputs; `uploads` refreshes the ones the CPU changed this frame.
     BufferHandle trees, nodes, leaves, refitList, pairs, seedLevels, seeds;
+    BufferHandle objects, candidates, entrances;  // with pairsPipeline
     std::vector<AabbUpload> uploads;
     BufferHandle state, nodePairs, trianglePairs, pairStats;
     std::vector<BufferHandle> vertices;  // every vertex buffer the trees read
@@ -53,14 +59,16 @@ struct AabbTreePassOutputs {
     BufferHandle trees, nodes, leaves;
 };
 
-// The descriptor layout shared by aabb_refit.comp, aabb_indirect.comp and aabb_traverse.comp
-// (each uses a subset; tests/aabb_tree/aabb_detector_test.cpp checks it against all three SPIR-V).
+// The descriptor layout shared by aabb_pairs.comp, aabb_refit.comp, aabb_indirect.comp and
+// aabb_traverse.comp (each uses a subset; tests/aabb_tree/aabb_detector_test.cpp checks it
+// against their SPIR-V).
 extern const PipelineLayoutDesc kAabbPipelineLayout;
 
 // Stable pass labels (timings are summed per label across levels).
 inline constexpr const char* kAabbUploadPassName = "aabb-upload";
 inline constexpr const char* kAabbRefitPassName = "aabb-refit";
 inline constexpr const char* kAabbClearPassName = "aabb-clear";
+inline constexpr const char* kAabbPairsPassName = "aabb-pairs";
 inline constexpr const char* kAabbIndirectPassName = "aabb-indirect";
 inline constexpr const char* kAabbTraversePassName = "aabb-traverse";
 inline constexpr const char* kAabbReadbackPassName = "aabb-readback";

@@ -19,6 +19,9 @@ VKC_CONSTANT(uint, kAabbRefitGroupSize, 64u)
 // Threads per workgroup of the traversal pass (one thread per node pair); 64 is a whole subgroup
 // on most desktop GPUs (two on NVIDIA) so the aggregated append costs one atomic per subgroup.
 VKC_CONSTANT(uint, kAabbTraverseGroupSize, 64u)
+// Threads of the one workgroup of the pair setup pass (aabb_pairs.comp): it walks the frame's
+// candidate pairs in order, a chunk of this many at a time, so the seed table comes out sorted.
+VKC_CONSTANT(uint, kAabbPairsGroupSize, 256u)
 // Workgroup-count limit of one dimension every device supports (maxComputeWorkGroupCount[0]);
 // larger levels are covered by a grid-stride loop.
 VKC_CONSTANT(uint, kAabbMaxGroups, 65535u)
@@ -42,6 +45,9 @@ VKC_CONSTANT(uint, kAabbBindingState, 7u)        // AabbTraversalStateGpu, read-
 VKC_CONSTANT(uint, kAabbBindingNodePairs, 8u)    // AabbNodePairGpu[2 * listCapacity] (ping-pong)
 VKC_CONSTANT(uint, kAabbBindingTrianglePairs, 9u)// AabbTrianglePairGpu[trianglePairCapacity]
 VKC_CONSTANT(uint, kAabbBindingPairStats, 10u)   // AabbPairStatsGpu[], one per object pair
+VKC_CONSTANT(uint, kAabbBindingObjects, 11u)     // AabbObjectGpu[] per scene object, read by aabb_pairs.comp
+VKC_CONSTANT(uint, kAabbBindingCandidates, 12u)  // the frame's candidate pair list (broadphase.h layout), read
+VKC_CONSTANT(uint, kAabbBindingEntrances, 13u)   // AabbEntranceGpu[] hash table (temporal coherence), read
 
 // One node's box, in the tree's space. w components are unused (0) and keep 16-byte vectors.
 struct AabbNodeGpu {
@@ -96,6 +102,33 @@ struct AabbSeedGpu {
     uint countB;
 };
 
+// A scene object as the pair setup sees it: its placement in double (pair transforms are composed
+// from the world ones, so their precision follows the pair's size, not the scene's), its mesh's
+// tree, and the object-space box the pair's box-test slack is computed from (AabbTreeCache's
+// slackBox). 160 bytes, a multiple of the dvec4 alignment.
+struct AabbObjectGpu {
+    dvec4 row0;           // objectToWorld rows; the fourth row is (0, 0, 0, 1)
+    dvec4 row1;
+    dvec4 row2;
+    vec4 slackLo;
+    vec4 slackHi;
+    uint tree;            // index into AabbTreeGpu[]
+    uint pad0;
+    uint pad1;
+    uint pad2;
+    uvec4 pad3;
+};
+
+// Temporal coherence (paper 4, section 5) on the GPU: the entrance level chosen for an object
+// pair from an earlier frame's counters, in an open-addressing table the host writes (linear
+// probing from aabbEntranceSlot; an entry with used == 0 ends the probe).
+struct AabbEntranceGpu {
+    uint a;
+    uint b;
+    uint level;
+    uint used;
+};
+
 struct AabbSeedLevelGpu {
     uint first;           // first AabbSeedGpu of this global level
     uint count;           // seeds of this level
@@ -122,14 +155,19 @@ struct AabbTraversalStateGpu {
     uint trianglePairCount;      // exact count of intersecting triangle pairs (all object pairs)
     uint levelTested[kAabbMaxLevels];    // per global level: box pairs tested (paper: the query)
     uint levelOverlaps[kAabbMaxLevels];  // per global level: box pairs that overlapped
+    uint pairCount;              // object pairs the setup pass entered (aabb_pairs.comp)
+    uint candidatePairs;         // pairs the candidate list counted (exact: may exceed what it or
+                                 // the pair table holds; then pairs were left out)
+    uint seedOverflow;           // 1: a level would seed more than 2^32 node pairs (results incomplete)
+    uint pad0;
 };
 
 // Per object pair, indexed by pair level. Read back for results and the entrance heuristic.
 struct AabbPairStatsGpu {
     uint trianglePairs;          // exact, even when the output list was truncated
+    uint objectA;                // the pair's objects, written by the setup pass
+    uint objectB;
     uint pad0;
-    uint pad1;
-    uint pad2;
     uint tested[kAabbMaxLevels];
     uint overlaps[kAabbMaxLevels];
 };
@@ -139,6 +177,13 @@ struct AabbRefitPush {
     uint treeCount;              // entries in the refit tree list (= dispatch y)
     uint pad0;
     uint pad1;
+};
+
+struct AabbPairsPush {
+    uint storedPairs;            // entries the candidate list holds at most
+    uint maxPairs;               // entries of the pair table, seeds and pair stats
+    uint entranceMask;           // entrance table size - 1 (a power of two)
+    uint globalLevels;           // levels of the batched traversal (the scene's deepest tree)
 };
 
 struct AabbTraversePush {
@@ -189,6 +234,36 @@ VKC_INLINE bool aabbSatLite(vec3 loA, vec3 hiA, vec3 loB, vec3 hiB, mat4 bToA, m
                                 abs(vec3(aToB[1])) * extentA.y) + abs(vec3(aToB[2])) * extentA.z;
     return !any(greaterThan(abs(distB), extSumB + vec3(slackB)));
 }
+
+// Largest |coordinate| of a box: the magnitude its coordinates round at.
+VKC_INLINE float aabbMaxAbsCoordinate(vec4 lo, vec4 hi) {
+    vec3 m = max(abs(vec3(lo)), abs(vec3(hi)));
+    return max(m.x, max(m.y, m.z));
+}
+
+// Largest |row sum| of the linear part, and largest |translation|: how far m moves magnitudes.
+VKC_INLINE float aabbLinearNorm(mat4 m) {
+    float norm = 0.0f;
+    for (int row = 0; row < 3; ++row) norm = max(norm, (abs(m[0][row]) + abs(m[1][row])) + abs(m[2][row]));
+    return norm;
+}
+
+VKC_INLINE float aabbTranslationNorm(mat4 m) { return max(abs(m[3][0]), max(abs(m[3][1]), abs(m[3][2]))); }
+
+// Box-test slacks (x: in A's units, y: in B's) for boxes inside the slack boxes of A and B:
+// kAabbBoxSlackRelative times the largest coordinate magnitude each side computes with.
+VKC_INLINE vec2 aabbBoxSlack(vec4 loA, vec4 hiA, vec4 loB, vec4 hiB, mat4 bToA, mat4 aToB) {
+    float magnitudeA = aabbMaxAbsCoordinate(loA, hiA);
+    float magnitudeB = aabbMaxAbsCoordinate(loB, hiB);
+    VKC_PRECISE float slackA =
+        kAabbBoxSlackRelative * ((magnitudeA + aabbLinearNorm(bToA) * magnitudeB) + aabbTranslationNorm(bToA));
+    VKC_PRECISE float slackB =
+        kAabbBoxSlackRelative * ((magnitudeB + aabbLinearNorm(aToB) * magnitudeA) + aabbTranslationNorm(aToB));
+    return vec2(slackA, slackB);
+}
+
+// First probe of the entrance table for pair (a, b).
+VKC_INLINE uint aabbEntranceSlot(uint a, uint b, uint mask) { return ((a * 2654435761u) ^ (b * 2246822519u)) & mask; }
 
 VKC_NAMESPACE_END
 

@@ -7,7 +7,7 @@
 #include <glm/mat4x4.hpp>
 #include <glm/vec4.hpp>
 #include <cstdint>
-#define VKC_NAMESPACE_BEGIN namespace vkc::gpu { using uint = uint32_t; using mat4 = glm::mat4; using vec4 = glm::vec4; using uvec4 = glm::uvec4;
+#define VKC_NAMESPACE_BEGIN namespace vkc::gpu { using uint = uint32_t; using mat4 = glm::mat4; using vec4 = glm::vec4; using uvec4 = glm::uvec4; using dvec4 = glm::dvec4;
 #define VKC_NAMESPACE_END }
 #define VKC_CONSTANT(type, name, value) inline constexpr type name = value;
 #else

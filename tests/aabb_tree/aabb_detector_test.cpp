@@ -5,6 +5,7 @@
 #include "aabb_test_support.h"
 
 #include "collision/aabb_tree/aabb_traversal_cpu.h"
+#include "shaders_glsl/shared/aabb_pair_setup.h"
 
 #include "passes/aabb_tree/aabb_tree_passes.h"
 #include "tests/support/reflection_check.h"
@@ -12,6 +13,7 @@
 #include "tools/cli/aabb_tree_method.h"
 
 #include "spirv/aabb_indirect.comp.h"
+#include "spirv/aabb_pairs.comp.h"
 #include "spirv/aabb_refit.comp.h"
 #include "spirv/aabb_traverse.comp.h"
 
@@ -53,6 +55,8 @@ protected:
 };
 
 TEST_F(AabbDetectorTest, LayoutMatchesSpirv) {
+    Status pairs = test::checkPipelineLayout(kSpirv_aabb_pairs_comp, kAabbPipelineLayout, "aabb_pairs.comp");
+    EXPECT_TRUE(pairs.ok()) << pairs.describe();
     EXPECT_TRUE(test::checkPipelineLayout(kSpirv_aabb_refit_comp, kAabbPipelineLayout, "aabb_refit.comp").ok());
     EXPECT_TRUE(test::checkPipelineLayout(kSpirv_aabb_indirect_comp, kAabbPipelineLayout, "aabb_indirect.comp").ok());
     Status traverse = test::checkPipelineLayout(kSpirv_aabb_traverse_comp, kAabbPipelineLayout, "aabb_traverse.comp");
@@ -199,9 +203,11 @@ TEST_F(AabbDetectorTest, CountersMatchCpuTraversalExactly) {
     for (const MeshData& m : meshes) trees.push_back(buildAabbTree(m).value());
     for (size_t i = 0; i < meshes.size(); ++i) views.push_back({&trees[i], meshes[i].positions});
     std::vector<gpu::AabbPairGpu> pairs;
+    // As the GPU sets them up from the candidate list (aabb_pairs.comp): the shared aabbPairEntry.
     for (const ObjectPair& p : all) {
-        glm::mat4 bToA = glm::inverse(scene.transform(p.a)) * scene.transform(p.b);
-        pairs.push_back(makeAabbPair(trees[p.a], p.a, trees[p.b], p.b, bToA, p.a, p.b).value());
+        const gpu::AabbObjectGpu a = aabbObject(scene.transform(p.a), p.a, trees[p.a].nodes[0]);
+        const gpu::AabbObjectGpu b = aabbObject(scene.transform(p.b), p.b, trees[p.b].nodes[0]);
+        pairs.push_back(gpu::aabbPairEntry(a, b, p.a, p.b, trees[p.a].levelCount, trees[p.b].levelCount));
     }
     const uint32_t levels = assignAabbGlobalLevels(pairs);
     auto seeds = buildAabbSeedTable(views, pairs, {});

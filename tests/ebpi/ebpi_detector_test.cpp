@@ -49,6 +49,13 @@ protected:
     }
     std::vector<Buffer> destroyOnExit_;  // host vertex buffers a test made, read until its scene goes
 
+    // Compute always; a hardware backend where the device has it (NVIDIA: pipelines, no queries).
+    bool offered(EbpiRayBackendChoice backend) {
+        if (backend == EbpiRayBackendChoice::RayQuery) return vk().hasRayQuery;
+        if (backend == EbpiRayBackendChoice::RayTracingPipeline) return vk().hasRayTracingPipeline;
+        return true;
+    }
+
     std::optional<PairRun> run(EbpiDetector& detector, std::span<const Placed> objects) {
         auto scene = Scene::create(context_);
         EXPECT_TRUE(scene) << scene.status().describe();
@@ -369,7 +376,7 @@ TEST_F(EbpiDetectorTest, EveryRayBackendGivesTheSameVolumesAndGradients) {
     std::vector<EbpiRayBackendChoice> hardware;
     if (vk().hasRayQuery) hardware.push_back(EbpiRayBackendChoice::RayQuery);
     if (vk().hasRayTracingPipeline) hardware.push_back(EbpiRayBackendChoice::RayTracingPipeline);
-    if (hardware.size() < 2 && test::deviceRequired()) FAIL() << "the device lacks a hardware ray backend";
+    if (hardware.empty() && test::deviceRequired()) FAIL() << "the device lacks a hardware ray backend";
     if (hardware.empty()) GTEST_SKIP() << "no hardware ray backend on this device";
     const MeshData sphere = solids::sphere(0.5f, 2);
     const MeshData torus = solids::torus(0.5f, 0.2f, 12);
@@ -478,6 +485,7 @@ TEST_F(EbpiDetectorTest, HostDeformedMeshesAreReadInPlaceAndTheBoundHoldsForTheD
         pcs.pairs = {{0, 1}};
         pcs.pairCount = 1;
         for (int backend = 0; backend < 3; ++backend) {
+            if (!offered(backends[backend])) continue;
             auto detector =
                 EbpiDetector::create(context_, settings(tolerance, 64, EbpiDirectionChoice::Optimized, backends[backend]));
             ASSERT_TRUE(detector) << ebpiRayBackendName(backends[backend]) << ": " << detector.status().describe();
@@ -489,7 +497,9 @@ TEST_F(EbpiDetectorTest, HostDeformedMeshesAreReadInPlaceAndTheBoundHoldsForTheD
         }
     }
     destroyBuffer(vk(), host.value());
+    ASSERT_TRUE(runs[0]);
     for (int backend = 0; backend < 3; ++backend) {
+        if (!runs[backend]) continue;
         const PairRun& r = *runs[backend];
         expectWithinBound(r, exact, tolerance, ebpiRayBackendName(backends[backend]));
         EXPECT_TRUE(r.details.pairs[0].transientEdgesCovered);
@@ -497,8 +507,9 @@ TEST_F(EbpiDetectorTest, HostDeformedMeshesAreReadInPlaceAndTheBoundHoldsForTheD
         EXPECT_TRUE(r.results.warnings.empty());
     }
     for (int backend = 1; backend < 3; ++backend)
-        EXPECT_EQ(runs[0]->details.pairs[0].volumePerDirection, runs[backend]->details.pairs[0].volumePerDirection)
-            << ebpiRayBackendName(backends[backend]);
+        if (runs[backend])
+            EXPECT_EQ(runs[0]->details.pairs[0].volumePerDirection, runs[backend]->details.pairs[0].volumePerDirection)
+                << ebpiRayBackendName(backends[backend]);
 }
 
 // Sec. 4.4 on the GPU: the directions come from the meshes as drawn (here turned in the host's own

@@ -28,6 +28,7 @@
 #include "vkcollide/scene.h"
 
 #include "spirv/aabb_indirect.comp.h"
+#include "spirv/aabb_pairs.comp.h"
 #include "spirv/aabb_refit.comp.h"
 #include "spirv/aabb_traverse.comp.h"
 #include "spirv/ebpi_transient_terms.comp.h"
@@ -71,6 +72,7 @@ protected:
             const PipelineLayoutDesc* layout;
             std::span<const SpecConstant> spec;
         } pipelines[] = {{&transient_, kSpirv_ebpi_transient_terms_comp, &imageLayout, imageGroup},
+                         {&pairs_, kSpirv_aabb_pairs_comp, &aabbLayout, {}},
                          {&refit_, kSpirv_aabb_refit_comp, &aabbLayout, refitGroup},
                          {&indirect_, kSpirv_aabb_indirect_comp, &aabbLayout, aabbGroup},
                          {&traverse_, kSpirv_aabb_traverse_comp, &aabbLayout, leafBoxes}};
@@ -79,7 +81,7 @@ protected:
             ASSERT_TRUE(created) << created.status().describe();
             *p.out = created.value();
         }
-        const uint32_t buffers = gpu::kEbpiImageBindingCrossingPairs + gpu::kAabbBindingPairStats + 2 + 2 * capacity_;
+        const uint32_t buffers = gpu::kEbpiImageBindingCrossingPairs + gpu::kAabbBindingEntrances + 2 + 2 * capacity_;
         ASSERT_TRUE(descriptors_.create(vk(), 2, buffers, "ebpi transient test descriptors").ok());
         auto imageSet = descriptors_.allocate(transient_.setLayouts[0], "ebpi image set", capacity_);
         auto aabbSet = descriptors_.allocate(traverse_.setLayouts[0], "ebpi aabb-tree set", capacity_);
@@ -90,7 +92,7 @@ protected:
 
     void TearDown() override {
         descriptors_.destroy();
-        for (Pipeline* p : {&transient_, &refit_, &indirect_, &traverse_})
+        for (Pipeline* p : {&transient_, &pairs_, &refit_, &indirect_, &traverse_})
             if (p->pipeline != VK_NULL_HANDLE) destroyPipeline(vk(), *p);
         test::VulkanTest::TearDown();
     }
@@ -140,6 +142,7 @@ protected:
             auto output = [&](const char* name, const Buffer& buffer) { return test::readBackOutput(graph, name, buffer); };
             AabbTraversalRequest request;
             request.method = "ebpi";
+            request.pairsPipeline = &pairs_;
             request.refitPipeline = &refit_;
             request.indirectPipeline = &indirect_;
             request.traversePipeline = &traverse_;
@@ -148,7 +151,9 @@ protected:
             request.pairCapacity = 1;
             request.vertexBufferCapacity = capacity_;
             AabbTreeCache trees;
-            auto traversal = addAabbTraversal(graph, vk(), trees, traversal_, scene, {{0, 1}}, request);
+            const uint32_t pairList[] = {1, 1, 0, 0, 0, 1};  // the pair (0, 1) in the broadphase's layout
+            const BufferHandle candidates = host("ebpi traversed pairs", sizeof(pairList));
+            auto traversal = addAabbTraversal(graph, vk(), trees, traversal_, scene, {candidates, 1}, request);
             EXPECT_TRUE(traversal) << traversal.status().describe();
             if (!traversal) return std::nullopt;
 
@@ -186,7 +191,8 @@ protected:
                 uploadSceneIndices(allocator, graph, in.indices, indices).ok() &&
                 fillHostBuffer(allocator, graph, in.objects, std::span<const gpu::ObjectGpu>(objects)).ok() &&
                 fillHostBuffer(allocator, graph, in.views, std::span<const gpu::EbpiViewGpu>(viewTable)).ok() &&
-                fillHostBuffer(allocator, graph, in.crossingPairs, std::span<const gpu::EbpiCrossingPairGpu>(&pair, 1)).ok();
+                fillHostBuffer(allocator, graph, in.crossingPairs, std::span<const gpu::EbpiCrossingPairGpu>(&pair, 1)).ok() &&
+                fillHostBuffer(allocator, graph, candidates, std::span<const uint32_t>(pairList)).ok();
             EXPECT_TRUE(bound);
             if (bound) {
                 GraphDescriptors descriptors(vk(), graph, descriptors_.placeholder());
@@ -250,7 +256,7 @@ protected:
     }
 
     uint32_t capacity_ = 0;
-    Pipeline transient_, refit_, indirect_, traverse_;
+    Pipeline transient_, pairs_, refit_, indirect_, traverse_;
     test::PassTestDescriptors descriptors_;
     VkDescriptorSet imageSet_ = VK_NULL_HANDLE;
     AabbTraversalSlot traversal_;

@@ -1,6 +1,8 @@
 // The VulkanTest fixture.
 #include "tests/support/vulkan_test.h"
 
+#include <dlfcn.h>
+
 #include <cstdlib>
 #include <cstring>
 
@@ -30,7 +32,32 @@ void VulkanTest::onLog(void* user, LogLevel level, const char* message) {
     }
 }
 
+namespace {
+
+// NVIDIA's Vulkan driver cannot be loaded and unloaded without limit in one process: after about
+// 40 instances created and destroyed (the loader unloads the driver with the last instance),
+// vkCreateInstance fails with VK_ERROR_INCOMPATIBLE_DRIVER (seen on an H200, driver 580.159). One
+// bare instance kept for the whole test process keeps the drivers loaded.
+void keepDriversLoaded() {
+    static const bool kept = [] {
+        void* library = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
+        auto gipa = library ? reinterpret_cast<PFN_vkGetInstanceProcAddr>(dlsym(library, "vkGetInstanceProcAddr"))
+                            : nullptr;
+        auto create = gipa ? reinterpret_cast<PFN_vkCreateInstance>(gipa(nullptr, "vkCreateInstance")) : nullptr;
+        VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO};
+        app.apiVersion = VK_API_VERSION_1_2;
+        VkInstanceCreateInfo info = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+        info.pApplicationInfo = &app;
+        VkInstance instance = VK_NULL_HANDLE;
+        return create && create(&info, nullptr, &instance) == VK_SUCCESS;  // never destroyed
+    }();
+    (void)kept;  // without a driver, SetUp's own context creation reports why
+}
+
+}  // namespace
+
 void VulkanTest::SetUp() {
+    keepDriversLoaded();
     HeadlessDesc desc = {};
     desc.enableValidation = true;
     desc.log = &VulkanTest::onLog;

@@ -1,5 +1,5 @@
-// Runs the vkcollide CLI built beside the tests and captures its exit code and output; reads the
-// JSON it writes.
+// Runs the vkcollide CLI (or another program) built beside the tests and captures its exit code
+// and output; reads the JSON it writes.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -17,11 +17,10 @@ struct CliRun {
     std::string output;    // stdout and stderr together
 };
 
-// Every `detect` a test runs is validated: a validation message fails it with exit 1.
-inline CliRun runCli(const std::string& arguments) {
+// Runs `commandLine` (stderr into the output too).
+inline CliRun runProgram(const std::string& commandLine) {
     CliRun run;
-    const bool detect = arguments.rfind("detect ", 0) == 0;
-    std::string command = std::string(VKC_CLI_PATH) + " " + arguments + (detect ? " --validate" : "") + " 2>&1";
+    const std::string command = commandLine + " 2>&1";
     FILE* pipe = popen(command.c_str(), "r");
     if (!pipe) return run;
     char buffer[4096];
@@ -30,6 +29,12 @@ inline CliRun runCli(const std::string& arguments) {
     int status = pclose(pipe);
     if (WIFEXITED(status)) run.exitCode = WEXITSTATUS(status);
     return run;
+}
+
+// Every `detect` a test runs is validated: a validation message fails it with exit 1.
+inline CliRun runCli(const std::string& arguments) {
+    const bool detect = arguments.rfind("detect ", 0) == 0;
+    return runProgram(std::string(VKC_CLI_PATH) + " " + arguments + (detect ? " --validate" : ""));
 }
 
 inline std::string sourcePath(const std::string& relative) { return std::string(VKC_SOURCE_DIR) + "/" + relative; }

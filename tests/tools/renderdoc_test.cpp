@@ -1,7 +1,8 @@
 // RenderDoc profiling: `--renderdoc-capture` brackets the first frame's GPU work with RenderDoc's
 // in-application API, both when the CLI loads RenderDoc itself and when run under renderdoccmd;
 // the converted capture must contain the broadphase's and the stencil method's pass labels and the
-// resources' debug names.
+// resources' debug names. The example renderer's captured frame shows vkcollide's passes among
+// its own.
 #include "tests/tools/cli_runner.h"
 
 #include <gtest/gtest.h>
@@ -69,6 +70,27 @@ TEST(RenderDoc, CaptureUnderRenderdoccmd) {
     ASSERT_EQ(std::system(command.c_str()), 0) << "see " << (dir / "log.txt");
     ASSERT_TRUE(std::filesystem::exists(capture));
     expectPassLabelsAndNames(convertToXml(capture));
+}
+
+// The example renderer's frame: its own raster and compute work with vkcollide's broadphase and
+// aabb-tree passes recorded into the same command buffer, each labelled, its resources named.
+TEST(RenderDoc, ExampleFrameShowsVkcollidesPassesInsideTheHostsFrame) {
+    std::filesystem::path capture = scratchDir() / "example.rdc";
+    auto run = test::runProgram(std::string(VKC_EXAMPLE_PATH) + " " +
+                                test::sourcePath("tests/tools/scenes/example_growing.json") +
+                                " --frames 3 --capture-frame 2 --out " + (capture.parent_path() / "png").string() +
+                                " --renderdoc-capture " + capture.string());
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    const std::string xml = convertToXml(capture);
+    ASSERT_FALSE(xml.empty()) << "renderdoccmd convert failed";
+    for (const char* label : {"broadphase-bounds", "broadphase-pairs", "aabb-pairs", "aabb-refit", "aabb-traverse",
+                              "aabb-readback"})
+        EXPECT_NE(xml.find(label), std::string::npos) << "pass label " << label << " missing from the capture";
+    for (const char* name : {"broadphase world bounds", "aabb-tree nodes"})
+        EXPECT_NE(xml.find(name), std::string::npos) << "resource name " << name << " missing from the capture";
+    // The host's own work in the same frame: its deformation dispatch and its render pass.
+    EXPECT_NE(xml.find("vkCmdBeginRenderPass"), std::string::npos);
+    EXPECT_NE(xml.find("vkCmdCopyImageToBuffer"), std::string::npos);
 }
 
 }  // namespace

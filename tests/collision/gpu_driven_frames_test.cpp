@@ -1,0 +1,168 @@
+// Tier B: the detectors driven the way a renderer drives them (issue 13): the host owns a vertex
+// buffer it rewrites on the GPU every frame (vkCmdUpdateBuffer in its own command buffer), the
+// broadphase and the detector are recorded into that command buffer, and the detector reads the
+// broadphase's pairs and boxes on the GPU (record(cmd, scene, broadphase, frame)): no CPU bounds
+// are given, so none can be stale. A sphere moves towards another while it grows (its object
+// transform and its vertices both change every frame); every frame's answer is compared with the
+// exact oracle on the positions the GPU read, including the frame on which they start to touch.
+#include "collision/reference/triangle_pairs.h"
+#include "collision/scene/generated_solids.h"
+#include "tests/support/host_frame_loop.h"
+#include "tests/support/test_geometry.h"
+#include "tests/support/vulkan_test.h"
+#include "vk/buffer.h"
+#include "vkcollide/aabb_tree.h"
+#include "vkcollide/broadphase.h"
+#include "vkcollide/scene.h"
+
+#include <glm/gtc/matrix_transform.hpp>
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace vkc {
+namespace {
+
+constexpr int kFrames = 20;
+
+// Frame f: the growing sphere's radius and its centre's x (the fixed sphere has radius 0.5 at the
+// origin): apart until frame 10, touching from frame 11 (0.5 + r(f) > x(f)), deep by frame 19.
+float growingRadius(int frame) { return 0.3f + 0.02f * float(frame); }
+double growingCentre(int frame) { return 1.6 - 0.06 * double(frame); }
+
+class GpuDrivenFramesTest : public test::VulkanTest {
+protected:
+    void SetUp() override {
+        test::VulkanTest::SetUp();
+        if (IsSkipped() || HasFatalFailure()) return;
+        VkCommandPoolCreateInfo pool = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+        pool.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+        pool.queueFamilyIndex = vk().queueFamilyIndex;
+        ASSERT_EQ(vk().vkd.vkCreateCommandPool(vk().device, &pool, nullptr, &pool_), VK_SUCCESS);
+        VkCommandBufferAllocateInfo allocate = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+        allocate.commandPool = pool_;
+        allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+        allocate.commandBufferCount = 1;
+        ASSERT_EQ(vk().vkd.vkAllocateCommandBuffers(vk().device, &allocate, &cmd_), VK_SUCCESS);
+        unit_ = solids::sphere(1.0f, 2);  // 320 triangles; the host scales it in its own buffer
+        auto buffer = createBuffer(vk(), {unit_.positions.size() * sizeof(glm::vec3),
+                                          VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                          MemoryUsage::DeviceLocal, "host growing sphere"});
+        ASSERT_TRUE(buffer) << buffer.status().describe();
+        vertices_ = buffer.value();
+    }
+    void TearDown() override {
+        if (pool_ != VK_NULL_HANDLE) {
+            (void)vk().vkd.vkQueueWaitIdle(vk().queue);
+            vk().vkd.vkDestroyCommandPool(vk().device, pool_, nullptr);
+        }
+        destroyBuffer(vk(), vertices_);
+        test::VulkanTest::TearDown();
+    }
+
+    std::vector<glm::vec3> grownPositions(int frame) const {
+        std::vector<glm::vec3> positions = unit_.positions;
+        for (glm::vec3& p : positions) p *= growingRadius(frame);
+        return positions;
+    }
+    glm::dmat4 grownPlacement(int frame) const {
+        return glm::translate(glm::dmat4(1.0), glm::dvec3(growingCentre(frame), 0.03, -0.02));
+    }
+
+    // One frame as a host records it: its vertex update, the broadphase, then `recordDetector`,
+    // submitted with both completion signals (the detector's from `detectorSignal`) and waited
+    // for through `read` (never blocking).
+    template <class RecordDetector, class Signal, class Read>
+    void runFrame(Scene& scene, Broadphase& broadphase, uint64_t frame, RecordDetector&& recordDetector,
+                  Signal&& detectorSignal, Read&& read) {
+        VkCommandBufferBeginInfo begin = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+        ASSERT_EQ(vk().vkd.vkBeginCommandBuffer(cmd_, &begin), VK_SUCCESS);
+        const std::vector<glm::vec3> positions = grownPositions(int(frame));
+        vk().vkd.vkCmdUpdateBuffer(cmd_, vertices_.buffer, 0, positions.size() * sizeof(glm::vec3), positions.data());
+        ASSERT_TRUE(scene.setTransform(1, grownPlacement(int(frame))));
+        Status recorded = broadphase.record(cmd_, scene, frame);
+        ASSERT_TRUE(recorded.ok()) << recorded.describe();
+        recorded = recordDetector(cmd_);
+        ASSERT_TRUE(recorded.ok()) << recorded.describe();
+        ASSERT_EQ(vk().vkd.vkEndCommandBuffer(cmd_), VK_SUCCESS);
+        const VkSemaphoreSubmitInfo signals[] = {broadphase.completionSignal(frame), detectorSignal()};
+        VkCommandBufferSubmitInfo command = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
+        command.commandBuffer = cmd_;
+        VkSubmitInfo2 submit = {VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+        submit.commandBufferInfoCount = 1;
+        submit.pCommandBufferInfos = &command;
+        submit.signalSemaphoreInfoCount = 2;
+        submit.pSignalSemaphoreInfos = signals;
+        ASSERT_EQ(vk().vkd.vkQueueSubmit2(vk().queue, 1, &submit, VK_NULL_HANDLE), VK_SUCCESS);
+        const Status done = test::pollUntilReady(read);
+        ASSERT_TRUE(done.ok()) << done.describe();
+        // The one command buffer is reused next frame: the frame's signal says the GPU is done.
+        BroadphaseResults pcs;
+        ASSERT_TRUE(test::pollUntilReady([&] { return broadphase.results(frame, pcs); }).ok());
+    }
+
+    // The scene: the fixed sphere (uploaded) and the growing one, read in place from the host's buffer.
+    Result<Scene> makeScene(MeshData& fixed) {
+        fixed = solids::sphere(0.5f, 2);
+        auto scene = Scene::create(context_);
+        if (!scene) return scene.status();
+        auto fixedMesh = scene->addMesh({"fixed sphere", &fixed});
+        auto growingMesh = scene->addMesh({"growing sphere", &unit_, vertices_.buffer, 0, 12, /*deformedEveryFrame=*/true});
+        if (!fixedMesh) return fixedMesh.status();
+        if (!growingMesh) return growingMesh.status();
+        VKC_TRY(scene->addObject(fixedMesh.value(), glm::dmat4(1.0)).status());
+        VKC_TRY(scene->addObject(growingMesh.value(), grownPlacement(0)).status());
+        return scene;
+    }
+
+    // The exact oracle on the positions the GPU read in `frame`.
+    std::set<std::pair<uint32_t, uint32_t>> oracleTrianglePairs(const MeshData& fixed, int frame) const {
+        MeshData grown = unit_;
+        grown.positions = grownPositions(frame);
+        auto oracle = reference::intersectingTrianglePairs(fixed, glm::dmat4(1.0), grown, grownPlacement(frame));
+        EXPECT_TRUE(oracle) << oracle.status().describe();
+        std::set<std::pair<uint32_t, uint32_t>> pairs;
+        if (oracle)
+            for (const auto& p : oracle->pairs) pairs.insert({p.a, p.b});
+        return pairs;
+    }
+
+    VkCommandPool pool_ = VK_NULL_HANDLE;
+    VkCommandBuffer cmd_ = VK_NULL_HANDLE;
+    MeshData unit_;
+    Buffer vertices_;
+};
+
+TEST_F(GpuDrivenFramesTest, AabbTreeMatchesTheOracleOnEveryFrame) {
+    MeshData fixed;
+    auto scene = makeScene(fixed);
+    ASSERT_TRUE(scene) << scene.status().describe();
+    auto broadphase = Broadphase::create(context_);
+    AabbTreeSettings settings;
+    settings.keepTrianglePairList = true;
+    auto detector = AabbTreeDetector::create(context_, settings);
+    ASSERT_TRUE(broadphase && detector);
+    int touching = 0;
+    for (uint64_t frame = 0; frame < kFrames; ++frame) {
+        SCOPED_TRACE("frame " + std::to_string(frame));
+        FrameResults results;
+        runFrame(
+            scene.value(), broadphase.value(), frame,
+            [&](VkCommandBuffer cmd) { return detector->record(cmd, scene.value(), broadphase.value(), frame); },
+            [&] { return detector->completionSignal(frame); }, [&] { return detector->results(frame, results); });
+        if (HasFatalFailure()) return;
+        const auto expected = oracleTrianglePairs(fixed, int(frame));
+        std::set<std::pair<uint32_t, uint32_t>> found;
+        for (const PairResult& pair : results.pairs)
+            for (const auto& t : pair.trianglePairList) found.insert({t[0], t[1]});
+        EXPECT_EQ(found, expected);
+        EXPECT_EQ(results.colliding, !expected.empty());
+        EXPECT_FALSE(results.truncated);
+        touching += !expected.empty();
+    }
+    EXPECT_GE(touching, 5);
+    EXPECT_LE(touching, 12);  // the first frames are apart: the scenario tests the moment of contact
+}
+
+}  // namespace
+}  // namespace vkc

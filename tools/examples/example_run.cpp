@@ -1,0 +1,238 @@
+// The example's frame loop; see example_run.h.
+#include "tools/examples/example_run.h"
+
+#include "tools/examples/example_view.h"
+#include "tools/examples/frame_renderer.h"
+#include "tools/examples/host_device.h"
+#include "tools/examples/host_meshes.h"
+#include "tools/examples/mesh_deformer.h"
+#include "tools/cli/renderdoc_capture.h"
+#include "tools/examples/png_image.h"
+#include "tools/io/scene_file.h"
+#include "vkcollide/aabb_tree.h"
+#include "vkcollide/broadphase.h"
+#include "vkcollide/scene.h"
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <set>
+#include <vector>
+
+namespace vkc::example {
+namespace {
+
+constexpr uint32_t kFramesInFlight = 2;
+
+int fail(const std::string& message) {
+    std::fprintf(stderr, "vkcollide-example: %s\n", message.c_str());
+    return 2;
+}
+
+// Per frame slot: its command buffer, the fence the host waits on before reusing the slot, and
+// the frame's collision signals (timeline values of vkcollide's semaphores).
+struct FrameSlot {
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;
+    std::array<VkSemaphoreSubmitInfo, 2> signals{};
+};
+
+// Waits for the frame's collision signals too: results() reads their timeline values, and under
+// RenderDoc 1.24 those lag the submit's fence (results() then says NotReady after the fence).
+void waitForSignals(VkDevice device, const FrameSlot& slot) {
+    std::array<VkSemaphore, 2> semaphores = {slot.signals[0].semaphore, slot.signals[1].semaphore};
+    std::array<uint64_t, 2> values = {slot.signals[0].value, slot.signals[1].value};
+    VkSemaphoreWaitInfo wait = {VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+    wait.semaphoreCount = uint32_t(semaphores.size());
+    wait.pSemaphores = semaphores.data();
+    wait.pValues = values.data();
+    vkWaitSemaphores(device, &wait, UINT64_MAX);
+}
+
+std::string pairText(const std::set<ObjectPair>& pairs, const Scene& scene) {
+    std::string text;
+    for (const ObjectPair& p : pairs) text += " " + scene.objectName(p.a) + "-" + scene.objectName(p.b);
+    return pairs.empty() ? " none" : text;
+}
+
+}  // namespace
+
+int runExample(const ExampleOptions& options) {
+    if (options.method != "aabb-tree")
+        return fail("--method " + options.method +
+                    ": only aabb-tree runs GPU-driven so far (the other methods still need CPU boxes, "
+                    "which a mesh deformed on the GPU makes stale)");
+    auto description = io::loadScene(options.scene);
+    if (!description) return fail(description.status().describe());
+    if (options.deformObject >= description->objects.size())
+        return fail("--deform " + std::to_string(options.deformObject) + ": the scene has " +
+                    std::to_string(description->objects.size()) + " objects");
+    std::error_code dirError;
+    std::filesystem::create_directories(options.out, dirError);
+    if (dirError) return fail("--out \"" + options.out + "\": " + dirError.message());
+
+    if (!options.renderdocCapture.empty() && options.captureFrame >= options.frames)
+        return fail("--capture-frame " + std::to_string(options.captureFrame) + ": only " +
+                    std::to_string(options.frames) + " frames are rendered");
+    // RenderDoc hooks Vulkan through its layer: load it before the instance exists.
+    std::optional<tools::RenderDocCapture> capture;
+    if (!options.renderdocCapture.empty()) {
+        auto loaded = tools::RenderDocCapture::load(options.renderdocCapture);
+        if (!loaded) return fail(loaded.status().describe());
+        capture = std::move(loaded.value());
+    }
+    std::string error;
+    std::unique_ptr<HostDevice> host = HostDevice::create(kFeatureSetAabbTree, options.validation, error);
+    if (!host) return fail(error);
+    std::vector<const MeshData*> meshData;
+    for (const auto& mesh : description->meshes) meshData.push_back(&mesh.data);
+    HostMeshes meshes = createHostMeshes(*host, meshData, error);
+    int exitCode = 0;
+    {
+        auto context = adoptContext(host->contextDesc());
+        if (!context) return fail(context.status().describe());
+        auto scene = Scene::create(*context);
+        if (!scene) return fail(scene.status().describe());
+        const uint32_t deformedMesh = description->objects[options.deformObject].mesh;
+        std::vector<MeshId> meshIds;
+        for (uint32_t m = 0; m < meshData.size(); ++m) {
+            MeshDesc desc{description->meshes[m].name.c_str(), meshData[m], meshes.vertices.buffer,
+                          VkDeviceSize(meshes.ranges[m].firstVertex) * kVertexStride, kVertexStride, m == deformedMesh};
+            auto id = scene->addMesh(desc);
+            if (!id) return fail(id.status().describe());
+            meshIds.push_back(id.value());
+        }
+        const io::SceneFrame& firstFrame = description->frames[0];
+        std::vector<PlacedMesh> placed;
+        for (uint32_t o = 0; o < description->objects.size(); ++o) {
+            auto id = scene->addObject(meshIds[description->objects[o].mesh], firstFrame.transforms[o],
+                                       description->objects[o].name);
+            if (!id) return fail(id.status().describe());
+            placed.push_back({meshData[description->objects[o].mesh], firstFrame.transforms[o]});
+        }
+        auto broadphase = Broadphase::create(*context, {.framesInFlight = kFramesInFlight});
+        if (!broadphase) return fail(broadphase.status().describe());
+        AabbTreeSettings detectorSettings;
+        detectorSettings.framesInFlight = kFramesInFlight;
+        auto detector = AabbTreeDetector::create(*context, detectorSettings);
+        if (!detector) return fail(detector.status().describe());
+        FrameRenderer renderer(*host, kFramesInFlight, error);
+        if (!error.empty()) return fail(error);
+        MeshDeformer deformer(*host, meshes, deformedMesh, *meshData[deformedMesh], error);
+        if (!error.empty()) return fail(error);
+        const glm::mat4 camera = cameraWorldToClip(placed, cameraMargin(options.growth, options.frames));
+
+        VkCommandPoolCreateInfo poolInfo = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+        poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+        poolInfo.queueFamilyIndex = host->queueFamily;
+        VkCommandPool pool = VK_NULL_HANDLE;
+        vkCreateCommandPool(host->device, &poolInfo, nullptr, &pool);
+        std::array<FrameSlot, kFramesInFlight> slots;
+        for (FrameSlot& slot : slots) {
+            VkCommandBufferAllocateInfo allocate = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+            allocate.commandPool = pool;
+            allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+            allocate.commandBufferCount = 1;
+            vkAllocateCommandBuffers(host->device, &allocate, &slot.cmd);
+            VkFenceCreateInfo fenceInfo = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+            vkCreateFence(host->device, &fenceInfo, nullptr, &slot.fence);
+        }
+        const auto submit2 = vkQueueSubmit2 ? vkQueueSubmit2 : vkQueueSubmit2KHR;
+
+        // Once frame f's fence has passed: its collision results (never a wait: they are in
+        // read-back memory already) and its image, which shows frame f - 2's results.
+        std::vector<std::set<ObjectPair>> colliding(options.frames);
+        auto finishFrame = [&](uint32_t f) -> bool {
+            FrameSlot& slot = slots[f % kFramesInFlight];
+            vkWaitForFences(host->device, 1, &slot.fence, VK_TRUE, UINT64_MAX);
+            vkResetFences(host->device, 1, &slot.fence);
+            waitForSignals(host->device, slot);
+            FrameResults results;
+            if (Status read = detector->results(f, results); !read.ok()) {
+                fail("frame " + std::to_string(f) + ": " + read.describe());
+                return false;
+            }
+            for (const PairResult& pair : results.pairs) colliding[f].insert({pair.a, pair.b});
+            for (const std::string& warning : results.warnings) std::fprintf(stderr, "frame %u: %s\n", f, warning.c_str());
+            char name[32];
+            std::snprintf(name, sizeof(name), "frame_%04u.png", f);
+            const std::filesystem::path png = std::filesystem::path(options.out) / name;
+            if (!writeRgbaPng(png, kImageWidth, kImageHeight, renderer.pixels(f % kFramesInFlight))) {
+                fail("cannot write " + png.string());
+                return false;
+            }
+            std::printf("frame %u: colliding%s; %s tints %s\n", f, pairText(colliding[f], *scene).c_str(), png.c_str(),
+                        f >= 2 ? ("frame " + std::to_string(f - 2) + "'s pairs").c_str() : "nothing (no results yet)");
+            return true;
+        };
+
+        bool ok = true;
+        for (uint32_t f = 0; f < options.frames && ok; ++f) {
+            if (f >= kFramesInFlight) ok = finishFrame(f - kFramesInFlight);
+            if (!ok) break;
+            const io::SceneFrame& poses = description->frames[f % description->frames.size()];
+            std::vector<ObjectDraw> draws;
+            for (uint32_t o = 0; o < description->objects.size(); ++o) {
+                if (Status moved = scene->setTransform(o, poses.transforms[o]); !moved.ok()) {
+                    fail(moved.describe());
+                    ok = false;
+                    break;
+                }
+                bool tinted = false;
+                if (f >= kFramesInFlight)
+                    for (const ObjectPair& p : colliding[f - kFramesInFlight]) tinted |= p.a == o || p.b == o;
+                draws.push_back({description->objects[o].mesh, glm::mat4(poses.transforms[o]),
+                                 tinted ? kCollidingColor : kPlainColor});
+            }
+            if (!ok) break;
+            FrameSlot& slot = slots[f % kFramesInFlight];
+            const bool captured = capture && f == options.captureFrame;
+            if (captured) capture->begin(host->instance);
+            VkCommandBufferBeginInfo begin = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+            begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+            vkBeginCommandBuffer(slot.cmd, &begin);
+            deformer.record(slot.cmd, deformScale(f, options.growth));
+            Status recorded = broadphase->record(slot.cmd, *scene, f);
+            if (recorded.ok()) recorded = detector->record(slot.cmd, *scene, *broadphase, f);
+            renderer.record(slot.cmd, f % kFramesInFlight, meshes, camera, draws);
+            vkEndCommandBuffer(slot.cmd);
+            if (!recorded.ok()) {
+                fail("frame " + std::to_string(f) + ": " + recorded.describe());
+                ok = false;
+                break;
+            }
+            const VkCommandBufferSubmitInfo cmdInfo = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, nullptr, slot.cmd, 0};
+            slot.signals = {broadphase->completionSignal(f), detector->completionSignal(f)};
+            VkSubmitInfo2 submit = {VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+            submit.commandBufferInfoCount = 1;
+            submit.pCommandBufferInfos = &cmdInfo;
+            submit.signalSemaphoreInfoCount = uint32_t(slot.signals.size());
+            submit.pSignalSemaphoreInfos = slot.signals.data();
+            if (submit2(host->queue, 1, &submit, slot.fence) != VK_SUCCESS) {
+                fail("vkQueueSubmit2 failed");
+                ok = false;
+            }
+            if (captured) {
+                if (Status written = capture->end(); !written.ok()) {
+                    fail(written.describe());
+                    ok = false;
+                }
+            }
+        }
+        const uint32_t drained = std::min(options.frames, kFramesInFlight);
+        for (uint32_t f = options.frames - drained; f < options.frames && ok; ++f) ok = finishFrame(f);
+        vkDeviceWaitIdle(host->device);
+        for (FrameSlot& slot : slots) vkDestroyFence(host->device, slot.fence, nullptr);
+        vkDestroyCommandPool(host->device, pool, nullptr);
+        if (!ok) exitCode = 2;
+    }  // vkcollide's objects and context go before the host's buffers and device
+    destroyHostMeshes(*host, meshes);
+    if (host->validationMessages() != 0) {
+        std::fprintf(stderr, "vkcollide-example: %u validation messages\n", host->validationMessages());
+        return 1;
+    }
+    return exitCode;
+}
+
+}  // namespace vkc::example

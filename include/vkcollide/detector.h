@@ -19,6 +19,22 @@
 //   Unsupported      the drawn objects read more distinct vertex buffers than the device's
 //                    storage-buffer limits allow (the message names the limit)
 // A refused record() holds no frame slot: the host may record the same frame number again.
+//
+// What record() does to the host's command buffer and what the host owes it (the broadphase's
+// record() alike):
+//   left bound      compute (and, for the image-space methods, graphics) pipelines, descriptor
+//                   sets and push constants of its own passes; no render pass stays open and no
+//                   dynamic state is relied on afterwards: rebind whatever you draw with next.
+//   allocates       a frame slot's buffers and images the first time the slot is recorded and
+//                   again only when a frame needs more than the slot holds (blocking allocation,
+//                   never a GPU wait); trees and index tables when a mesh is first seen.
+//   barriers        between its own passes, from its read-back copies to the host, and before its
+//                   first read of each of your vertex buffers one from every earlier command's
+//                   writes (ALL_COMMANDS, MEMORY_WRITE); none after its last read.
+//   you synchronise order your next write to a vertex buffer after this frame's reads of it (an
+//                   execution dependency from ALL_COMMANDS to your write stage); your own later
+//                   reads of what you wrote (draws) need your own barrier, as always.
+//                   tools/examples/mesh_deformer.cpp does both.
 #pragma once
 
 #include "vkcollide/broadphase.h"

@@ -5,7 +5,8 @@
 // object id is an inconsistent pair, i.e. a collision of the two objects: bit (front, back) of
 // the pair-flag matrix; so is every other front between that one and the object's own front. Nested and hollow objects stay consistent, since a
 // cavity's inner surface is a face of the hollow object itself. Also records, per window slot, the
-// nearest back face (atomicMin of its depth bits) for the back/back collision points (4.3).
+// nearest back face (atomicMin of its depth bits) for the back/back collision points (4.3), and
+// with keepImages the inconsistent fragments per pixel, for the harness's images.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 
@@ -14,6 +15,9 @@
 layout(set = 1, binding = kConsistentPairsBindingBackDepth, r32ui) uniform uimage2DArray backDepth;
 layout(set = 1, binding = kConsistentPairsBindingPairFlags, std430) buffer PairFlags { uint pairFlags[]; };
 layout(set = 1, binding = kConsistentPairsBindingStats, std430) buffer Stats { ConsistentPairsStatsGpu stats; };
+layout(set = 1, binding = kConsistentPairsBindingInconsistentImage, std430) buffer InconsistentImage {
+    uint inconsistentImage[];  // resolution^2, row-major
+};
 
 #include "shared/consistent_pairs_fragment.h"
 
@@ -64,4 +68,5 @@ void main() {
         atomicOr(pairFlags[bit >> 5u], 1u << (bit & 31u));
     }
     atomicAdd(stats.inconsistentPixels, 1u);
+    if (frame.inconsistentImage != 0u) atomicAdd(inconsistentImage[uint(pixel.y) * frame.resolution + uint(pixel.x)], 1u);
 }

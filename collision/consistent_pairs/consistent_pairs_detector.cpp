@@ -114,13 +114,14 @@ Status ConsistentPairsDetectorImpl::createResources() {
     const uint32_t slotCount = settings.framesInFlight;
     const uint32_t vertexBuffers = frames.vertexBufferCapacity;
     VkDescriptorPoolSize sizes[2] = {
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (2 + vertexBuffers + 3 + 2 + 3)},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (2 + vertexBuffers + 4 + 2 + 3)},
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, slotCount * 3}};
     VKC_TRY(createDetectorFrames(*ctx,
                                  {"consistent-pairs", slotCount, slotCount * 4, sizes,
                                   consistentPairsReadbackLayout(
                                       settings.maxCandidatePairs, settings.pointCapacity,
-                                      consistentPairsPeelCount(settings.layersPerIteration, settings.maxIterations)),
+                                      consistentPairsPeelCount(settings.layersPerIteration, settings.maxIterations),
+                                      settings.keepImages ? consistentPairsImageBytes(settings.resolution) : 0),
                                   !settings.disableGpuTimings},
                                  frames));
 

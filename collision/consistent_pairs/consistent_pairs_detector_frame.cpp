@@ -32,6 +32,7 @@ void ConsistentPairsDetectorImpl::writeDescriptors(const ConsistentPairsSlot& sl
     d.storageBuffer(slot.windowSet, gpu::kConsistentPairsBindingPairFlags, in.pairFlags);
     d.storageBuffer(slot.windowSet, gpu::kConsistentPairsBindingStats, in.stats);
     d.storageBuffer(slot.windowSet, gpu::kConsistentPairsBindingPoints, in.points);
+    d.storageBuffer(slot.windowSet, gpu::kConsistentPairsBindingInconsistentImage, in.inconsistentImage);
     d.storageImage(slot.windowSet, gpu::kConsistentPairsBindingLayers, in.layers);
     d.storageImage(slot.windowSet, gpu::kConsistentPairsBindingBackDepth, in.backDepth);
     d.storageImage(slot.windowSet, gpu::kConsistentPairsBindingBackId, in.backId);
@@ -92,6 +93,7 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     view.layerCount = s.layersPerIteration;
     view.objectCount = objectCount;
     view.pointCapacity = s.pointCapacity;
+    view.inconsistentImage = s.keepImages ? 1u : 0u;
 
     ConsistentPairsPassInputs in;
     in.pipelines = {&peel, &consistency, &backId, &determination, &decide, &compact};
@@ -121,6 +123,8 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     in.stats = graph.createBuffer("consistent-pairs stats", {sizeof(gpu::ConsistentPairsStatsGpu)});
     in.pairs = graph.createBuffer("consistent-pairs pairs", {stencilPairsBytes(s.maxCandidatePairs)});
     in.points = graph.createBuffer("consistent-pairs collision points", {consistentPairsPointsBytes(s.pointCapacity)});
+    if (s.keepImages)
+        in.inconsistentImage = graph.createBuffer("consistent-pairs inconsistent image", {consistentPairsImageBytes(res)});
     in.meshVertices = importVertexBuffers(graph, drawn.vertexSlots.buffers());
     in.readback = importReadbackSlot(graph, "consistent-pairs readback slot", frames.ring, frame);
     in.readbackLayout = &frames.readback;
@@ -162,6 +166,11 @@ Status ConsistentPairsDetectorImpl::readResults(uint64_t frame, FrameResults& ou
     const auto stats = layout.value<gpu::ConsistentPairsStatsGpu>(base, kConsistentPairsReadbackStats);
     d.iterationsRun = stats.iterations;
     d.inconsistentPixels = stats.inconsistentPixels;
+    if (settings.keepImages) {
+        const auto image = layout.span<uint32_t>(base, kConsistentPairsReadbackInconsistentImage,
+                                                 size_t(settings.resolution) * settings.resolution);
+        d.inconsistentImage.assign(image.begin(), image.end());
+    }
     if (slot.drawnObjects != 0) {
         const uint32_t peels = consistentPairsPeelCount(settings.layersPerIteration, d.iterationsRun);
         const auto fragments = layout.span<uint64_t>(base, kConsistentPairsReadbackPeelFragments, peels);

@@ -156,7 +156,8 @@ Status StencilDetectorImpl::createResources() {
     VKC_TRY(createDetectorFrames(c,
                                  {"stencil", slotCount, slotCount * 4, sizes,
                                   stencilReadbackLayout(s.maxCandidatePairs, s.pointCapacity,
-                                                        stencilOcclusionQueries(s.views, s.maxObjects)),
+                                                        stencilOcclusionQueries(s.views, s.maxObjects),
+                                                        s.keepImages ? stencilCountsBytes(s.views, s.resolution) : 0),
                                   !s.disableGpuTimings},
                                  frames));
 

@@ -134,6 +134,8 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     in.penetratingImage =
         graph.createImage("stencil penetrating ids", {s.resolution, s.resolution, kStencilPenetratingFormat});
     in.penetratedImage = graph.createImage("stencil penetrated ids", {s.resolution, s.resolution, kStencilPenetratedFormat});
+    if (s.keepImages)
+        in.counts = graph.createBuffer("stencil counts", {stencilCountsBytes(s.views, s.resolution)});
     addStencilPasses(graph, in);
     PersistentResources& resources = slotResources(frames, frame);
     VKC_TRY(graph.compile(resources));
@@ -249,6 +251,15 @@ Status StencilDetectorImpl::readResults(uint64_t frame, FrameResults& out, Stenc
                                " samples: a drawn mesh is not a closed manifold" +
                                (meshes.empty() ? std::string(" (no mesh failed the mesh checks)")
                                                : " (open or non-manifold: " + meshes + ")"));
+    }
+    if (settings.keepImages) {
+        const size_t pixels = size_t(settings.resolution) * settings.resolution;
+        const std::span<const uint8_t> stencil =
+            layout.span<uint8_t>(base, kStencilReadbackCounts, slot.viewCount * pixels);
+        for (uint32_t view = 0; view < slot.viewCount; ++view) {
+            std::vector<int8_t>& counts = d.counts.emplace_back(pixels);
+            for (size_t p = 0; p < pixels; ++p) counts[p] = int8_t(int(stencil[view * pixels + p]) - int(gpu::kStencilBias));
+        }
     }
     if (details) *details = std::move(d);
     return readFrameTimings(c, frames, frame, *slot.graph, out.gpuTimingsMs);

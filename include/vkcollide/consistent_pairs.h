@@ -43,6 +43,8 @@ struct ConsistentPairsSettings : DetectorSettings {
                                         // closer than this along a ray (paper 4.3, test 3), in pixels
     float regionPaddingPixels = 0;    // 0: 2. The view grows by this many pixels on each side
     uint32_t pointCapacity = 0;       // 0: 65536. Collision points kept (64 B each); the count stays exact
+    bool keepImages = false;          // read back the inconsistent fragments per pixel
+                                      // (ConsistentPairsFrameDetails::inconsistentImage): R^2 * 4 B more
 };
 
 // One collision point as the determination pass wrote it (paper 4.3, Fig. 6): two surface samples
@@ -71,6 +73,9 @@ struct ConsistentPairsFrameDetails {
     std::vector<ConsistentPairsPoint> points;  // the stored points (at most pointCapacity)
     float pixelSize = 0.0f;                   // world units: the larger pixel side of the view
     float distanceThreshold = 0.0f;           // world units (distanceThresholdPixels * pixelSize)
+    // Only with keepImages: per pixel of the view (resolution^2, row-major), the back-face fragments
+    // found inconsistent there over every iteration; they sum to inconsistentPixels.
+    std::vector<uint32_t> inconsistentImage;
 };
 
 struct ConsistentPairsDetectorImpl;

@@ -34,6 +34,8 @@ struct StencilSettings : DetectorSettings {
                                   // many pixels can therefore be reported as a pair
     float regionPaddingPixels = 0;  // 0: 2. The fitted view grows by this many pixels on each side
     uint32_t pointCapacity = 0;   // 0: 16384. Interfering edge points kept (16 B each); count stays exact
+    bool keepImages = false;      // read back each view's signed counts (StencilFrameDetails::counts):
+                                  // views x resolution^2 bytes more per frame in flight
 };
 
 // What the paper reads with occlusion queries, per frame (views in the order z, x, y).
@@ -51,6 +53,11 @@ struct StencilFrameDetails {
     // or interfering with every interfering edge obscured by nearer edges or lying on the other's
     // faces (paper 1, 6.4); the method cannot tell which (also a warning in FrameResults).
     std::vector<ObjectPair> undecidedPairs;
+    // Only with keepImages: per view, the signed count of each pixel as the count pass left it
+    // (resolution^2, row-major in the view's image): front minus back faces in front of the nearest
+    // edge point, i.e. how many closed solids contain it; 0 where no edge was drawn, negative where
+    // an open mesh was drawn.
+    std::vector<std::vector<int8_t>> counts;
 };
 
 struct StencilDetectorImpl;

@@ -1,8 +1,8 @@
 // Consistent pairs, the frame around the iterations (paper 3, section 5): setup (clear the flag
-// matrix, list headers and stats; reset the peels' occlusion queries), the GPU decision after each
-// iteration (copy the last peel's query result, write the next iteration's indirect draws), then
-// the compaction of the flag matrix into unique pairs and one copy into the ring slot (the peels'
-// query results included).
+// matrix, list headers and stats, with keepImages the per-pixel image; reset the peels' occlusion
+// queries), the GPU decision after each iteration (copy the last peel's query result, write the
+// next iteration's indirect draws), then the compaction of the flag matrix into unique pairs and
+// one copy into the ring slot (the peels' query results included).
 // Reads: queries, candidates, flags. Writes: stats, indirect draws, pairs, the ring slot.
 // Invariant: list counts are exact; at most `capacity` entries are stored.
 #include "passes/consistent_pairs/consistent_pairs_passes.h"
@@ -22,7 +22,8 @@ const PipelineLayoutDesc kConsistentPairsDrawLayout = {
      {1, gpu::kConsistentPairsBindingBackId, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
      {1, gpu::kConsistentPairsBindingPairFlags, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {1, gpu::kConsistentPairsBindingStats, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
-     {1, gpu::kConsistentPairsBindingPoints, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
+     {1, gpu::kConsistentPairsBindingPoints, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {1, gpu::kConsistentPairsBindingInconsistentImage, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
     sizeof(gpu::ConsistentPairsDrawPush)};
 const PipelineLayoutDesc kConsistentPairsDecideLayout = {
     {{0, gpu::kConsistentPairsBindingDecideStats, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
@@ -48,6 +49,15 @@ static void addSetupPass(Graph& graph, const ConsistentPairsPassInputs& in, Cons
         r.device().vkCmdUpdateBuffer(cmd, r.buffer(points), r.bufferOffset(points), sizeof(pointHeader), &pointHeader);
         const uint32_t queries = consistentPairsPeelCount(in.layersPerIteration, in.iterations);
         if (queries != 0) r.device().vkCmdResetQueryPool(cmd, in.occlusion, 0, queries);
+    });
+
+    if (!in.inconsistentImage.valid()) return;
+    PassBuilder clearImage = graph.addPass("consistent-pairs-clear-inconsistent-image");
+    state.inconsistentImage = clearImage.write(state.inconsistentImage, Access::TransferDst);
+    const BufferHandle image = state.inconsistentImage;
+    clearImage.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+        r.device().vkCmdFillBuffer(cmd, r.buffer(image), r.bufferOffset(image), consistentPairsImageBytes(in.resolution),
+                                   0u);
     });
 }
 
@@ -88,19 +98,23 @@ static void addCompactPasses(Graph& graph, const ConsistentPairsPassInputs& in, 
     const ReadbackCopy copies[] = {
         {kConsistentPairsReadbackPairs, state.pairs, stencilPairsBytes(in.pairCapacity)},
         {kConsistentPairsReadbackPoints, state.points, consistentPairsPointsBytes(in.pointCapacity)},
-        {kConsistentPairsReadbackStats, state.stats, sizeof(gpu::ConsistentPairsStatsGpu)}};
+        {kConsistentPairsReadbackStats, state.stats, sizeof(gpu::ConsistentPairsStatsGpu)},
+        {kConsistentPairsReadbackInconsistentImage, state.inconsistentImage,
+         in.inconsistentImage.valid() ? consistentPairsImageBytes(in.resolution) : 0}};
     // Only a frame that draws records its peels (and so writes their queries).
     const uint32_t peels = in.drawObjects.empty() ? 0u : consistentPairsPeelCount(in.layersPerIteration, in.iterations);
     const ReadbackQueries fragments = {kConsistentPairsReadbackPeelFragments, in.occlusion, 0, peels};
     addReadbackPass(graph, "consistent-pairs-readback", *in.readbackLayout, in.readback, copies, {&fragments, 1});
 }
 
-ReadbackLayout consistentPairsReadbackLayout(uint32_t pairCapacity, uint32_t pointCapacity, uint32_t peels) {
+ReadbackLayout consistentPairsReadbackLayout(uint32_t pairCapacity, uint32_t pointCapacity, uint32_t peels,
+                                             VkDeviceSize imageBytes) {
     ReadbackLayout layout;
     layout.add(stencilPairsBytes(pairCapacity));
     layout.add(consistentPairsPointsBytes(pointCapacity));
     layout.add(sizeof(gpu::ConsistentPairsStatsGpu));
     layout.add(VkDeviceSize(peels) * sizeof(uint64_t));
+    layout.add(imageBytes);
     return layout;
 }
 
@@ -116,6 +130,7 @@ void addConsistentPairsPasses(Graph& graph, const ConsistentPairsPassInputs& in)
     state.layers = in.layers;
     state.backDepth = in.backDepth;
     state.backId = in.backId;
+    state.inconsistentImage = in.inconsistentImage;
     addSetupPass(graph, in, state);
     if (!in.drawObjects.empty()) {
         for (uint32_t iteration = 0; iteration < in.iterations; ++iteration) {

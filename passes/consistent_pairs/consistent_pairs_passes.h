@@ -54,6 +54,7 @@ struct ConsistentPairsPassInputs : PairListSizes {
     BufferHandle stats;                     // gpu::ConsistentPairsStatsGpu
     BufferHandle pairs;                     // StencilListHeader + StencilPairGpu * pairCapacity
     BufferHandle points;                    // StencilListHeader + ConsistentPairsPointGpu * pointCapacity
+    BufferHandle inconsistentImage;         // keepImages: uint per pixel; else invalid
     BufferHandle readback;                  // the frame's ring slot
     const ReadbackLayout* readbackLayout = nullptr;  // consistentPairsReadbackLayout
     ImageHandle depth;                      // D32, resolution^2
@@ -90,20 +91,27 @@ inline VkDeviceSize consistentPairsPointsBytes(uint32_t capacity) {
 
 // Handles that the passes advance (each write makes a new version).
 struct ConsistentPairsGraphState {
-    BufferHandle draws, pairFlags, stats, pairs, points;
+    BufferHandle draws, pairFlags, stats, pairs, points, inconsistentImage;
     ImageHandle depth, peelTarget, layers, backDepth, backId;
 };
 
-// Every pass of one frame, in order.
-// Read-back regions: the pair list, the point list, the frame's stats, then the fragments of every
-// recorded peel (its occlusion query, uint64_t each, in global layer order).
+// Read-back regions: the pair list, the point list, the frame's stats, the fragments of every
+// recorded peel (its occlusion query, uint64_t each, in global layer order), then the inconsistent
+// fragments per pixel (imageBytes: consistentPairsImageBytes with keepImages, else 0).
 enum ConsistentPairsReadback : uint32_t {
     kConsistentPairsReadbackPairs,
     kConsistentPairsReadbackPoints,
     kConsistentPairsReadbackStats,
-    kConsistentPairsReadbackPeelFragments
+    kConsistentPairsReadbackPeelFragments,
+    kConsistentPairsReadbackInconsistentImage
 };
-ReadbackLayout consistentPairsReadbackLayout(uint32_t pairCapacity, uint32_t pointCapacity, uint32_t peels);
+ReadbackLayout consistentPairsReadbackLayout(uint32_t pairCapacity, uint32_t pointCapacity, uint32_t peels,
+                                             VkDeviceSize imageBytes);
+inline VkDeviceSize consistentPairsImageBytes(uint32_t resolution) {
+    return VkDeviceSize(resolution) * resolution * sizeof(uint32_t);
+}
+
+// Every pass of one frame, in order.
 
 void addConsistentPairsPasses(Graph& graph, const ConsistentPairsPassInputs& inputs);
 

@@ -1,8 +1,9 @@
 // Consistent pairs, the passes over one iteration's window of front layers (paper 3, sections 4.2
 // and 4.3). Reads: geometry, the front layers. Writes: the pair-flag matrix and the inconsistent
-// fragment count (consistency, back faces), the nearest back face of each window slot and its id
-// (for back/back points), and the collision points with both triangles' normals (determination,
-// all faces). None of them tests depth: each fragment compares itself with the stored layers.
+// fragment count (consistency, back faces; per pixel too with keepImages), the nearest back face
+// of each window slot and its id (for back/back points), and the collision points with both
+// triangles' normals (determination, all faces). None of them tests depth: each fragment compares
+// itself with the stored layers.
 // Invariant: a back face is judged by the iteration whose own layers hold its nearest front face.
 #include "passes/consistent_pairs/consistent_pairs_passes.h"
 
@@ -47,6 +48,8 @@ void addConsistentPairsWindowPasses(Graph& graph, const ConsistentPairsPassInput
         state.backDepth = pass.write(state.backDepth, Access::FragmentReadWrite);
         state.pairFlags = pass.write(state.pairFlags, Access::FragmentReadWrite);
         state.stats = pass.write(state.stats, Access::FragmentReadWrite);
+        if (in.inconsistentImage.valid())
+            state.inconsistentImage = pass.write(state.inconsistentImage, Access::FragmentReadWrite);
     });
     drawPass("consistent-pairs-back-id", in.pipelines.backId, [&](PassBuilder& pass) {
         pass.read(state.backDepth, Access::FragmentRead);

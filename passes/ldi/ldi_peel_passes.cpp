@@ -4,6 +4,7 @@
 #include "passes/ldi/ldi_peel_passes.h"
 
 #include "passes/shared/depth_stencil_rendering.h"
+#include "passes/shared/stencil_copy_pass.h"
 
 #include <volk.h>
 
@@ -129,20 +130,8 @@ void addDepthPeelPasses(Graph& graph, const DepthPeelInputs& in, DepthPeelState&
     const ImageHandle countTarget = state.depthStencil;
     count.setRecord([=](VkCommandBuffer cmd, const PassResources& r) { recordPeel(cmd, r, in, countTarget, {}, 0); });
 
-    PassBuilder copy = graph.addPass("ldi-stencil-copy");
-    copy.read(state.depthStencil, Access::TransferSrc);
-    state.stencilCounts = copy.write(state.stencilCounts, Access::TransferDst);
-    const ImageHandle copySource = state.depthStencil;
-    const BufferHandle counts = state.stencilCounts;
-    copy.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
-        VkExtent2D extent = ldiAtlasExtent(tileCount, in.atlasColumns, in.resolution);
-        VkBufferImageCopy region = {};
-        region.bufferOffset = r.bufferOffset(counts);
-        region.imageSubresource = {VK_IMAGE_ASPECT_STENCIL_BIT, 0, 0, 1};
-        region.imageExtent = {extent.width, extent.height, 1};
-        r.device().vkCmdCopyImageToBuffer(cmd, r.image(copySource), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                                          r.buffer(counts), 1, &region);
-    });
+    state.stencilCounts = addStencilCopyPass(graph, "ldi-stencil-copy", state.depthStencil, state.stencilCounts, 0,
+                                             ldiAtlasExtent(tileCount, in.atlasColumns, in.resolution));
 
     PassBuilder layerCount = graph.addPass("ldi-layer-count");
     layerCount.read(state.stencilCounts, Access::ComputeRead);

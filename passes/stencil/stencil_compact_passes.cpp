@@ -58,11 +58,13 @@ void addStencilScanPass(Graph& graph, const StencilPassInputs& in, uint32_t view
     });
 }
 
-ReadbackLayout stencilReadbackLayout(uint32_t pairCapacity, uint32_t pointCapacity, uint32_t occlusionQueries) {
+ReadbackLayout stencilReadbackLayout(uint32_t pairCapacity, uint32_t pointCapacity, uint32_t occlusionQueries,
+                                     VkDeviceSize countsBytes) {
     ReadbackLayout layout;
     layout.add(stencilPairsBytes(pairCapacity));
     layout.add(stencilPointsBytes(pointCapacity));
     layout.add(VkDeviceSize(occlusionQueries) * sizeof(uint64_t));
+    layout.add(countsBytes);
     return layout;
 }
 
@@ -72,8 +74,12 @@ void addStencilCompactPasses(Graph& graph, const StencilPassInputs& in, StencilG
                                              candidates, in.objectCount, in.pairCapacity},
                                      state.pairFlags, state.pairs);
 
+    // The counts exist only with keepImages, and are written only in a frame that draws.
+    const VkDeviceSize countsBytes =
+        in.counts.valid() && !in.drawObjects.empty() ? stencilCountsBytes(uint32_t(in.views.size()), in.resolution) : 0;
     const ReadbackCopy copies[] = {{kStencilReadbackPairs, state.pairs, stencilPairsBytes(in.pairCapacity)},
-                                   {kStencilReadbackPoints, state.points, stencilPointsBytes(in.pointCapacity)}};
+                                   {kStencilReadbackPoints, state.points, stencilPointsBytes(in.pointCapacity)},
+                                   {kStencilReadbackCounts, state.counts, countsBytes}};
     const uint32_t queries = stencilOcclusionQueries(uint32_t(in.views.size()), uint32_t(in.drawObjects.size()));
     const ReadbackQueries occlusion = {kStencilReadbackOcclusion, in.occlusion, 0, queries};
     addReadbackPass(graph, "stencil-readback", *in.readbackLayout, in.readback, copies, {&occlusion, 1});

@@ -2,10 +2,12 @@
 // normals, vertices, topology as index buffer). Writes: depth = nearest offset edge point; stencil =
 // bias + front - back faces in front of it; 2 occlusion queries (any count > 0, any < 0).
 // Pass 1 draws edges (LINE_LIST, depth LESS + write); then ONE two-sided stencil draw per object
-// replaces the paper's passes 2-3 (see the count pass). Invariant: the stencil is never read back.
+// replaces the paper's passes 2-3 (see the count pass). Invariant: the method never reads the
+// stencil back; only keepImages copies it out (for the harness's images).
 #include "passes/stencil/stencil_passes.h"
 
 #include "passes/shared/depth_stencil_rendering.h"
+#include "passes/shared/stencil_copy_pass.h"
 
 #include <volk.h>
 
@@ -102,6 +104,11 @@ void addStencilCountPasses(Graph& graph, const StencilPassInputs& in, uint32_t v
         }
         r.device().vkCmdEndRendering(cmd);
     });
+
+    // keepImages: the view's counts, before the identifying passes change them (5.2).
+    if (in.counts.valid())
+        state.counts = addStencilCopyPass(graph, "stencil-count-copy", state.depthStencil, state.counts,
+                                          stencilCountsBytes(view, in.resolution), {in.resolution, in.resolution});
 }
 
 }  // namespace vkc

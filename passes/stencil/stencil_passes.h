@@ -1,7 +1,7 @@
 // Passes of method `stencil` (paper 1, CInDeR), in frame order:
 //   setup (clear lists, reset queries) -> normals (GPU, per mesh) ->
-//   per view: edges -> count -> boolean -> penetrating -> penetrated -> scan ->
-//   compact -> readback.
+//   per view: edges -> count -> boolean (-> count copy, keepImages) -> penetrating -> penetrated ->
+//   scan -> compact -> readback.
 // Reads: mesh vertices in place, per-frame objects and candidate pairs, per-mesh topology (indices,
 // edges, adjacency). Writes: a depth-stencil image and two id images per view (reused across
 // views), occlusion queries, and the ring slot (pair list, then point list).
@@ -75,6 +75,7 @@ struct StencilPassInputs : PairListSizes {
     ImageHandle depthStencil;               // resolution^2, 8-bit stencil
     ImageHandle penetratingImage;           // RGBA32_UINT: object + 1, edge depth bits
     ImageHandle penetratedImage;            // R32_UINT: object + 1
+    BufferHandle counts;                    // keepImages: each view's stencil after counting (1 B per pixel); else invalid
 };
 
 // Descriptor layouts (checked against the SPIR-V by tests/stencil).
@@ -105,14 +106,23 @@ inline uint32_t stencilOcclusionQueries(uint32_t views, uint32_t drawnObjects) {
     return views * stencilQueriesPerView(drawnObjects);
 }
 
-// Read-back regions: the pair list, the point list, then the occlusion query results (uint64_t
-// each, in query order).
-enum StencilReadback : uint32_t { kStencilReadbackPairs, kStencilReadbackPoints, kStencilReadbackOcclusion };
-ReadbackLayout stencilReadbackLayout(uint32_t pairCapacity, uint32_t pointCapacity, uint32_t occlusionQueries);
+// Read-back regions: the pair list, the point list, the occlusion query results (uint64_t each, in
+// query order), then each view's stencil (countsBytes: stencilCountsBytes with keepImages, else 0).
+enum StencilReadback : uint32_t {
+    kStencilReadbackPairs,
+    kStencilReadbackPoints,
+    kStencilReadbackOcclusion,
+    kStencilReadbackCounts
+};
+ReadbackLayout stencilReadbackLayout(uint32_t pairCapacity, uint32_t pointCapacity, uint32_t occlusionQueries,
+                                     VkDeviceSize countsBytes);
+inline VkDeviceSize stencilCountsBytes(uint32_t views, uint32_t resolution) {
+    return VkDeviceSize(views) * resolution * resolution;
+}
 
 // Handles that the passes advance (each write makes a new version).
 struct StencilGraphState {
-    BufferHandle normals, pairFlags, pairs, points;
+    BufferHandle normals, pairFlags, pairs, points, counts;
     ImageHandle depthStencil, penetratingImage, penetratedImage;
 };
 

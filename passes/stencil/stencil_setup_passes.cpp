@@ -53,6 +53,7 @@ void addStencilPasses(Graph& graph, const StencilPassInputs& in) {
     state.depthStencil = in.depthStencil;
     state.penetratingImage = in.penetratingImage;
     state.penetratedImage = in.penetratedImage;
+    state.counts = in.counts;
     addStencilSetupPasses(graph, in, state);
     if (!in.drawObjects.empty()) {
         for (uint32_t view = 0; view < in.views.size(); ++view) {

@@ -34,6 +34,8 @@ VKC_CONSTANT(uint, kConsistentPairsBindingBackId, 2u)
 VKC_CONSTANT(uint, kConsistentPairsBindingPairFlags, 3u)
 VKC_CONSTANT(uint, kConsistentPairsBindingStats, 4u)
 VKC_CONSTANT(uint, kConsistentPairsBindingPoints, 5u)
+// Inconsistent back-face fragments per pixel (keepImages; else a placeholder the shader skips).
+VKC_CONSTANT(uint, kConsistentPairsBindingInconsistentImage, 6u)
 // Decision set (compute): the stats and the indirect draws.
 VKC_CONSTANT(uint, kConsistentPairsBindingDecideStats, 0u)
 VKC_CONSTANT(uint, kConsistentPairsBindingDraws, 1u)
@@ -47,7 +49,7 @@ struct ConsistentPairsFrameGpu {
     uint layerCount;      // front layers per iteration (<= kConsistentPairsMaxLayers)
     uint objectCount;     // row length of the pair-flag matrix
     uint pointCapacity;
-    uint pad0;
+    uint inconsistentImage; // 1: count inconsistent fragments per pixel too (keepImages)
     uint pad1;
     uint pad2;
 };

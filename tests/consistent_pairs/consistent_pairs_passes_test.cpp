@@ -63,7 +63,7 @@ ConsistentPairsPassInputs fakeInputs(Graph& graph, uint32_t layers, uint32_t ite
     readback.final = syncStateOf(Access::HostRead);
     in.readback = graph.importBuffer("readback", readback);
     // Room for the most peels a test records (3 layers, 4 iterations).
-    static const ReadbackLayout layout = consistentPairsReadbackLayout(16, 16, consistentPairsPeelCount(3, 4));
+    static const ReadbackLayout layout = consistentPairsReadbackLayout(16, 16, consistentPairsPeelCount(3, 4), 0);
     in.readbackLayout = &layout;
     in.depth = image("depth", kConsistentPairsDepthFormat, 1);
     in.peelTarget = image("peel target", kConsistentPairsLayerFormat, 1);

@@ -46,7 +46,7 @@ StencilPassInputs fakeInputs(Graph& graph, uint32_t views) {
     readback.buffer = reinterpret_cast<VkBuffer>(uintptr_t(0x2000));
     readback.final = syncStateOf(Access::HostRead);
     in.readback = graph.importBuffer("readback", readback);
-    static const ReadbackLayout layout = stencilReadbackLayout(16, 16, stencilOcclusionQueries(3, 3));
+    static const ReadbackLayout layout = stencilReadbackLayout(16, 16, stencilOcclusionQueries(3, 3), 0);
     in.readbackLayout = &layout;
     in.depthStencil = image("depth-stencil", VK_FORMAT_D32_SFLOAT_S8_UINT);
     in.penetratingImage = image("penetrating ids", kStencilPenetratingFormat);

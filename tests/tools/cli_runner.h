@@ -31,10 +31,10 @@ inline CliRun runProgram(const std::string& commandLine) {
     return run;
 }
 
-// Every `detect` a test runs is validated: a validation message fails it with exit 1.
+// Every `detect` and `compare` a test runs is validated: a validation message fails it with exit 1.
 inline CliRun runCli(const std::string& arguments) {
-    const bool detect = arguments.rfind("detect ", 0) == 0;
-    return runProgram(std::string(VKC_CLI_PATH) + " " + arguments + (detect ? " --validate" : ""));
+    const bool validated = arguments.rfind("detect ", 0) == 0 || arguments.rfind("compare ", 0) == 0;
+    return runProgram(std::string(VKC_CLI_PATH) + " " + arguments + (validated ? " --validate" : ""));
 }
 
 inline std::string sourcePath(const std::string& relative) { return std::string(VKC_SOURCE_DIR) + "/" + relative; }

@@ -9,6 +9,7 @@ namespace vkc::tools {
 
 void addInfoCommand(CLI::App& app, int& exitCode);
 void addDetectCommand(CLI::App& app, int& exitCode);
+void addCompareCommand(CLI::App& app, int& exitCode);
 void addCheckMeshCommand(CLI::App& app, int& exitCode);
 
 }  // namespace vkc::tools

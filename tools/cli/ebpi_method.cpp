@@ -4,7 +4,19 @@
 #include "tools/cli/frame_batches.h"
 #include "tools/cli/grey_png.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace vkc::tools {
+
+double ebpiSceneTolerance(std::span<const reference::WorldBounds> objectBounds, double fraction) {
+    double smallest = INFINITY;
+    for (const reference::WorldBounds& bounds : objectBounds) {
+        const glm::dvec3 side = bounds.max - bounds.min;
+        smallest = std::min(smallest, std::max({side.x, side.y, side.z}));
+    }
+    return fraction * smallest * smallest * smallest;
+}
 
 Result<FrameResults> runEbpiFrame(Context& context, EbpiRunner& runner, const Scene& scene, const BroadphaseResults& pcs,
                                   EbpiFrameDetails* details) {

@@ -1,8 +1,9 @@
 // `--method ebpi` for the harness: blocking frames of EbpiDetector (paper 5, adaptive ray sampling
 // with the Error Bound Polynomial Image) over the broadphase's potentially colliding set, in
-// batches of the detector's maxPairs, and the `--gradient` file.
+// batches of the detector's maxPairs, the `--gradient` file, and a tolerance scaled to a scene.
 #pragma once
 
+#include "collision/reference/world_mesh.h"
 #include "vkcollide/broadphase.h"
 #include "vkcollide/ebpi.h"
 #include "vkcollide/results.h"
@@ -12,10 +13,20 @@
 
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 namespace vkc::tools {
+
+// The fraction of the smallest object's size cubed that ebpiSceneTolerance takes by default: tight
+// enough that the volumes mean something, loose enough for the default resolution and rays.
+inline constexpr double kEbpiSceneToleranceFraction = 0.02;
+
+// ebpi's tolerance for a scene, as `compare` and the differential campaign choose it when none is
+// given: `fraction` of the cube of the smallest object's size (the largest side of its world box).
+double ebpiSceneTolerance(std::span<const reference::WorldBounds> objectBounds,
+                          double fraction = kEbpiSceneToleranceFraction);
 
 struct EbpiRunner {
     EbpiSettings settings;  // tolerance from --tolerance

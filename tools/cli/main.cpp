@@ -1,4 +1,4 @@
-// vkcollide: the offline harness. Subcommands: info, detect, check-mesh (see README.md).
+// vkcollide: the offline harness. Subcommands: info, detect, compare, check-mesh (see README.md).
 #include "tools/cli/commands.h"
 
 #include <CLI/CLI.hpp>
@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
     int exitCode = 0;
     vkc::tools::addInfoCommand(app, exitCode);
     vkc::tools::addDetectCommand(app, exitCode);
+    vkc::tools::addCompareCommand(app, exitCode);
     vkc::tools::addCheckMeshCommand(app, exitCode);
     try {
         app.parse(argc, argv);

@@ -1,6 +1,9 @@
 // JSON serialisation of run reports; see report_json.h.
 #include "tools/cli/report_json.h"
 
+#include <fstream>
+#include <iostream>
+
 namespace vkc::tools {
 
 static nlohmann::json toJson(const glm::vec3& v) { return nlohmann::json::array({v.x, v.y, v.z}); }
@@ -114,29 +117,45 @@ nlohmann::json toJson(const EbpiFrameDetails& details) {
             {"stage_timings_ms", stages}};
 }
 
+nlohmann::json toJson(const FrameReport& frame) {
+    nlohmann::json pairs = nlohmann::json::array();
+    for (const PairResult& pair : frame.results.pairs) pairs.push_back(toJson(pair));
+    nlohmann::json json = {
+        {"colliding", frame.results.colliding},
+        {"pairs", pairs},
+        {"timings_ms", {{"wall", frame.wallMs}, {"gpu", frame.results.gpuTimingsMs}}},
+    };
+    if (frame.results.truncated) json["truncated"] = true;
+    if (!frame.results.warnings.empty()) json["warnings"] = frame.results.warnings;
+    json.update(frame.extra);
+    return json;
+}
+
+nlohmann::json toJson(const DeviceSummary& device) {
+    return {{"name", device.name}, {"driver", device.driver}, {"ray_query", device.rayQuery}};
+}
+
 nlohmann::json toJson(const RunReport& report) {
     nlohmann::json frames = nlohmann::json::array();
-    for (const FrameReport& frame : report.frames) {
-        nlohmann::json pairs = nlohmann::json::array();
-        for (const PairResult& pair : frame.results.pairs) pairs.push_back(toJson(pair));
-        nlohmann::json json = {
-            {"colliding", frame.results.colliding},
-            {"pairs", pairs},
-            {"timings_ms", {{"wall", frame.wallMs}, {"gpu", frame.results.gpuTimingsMs}}},
-        };
-        if (frame.results.truncated) json["truncated"] = true;
-        if (!frame.results.warnings.empty()) json["warnings"] = frame.results.warnings;
-        json.update(frame.extra);
-        frames.push_back(std::move(json));
-    }
+    for (const FrameReport& frame : report.frames) frames.push_back(toJson(frame));
     return {
         {"method", report.method},
         {"scene", report.scene},
-        {"device",
-         {{"name", report.device.name}, {"driver", report.device.driver}, {"ray_query", report.device.rayQuery}}},
+        {"device", toJson(report.device)},
         {"settings", report.settings},
         {"frames", frames},
     };
+}
+
+Status writeReport(const nlohmann::json& report, const std::string& path) {
+    std::string text = report.dump(2) + "\n";
+    if (path.empty() || path == "-") {
+        std::cout << text;
+        return Status::success();
+    }
+    std::ofstream file(path);
+    if (!(file << text)) return makeError(ErrorCode::IoError, "cannot write report \"" + path + "\"");
+    return Status::success();
 }
 
 }  // namespace vkc::tools

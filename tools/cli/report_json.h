@@ -1,4 +1,5 @@
-// The run report of DESIGN.md "Formats": one JSON document per `vkcollide detect`.
+// The run report of DESIGN.md "Formats": one JSON document per `vkcollide detect` (`compare`
+// reuses its frames).
 // Fields a method does not compute are left out, never zero-filled.
 #pragma once
 
@@ -7,6 +8,7 @@
 #include "vkcollide/ebpi.h"
 #include "vkcollide/ldi.h"
 #include "vkcollide/results.h"
+#include "vkcollide/status.h"
 #include "vkcollide/stencil.h"
 
 #include <nlohmann/json.hpp>
@@ -47,6 +49,13 @@ nlohmann::json toJson(const EbpiFrameDetails& details);
 // Iterations (run, truncated), fragments per peel, inconsistent pixels, drawn objects, point count
 // and truncation, pixel size, distance threshold.
 nlohmann::json toJson(const ConsistentPairsFrameDetails& details);
+// A frame as `detect` reports it: pairs, timings, warnings, then the method's own fields.
+nlohmann::json toJson(const FrameReport& frame);
+nlohmann::json toJson(const DeviceSummary& device);
 nlohmann::json toJson(const RunReport& report);
+
+// Writes `report` (indented) to `path`, or to standard output when `path` is empty or "-";
+// IoError naming the file when it cannot be written.
+Status writeReport(const nlohmann::json& report, const std::string& path);
 
 }  // namespace vkc::tools

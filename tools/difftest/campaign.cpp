@@ -281,16 +281,6 @@ Status checkEbpi(FrameContext& frame, const FrameResults& results, const EbpiFra
     return Status::success();
 }
 
-// ebpi's tolerance for a scene: a fraction of the cube of its smallest object's largest box side.
-double ebpiSceneTolerance(const std::vector<TruthObject>& objects, double fraction) {
-    double smallest = INFINITY;
-    for (const TruthObject& object : objects) {
-        const glm::dvec3 side = object.bounds.max - object.bounds.min;
-        smallest = std::min(smallest, std::max({side.x, side.y, side.z}));
-    }
-    return fraction * smallest * smallest * smallest;
-}
-
 struct Methods {
     Context& context;
     const CampaignOptions& options;
@@ -335,7 +325,9 @@ struct Methods {
         ldi.settings.maxPairs = 0;
         ldi.batchLimit = 0;
         ebpi.detector.reset();
-        ebpi.settings.tolerance = ebpiSceneTolerance(objects, options.ebpiTolerance);
+        std::vector<reference::WorldBounds> bounds;
+        for (const TruthObject& object : objects) bounds.push_back(object.bounds);
+        ebpi.settings.tolerance = tools::ebpiSceneTolerance(bounds, options.ebpiTolerance);
     }
 
     Result<FrameResults> run(const std::string& method, const io::SceneDescription& description, const io::SceneFrame& frame,

@@ -21,6 +21,7 @@
 // double boxes), its largest side over resolution minus the padding pixels.
 #pragma once
 
+#include "tools/cli/ebpi_method.h"
 #include "tools/difftest/scene_generator.h"
 #include "vkcollide/context.h"
 
@@ -57,7 +58,7 @@ struct CampaignOptions {
     float ldiFoundPixels = 2.0f;
     // Ebpi: its absolute tolerance per scene, this fraction of the cube of the scene's smallest
     // object's largest box side.
-    double ebpiTolerance = 0.02;
+    double ebpiTolerance = tools::kEbpiSceneToleranceFraction;
 };
 
 struct ClauseTally {

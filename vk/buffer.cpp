@@ -21,8 +21,10 @@ Result<Buffer> createBuffer(VulkanContext& ctx, const BufferDesc& desc) {
     std::string what = std::string("vkCreateBuffer(") + name + ", " + std::to_string(desc.size) + " bytes)";
     VKC_TRY(checkVk(ctx.vkd.vkCreateBuffer(ctx.device, &info, ctx.allocationCallbacks, &buffer.buffer), what.c_str()));
 
+    VkMemoryRequirements requirements;
+    ctx.vkd.vkGetBufferMemoryRequirements(ctx.device, buffer.buffer, &requirements);
     AllocationRequest request = {};
-    ctx.vkd.vkGetBufferMemoryRequirements(ctx.device, buffer.buffer, &request.requirements);
+    request.requirements = {requirements.size, requirements.alignment, requirements.memoryTypeBits};
     request.usage = desc.memory;
     request.linear = true;
     request.deviceAddress = (desc.usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT) != 0;

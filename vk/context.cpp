@@ -140,7 +140,7 @@ Result<Context> adoptContext(const ContextDesc& desc) {
 
     DeviceRequirements requirements = requiredDeviceFeatures(desc.featureSets);
     std::vector<std::string> unsupported = missingRequirements(requirements, caps->apiVersion, caps->extensions,
-                                                               &caps->features->features2);
+                                                               caps->features->head());
     if (!unsupported.empty())
         return makeError(ErrorCode::MissingFeature, "adoptContext: device '" + caps->info.name +
                                                         "' does not support " + joinNames(unsupported));
@@ -192,8 +192,8 @@ std::vector<std::string> validationMessages(const Context& context) {
     return ctx.messages;
 }
 
-void setObjectName(const Context& context, VkObjectType type, uint64_t handle, const char* name) {
-    setObjectName(vulkanOf(context), type, handle, name);
+void setObjectName(const Context& context, uint32_t objectType, uint64_t handle, const char* name) {
+    setObjectName(vulkanOf(context), VkObjectType(objectType), handle, name);
 }
 void beginLabel(const Context& context, VkCommandBuffer cmd, const char* name) { beginLabel(vulkanOf(context), cmd, name); }
 void endLabel(const Context& context, VkCommandBuffer cmd) { endLabel(vulkanOf(context), cmd); }

@@ -1,12 +1,16 @@
 // The requirement table (requiredDeviceFeatures) and the helpers that enable and verify it.
 #include "vkcollide/device_requirements.h"
 
+#include "vk/device_feature_chain.h"
+
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <initializer_list>
 
 namespace vkc {
+
+static_assert(kApiVersion1_2 == VK_API_VERSION_1_2);
 
 namespace {
 
@@ -16,12 +20,12 @@ constexpr uint32_t kCore10Offset = offsetof(VkPhysicalDeviceFeatures2, features)
 #define VKC_CORE10(member, optional)                                                                \
     FeatureRequirement{#member, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,                        \
                        uint32_t(kCore10Offset + offsetof(VkPhysicalDeviceFeatures, member)),        \
-                       VK_API_VERSION_1_0, VkStructureType(0), 0, optional}
+                       VK_API_VERSION_1_0, 0, 0, optional}
 // A Vulkan 1.2 core feature (no separate extension struct needed: we require 1.2).
 #define VKC_CORE12(member, optional)                                                                   \
     FeatureRequirement{#member, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,                 \
                        uint32_t(offsetof(VkPhysicalDeviceVulkan12Features, member)), VK_API_VERSION_1_2, \
-                       VkStructureType(0), 0, optional}
+                       0, 0, optional}
 // A Vulkan 1.3 core feature that an extension struct provides before 1.3.
 #define VKC_CORE13(member, extType, extStructType, optional)                                           \
     FeatureRequirement{#member, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,                 \
@@ -30,23 +34,23 @@ constexpr uint32_t kCore10Offset = offsetof(VkPhysicalDeviceFeatures2, features)
 // A feature only an extension struct provides.
 #define VKC_EXT(member, extType, extStructType, optional)                                          \
     FeatureRequirement{#member, extStructType, uint32_t(offsetof(extType, member)), VK_API_VERSION_1_0, \
-                       VkStructureType(0), 0, optional}
+                       0, 0, optional}
 
 bool contains(std::span<const std::string> names, const char* name) {
     return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-const VkBaseInStructure* findStruct(const void* chain, VkStructureType type) {
+const VkBaseInStructure* findStruct(const void* chain, uint32_t type) {
     for (auto* s = static_cast<const VkBaseInStructure*>(chain); s; s = s->pNext)
         if (s->sType == type) return s;
     return nullptr;
 }
 
 VkBool32* featureSlot(DeviceFeatureChain& chain, const FeatureRequirement& feature) {
-    auto* s = const_cast<VkBaseInStructure*>(findStruct(&chain.features2, feature.coreStruct));
+    auto* s = const_cast<VkBaseInStructure*>(findStruct(chain.head(), feature.coreStruct));
     uint32_t offset = feature.coreOffset;
     if (!s && feature.extStruct) {
-        s = const_cast<VkBaseInStructure*>(findStruct(&chain.features2, feature.extStruct));
+        s = const_cast<VkBaseInStructure*>(findStruct(chain.head(), feature.extStruct));
         offset = feature.extOffset;
     }
     return s ? reinterpret_cast<VkBool32*>(reinterpret_cast<char*>(s) + offset) : nullptr;
@@ -166,6 +170,11 @@ std::vector<Row> mergedRows(const std::vector<Row>& rows) {
 
 std::span<const NamedFeatureSet> namedFeatureSets() { return kNamedFeatureSets; }
 
+DeviceFeatureChain::DeviceFeatureChain() : structs_(std::make_unique<DeviceFeatureStructs>()) {}
+DeviceFeatureChain::~DeviceFeatureChain() = default;
+VkPhysicalDeviceFeatures2* DeviceFeatureChain::head() { return &structs_->features2; }
+const VkPhysicalDeviceFeatures2* DeviceFeatureChain::head() const { return &structs_->features2; }
+
 DeviceRequirements requiredDeviceFeatures(FeatureSets sets) {
     DeviceRequirements r;
     r.minApiVersion = VK_API_VERSION_1_2;
@@ -188,8 +197,9 @@ std::vector<const char*> deviceExtensionNames(const DeviceRequirements& requirem
     return names;
 }
 
-void initFeatureChain(DeviceFeatureChain& c, uint32_t apiVersion, std::span<const std::string> extensions) {
-    memset(static_cast<void*>(&c), 0, sizeof(c));
+void initFeatureChain(DeviceFeatureChain& chain, uint32_t apiVersion, std::span<const std::string> extensions) {
+    DeviceFeatureStructs& c = featureStructsOf(chain);
+    c = {};
     c.features2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
     c.vulkan11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
     c.vulkan12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;

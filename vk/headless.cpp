@@ -108,7 +108,7 @@ Status createInstance(VulkanContext& ctx, bool validation) {
     return Status::success();
 }
 
-int typeRank(VkPhysicalDeviceType type) {
+int typeRank(uint32_t type) {
     switch (type) {
         case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
         case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 1;
@@ -198,7 +198,7 @@ Result<Context> createHeadlessContext(const HeadlessDesc& desc) {
     std::vector<std::string> extensions(extensionNames.begin(), extensionNames.end());
     DeviceFeatureChain features;
     initFeatureChain(features, caps.apiVersion, extensions);
-    enableRequiredFeatures(features, requirements, &caps.features->features2);
+    enableRequiredFeatures(features, requirements, caps.features->head());
 
     float priority = 1.0f;
     VkDeviceQueueCreateInfo queueInfo = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
@@ -206,7 +206,7 @@ Result<Context> createHeadlessContext(const HeadlessDesc& desc) {
     queueInfo.queueCount = 1;
     queueInfo.pQueuePriorities = &priority;
     VkDeviceCreateInfo info = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-    info.pNext = &features.features2;
+    info.pNext = features.head();
     info.queueCreateInfoCount = 1;
     info.pQueueCreateInfos = &queueInfo;
     info.enabledExtensionCount = uint32_t(extensionNames.size());
@@ -217,7 +217,7 @@ Result<Context> createHeadlessContext(const HeadlessDesc& desc) {
                     ("vkCreateDevice(" + caps.info.name + ")").c_str()));
     ctx->ownsDevice = true;
     ctx->featureSets = sets;
-    VKC_TRY(initContext(*ctx, caps, extensions, &features.features2, nullptr));
+    VKC_TRY(initContext(*ctx, caps, extensions, features.head(), nullptr));
     logMessage(*ctx, LogLevel::Info, "vkcollide: headless device '" + ctx->info.name + "', " + ctx->info.driver);
     return Context(std::move(ctx));
 }

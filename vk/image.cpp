@@ -69,8 +69,10 @@ Result<Image> createImage(VulkanContext& ctx, const ImageDesc& desc) {
     VKC_TRY(checkVk(ctx.vkd.vkCreateImage(ctx.device, &info, ctx.allocationCallbacks, &image.image), what.c_str()));
     setObjectName(ctx, VK_OBJECT_TYPE_IMAGE, image.image, name);
 
+    VkMemoryRequirements requirements;
+    ctx.vkd.vkGetImageMemoryRequirements(ctx.device, image.image, &requirements);
     AllocationRequest request = {};
-    ctx.vkd.vkGetImageMemoryRequirements(ctx.device, image.image, &request.requirements);
+    request.requirements = {requirements.size, requirements.alignment, requirements.memoryTypeBits};
     request.usage = MemoryUsage::DeviceLocal;
     request.linear = false;
     request.name = name;

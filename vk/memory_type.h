@@ -3,6 +3,8 @@
 
 #include "vkcollide/allocator.h"
 
+#include <vulkan/vulkan_core.h>
+
 namespace vkc {
 
 // UINT32_MAX when no type in `typeBits` can serve `usage`.

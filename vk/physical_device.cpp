@@ -1,11 +1,13 @@
 // Physical-device probing shared by headless creation, adoption and listDevices.
 #include "vk/physical_device.h"
 
+#include "vk/device_feature_chain.h"
+
 #include <algorithm>
 
 namespace vkc {
 
-const char* deviceTypeName(VkPhysicalDeviceType type) {
+const char* deviceTypeName(uint32_t type) {
     switch (type) {
         case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return "discrete";
         case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return "integrated";
@@ -46,7 +48,7 @@ Result<PhysicalDeviceCaps> probePhysicalDevice(const InstanceFunctions& vki, VkP
 
     caps.features = std::make_unique<DeviceFeatureChain>();
     initFeatureChain(*caps.features, caps.apiVersion, caps.extensions);
-    vki.vkGetPhysicalDeviceFeatures2(device, &caps.features->features2);
+    vki.vkGetPhysicalDeviceFeatures2(device, caps.features->head());
 
     uint32_t familyCount = 0;
     vki.vkGetPhysicalDeviceQueueFamilyProperties(device, &familyCount, nullptr);
@@ -67,7 +69,7 @@ Result<PhysicalDeviceCaps> probePhysicalDevice(const InstanceFunctions& vki, VkP
     info.type = caps.properties.deviceType;
     info.apiVersion = caps.properties.apiVersion;
     info.driver = driver.driverName[0] ? std::string(driver.driverName) + ": " + driver.driverInfo : "unknown driver";
-    const DeviceFeatureChain& f = *caps.features;
+    const DeviceFeatureStructs& f = featureStructsOf(*caps.features);
     info.accelerationStructure = has(caps.extensions, VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME) &&
                                  f.accelerationStructure.accelerationStructure;
     info.rayQuery = has(caps.extensions, VK_KHR_RAY_QUERY_EXTENSION_NAME) && f.rayQuery.rayQuery;

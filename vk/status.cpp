@@ -1,6 +1,8 @@
 // Status helpers: readable names for error codes and Vulkan results.
 #include "vkcollide/status.h"
 
+#include <vulkan/vulkan_core.h>
+
 #include <string>
 
 namespace vkc {
@@ -48,15 +50,15 @@ std::string Status::describe() const {
     if (ok()) return "ok";
     std::string text = std::string(errorCodeName(code)) + ": " + message;
     if (vkResult != VK_SUCCESS)
-        text += " (" + std::string(vkResultName(vkResult)) + " = " + std::to_string(vkResult) + ")";
+        text += " (" + std::string(vkResultName(VkResult(vkResult))) + " = " + std::to_string(vkResult) + ")";
     return text;
 }
 
-Status makeError(ErrorCode code, std::string message, VkResult vkResult) {
+Status makeError(ErrorCode code, std::string message, int32_t vkResult) {
     return Status{code, vkResult, std::move(message)};
 }
 
-Status checkVk(VkResult result, const char* what) {
+Status checkVk(int32_t result, const char* what) {
     if (result == VK_SUCCESS) return Status::success();
     ErrorCode code = (result == VK_ERROR_OUT_OF_DEVICE_MEMORY || result == VK_ERROR_OUT_OF_HOST_MEMORY)
                          ? ErrorCode::OutOfDeviceMemory

@@ -11,6 +11,7 @@
 #include "vkcollide/results.h"
 #include "vkcollide/scene.h"
 #include "vkcollide/status.h"
+#include "vkcollide/vulkan_types.h"
 
 #include <cstdint>
 #include <memory>

@@ -3,8 +3,7 @@
 #pragma once
 
 #include "vkcollide/status.h"
-
-#include <vulkan/vulkan_core.h>
+#include "vkcollide/vulkan_types.h"
 
 namespace vkc {
 
@@ -15,8 +14,15 @@ enum class MemoryUsage {
     Readback,     // host-visible, read by the CPU (prefers cached memory)
 };
 
+// VkMemoryRequirements, field for field (a struct the public headers cannot hold: vulkan_types.h).
+struct MemoryRequirements {
+    VkDeviceSize size;
+    VkDeviceSize alignment;
+    uint32_t memoryTypeBits;
+};
+
 struct AllocationRequest {
-    VkMemoryRequirements requirements;
+    MemoryRequirements requirements;
     MemoryUsage usage;
     bool linear;         // a buffer (true) or an optimal-tiling image (false): bufferImageGranularity
     bool deviceAddress;  // bound to a buffer with VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT
@@ -24,7 +30,7 @@ struct AllocationRequest {
 };
 
 struct Allocation {
-    VkDeviceMemory memory = VK_NULL_HANDLE;
+    VkDeviceMemory memory = {};
     VkDeviceSize offset = 0;
     VkDeviceSize size = 0;  // as requested
     void* mapped = nullptr;  // host pointer to `offset`, null unless host-visible

@@ -7,6 +7,7 @@
 #include "vkcollide/context.h"
 #include "vkcollide/scene.h"
 #include "vkcollide/status.h"
+#include "vkcollide/vulkan_types.h"
 
 #include <glm/vec3.hpp>
 

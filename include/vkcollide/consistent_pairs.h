@@ -18,6 +18,7 @@
 #include "vkcollide/results.h"
 #include "vkcollide/scene.h"
 #include "vkcollide/status.h"
+#include "vkcollide/vulkan_types.h"
 
 #include <glm/vec3.hpp>
 

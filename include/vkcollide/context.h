@@ -8,8 +8,7 @@
 #include "vkcollide/device_info.h"
 #include "vkcollide/device_requirements.h"
 #include "vkcollide/status.h"
-
-#include <vulkan/vulkan_core.h>
+#include "vkcollide/vulkan_types.h"
 
 #include <cstdint>
 #include <memory>
@@ -118,7 +117,8 @@ uint32_t validationMessageCount(const Context& context);
 std::vector<std::string> validationMessages(const Context& context);
 
 // Debug-utils names and labels for RenderDoc; no-ops when VK_EXT_debug_utils is not enabled.
-void setObjectName(const Context& context, VkObjectType type, uint64_t handle, const char* name);
+// objectType is a VkObjectType (vulkan_types.h: why an integer).
+void setObjectName(const Context& context, uint32_t objectType, uint64_t handle, const char* name);
 void beginLabel(const Context& context, VkCommandBuffer cmd, const char* name);
 void endLabel(const Context& context, VkCommandBuffer cmd);
 

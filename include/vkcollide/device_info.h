@@ -1,8 +1,6 @@
 // What a physical device is and can do, for `vkcollide info`, reports and device selection.
 #pragma once
 
-#include <vulkan/vulkan_core.h>
-
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -12,7 +10,7 @@ namespace vkc {
 struct DeviceInfo {
     uint32_t index = 0;                 // position in vkEnumeratePhysicalDevices
     std::string name;                   // "llvmpipe (LLVM 15.0.6, 256 bits)"
-    VkPhysicalDeviceType type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
+    uint32_t type = 0;                  // a VkPhysicalDeviceType (vulkan_types.h: why an integer)
     std::string driver;                 // "llvmpipe: Mesa 25.0.7 (LLVM 15.0.6)"
     uint32_t apiVersion = 0;            // the device's, VK_MAKE_API_VERSION form
     bool rayQuery = false;              // VK_KHR_ray_query + rayQuery feature
@@ -22,6 +20,6 @@ struct DeviceInfo {
 };
 
 // "discrete", "integrated", "virtual", "cpu", "other".
-const char* deviceTypeName(VkPhysicalDeviceType type);
+const char* deviceTypeName(uint32_t type);
 
 }  // namespace vkc

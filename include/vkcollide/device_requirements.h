@@ -3,9 +3,10 @@
 // DeviceFeatureChain is a ready-made VkDeviceCreateInfo::pNext chain a host may fill from it.
 #pragma once
 
-#include <vulkan/vulkan_core.h>
+#include "vkcollide/vulkan_types.h"
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -43,19 +44,22 @@ struct ExtensionRequirement {
 };
 
 // A VkBool32 feature, enabled either through its core struct (API >= coreVersion) or through
-// its extension's struct (extStruct, 0 when it has none). Offsets are bytes into the struct.
+// its extension's struct (extStruct, 0 when it has none). Structs are named by their VkStructureType
+// (vulkan_types.h: why an integer); offsets are bytes into the struct.
 struct FeatureRequirement {
     const char* name;  // as in the spec: "synchronization2", "occlusionQueryPrecise"
-    VkStructureType coreStruct;
+    uint32_t coreStruct;
     uint32_t coreOffset;
     uint32_t coreVersion;
-    VkStructureType extStruct;
+    uint32_t extStruct;
     uint32_t extOffset;
     bool optional;
 };
 
+inline constexpr uint32_t kApiVersion1_2 = (1u << 22) | (2u << 12);  // VK_API_VERSION_1_2
+
 struct DeviceRequirements {
-    uint32_t minApiVersion = VK_API_VERSION_1_2;
+    uint32_t minApiVersion = kApiVersion1_2;
     std::vector<ExtensionRequirement> extensions;
     std::vector<FeatureRequirement> features;
 };
@@ -74,22 +78,27 @@ DeviceRequirements requiredDeviceFeatures(FeatureSets sets = kFeatureSetBase);
 std::vector<const char*> deviceExtensionNames(const DeviceRequirements& requirements, uint32_t apiVersion,
                                               std::span<const std::string> available);
 
-// Every feature struct vkcollide may need, linked by initFeatureChain. Holds pointers into
-// itself: do not copy or move it once initialised.
-struct DeviceFeatureChain {
-    VkPhysicalDeviceFeatures2 features2;
-    VkPhysicalDeviceVulkan11Features vulkan11;
-    VkPhysicalDeviceVulkan12Features vulkan12;
-    VkPhysicalDeviceVulkan13Features vulkan13;
-    VkPhysicalDeviceSynchronization2Features synchronization2;
-    VkPhysicalDeviceDynamicRenderingFeatures dynamicRendering;
-    VkPhysicalDeviceAccelerationStructureFeaturesKHR accelerationStructure;
-    VkPhysicalDeviceRayQueryFeaturesKHR rayQuery;
-    VkPhysicalDeviceRayTracingPipelineFeaturesKHR rayTracingPipeline;
+struct DeviceFeatureStructs;  // the structs themselves (vk/device_feature_chain.h)
 
-    DeviceFeatureChain() = default;
+// Every feature struct vkcollide may need (VkPhysicalDeviceFeatures2, Vulkan 1.1-1.3, and the
+// synchronization2, dynamic-rendering and ray-tracing extension structs), linked by
+// initFeatureChain. They live behind a pointer, since the public headers name Vulkan's structs
+// without defining them (vulkan_types.h). Not copyable: the structs point at each other.
+class DeviceFeatureChain {
+public:
+    DeviceFeatureChain();  // zeroed and unlinked until initFeatureChain
     DeviceFeatureChain(const DeviceFeatureChain&) = delete;
     DeviceFeatureChain& operator=(const DeviceFeatureChain&) = delete;
+    ~DeviceFeatureChain();
+
+    // The chain's first struct: VkDeviceCreateInfo::pNext, ContextDesc::enabledFeatures, or
+    // vkGetPhysicalDeviceFeatures2's output.
+    VkPhysicalDeviceFeatures2* head();
+    const VkPhysicalDeviceFeatures2* head() const;
+
+private:
+    friend struct DeviceFeatureChainAccess;  // the library's internals and tests
+    std::unique_ptr<DeviceFeatureStructs> structs_;
 };
 
 // Zeroes the chain and links the structs valid at `apiVersion` with `extensions` (the device's

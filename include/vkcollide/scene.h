@@ -10,6 +10,7 @@
 #include "vkcollide/mesh.h"
 #include "vkcollide/mesh_checks.h"
 #include "vkcollide/status.h"
+#include "vkcollide/vulkan_types.h"
 
 #include <glm/mat4x4.hpp>
 #include <glm/ext/matrix_double4x4.hpp>
@@ -47,7 +48,7 @@ struct MeshDesc {
     // Optional: read positions in place from the host's buffer instead of uploading data->positions.
     // The buffer needs VK_BUFFER_USAGE_STORAGE_BUFFER_BIT; positions are three floats at the start
     // of each vertex; the host keeps it alive and writes it before the frames that read it.
-    VkBuffer hostVertexBuffer = VK_NULL_HANDLE;
+    VkBuffer hostVertexBuffer = {};
     VkDeviceSize hostVertexOffset = 0; // bytes, multiple of 4
     uint32_t hostVertexStride = 0;     // bytes, multiple of 4 and >= 12; 0: tightly packed
     // The host rewrites the buffer every frame (a skinning or cloth pass): every detector treats

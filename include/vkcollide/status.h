@@ -3,9 +3,8 @@
 // that names the object or feature at fault. Result<T> is a value or a Status, never both.
 #pragma once
 
-#include <vulkan/vulkan_core.h>
-
 #include <cassert>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -30,7 +29,7 @@ const char* errorCodeName(ErrorCode code);
 
 struct [[nodiscard]] Status {
     ErrorCode code = ErrorCode::Ok;
-    VkResult vkResult = VK_SUCCESS;
+    int32_t vkResult = 0;  // a VkResult (vulkan_types.h: why an integer); 0: VK_SUCCESS
     std::string message;
 
     bool ok() const { return code == ErrorCode::Ok; }
@@ -41,10 +40,10 @@ struct [[nodiscard]] Status {
     static Status success() { return {}; }
 };
 
-Status makeError(ErrorCode code, std::string message, VkResult vkResult = VK_SUCCESS);
+Status makeError(ErrorCode code, std::string message, int32_t vkResult = 0);
 
-// Checks a Vulkan call; on failure returns a Status naming `what` (the call and its object).
-Status checkVk(VkResult result, const char* what);
+// Checks a Vulkan call's VkResult; on failure returns a Status naming `what` (the call and its object).
+Status checkVk(int32_t result, const char* what);
 
 template <typename T>
 class [[nodiscard]] Result {

@@ -10,10 +10,12 @@ endfunction()
 
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix --component Unspecified)
 run(${CMAKE_COMMAND} -S ${CONSUMER_SOURCE} -B ${WORK_DIR}/build -G Ninja
-    -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix)
+    -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix -DVKC_SOURCE_DIR=${SOURCE_DIR})
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
+# The exit code is the verdict on the answer and on validation until the host's teardown; messages
+# during the teardown (objects vkcollide left on the device) are only printed.
 run(${WORK_DIR}/build/consumer)
-if(NOT last_output MATCHES "consumer: device .*consumer: pair 0-1")
-  message(FATAL_ERROR "consumer did not find the overlapping pair:\n${last_output}")
+if(last_output MATCHES "validation: ")
+  message(FATAL_ERROR "validation messages:\n${last_output}")
 endif()
 message(STATUS "${last_output}")

@@ -2,6 +2,7 @@
 // instance and device, then hands them to adoptContext.
 #include "tests/support/vulkan_test.h"
 #include "vk/buffer.h"
+#include "vk/device_feature_chain.h"
 #include "vkcollide/context.h"
 
 #include <dlfcn.h>
@@ -114,7 +115,7 @@ struct Host {
         queueInfo.queueCount = 1;
         queueInfo.pQueuePriorities = &priority;
         VkDeviceCreateInfo deviceInfo = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-        deviceInfo.pNext = &features.features2;
+        deviceInfo.pNext = features.head();
         deviceInfo.queueCreateInfoCount = 1;
         deviceInfo.pQueueCreateInfos = &queueInfo;
         deviceInfo.enabledExtensionCount = uint32_t(names.size());
@@ -142,7 +143,7 @@ struct Host {
         d.enabledDeviceExtensionCount = uint32_t(extensionPointers.size());
         d.enabledInstanceExtensions = instanceExtensions.data();
         d.enabledInstanceExtensionCount = uint32_t(instanceExtensions.size());
-        d.enabledFeatures = &features.features2;
+        d.enabledFeatures = features.head();
         d.featureSets = kFeatureSetAllMethods;
         d.countValidationMessages = true;
         return d;
@@ -214,7 +215,8 @@ TEST(AdoptContextTest, AdoptsAHostDeviceWithTheRequiredFeaturesAndUsesIt) {
 
 TEST(AdoptContextTest, FailsNamingEachFeatureTheHostDidNotEnable) {
     Host host;
-    VKC_CREATE_HOST(host, [](DeviceFeatureChain& f) {
+    VKC_CREATE_HOST(host, [](DeviceFeatureChain& chain) {
+        DeviceFeatureStructs& f = featureStructsOf(chain);
         f.vulkan13.synchronization2 = VK_FALSE;
         f.features2.features.occlusionQueryPrecise = VK_FALSE;  // stencil's and consistent-pairs' set
         f.vulkan12.descriptorBindingVariableDescriptorCount = VK_FALSE;

@@ -3,6 +3,7 @@
 #include "tests/support/vulkan_test.h"
 #include "vk/buffer.h"
 #include "vk/debug.h"
+#include "vk/device_feature_chain.h"
 #include "vkcollide/context.h"
 
 #include <gtest/gtest.h>
@@ -121,12 +122,13 @@ TEST(DeviceRequirementsTest, FeatureChainEnablesAndMissingNamesEachFeature) {
     // At 1.2 the 1.3 features must come from the extension structs.
     initFeatureChain(chain, VK_API_VERSION_1_2, extensions);
     enableRequiredFeatures(chain, base, nullptr);
-    EXPECT_TRUE(chain.synchronization2.synchronization2);
-    EXPECT_TRUE(chain.dynamicRendering.dynamicRendering);
-    EXPECT_FALSE(chain.vulkan13.synchronization2);  // not linked at 1.2
-    EXPECT_TRUE(missingRequirements(base, VK_API_VERSION_1_2, extensions, &chain.features2).empty());
-    chain.vulkan12.timelineSemaphore = VK_FALSE;
-    std::vector<std::string> missing = missingRequirements(base, VK_API_VERSION_1_2, {}, &chain.features2);
+    DeviceFeatureStructs& structs = featureStructsOf(chain);
+    EXPECT_TRUE(structs.synchronization2.synchronization2);
+    EXPECT_TRUE(structs.dynamicRendering.dynamicRendering);
+    EXPECT_FALSE(structs.vulkan13.synchronization2);  // not linked at 1.2
+    EXPECT_TRUE(missingRequirements(base, VK_API_VERSION_1_2, extensions, chain.head()).empty());
+    structs.vulkan12.timelineSemaphore = VK_FALSE;
+    std::vector<std::string> missing = missingRequirements(base, VK_API_VERSION_1_2, {}, chain.head());
     EXPECT_NE(std::find(missing.begin(), missing.end(), "timelineSemaphore"), missing.end());
     EXPECT_NE(std::find(missing.begin(), missing.end(), VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME), missing.end());
 }

@@ -5,6 +5,7 @@
 #include "vkcollide/context.h"
 
 #include <CLI/CLI.hpp>
+#include <vulkan/vulkan_core.h>
 
 #include <iostream>
 

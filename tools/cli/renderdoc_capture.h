@@ -7,6 +7,7 @@
 #include "vkcollide/status.h"
 
 #include <renderdoc_app.h>
+#include <vulkan/vulkan_core.h>
 
 #include <string>
 

@@ -75,8 +75,8 @@ std::string HostDevice::createDevice(FeatureSets sets) {
         for (const VkExtensionProperties& e : extensions) available.push_back(e.extensionName);
         DeviceFeatureChain supported;
         initFeatureChain(supported, version, available);
-        vkGetPhysicalDeviceFeatures2(candidate, &supported.features2);
-        const std::vector<std::string> missing = missingRequirements(requirements, version, available, &supported.features2);
+        vkGetPhysicalDeviceFeatures2(candidate, supported.head());
+        const std::vector<std::string> missing = missingRequirements(requirements, version, available, supported.head());
         if (version < VK_API_VERSION_1_2 || !missing.empty()) {
             rejected += std::string("\n  ") + properties.deviceName + ": lacks " + (missing.empty() ? "Vulkan 1.2" : missing[0]);
             continue;
@@ -113,7 +113,7 @@ std::string HostDevice::createDevice(FeatureSets sets) {
     queueInfo.queueCount = 1;
     queueInfo.pQueuePriorities = &priority;
     VkDeviceCreateInfo info = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-    info.pNext = &features_.features2;
+    info.pNext = features_.head();
     info.queueCreateInfoCount = 1;
     info.pQueueCreateInfos = &queueInfo;
     info.enabledExtensionCount = uint32_t(deviceExtensionNames_.size());
@@ -138,7 +138,7 @@ ContextDesc HostDevice::contextDesc() {
     desc.enabledDeviceExtensionCount = uint32_t(deviceExtensionNames_.size());
     desc.enabledInstanceExtensions = instanceExtensions_.data();
     desc.enabledInstanceExtensionCount = uint32_t(instanceExtensions_.size());
-    desc.enabledFeatures = &features_.features2;
+    desc.enabledFeatures = features_.head();
     desc.featureSets = sets_;
     return desc;
 }

@@ -12,6 +12,7 @@
 #include "collision/scene/scene_impl.h"
 #include "collision/frames/vertex_buffer_slots.h"
 #include "passes/broadphase/broadphase_passes.h"
+#include "shaders_glsl/shared/float_order.h"
 #include "vk/descriptors.h"
 #include "vk/readback_ring.h"
 
@@ -202,8 +203,8 @@ Status Broadphase::results(uint64_t frame, BroadphaseResults& out) {
     // Back to world space in double, rounded outward so each box still contains its object.
     for (uint32_t i = 0; i < n; ++i)
         for (int axis = 0; axis < 3; ++axis) {
-            const double lo = double(decodeOrderedFloat(bounds[i * 3 + axis])) + slot.origin[axis];
-            const double hi = double(decodeOrderedFloat(bounds[(n + i) * 3 + axis])) + slot.origin[axis];
+            const double lo = double(gpu::decodeOrderedFloat(bounds[i * 3 + axis])) + slot.origin[axis];
+            const double hi = double(gpu::decodeOrderedFloat(bounds[(n + i) * 3 + axis])) + slot.origin[axis];
             out.worldBounds[i].min[axis] = floatAtMost(lo);
             out.worldBounds[i].max[axis] = floatAtLeast(hi);
         }

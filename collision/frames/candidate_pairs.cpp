@@ -9,11 +9,7 @@ namespace vkc {
 Result<std::vector<ObjectPair>> frameCandidatePairs(const CandidateLimits& limits, uint32_t objectCount,
                                                     const CandidateSet& candidates) {
     const std::string method = limits.method;
-    const DetectorSettings& settings = limits.settings;
-    if (objectCount > settings.maxObjects)
-        return makeError(ErrorCode::InvalidArgument, method + ": the scene has " + std::to_string(objectCount) +
-                                                         " objects, more than " + limits.settingsName +
-                                                         "::maxObjects (" + std::to_string(settings.maxObjects) + ")");
+    VKC_TRY(checkObjectCount(limits, objectCount));
     if (candidates.worldBounds.size() < objectCount)
         return makeError(ErrorCode::InvalidArgument, method + ": " + std::to_string(candidates.worldBounds.size()) +
                                                          " world bounds for " + std::to_string(objectCount) + " objects");
@@ -30,6 +26,14 @@ Result<std::vector<ObjectPair>> frameCandidatePairs(const CandidateLimits& limit
     pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
     VKC_TRY(checkCandidateCount(limits, pairs.size()));
     return pairs;
+}
+
+Status checkObjectCount(const CandidateLimits& limits, uint32_t objectCount) {
+    if (objectCount <= limits.settings.maxObjects) return Status::success();
+    return makeError(ErrorCode::InvalidArgument, std::string(limits.method) + ": the scene has " +
+                                                     std::to_string(objectCount) + " objects, more than " +
+                                                     limits.settingsName + "::maxObjects (" +
+                                                     std::to_string(limits.settings.maxObjects) + ")");
 }
 
 Status checkCandidateCount(const CandidateLimits& limits, size_t uniquePairs) {

@@ -25,6 +25,8 @@ struct CandidateLimits {
 Result<std::vector<ObjectPair>> frameCandidatePairs(const CandidateLimits& limits, uint32_t objectCount,
                                                     const CandidateSet& candidates);
 
+// InvalidArgument, worded as frameCandidatePairs', when the scene has more objects than maxObjects.
+Status checkObjectCount(const CandidateLimits& limits, uint32_t objectCount);
 // InvalidArgument, worded as frameCandidatePairs', when `uniquePairs` exceeds maxCandidatePairs.
 Status checkCandidateCount(const CandidateLimits& limits, size_t uniquePairs);
 

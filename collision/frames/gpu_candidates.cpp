@@ -4,9 +4,9 @@
 #include "collision/scene/object_transform.h"
 #include "collision/scene/scene_impl.h"
 #include "passes/broadphase/broadphase_passes.h"
+#include "shaders_glsl/shared/float_order.h"
 
 #include <cmath>
-#include <cstring>
 
 namespace vkc {
 
@@ -42,9 +42,9 @@ HostCandidates addHostCandidates(Graph& graph, const std::string& method, const 
     out.bounds.resize(size_t(n) * 6);
     for (uint32_t i = 0; i < n; ++i)
         for (int axis = 0; axis < 3; ++axis) {
-            out.bounds[i * 3 + axis] = encodeOrderedFloat(floatAtMost(double(worldBounds[i].min[axis]) - origin[axis]));
+            out.bounds[i * 3 + axis] = gpu::encodeOrderedFloat(floatAtMost(double(worldBounds[i].min[axis]) - origin[axis]));
             out.bounds[(n + i) * 3 + axis] =
-                encodeOrderedFloat(floatAtLeast(double(worldBounds[i].max[axis]) - origin[axis]));
+                gpu::encodeOrderedFloat(floatAtLeast(double(worldBounds[i].max[axis]) - origin[axis]));
         }
     const uint32_t count = uint32_t(pairs.size());
     out.pairs = {count, count, 0u, 0u};
@@ -69,10 +69,7 @@ Result<HostCandidates> addFrameCandidates(Graph& graph, const CandidateLimits& l
         if (!pairs) return pairs.status();
         return addHostCandidates(graph, method, scene, pairs.value(), source.host->worldBounds);
     }
-    if (objectCount > limits.settings.maxObjects)
-        return makeError(ErrorCode::InvalidArgument, method + ": the scene has " + std::to_string(objectCount) +
-                                                         " objects, more than " + limits.settingsName +
-                                                         "::maxObjects (" + std::to_string(limits.settings.maxObjects) + ")");
+    VKC_TRY(checkObjectCount(limits, objectCount));
     if (source.gpu->objectCount != objectCount)
         return makeError(ErrorCode::InvalidArgument, method + ": the broadphase's frame boxed " +
                                                          std::to_string(source.gpu->objectCount) + " objects, the scene has " +
@@ -96,19 +93,6 @@ glm::dvec3 candidateOrigin(const SceneImpl& scene) {
         hi = glm::max(hi, glm::dvec3(object.objectToWorld[3]));
     }
     return 0.5 * (lo + hi);
-}
-
-uint32_t encodeOrderedFloat(float value) {
-    uint32_t bits;
-    std::memcpy(&bits, &value, sizeof(bits));
-    return (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
-}
-
-float decodeOrderedFloat(uint32_t encoded) {
-    const uint32_t bits = (encoded & 0x80000000u) ? (encoded & 0x7fffffffu) : ~encoded;
-    float value;
-    std::memcpy(&value, &bits, sizeof(value));
-    return value;
 }
 
 }  // namespace vkc

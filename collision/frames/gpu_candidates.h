@@ -1,7 +1,7 @@
 // A frame's candidate pairs and world boxes on the GPU, in the broadphase's layout
 // (shaders_glsl/shared/broadphase.h: per object an ordered-float box relative to an origin, then a
-// pair list whose count is exact past its capacity). Every detector's frame reads one, from either
-// source:
+// pair list whose count is exact past its capacity). The aabb-tree detector's frame reads one (the
+// other detectors still take a host CandidateSet directly), from either source:
 //   - GPU-driven (the default): the same frame's broadphase buffers, read in place after its passes
 //     earlier in the same command buffer, so no box is stale and the CPU never sees them;
 //   - host candidates (a CandidateSet): checked, then uploaded in the same layout.
@@ -75,9 +75,5 @@ Status fillHostCandidates(VulkanGraphAllocator& allocator, const Graph& graph, c
 // The origin the broadphase's boxes are relative to: the centre of the objects' translations, so
 // the boxes' precision follows the scene's extent, not its distance from the world origin.
 glm::dvec3 candidateOrigin(const SceneImpl& scene);
-
-// The two halves of the broadphase's box encoding, on the CPU (tests and read-back).
-uint32_t encodeOrderedFloat(float value);
-float decodeOrderedFloat(uint32_t encoded);
 
 }  // namespace vkc

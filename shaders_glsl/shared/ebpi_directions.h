@@ -245,8 +245,6 @@ VKC_INLINE dvec3 ebpiQuarticGradient(EbpiMoments M, dvec3 a) {
     VKC_PRECISE double yy = y * y;
     VKC_PRECISE double zz = z * z;
     VKC_PRECISE double xy = x * y;
-    VKC_PRECISE double xz = x * z;
-    VKC_PRECISE double yz = y * z;
     VKC_PRECISE double gx = ((4.0 * M.m[0] * (xx * x) + 12.0 * M.m[1] * (xx * y)) + (12.0 * M.m[2] * (xx * z) + 12.0 * M.m[3] * (x * yy))) +
                             ((24.0 * M.m[4] * (xy * z) + 12.0 * M.m[5] * (x * zz)) + (4.0 * M.m[6] * (yy * y) + 12.0 * M.m[7] * (yy * z))) +
                             (12.0 * M.m[8] * (y * zz) + 4.0 * M.m[9] * (zz * z));

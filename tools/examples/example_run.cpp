@@ -127,17 +127,18 @@ int runExample(const ExampleOptions& options) {
         poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
         poolInfo.queueFamilyIndex = host->queueFamily;
         VkCommandPool pool = VK_NULL_HANDLE;
-        vkCreateCommandPool(host->device, &poolInfo, nullptr, &pool);
+        bool created = vkCreateCommandPool(host->device, &poolInfo, nullptr, &pool) == VK_SUCCESS;
         std::array<FrameSlot, kFramesInFlight> slots;
         for (FrameSlot& slot : slots) {
             VkCommandBufferAllocateInfo allocate = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
             allocate.commandPool = pool;
             allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
             allocate.commandBufferCount = 1;
-            vkAllocateCommandBuffers(host->device, &allocate, &slot.cmd);
             VkFenceCreateInfo fenceInfo = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-            vkCreateFence(host->device, &fenceInfo, nullptr, &slot.fence);
+            created = created && vkAllocateCommandBuffers(host->device, &allocate, &slot.cmd) == VK_SUCCESS &&
+                      vkCreateFence(host->device, &fenceInfo, nullptr, &slot.fence) == VK_SUCCESS;
         }
+        if (!created) error = "cannot create the command pool, command buffers and fences";
         const auto submit2 = vkQueueSubmit2 ? vkQueueSubmit2 : vkQueueSubmit2KHR;
 
         // Once frame f's fence has passed: its collision results (never a wait: they are in
@@ -167,7 +168,8 @@ int runExample(const ExampleOptions& options) {
             return true;
         };
 
-        bool ok = true;
+        bool ok = error.empty();
+        if (!ok) fail(error);
         for (uint32_t f = 0; f < options.frames && ok; ++f) {
             if (f >= kFramesInFlight) ok = finishFrame(f - kFramesInFlight);
             if (!ok) break;
@@ -191,12 +193,17 @@ int runExample(const ExampleOptions& options) {
             if (captured) capture->begin(host->instance);
             VkCommandBufferBeginInfo begin = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
             begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-            vkBeginCommandBuffer(slot.cmd, &begin);
+            if (vkBeginCommandBuffer(slot.cmd, &begin) != VK_SUCCESS) {
+                fail("vkBeginCommandBuffer failed");
+                ok = false;
+                break;
+            }
             deformer.record(slot.cmd, deformScale(f, options.growth));
             Status recorded = broadphase->record(slot.cmd, *scene, f);
             if (recorded.ok()) recorded = detector->record(slot.cmd, *scene, *broadphase, f);
             renderer.record(slot.cmd, f % kFramesInFlight, meshes, camera, draws);
-            vkEndCommandBuffer(slot.cmd);
+            const VkResult ended = vkEndCommandBuffer(slot.cmd);
+            if (recorded.ok() && ended != VK_SUCCESS) recorded = makeError(ErrorCode::Unsupported, "vkEndCommandBuffer failed");
             if (!recorded.ok()) {
                 fail("frame " + std::to_string(f) + ": " + recorded.describe());
                 ok = false;

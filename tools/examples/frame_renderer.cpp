@@ -24,7 +24,7 @@ VkShaderModule shaderModule(VkDevice device, const uint32_t* code, size_t bytes)
     info.codeSize = bytes;
     info.pCode = code;
     VkShaderModule module = VK_NULL_HANDLE;
-    vkCreateShaderModule(device, &info, nullptr, &module);
+    if (vkCreateShaderModule(device, &info, nullptr, &module) != VK_SUCCESS) return VK_NULL_HANDLE;
     return module;
 }
 
@@ -84,6 +84,11 @@ std::string FrameRenderer::createPipeline() {
 
     const VkShaderModule vert = shaderModule(device, kSpirv_example_mesh_vert, sizeof(kSpirv_example_mesh_vert));
     const VkShaderModule frag = shaderModule(device, kSpirv_example_mesh_frag, sizeof(kSpirv_example_mesh_frag));
+    if (!vert || !frag) {
+        vkDestroyShaderModule(device, vert, nullptr);
+        vkDestroyShaderModule(device, frag, nullptr);
+        return "vkCreateShaderModule failed";
+    }
     std::array<VkPipelineShaderStageCreateInfo, 2> stages = {};
     for (auto& stage : stages) stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
     stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;

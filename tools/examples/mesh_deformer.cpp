@@ -51,7 +51,10 @@ MeshDeformer::MeshDeformer(const HostDevice& host, const HostMeshes& meshes, uin
     allocate.descriptorPool = pool_;
     allocate.descriptorSetCount = 1;
     allocate.pSetLayouts = &setLayout_;
-    vkAllocateDescriptorSets(device, &allocate, &set_);
+    if (vkAllocateDescriptorSets(device, &allocate, &set_) != VK_SUCCESS) {
+        error = "cannot allocate the deformer's descriptor set";
+        return;
+    }
     const std::array<VkDescriptorBufferInfo, 2> buffers = {{{rest_.buffer, 0, VK_WHOLE_SIZE},
                                                             {meshes.vertices.buffer, 0, VK_WHOLE_SIZE}}};
     std::array<VkWriteDescriptorSet, 2> writes = {};
@@ -69,7 +72,10 @@ MeshDeformer::MeshDeformer(const HostDevice& host, const HostMeshes& meshes, uin
     moduleInfo.codeSize = sizeof(kSpirv_example_deform_comp);
     moduleInfo.pCode = kSpirv_example_deform_comp;
     VkShaderModule module = VK_NULL_HANDLE;
-    vkCreateShaderModule(device, &moduleInfo, nullptr, &module);
+    if (vkCreateShaderModule(device, &moduleInfo, nullptr, &module) != VK_SUCCESS) {
+        error = "cannot create the deformer's shader module";
+        return;
+    }
     VkComputePipelineCreateInfo info = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
     info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT, module, "main",
                   nullptr};

@@ -43,8 +43,10 @@ uint stencilCount(uint tile, uint pixel) {
 // Layers of the pixel that were peeled: min(count, cap).
 uint peeledLayers(uint tile, uint pixel) { return min(stencilCount(tile, pixel), push.layerCap); }
 
+// Layer k of a pixel: each tile's layers one after another, each a res^2 image, so that a peeling
+// draw binds only the (tile, layer) range it writes (ldi_peel.frag).
 uint layerIndex(uint tile, uint pixel, uint k) {
-    return (tile * push.resolution * push.resolution + pixel) * push.layerCap + k;
+    return (tile * push.layerCap + k) * push.resolution * push.resolution + pixel;
 }
 
 float layerDepth(float stored) { return abs(stored) - 1.0; }

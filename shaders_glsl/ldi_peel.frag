@@ -11,8 +11,8 @@
 layout(early_fragment_tests) in;
 
 layout(set = 0, binding = kLdiBindingTiles, std430) readonly buffer Tiles { LdiTileGpu tiles[]; };
-// One tile's range (dynamic offset): res^2 pixels x layerCap layers.
-layout(set = kLdiSetTileLayers, binding = kLdiBindingTileLayers, std430) writeonly buffer TileLayers { float tileLayers[]; };
+// The drawn (tile, layer)'s image (dynamic offset): res^2 pixels.
+layout(set = kLdiSetTileLayers, binding = kLdiBindingTileLayers, std430) writeonly buffer TileLayer { float tileLayer[]; };
 
 layout(push_constant) uniform Push { LdiDrawPush push; };
 
@@ -22,5 +22,5 @@ void main() {
     // Facing * (depth + 1): see ldi_compute.glsl for the precision.
     bool entry = gl_FrontFacing == (tile.entryIsFront != 0u);
     float stored = (entry ? 1.0 : -1.0) * (gl_FragCoord.z + 1.0);
-    tileLayers[(pixel.y * push.resolution + pixel.x) * push.layerCap + push.layer] = stored;
+    tileLayer[pixel.y * push.resolution + pixel.x] = stored;
 }

@@ -1,5 +1,6 @@
 // One triangle covering the viewport, for the stencil-test draws whose occlusion queries answer
-// "any interference?" and "any negative count?" without reading an image (paper 1, section 6.1).
+// "any interference?" and "any negative count?" without reading an image (paper 1, section 6.1),
+// and for ldi's stencil clears that the GPU draws only for the layers a frame has.
 #version 460
 
 void main() {

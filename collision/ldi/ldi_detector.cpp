@@ -15,6 +15,7 @@
 #include "spirv/ldi_layer_count.comp.h"
 #include "spirv/ldi_peel.frag.h"
 #include "spirv/ldi_peel.vert.h"
+#include "spirv/stencil_fullscreen.vert.h"
 #include "spirv/ldi_points.comp.h"
 #include "spirv/ldi_sort.comp.h"
 #include "spirv/ldi_volume.comp.h"
@@ -46,7 +47,8 @@ constexpr uint32_t kMaxPairsLimit = 1024;
 LdiDetectorImpl::~LdiDetectorImpl() {
     if (!ctx) return;
     destroyDetectorFrames(*ctx, frames);
-    for (Pipeline* p : {&peel, &layerCount, &indirect, &sort, &volume, &volumeSum, &points}) destroyPipeline(*ctx, *p);
+    for (Pipeline* p : {&peel, &stencilClear, &layerCount, &indirect, &sort, &volume, &volumeSum, &points})
+        destroyPipeline(*ctx, *p);
 }
 
 Status LdiDetectorImpl::createPipelines() {
@@ -80,7 +82,19 @@ Status LdiDetectorImpl::createPipelines() {
     desc.depthFormat = depthStencilFormat;
     desc.stencilFormat = depthStencilFormat;
     desc.name = "ldi-peel";
-    return assignResult(peel, createGraphicsPipeline(c, desc));
+    VKC_TRY(assignResult(peel, createGraphicsPipeline(c, desc)));
+
+    // A layer pass's stencil clear: one triangle over the atlas zeroing the stencil, drawn only when
+    // the GPU found a tile with that layer (ldi_indirect.comp).
+    GraphicsPipelineDesc clear;
+    clear.vertexSpirv = kSpirv_stencil_fullscreen_vert;
+    clear.stencilTest = true;
+    clear.stencilFront = clear.stencilBack = {VK_STENCIL_OP_ZERO, VK_STENCIL_OP_ZERO, VK_STENCIL_OP_ZERO,
+                                              VK_COMPARE_OP_ALWAYS, 0xffu, 0xffu, 0u};
+    clear.depthFormat = depthStencilFormat;
+    clear.stencilFormat = depthStencilFormat;
+    clear.name = "ldi-stencil-clear";
+    return assignResult(stencilClear, createGraphicsPipeline(c, clear));
 }
 
 Status LdiDetectorImpl::createResources() {
@@ -138,10 +152,10 @@ Result<LdiDetector> LdiDetector::create(Context& context, const LdiSettings& set
     VKC_TRY(checkFramebufferResolution(*impl->ctx, s.resolution, "LdiSettings"));
     const VkPhysicalDeviceLimits& limits = impl->ctx->properties.limits;
     const uint32_t maxDim = std::min(limits.maxFramebufferWidth, limits.maxFramebufferHeight);
-    // Each tile's layers are bound at a dynamic offset of one tile's size.
-    if (ldiTileLayerBytes(s.resolution, s.layerCap) % limits.minStorageBufferOffsetAlignment != 0)
+    // Each (tile, layer) image is bound at a dynamic offset of a multiple of its size.
+    if (ldiLayerBytes(s.resolution) % limits.minStorageBufferOffsetAlignment != 0)
         return makeError(ErrorCode::InvalidArgument, "LdiSettings::resolution " + std::to_string(s.resolution) +
-                                                         " is too small: a tile's layers must be a multiple of " +
+                                                         " is too small: a layer's image must be a multiple of " +
                                                          std::to_string(limits.minStorageBufferOffsetAlignment) +
                                                          " bytes");
     impl->maxTiles = 2 * s.maxPairs;

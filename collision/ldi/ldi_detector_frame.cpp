@@ -26,7 +26,7 @@ void LdiDetectorImpl::writeDescriptors(const LdiSlot& slot, const Graph& graph, 
     const DepthPeelInputs& peel = in.peel;
     d.storageBuffer(slot.drawSet, gpu::kLdiBindingTiles, peel.tileBuffer);
     d.storageBuffer(slot.tileLayersSet, gpu::kLdiBindingTileLayers, peel.layers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
-                    ldiTileLayerBytes(settings.resolution, settings.layerCap));
+                    ldiLayerBytes(settings.resolution));
     d.storageBuffer(slot.computeSet, gpu::kLdiBindingTiles, peel.tileBuffer);
     d.storageBuffer(slot.computeSet, gpu::kLdiBindingLayers, peel.layers);
     d.storageBuffer(slot.computeSet, gpu::kLdiBindingStencilCounts, peel.stencilCounts);
@@ -102,12 +102,12 @@ Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene,
     peel.stats = graph.createBuffer("ldi tile stats", {sizeof(gpu::LdiTileStatsGpu) * maxTiles});
     peel.commands = graph.createBuffer(
         "ldi layer draws",
-        {std::max<VkDeviceSize>(16, VkDeviceSize(s.layerCap - 1) * maxTiles * sizeof(VkDrawIndexedIndirectCommand))});
+        {std::max<VkDeviceSize>(16, ldiIndirectCommands(s.layerCap, maxTiles) * sizeof(VkDrawIndexedIndirectCommand))});
     peel.depthStencil = graph.createImage("ldi atlas", {atlasColumns * s.resolution, atlasRows * s.resolution,
                                                         depthStencilFormat});
     LdiPassInputs in;
     in.peel = std::move(peel);
-    in.pipelines.peel = {&this->peel, &layerCount, &indirect, &sort};
+    in.pipelines.peel = {&this->peel, &stencilClear, &layerCount, &indirect, &sort};
     in.pipelines.volume = &volume;
     in.pipelines.volumeSum = &volumeSum;
     in.pipelines.points = &this->points;

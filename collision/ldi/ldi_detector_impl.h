@@ -56,7 +56,7 @@ struct LdiDetectorImpl {
     uint32_t maxTiles = 0;
     uint32_t atlasColumns = 0;
     VkFormat depthStencilFormat = VK_FORMAT_UNDEFINED;
-    Pipeline peel, layerCount, indirect, sort, volume, volumeSum, points;
+    Pipeline peel, stencilClear, layerCount, indirect, sort, volume, volumeSum, points;
     DetectorFrames frames;
     std::vector<LdiSlot> slots;
 

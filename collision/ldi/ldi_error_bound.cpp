@@ -32,13 +32,21 @@ double areaNear(const MeshData& mesh, const glm::dmat4& m, const LdiVoi& voi, do
     return area;
 }
 
-// Each term at the pixel's size, in every pixel its closed segment touches.
-double midpointErrorBound(const std::vector<EbpiEdgeTerm>& terms, const EbpiWindow& window) {
-    double bound = 0.0;
+// Each term at the pixel's size, in every pixel its closed segment touches; a pixel's sum capped
+// at its column's volume (pixel area x the VoI's depth extent). The length inside both solids
+// along any column lies in [0, depth], so no pixel's midpoint error can exceed that; without the
+// cap a face a rounding error away from parallel to the rays (not steep, so no steep-wall term)
+// gives its edges crease terms without limit (1e10 for a ring rotated by a float quaternion).
+double midpointErrorBound(const std::vector<EbpiEdgeTerm>& terms, const EbpiWindow& window, double depthExtent) {
+    std::vector<double> pixelBounds(size_t(window.width) * window.height, 0.0);
     for (const EbpiEdgeTerm& term : terms) {
-        const size_t pixels = ebpiPixelsTouched(term.a, term.b, window).size();
-        if (pixels != 0) bound += double(pixels) * term.bound.evaluate(window.pixelSize.x, window.pixelSize.y);
+        const double bound = term.bound.evaluate(window.pixelSize.x, window.pixelSize.y);
+        for (const glm::uvec2& pixel : ebpiPixelsTouched(term.a, term.b, window))
+            pixelBounds[size_t(pixel.y) * window.width + pixel.x] += bound;
     }
+    const double columnVolume = window.pixelSize.x * window.pixelSize.y * depthExtent;
+    double bound = 0.0;
+    for (double pixelBound : pixelBounds) bound += std::min(pixelBound, columnVolume);
     return bound;
 }
 
@@ -76,7 +84,7 @@ double ldiVolumeErrorBound(const MeshData& meshA, const glm::mat4& transformA, c
     const double d = 2.0 / gpu::kLdiSubpixelSteps * glm::length(window.pixelSize);
     const double snapping = 2.0 * d * (areaNear(meshA, glm::dmat4(transformA), voi, d) +
                                        areaNear(meshB, glm::dmat4(transformB), voi, d));
-    return midpointErrorBound(terms, window) + snapping;
+    return midpointErrorBound(terms, window, voi.depthExtent()) + snapping;
 }
 
 double ldiFloatDepthErrorBound(const LdiVoi& voi, uint32_t layersA, uint32_t layersB) {

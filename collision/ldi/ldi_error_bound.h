@@ -18,7 +18,9 @@ namespace vkc {
 // (collision/ebpi/README.md, "Why the bound holds"): every edge of both meshes that meets the
 // boxes' overlap (EbpiEdgeRegion: only those bend the intersection's depth span) and every segment
 // where their surfaces cross (ebpi_transient_edges.h) adds its crease or steep-wall term, at the
-// LDI's pixel size, to every pixel its closed projected segment touches. The GPU rasterizes
+// LDI's pixel size, to every pixel its closed projected segment touches; a pixel's sum is capped
+// at its column's volume (the length inside both solids lies in [0, the VoI's depth]), which keeps
+// faces nearly parallel to the rays from stating a useless bound. The GPU rasterizes
 // vertices snapped to 1/256 pixel and transformed in float: a surface moved laterally by at most d
 // (2/256 of the pixel diagonal, as the snapping moves a vertex by at most 1/512) sweeps at most
 // 2 d x its area, added over the triangles near the VoI.

@@ -53,35 +53,28 @@ void dispatchCompute(VkCommandBuffer cmd, const PassResources& r, const DepthPee
     if (threads != 0) r.device().vkCmdDispatch(cmd, grid.width, grid.height, 1);
 }
 
-// One peeling pass: stencil cleared to 0, then every tile drawn with stencil reference `layer`,
-// directly (layer 0, the count pass) or through the GPU-written indirect commands.
-void recordPeel(VkCommandBuffer cmd, const PassResources& r, const DepthPeelInputs& in, ImageHandle depthStencil,
-                BufferHandle commands, uint32_t layer) {
+// Every tile drawn with stencil reference `layer`: directly (layer 0, the count pass) or through
+// the GPU-written indirect commands. Each draw binds only its (tile, layer) image of the layers
+// (dynamic offset), so no two draws of a frame write the same memory, which is also what
+// synchronization validation sees.
+void drawTiles(VkCommandBuffer cmd, const PassResources& r, const DepthPeelInputs& in, BufferHandle commands,
+               uint32_t layer) {
     const uint32_t tileCount = uint32_t(in.tiles.size());
-    DepthStencilRendering rendering;
-    rendering.depthStencil = depthStencil;
-    rendering.depthLoad = VK_ATTACHMENT_LOAD_OP_CLEAR;
-    rendering.stencilLoad = VK_ATTACHMENT_LOAD_OP_CLEAR;
-    rendering.clear = {1.0f, 0u};
-    rendering.area = {{0, 0}, ldiAtlasExtent(tileCount, in.atlasColumns, in.resolution)};
-    beginDepthStencilRendering(cmd, r, rendering);
     const Pipeline& pipeline = *in.pipelines.peel;
     r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.pipeline);
     r.device().vkCmdBindIndexBuffer(cmd, r.buffer(in.indices), r.bufferOffset(in.indices), VK_INDEX_TYPE_UINT32);
     r.device().vkCmdSetStencilReference(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, layer);
-    // Dynamic offsets are 32-bit: LdiDetector::create refuses settings whose layers pass 2^32 bytes.
-    const uint32_t tileBytes = uint32_t(ldiTileLayerBytes(in.resolution, in.layerCap));
     r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout, 0, 1, &in.drawSet, 0,
                                        nullptr);
+    // Dynamic offsets are 32-bit: LdiDetector::create refuses settings whose layers pass 2^32 bytes.
+    const uint32_t layerBytes = uint32_t(ldiLayerBytes(in.resolution));
     for (uint32_t t = 0; t < tileCount; ++t) {
         const uint32_t x = (t % in.atlasColumns) * in.resolution, y = (t / in.atlasColumns) * in.resolution;
         VkViewport viewport = {float(x), float(y), float(in.resolution), float(in.resolution), 0.0f, 1.0f};
         VkRect2D scissor = {{int32_t(x), int32_t(y)}, {in.resolution, in.resolution}};
         r.device().vkCmdSetViewport(cmd, 0, 1, &viewport);
         r.device().vkCmdSetScissor(cmd, 0, 1, &scissor);
-        // The dynamic offset gives each tile's draw its own range of the layers: the draws of one
-        // pass write disjoint memory, which is what synchronization validation sees.
-        const uint32_t offset = t * tileBytes;
+        const uint32_t offset = (t * in.layerCap + layer) * layerBytes;
         r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout, gpu::kLdiSetTileLayers,
                                            1, &in.tileLayersSet, 1, &offset);
         gpu::LdiDrawPush push = {t, layer, in.resolution, in.layerCap};
@@ -95,6 +88,40 @@ void recordPeel(VkCommandBuffer cmd, const PassResources& r, const DepthPeelInpu
                                                 r.bufferOffset(commands) + command * sizeof(VkDrawIndexedIndirectCommand),
                                                 1, sizeof(VkDrawIndexedIndirectCommand));
         }
+    }
+}
+
+// The atlas's stencil zeroed before layer `layer` by the GPU-written draw of in.pipelines.clear,
+// not by a load op, so that a layer the scene does not have costs no clear (issue 14).
+void clearStencil(VkCommandBuffer cmd, const PassResources& r, const DepthPeelInputs& in, BufferHandle commands,
+                  const VkRect2D& atlas, uint32_t layer) {
+    const uint32_t tileCount = uint32_t(in.tiles.size());
+    r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, in.pipelines.clear->pipeline);
+    VkViewport viewport = {0.0f, 0.0f, float(atlas.extent.width), float(atlas.extent.height), 0.0f, 1.0f};
+    r.device().vkCmdSetViewport(cmd, 0, 1, &viewport);
+    r.device().vkCmdSetScissor(cmd, 0, 1, &atlas);
+    const VkDeviceSize clear = VkDeviceSize(in.layerCap - 1) * tileCount + layer - 1;
+    r.device().vkCmdDrawIndirect(cmd, r.buffer(commands), r.bufferOffset(commands) + clear * sizeof(VkDrawIndexedIndirectCommand),
+                                 1, sizeof(VkDrawIndexedIndirectCommand));
+}
+
+// The count pass (layer 0, stencil cleared by the load op), or every later layer in one render
+// pass: rasterization order keeps each layer's clear after the previous layer's draws, so the
+// layers need no barriers between them and a layer no tile has costs two empty draws per tile.
+void recordPeel(VkCommandBuffer cmd, const PassResources& r, const DepthPeelInputs& in, ImageHandle depthStencil,
+                BufferHandle commands, bool count) {
+    DepthStencilRendering rendering;
+    rendering.depthStencil = depthStencil;
+    // Depth is neither tested nor written.
+    rendering.depthLoad = count ? VK_ATTACHMENT_LOAD_OP_CLEAR : VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+    rendering.stencilLoad = rendering.depthLoad;
+    rendering.clear = {1.0f, 0u};
+    rendering.area = {{0, 0}, ldiAtlasExtent(uint32_t(in.tiles.size()), in.atlasColumns, in.resolution)};
+    beginDepthStencilRendering(cmd, r, rendering);
+    if (count) drawTiles(cmd, r, in, commands, 0);
+    for (uint32_t layer = 1; !count && layer < in.layerCap; ++layer) {
+        clearStencil(cmd, r, in, commands, rendering.area, layer);
+        drawTiles(cmd, r, in, commands, layer);
     }
     r.device().vkCmdEndRendering(cmd);
 }
@@ -128,7 +155,7 @@ void addDepthPeelPasses(Graph& graph, const DepthPeelInputs& in, DepthPeelState&
     state.layers = count.write(state.layers, Access::FragmentWrite);
     state.depthStencil = count.write(state.depthStencil, Access::DepthStencilAttachment);
     const ImageHandle countTarget = state.depthStencil;
-    count.setRecord([=](VkCommandBuffer cmd, const PassResources& r) { recordPeel(cmd, r, in, countTarget, {}, 0); });
+    count.setRecord([=](VkCommandBuffer cmd, const PassResources& r) { recordPeel(cmd, r, in, countTarget, {}, true); });
 
     state.stencilCounts = addStencilCopyPass(graph, "ldi-stencil-copy", state.depthStencil, state.stencilCounts, 0,
                                              ldiAtlasExtent(tileCount, in.atlasColumns, in.resolution));
@@ -146,19 +173,17 @@ void addDepthPeelPasses(Graph& graph, const DepthPeelInputs& in, DepthPeelState&
         indirect.read(state.stats, Access::ComputeRead);
         state.commands = indirect.write(state.commands, Access::ComputeWrite);
         indirect.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
-            dispatchCompute(cmd, r, in, *in.pipelines.indirect, base, (in.layerCap - 1) * tileCount);
+            dispatchCompute(cmd, r, in, *in.pipelines.indirect, base, uint32_t(ldiIndirectCommands(in.layerCap, tileCount)));
         });
-    }
 
-    for (uint32_t layer = 1; layer < in.layerCap; ++layer) {
-        PassBuilder peel = graph.addPass("ldi-layer");
-        readGeometry(peel, in);
-        peel.read(state.commands, Access::IndirectRead);
-        state.layers = peel.write(state.layers, Access::FragmentWrite);
-        state.depthStencil = peel.write(state.depthStencil, Access::DepthStencilAttachment);
+        PassBuilder layers = graph.addPass("ldi-layers");
+        readGeometry(layers, in);
+        layers.read(state.commands, Access::IndirectRead);
+        state.layers = layers.write(state.layers, Access::FragmentWrite);
+        state.depthStencil = layers.write(state.depthStencil, Access::DepthStencilAttachment);
         const ImageHandle target = state.depthStencil;
         const BufferHandle commands = state.commands;
-        peel.setRecord([=](VkCommandBuffer cmd, const PassResources& r) { recordPeel(cmd, r, in, target, commands, layer); });
+        layers.setRecord([=](VkCommandBuffer cmd, const PassResources& r) { recordPeel(cmd, r, in, target, commands, false); });
     }
 
     PassBuilder sort = graph.addPass("ldi-sort");

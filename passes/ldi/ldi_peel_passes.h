@@ -6,12 +6,16 @@
 //   ldi-count       stencil EQUAL 0, increment-and-clamp on pass and fail: the stencil ends as the
 //                   depth complexity, the first routed fragment stores layer 0
 //   ldi-stencil-copy, ldi-layer-count   the stencil aspect to a buffer, n_max per tile (atomicMax)
-//   ldi-indirect    per (layer k, tile) an indexed indirect draw, instanceCount = k < n_max
-//   ldi-layer x (cap - 1)   stencil cleared, EQUAL k: the (k+1)-th fragment stores layer k
+//   ldi-indirect    per (layer k, tile) an indexed indirect draw, instanceCount = k < n_max; per
+//                   layer k the stencil clear's draw, instanceCount = k < n_max of some tile
+//   ldi-layers      one render pass; per layer k in 1..cap-1 the stencil cleared by that draw,
+//                   then EQUAL k: the (k+1)-th fragment stores layer k. The stencil is ordered by
+//                   rasterization order and each draw writes only its (tile, layer) image, so the
+//                   layers need no barriers between them, and a layer no tile has draws nothing
 //   ldi-sort        per pixel: sort min(count, cap) layers from the near plane, count pixels whose
 //                   entry / leave order is broken (§7)
 // Reads: the tiles buffer (LdiTileGpu), the index buffer, mesh vertices in place. Writes: layers
-// (facing * (depth + 1), res^2 x cap floats per tile), stencil counts, tile stats, commands.
+// (facing * (depth + 1), cap images of res^2 floats per tile), stencil counts, tile stats, commands.
 // Invariant: the host never waits between passes; a tile with n_max > cap is truncated (its stats
 // say so) and its layers beyond the cap are missing, in no particular order.
 #pragma once
@@ -27,6 +31,7 @@ namespace vkc {
 
 struct DepthPeelPipelines {
     const Pipeline* peel = nullptr;        // ldi_peel.vert/.frag, stencil EQUAL (dynamic reference), incr-clamp
+    const Pipeline* clear = nullptr;       // stencil_fullscreen.vert, stencil ALWAYS, ZERO: a layer's clear
     const Pipeline* layerCount = nullptr;  // ldi_layer_count.comp
     const Pipeline* indirect = nullptr;    // ldi_indirect.comp
     const Pipeline* sort = nullptr;        // ldi_sort.comp
@@ -53,10 +58,10 @@ struct DepthPeelInputs {
     BufferHandle tileBuffer;                      // LdiTileGpu per tile (host-written)
     BufferHandle indices;                         // uint32 index buffer of every mesh
     std::vector<BufferHandle> meshVertices;       // every vertex buffer the tiles read
-    BufferHandle layers;                          // tiles x res^2 x cap floats
+    BufferHandle layers;                          // tiles x cap x res^2 floats
     BufferHandle stencilCounts;                   // atlas bytes (the used area, tightly packed)
     BufferHandle stats;                           // LdiTileStatsGpu per tile
-    BufferHandle commands;                        // (cap - 1) x tiles VkDrawIndexedIndirectCommand
+    BufferHandle commands;                        // ldiIndirectCommands(cap, tiles) x 20 bytes
     ImageHandle depthStencil;                     // the atlas, 8-bit stencil
 };
 
@@ -70,9 +75,13 @@ struct DepthPeelState {
 extern const PipelineLayoutDesc kLdiDrawLayout;
 extern const PipelineLayoutDesc kLdiComputeLayout;
 
-// Bytes of one tile's layers: the dynamic offset step of the draw set's layer binding.
-inline VkDeviceSize ldiTileLayerBytes(uint32_t resolution, uint32_t layerCap) {
-    return VkDeviceSize(resolution) * resolution * layerCap * sizeof(float);
+// Bytes of one layer of one tile (res^2 floats): the range and the dynamic offset step of the draw
+// set's layer binding; a tile's layers lie one after another.
+inline VkDeviceSize ldiLayerBytes(uint32_t resolution) { return VkDeviceSize(resolution) * resolution * sizeof(float); }
+inline VkDeviceSize ldiTileLayerBytes(uint32_t resolution, uint32_t layerCap) { return ldiLayerBytes(resolution) * layerCap; }
+// Indirect commands ldi-indirect writes, 5 uints each: (cap - 1) x tiles draws and (cap - 1) clears.
+inline VkDeviceSize ldiIndirectCommands(uint32_t layerCap, uint32_t tileCount) {
+    return VkDeviceSize(layerCap - 1) * (tileCount + 1);
 }
 // Workgroups for `threads` threads of `groupSize` as a grid of at most maxGroupsX columns (rows as
 // needed): the shaders take the linear id from ldiThreadIndex() and bounds-check it.

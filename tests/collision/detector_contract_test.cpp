@@ -28,7 +28,7 @@ std::vector<std::string> timedPasses(StencilDetector*) {
 std::vector<std::string> timedPasses(ConsistentPairsDetector*) {
     return {"consistent-pairs-setup", "consistent-pairs-peel", "consistent-pairs-readback"};
 }
-std::vector<std::string> timedPasses(LdiDetector*) { return {"ldi-peel-setup", "ldi-layer", "ldi-readback"}; }
+std::vector<std::string> timedPasses(LdiDetector*) { return {"ldi-peel-setup", "ldi-layers", "ldi-readback"}; }
 std::vector<std::string> timedPasses(AabbTreeDetector*) { return {"aabb-upload", "aabb-traverse", "aabb-readback"}; }
 std::vector<std::string> timedPasses(EbpiDetector*) { return {"ebpi-image-clear", "ebpi-trace", "ebpi-readback"}; }
 std::vector<std::string> timedPasses(Broadphase*) {

@@ -71,7 +71,7 @@ GpuLdi readTile(VulkanContext& vk, LdiDetector& detector, uint32_t tile) {
     for (uint32_t p = 0; p < perTile; ++p) {
         uint32_t n = std::min<uint32_t>(counts[size_t(y0 + p / res) * atlas.width + x0 + p % res], cap);
         for (uint32_t k = 0; k < n; ++k) {
-            float stored = layers[size_t(p) * cap + k];
+            float stored = layers[size_t(k) * perTile + p];  // a tile's layers are res^2 images
             double z = std::abs(stored) - 1.0;
             out.pixels[p].push_back({view.nearWorld + z * (double(view.farWorld) - view.nearWorld), stored > 0 ? 1 : -1});
         }
@@ -152,6 +152,40 @@ TEST_F(LdiGpuLayers, SortedLayersMatchTheCpuReference) {
 // are left out (the fill rule and the 1/256-pixel snapping decide those); at every other pixel the
 // layer count (n_p) and every facing must agree exactly, and every depth within 2^-16 of the depth
 // range plus 0.01 pixel times the triangle's depth slope (the snapping's shift).
+// Issue 14: a layer no tile has costs neither its draws nor its stencil clear. The indirect
+// commands the GPU wrote for the frame: tile t's draw of layer k exists iff k < its n_max, and
+// layer k's clear iff some tile has it, against the CPU reference's n_max.
+TEST_F(LdiGpuLayers, OnlyTheLayersATileHasAreDrawnAndCleared) {
+    auto meshes = ldi_test::sharedMeshes({"torus.stl", "knot.off"});
+    VKC_REQUIRE_SHARED_MESH(meshes);
+    const LdiSettings settings = ldi_test::settingsAt(64, 12);
+    auto detector = LdiDetector::create(context_, settings);
+    ASSERT_TRUE(detector) << detector.status().describe();
+    for (const LayerCase& c : layerCases(*meshes)) {
+        auto gpu = ldi_test::runPair(context_, detector.value(), *c.a, c.ta, *c.b, c.tb);
+        ASSERT_TRUE(gpu);
+        auto voi = computeLdiVoi(placedMeshBounds(*c.a, c.ta), placedMeshBounds(*c.b, c.tb));
+        ASSERT_TRUE(voi);
+        const uint32_t layers[2] = {buildCpuLdi(*c.a, c.ta, *voi, true, 64).maxDepthComplexity,
+                                    buildCpuLdi(*c.b, c.tb, *voi, false, 64).maxDepthComplexity};
+        ASSERT_LT(std::max(layers[0], layers[1]), settings.layerCap) << c.a->name << ": the case must leave layers unused";
+        const LdiSlot& slot = LdiDetectorAccess::impl(detector.value()).slots[0];
+        ASSERT_EQ(slot.tileCount, 2u);
+        const uint32_t cap = settings.layerCap, tiles = slot.tileCount;
+        std::vector<uint32_t> commands(ldiIndirectCommands(cap, tiles) * 5);
+        ASSERT_TRUE(readBuffer(vk(), frameBuffer(slot, "ldi layer draws"), commands.data(), commands.size() * 4).ok());
+        for (uint32_t k = 1; k < cap; ++k) {
+            for (uint32_t t = 0; t < tiles; ++t)
+                EXPECT_EQ(commands[((k - 1) * tiles + t) * 5 + 1], k < layers[t] ? 1u : 0u)
+                    << c.a->name << " tile " << t << " layer " << k;
+            const uint32_t clear = (cap - 1) * tiles + k - 1;
+            EXPECT_EQ(commands[clear * 5], 3u);
+            EXPECT_EQ(commands[clear * 5 + 1], k < std::max(layers[0], layers[1]) ? 1u : 0u)
+                << c.a->name << " clear of layer " << k;
+        }
+    }
+}
+
 TEST_F(LdiGpuLayers, LayersMatchBruteForceRayCrossings) {
     auto meshes = ldi_test::sharedMeshes({"torus.stl", "knot.off"});
     VKC_REQUIRE_SHARED_MESH(meshes);

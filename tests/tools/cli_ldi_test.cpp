@@ -70,7 +70,7 @@ TEST(CliDetect, LdiMethodMeetsReferenceVolumesWithinItsBound) {
         width[k] = voi[1][k].get<double>() - voi[0][k].get<double>();
         EXPECT_NEAR(width[k], 0.5, 2e-5) << "axis " << k;
     }
-    const double cubeBound = ldi_test::unitCubePairBound(256, width[u], width[v]) +
+    const double cubeBound = ldi_test::unitCubePairBound(256, width[u], width[v], width[axis]) +
                              ldi_test::unitCubePairDepthBound(width[u], width[v], width[axis]);
     EXPECT_NEAR(frame["pairs"][0]["volume_error_bound"].get<double>(), cubeBound, 1e-10 * cubeBound);
     for (const nlohmann::json& pair : ldi["pairs"]) {

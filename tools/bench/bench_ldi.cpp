@@ -4,7 +4,8 @@
 // volume: both objects' vertices) from GPU timestamps, per LdiDetector::run (record, submit, wait,
 // read back). Table 2: 100,000 random points in one object's box against its LDI (classifyPoints).
 // Counters: layers (n_max of A and B), volume and its error against the README, the stated bound,
-// inside vertices (points), stage timings in ms. Pairs whose meshes are not closed solids are skipped with the reason.
+// inside vertices (points), stage timings in ms, the layer cap. BM_LdiLayerCap: stages 1+2 and 3a
+// at caps of 8, 32, 64 and the pair's own n_max (issue 14: the cost must follow n_max). Pairs whose meshes are not closed solids are skipped with the reason.
 #include "tools/bench/bench_context.h"
 #include "tools/bench/detector_cache.h"
 #include "tools/bench/gpu_timings.h"
@@ -32,7 +33,7 @@ bool isGeneration(const std::string& pass) { return !isVolume(pass) && !isPoints
 
 // Both benchmark families report the same counters (one CSV header): ms are per iteration.
 struct Counters {
-    double layersA, layersB, truncated, volume, relError, relBound, inside, stage12Ms, stage3aMs, stage3bMs;
+    double layersA, layersB, truncated, volume, relError, relBound, inside, stage12Ms, stage3aMs, stage3bMs, layerCap;
 };
 
 void setCounters(benchmark::State& state, const Counters& c) {
@@ -46,24 +47,27 @@ void setCounters(benchmark::State& state, const Counters& c) {
     state.counters["stage12_ms"] = perIteration(c.stage12Ms);
     state.counters["stage3a_ms"] = perIteration(c.stage3aMs);
     state.counters["stage3b_ms"] = perIteration(c.stage3bMs);
+    state.counters["layer_cap"] = c.layerCap;
 }
 
-// One context (pair_scene.h) and a detector per resolution (detector_cache.h) for the process; pairs
-// are loaded on first use and warmed up once (lavapipe compiles pipeline variants at first draw).
-LdiDetector* detectorAt(uint32_t resolution, std::string& error) {
+// One context (pair_scene.h) and a detector per resolution and layer cap (detector_cache.h) for the
+// process; pairs are loaded on first use and warmed up once (lavapipe compiles pipeline variants at
+// first draw).
+constexpr uint32_t kTableLayerCap = 32;
+LdiDetector* detectorAt(uint32_t resolution, std::string& error, uint32_t layerCap = kTableLayerCap) {
     PairBench& s = pairBench();
     // Made after the context, so destroyed before it.
-    static std::map<uint32_t, std::unique_ptr<LdiDetector>> detectors;
+    static std::map<uint32_t, std::map<uint32_t, std::unique_ptr<LdiDetector>>> detectors;  // by cap, resolution
     if (!s.error.empty()) {
         error = "no Vulkan device: " + s.error;
         return nullptr;
     }
     LdiSettings settings;
     settings.resolution = resolution;
-    settings.layerCap = 32;
+    settings.layerCap = layerCap;
     settings.maxPairs = 1;
     settings.framesInFlight = 1;
-    return cachedDetector(detectors, s.context, settings, error);
+    return cachedDetector(detectors[layerCap], s.context, settings, error);
 }
 
 struct Prepared {
@@ -100,10 +104,43 @@ void BM_LdiPair(benchmark::State& state, const SharedMeshPair& pair, uint32_t re
         return;
     }
     const LdiPairDetails& d = details.pairs[0];
-    setCounters(state, {d.layersA, d.layersB, d.truncated, d.volume,
+    setCounters(state, {double(d.layersA), double(d.layersB), double(d.truncated), d.volume,
                         std::abs(d.volume - pair.referenceVolume) / pair.referenceVolume,
                         d.volumeErrorBound / pair.referenceVolume, double(insideVertices),
-                        timings.totalMs(isGeneration), timings.totalMs(isVolume), timings.totalMs(isPoints)});
+                        timings.totalMs(isGeneration), timings.totalMs(isVolume), timings.totalMs(isPoints),
+                        double(kTableLayerCap)});
+}
+
+// Issue 14: the cost must follow the layers the scene has, not the cap. The pair at 256^2 with a
+// layer cap of `layerCap`, or (0) of the pair's own n_max, found by a run at the table's cap of 32.
+void BM_LdiLayerCap(benchmark::State& state, const SharedMeshPair& pair, uint32_t layerCap) {
+    constexpr uint32_t kResolution = 256;
+    std::string error;
+    if (layerCap == 0) {
+        const auto [widest, prepared] = prepare(state, pair, kResolution);
+        if (!prepared) return;
+        LdiFrameDetails details;
+        if (skippedOnError(state, widest->run(*prepared->scene, prepared->pcs, &details))) return;
+        if (details.pairs.size() != 1) return state.SkipWithError("the pair's boxes do not overlap");
+        layerCap = std::max({1u, details.pairs[0].layersA, details.pairs[0].layersB});
+    }
+    LdiDetector* detector = detectorAt(kResolution, error, layerCap);
+    PairScene* prepared = detector ? cachedPairScene(pairBench().context, pairBench().cases, pair, error) : nullptr;
+    if (!prepared) return state.SkipWithError(error.c_str());
+    if (skippedOnError(state, detector->run(*prepared->scene, prepared->pcs))) return;  // warm-up
+    GpuTimings timings;
+    LdiFrameDetails details;
+    for (auto _ : state) {
+        auto results = detector->run(*prepared->scene, prepared->pcs, &details);
+        if (skippedOnError(state, results)) return;
+        timings.add(results->gpuTimingsMs);
+    }
+    if (details.pairs.size() != 1) return state.SkipWithError("the pair's boxes do not overlap");
+    const LdiPairDetails& d = details.pairs[0];
+    setCounters(state, {double(d.layersA), double(d.layersB), double(d.truncated), d.volume,
+                        std::abs(d.volume - pair.referenceVolume) / pair.referenceVolume,
+                        d.volumeErrorBound / pair.referenceVolume, 0, timings.totalMs(isGeneration),
+                        timings.totalMs(isVolume), 0, double(layerCap)});
 }
 
 // Table 2: the LDI of object A over its own box, 100,000 random points in that box tested.
@@ -125,7 +162,7 @@ void BM_LdiPoints(benchmark::State& state, const SharedMeshPair& pair, uint32_t 
         last = std::move(results.value());
     }
     setCounters(state, {double(last.layers), 0, last.layersTruncated, 0, 0, 0, double(last.insideCount),
-                        timings.totalMs(isGeneration), 0, timings.totalMs(isPoints)});
+                        timings.totalMs(isGeneration), 0, timings.totalMs(isPoints), double(kTableLayerCap)});
 }
 
 }  // namespace
@@ -134,6 +171,12 @@ void BM_LdiPoints(benchmark::State& state, const SharedMeshPair& pair, uint32_t 
 int main(int argc, char** argv) {
     for (const vkc::bench::SharedMeshPair& pair : vkc::bench::sharedMeshPairs()) {
         if (pair.large) continue;
+        for (uint32_t layerCap : {0u, 8u, 32u, 64u}) {
+            const std::string name = "BM_LdiLayerCap/" + std::string(pair.name) + "/" +
+                                     (layerCap == 0 ? std::string("n_max") : std::to_string(layerCap));
+            benchmark::RegisterBenchmark(name.c_str(), vkc::bench::BM_LdiLayerCap, pair, layerCap)
+                ->Unit(benchmark::kMillisecond);
+        }
         for (uint32_t resolution : {256u, 512u}) {
             const std::string suffix = std::string(pair.name) + "/" + std::to_string(resolution);
             benchmark::RegisterBenchmark(("BM_LdiPair/" + suffix).c_str(), vkc::bench::BM_LdiPair, pair, resolution)

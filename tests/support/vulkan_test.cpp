@@ -1,8 +1,11 @@
 // The VulkanTest fixture.
 #include "tests/support/vulkan_test.h"
 
+#include "tests/support/crash_backtrace.h"
+
 #include <dlfcn.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -27,6 +30,9 @@ bool failsTest(LogLevel level, const char* message) {
 void VulkanTest::onLog(void* user, LogLevel level, const char* message) {
     auto* self = static_cast<VulkanTest*>(user);
     if (failsTest(level, message)) {
+        // Printed as it comes too: should the test crash later (a driver writing through a handle
+        // the message names), the message is in its log all the same.
+        fprintf(stderr, "vkcollide test: %s\n", message);
         std::lock_guard<std::mutex> lock(self->logMutex_);
         self->validationLog_.push_back(message);
     }
@@ -57,6 +63,7 @@ void keepDriversLoaded() {
 }  // namespace
 
 void VulkanTest::SetUp() {
+    installCrashBacktrace();
     keepDriversLoaded();
     HeadlessDesc desc = {};
     desc.enableValidation = true;

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds bench_broadphase, bench_oracle, bench_aabb_tree, bench_stencil, bench_ldi and bench_ebpi (-DVKCOLLIDE_BUILD_BENCH=ON) and writes
+# Builds bench_broadphase, bench_oracle, bench_aabb_tree, bench_stencil, bench_consistent_pairs, bench_ldi, bench_ebpi
+# and bench_record (-DVKCOLLIDE_BUILD_BENCH=ON) and writes
 # one CSV per binary under out/bench/ (plus the console table to stdout, and bench_stencil.png, the
 # stencil method's scaling plot, via gnuplot). Not run by CI. Extra
 # arguments go to every binary, e.g. --benchmark_filter=sphere or --benchmark_min_time=1 (default
@@ -14,7 +15,8 @@ jobs="${JOBS:-1}"  # shared 2-core machines: one compile at a time unless told o
 
 cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DVKCOLLIDE_BUILD_BENCH=ON -DVKCOLLIDE_BUILD_TESTS=OFF >/dev/null
-cmake --build "$build" -j"$jobs" --target bench_broadphase bench_oracle bench_aabb_tree bench_stencil bench_ldi bench_ebpi
+cmake --build "$build" -j"$jobs" --target bench_broadphase bench_oracle bench_aabb_tree bench_stencil bench_consistent_pairs \
+  bench_ldi bench_ebpi bench_record
 
 mkdir -p "$out"
 # Context for reading the figures later: which CPU and which Vulkan driver produced them.
@@ -27,7 +29,8 @@ mkdir -p "$out"
   (vulkaninfo --summary 2>/dev/null | grep -E "deviceName|driverInfo" || true)
 } > "$out/machine.txt"
 
-for bench in bench_broadphase bench_oracle bench_aabb_tree bench_stencil bench_ldi bench_ebpi; do
+for bench in bench_broadphase bench_oracle bench_aabb_tree bench_stencil bench_consistent_pairs bench_ldi bench_ebpi \
+  bench_record; do
   "$build/tools/bench/$bench" --benchmark_min_time=0.2 "$@" \
     --benchmark_out="$out/$bench.csv" --benchmark_out_format=csv
 done

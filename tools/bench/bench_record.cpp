@@ -1,0 +1,150 @@
+// Issue 14: the CPU time a host spends in record() per frame, per method and object count: the
+// broadphase, and each detector over the broadphase's pairs, recorded into a host command buffer
+// of random generated-solid scenes of 10, 1,000 and 4,096 objects (maxObjects' default; 100,000
+// is above the 65,535 objects any method takes today). Only the record() call is timed
+// (UseManualTime); the submit, the wait and the completion signal that frees the frame's slot
+// are outside it. Counters: objects, candidate pairs.
+#include "tools/bench/broadphase_setup.h"
+#include "tools/bench/candidate_scene.h"
+#include "tools/bench/random_solid_scene.h"
+#include "vk/commands.h"
+#include "vk/context.h"
+#include "vkcollide/aabb_tree.h"
+#include "vkcollide/consistent_pairs.h"
+#include "vkcollide/ebpi.h"
+#include "vkcollide/ldi.h"
+#include "vkcollide/stencil.h"
+
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <string>
+
+namespace vkc::bench {
+namespace {
+
+struct RecordSetup : BroadphaseSetup {
+    std::map<uint32_t, std::unique_ptr<CandidateScene>> scenes;  // by object count
+};
+
+RecordSetup& recordSetup() {
+    static RecordSetup setup = [] {
+        RecordSetup created;
+        createContextAndBroadphase(created);
+        return created;
+    }();
+    return setup;
+}
+
+// The scene of `objects` random solids with its broadphase pairs, made on first use.
+CandidateScene* sceneOf(uint32_t objects, std::string& error) {
+    RecordSetup& setup = recordSetup();
+    if (!setup.broadphase) {
+        error = "no Vulkan device: " + setup.error;
+        return nullptr;
+    }
+    std::unique_ptr<CandidateScene>& scene = setup.scenes[objects];
+    if (!scene) {
+        auto prepared = prepareCandidateScene(setup.context, *setup.broadphase, randomSolidScene(objects, 77u + objects));
+        if (!prepared) {
+            error = prepared.status().describe();
+            return nullptr;
+        }
+        scene = std::move(prepared.value());
+    }
+    return scene.get();
+}
+
+// Records frame after frame of `recorder` (a record() call into the given command buffer),
+// timing the call alone; each frame is submitted, waited for and signalled so its slot is free
+// again. The first frame is recorded untimed: lavapipe compiles pipelines and the slot allocates.
+template <class Recorder, class Signal>
+void timeRecord(benchmark::State& state, const CandidateScene& scene, Recorder record, Signal signal) {
+    VulkanContext& vk = vulkanOf(recordSetup().context);
+    uint64_t frame = 0;
+    auto one = [&](bool timed) -> bool {
+        Status recorded = Status::success();
+        double seconds = 0.0;
+        Status submitted = submitAndWait(
+            vk,
+            [&](VkCommandBuffer cmd) {
+                const auto start = std::chrono::steady_clock::now();
+                recorded = record(cmd, frame);
+                seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            },
+            "bench-record");
+        if (!recorded || !submitted) {
+            state.SkipWithError((recorded ? submitted : recorded).describe().c_str());
+            return false;
+        }
+        const VkSemaphoreSubmitInfo done = signal(frame++);
+        VkSemaphoreSignalInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
+        info.semaphore = done.semaphore;
+        info.value = done.value;
+        vk.vkd.vkSignalSemaphore(vk.device, &info);
+        if (timed) state.SetIterationTime(seconds);
+        return true;
+    };
+    if (!one(false)) return;
+    for (auto _ : state)
+        if (!one(true)) return;
+    state.counters["objects"] = double(scene.solids.objectCount());
+    state.counters["candidate_pairs"] = double(scene.pcs.pairs.size());
+}
+
+void BM_RecordBroadphase(benchmark::State& state) {
+    std::string error;
+    CandidateScene* scene = sceneOf(uint32_t(state.range(0)), error);
+    if (!scene) return state.SkipWithError(error.c_str());
+    // Its own broadphase: the setup's numbers its frames through run().
+    auto broadphase = Broadphase::create(recordSetup().context);
+    if (!broadphase) return state.SkipWithError(broadphase.status().describe().c_str());
+    timeRecord(
+        state, *scene, [&](VkCommandBuffer cmd, uint64_t frame) { return broadphase->record(cmd, *scene->scene, frame); },
+        [&](uint64_t frame) { return broadphase->completionSignal(frame); });
+}
+
+// A detector of the method, made per case with its defaults (ebpi: a tolerance of 1e-3).
+template <class Detector>
+Result<Detector> createDetector(Context& context) {
+    if constexpr (std::is_same_v<Detector, EbpiDetector>) {
+        EbpiSettings settings;
+        settings.tolerance = 1e-3;
+        return EbpiDetector::create(context, settings);
+    } else {
+        return Detector::create(context);
+    }
+}
+
+template <class Detector>
+void BM_RecordDetector(benchmark::State& state) {
+    std::string error;
+    CandidateScene* scene = sceneOf(uint32_t(state.range(0)), error);
+    if (!scene) return state.SkipWithError(error.c_str());
+    auto detector = createDetector<Detector>(recordSetup().context);
+    if (!detector) return state.SkipWithError(detector.status().describe().c_str());
+    const CandidateSet candidates(scene->pcs);
+    timeRecord(
+        state, *scene,
+        [&](VkCommandBuffer cmd, uint64_t frame) { return detector->record(cmd, *scene->scene, candidates, frame); },
+        [&](uint64_t frame) { return detector->completionSignal(frame); });
+}
+
+// A fixed count of frames: the minimum time counts only the timed record() calls, while each frame
+// also waits for the GPU (seconds per frame for some methods at 4,096 objects on lavapipe).
+void objectCounts(benchmark::internal::Benchmark* b) {
+    b->ArgName("objects")->Arg(10)->Arg(1000)->Arg(4096)->Iterations(10)->UseManualTime()->Unit(benchmark::kMillisecond);
+}
+BENCHMARK(BM_RecordBroadphase)->Apply(objectCounts);
+BENCHMARK_TEMPLATE(BM_RecordDetector, AabbTreeDetector)->Apply(objectCounts);
+BENCHMARK_TEMPLATE(BM_RecordDetector, StencilDetector)->Apply(objectCounts);
+BENCHMARK_TEMPLATE(BM_RecordDetector, ConsistentPairsDetector)->Apply(objectCounts);
+BENCHMARK_TEMPLATE(BM_RecordDetector, LdiDetector)->Apply(objectCounts);
+BENCHMARK_TEMPLATE(BM_RecordDetector, EbpiDetector)->Apply(objectCounts);
+
+}  // namespace
+}  // namespace vkc::bench
+
+BENCHMARK_MAIN();

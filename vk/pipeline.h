@@ -25,7 +25,7 @@ struct DescriptorBinding {
 
 struct PipelineLayoutDesc {
     std::vector<DescriptorBinding> bindings;  // any order; sets may have gaps
-    uint32_t pushConstantSize;                // bytes; 0: none
+    uint32_t pushConstantSize = 0;            // bytes; 0: none
     // The length bound of its kVariableDescriptorCount binding, if any: the longest array the sets
     // allocated for these pipelines may have (drivers may size layouts and set copies by it,
     // lavapipe does); 0: maxVariableDescriptorCount(ctx), which also caps it.

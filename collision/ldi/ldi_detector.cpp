@@ -88,6 +88,7 @@ Status LdiDetectorImpl::createPipelines() {
     // the GPU found a tile with that layer (ldi_indirect.comp).
     GraphicsPipelineDesc clear;
     clear.vertexSpirv = kSpirv_stencil_fullscreen_vert;
+    clear.layout = {{}, 0};  // no descriptors, no push constants
     clear.stencilTest = true;
     clear.stencilFront = clear.stencilBack = {VK_STENCIL_OP_ZERO, VK_STENCIL_OP_ZERO, VK_STENCIL_OP_ZERO,
                                               VK_COMPARE_OP_ALWAYS, 0xffu, 0xffu, 0u};

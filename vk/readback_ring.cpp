@@ -55,6 +55,10 @@ RingSlot ringSlot(const ReadbackRing& ring, uint64_t frame) {
 }
 
 Status ringSlotAvailable(VulkanContext& ctx, const ReadbackRing& ring, uint64_t frame) {
+    if (frame < ring.signalled)
+        return makeError(ErrorCode::InvalidArgument,
+                         "frame " + std::to_string(frame) + " is not after frame " + std::to_string(ring.signalled - 1) +
+                             ", whose completion signal was already handed out: frame numbers must increase");
     uint64_t previous = ring.slotFrame[frame % ring.slotCount];
     if (previous == 0) return Status::success();
     uint64_t value = 0;
@@ -71,6 +75,7 @@ void ringFrameRecorded(ReadbackRing& ring, uint64_t frame) { ring.slotRecorded[f
 VkSemaphoreSubmitInfo ringSignal(ReadbackRing& ring, uint64_t frame) {
     ringFrameRecorded(ring, frame);
     ring.slotFrame[frame % ring.slotCount] = frame + 1;
+    ring.signalled = std::max(ring.signalled, frame + 1);
     VkSemaphoreSubmitInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
     info.semaphore = ring.timeline;
     info.value = frame + 1;

@@ -17,6 +17,7 @@ struct ReadbackRing {
     VkSemaphore timeline = VK_NULL_HANDLE;  // value frame + 1 means "frame's slot is written"
     std::vector<uint64_t> slotFrame;        // frame + 1 last signalled into each slot; 0: none
     std::vector<uint64_t> slotRecorded;     // frame + 1 last recorded into each slot (signal maybe not yet handed out)
+    uint64_t signalled = 0;                 // the highest frame + 1 whose signal was handed out
 };
 
 struct RingSlot {
@@ -31,7 +32,9 @@ void destroyReadbackRing(VulkanContext& ctx, ReadbackRing& ring);
 // Where the GPU writes `frame`'s results (bind as a storage buffer or copy destination).
 RingSlot ringSlot(const ReadbackRing& ring, uint64_t frame);
 // Success when `frame`'s slot may be written (the frame that last used it has completed, or none
-// has); NotReady while that frame is still in flight. Never blocks.
+// has); NotReady while that frame is still in flight; InvalidArgument for a frame not after every
+// frame whose signal was handed out (a timeline value cannot be signalled twice: the submit would
+// fail, and lavapipe loses the device). Never blocks.
 Status ringSlotAvailable(VulkanContext& ctx, const ReadbackRing& ring, uint64_t frame);
 // Marks `frame` recorded into its slot: until ringSignal(frame) readRingSlot says NotReady for it,
 // and InvalidArgument for the slot's earlier frame, whose data and state the new one replaces.

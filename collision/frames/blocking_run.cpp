@@ -4,6 +4,7 @@
 #include "collision/broadphase/broadphase_candidates.h"
 #include "vk/commands.h"
 
+#include <algorithm>
 #include <string>
 
 namespace vkc {
@@ -18,7 +19,9 @@ Status discardIfFailed(DetectorFrames& frames, uint64_t frame, Status submitted)
 }  // namespace
 
 Result<uint64_t> recordAndWait(VulkanContext& ctx, DetectorFrames& frames, const char* label, const RecordFrame& record) {
-    const uint64_t frame = frames.nextRunFrame++;
+    // After any frame the host recorded through record() too: timeline values only grow.
+    const uint64_t frame = std::max(frames.nextRunFrame, frames.ring.signalled);
+    frames.nextRunFrame = frame + 1;
     Status recorded = Status::success();
     VKC_TRY(discardIfFailed(frames, frame, submitAndWait(ctx, [&](VkCommandBuffer cmd) { recorded = record(cmd, frame); }, label)));
     VKC_TRY(recorded);
@@ -78,7 +81,9 @@ Result<FrameResults> runGpuDriven(Context& context, const CandidateLimits& limit
     DetectorFrames& broadphaseFrames = BroadphaseAccess::frames(broadphase);
     VulkanContext& ctx = vulkanOf(context);
     const uint64_t broadphaseFrame = broadphaseFrames.nextRunFrame++;
-    const uint64_t frame = frames.nextRunFrame++;
+    // After any frame the host recorded through record() too: timeline values only grow.
+    const uint64_t frame = std::max(frames.nextRunFrame, frames.ring.signalled);
+    frames.nextRunFrame = frame + 1;
     Status broadphaseRecorded = Status::success(), recorded = Status::success();
     VKC_TRY(discardIfFailed(frames, frame,
                             submitAndWait(

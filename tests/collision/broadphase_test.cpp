@@ -369,6 +369,13 @@ TEST_F(BroadphaseTest, FramesInFlightNeverBlock) {
         expectBoundsNear(results.worldBounds, cpuBounds(scene.value()));
         EXPECT_EQ(results.pairs, overlappingPairs(results.worldBounds, 0.0f));
     }
+    // A frame whose signal was handed out cannot be recorded again (its timeline value cannot be
+    // signalled twice: the submit would lose the device), and run() numbers its own frame after it.
+    for (uint64_t frame : {0, 1})
+        EXPECT_EQ(broadphase->record(VK_NULL_HANDLE, scene.value(), frame).code, ErrorCode::InvalidArgument) << frame;
+    auto ran = broadphase->run(scene.value());
+    ASSERT_TRUE(ran) << ran.status().describe();
+    EXPECT_EQ(ran->pairs, results.pairs);
     vk().vkd.vkDestroyCommandPool(vk().device, pool, nullptr);
 }
 

@@ -44,6 +44,10 @@ TEST_F(ReadbackRingTest, SlotIsNotReadyUntilItsFrameCompletes) {
     ASSERT_EQ(vk().vkd.vkEndCommandBuffer(cmd), VK_SUCCESS);
 
     ASSERT_EQ(test::submitWithSignal(vk(), cmd, ringSignal(ring.value(), frame), &gate), VK_SUCCESS);
+    // Its signal is handed out: neither it nor an earlier frame may be recorded again (the
+    // timeline value cannot be signalled twice).
+    for (uint64_t again : {frame, frame - 1})
+        EXPECT_EQ(ringSlotAvailable(vk(), ring.value(), again).code, ErrorCode::InvalidArgument) << again;
 
     Result<const void*> early = readRingSlot(vk(), ring.value(), frame);
     EXPECT_FALSE(early.ok());

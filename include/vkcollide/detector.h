@@ -8,7 +8,9 @@
 // Errors every detector returns alike, with the same wording (the method's name first):
 //   NotReady         record() while frame - framesInFlight has not finished on the GPU (its slot
 //                    is busy); results() before the frame's signal arrived (or was handed out)
-//   InvalidArgument  "<method>: candidate pair (a, b) names an unknown object";
+//   InvalidArgument  record() for a frame at or before one whose completion signal was handed out
+//                    (a timeline value cannot be signalled twice; run() numbers its frames after
+//                    the host's); "<method>: candidate pair (a, b) names an unknown object";
 //                    "<method>: N world bounds for M objects" (bounds missing for an object);
 //                    "<method>: N candidate pairs, more than <Settings>::maxCandidatePairs (L)";
 //                    "<method>: the scene has N objects, more than <Settings>::maxObjects (L)";

@@ -79,7 +79,7 @@ struct LdiSelfIntersection {
 struct LdiFrameDetails {
     std::vector<LdiPairDetails> pairs;
     std::vector<LdiSelfIntersection> selfIntersections;  // one per object, over the LDIs it was drawn in
-    uint32_t renderPasses = 0;  // draw passes recorded (1 count pass + layerCap - 1 peeling passes)
+    uint32_t renderPasses = 0;  // peels recorded: the count pass + layerCap - 1 layers (one render pass)
 };
 
 // Vertex-in-volume for arbitrary points against one object's LDI (paper 2, Table 2 / Fig. 10).

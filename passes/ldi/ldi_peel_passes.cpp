@@ -83,7 +83,7 @@ void drawTiles(VkCommandBuffer cmd, const PassResources& r, const DepthPeelInput
             if (in.tiles[t].indexCount != 0)
                 r.device().vkCmdDrawIndexed(cmd, in.tiles[t].indexCount, 1, in.tiles[t].firstIndex, 0, 0);
         } else {
-            const VkDeviceSize command = VkDeviceSize(layer - 1) * tileCount + t;
+            const VkDeviceSize command = ldiTileDrawCommand(tileCount, layer, t);
             r.device().vkCmdDrawIndexedIndirect(cmd, r.buffer(commands),
                                                 r.bufferOffset(commands) + command * sizeof(VkDrawIndexedIndirectCommand),
                                                 1, sizeof(VkDrawIndexedIndirectCommand));
@@ -100,7 +100,7 @@ void clearStencil(VkCommandBuffer cmd, const PassResources& r, const DepthPeelIn
     VkViewport viewport = {0.0f, 0.0f, float(atlas.extent.width), float(atlas.extent.height), 0.0f, 1.0f};
     r.device().vkCmdSetViewport(cmd, 0, 1, &viewport);
     r.device().vkCmdSetScissor(cmd, 0, 1, &atlas);
-    const VkDeviceSize clear = VkDeviceSize(in.layerCap - 1) * tileCount + layer - 1;
+    const VkDeviceSize clear = ldiClearCommand(in.layerCap, tileCount, layer);
     r.device().vkCmdDrawIndirect(cmd, r.buffer(commands), r.bufferOffset(commands) + clear * sizeof(VkDrawIndexedIndirectCommand),
                                  1, sizeof(VkDrawIndexedIndirectCommand));
 }
@@ -118,10 +118,13 @@ void recordPeel(VkCommandBuffer cmd, const PassResources& r, const DepthPeelInpu
     rendering.clear = {1.0f, 0u};
     rendering.area = {{0, 0}, ldiAtlasExtent(uint32_t(in.tiles.size()), in.atlasColumns, in.resolution)};
     beginDepthStencilRendering(cmd, r, rendering);
-    if (count) drawTiles(cmd, r, in, commands, 0);
-    for (uint32_t layer = 1; !count && layer < in.layerCap; ++layer) {
-        clearStencil(cmd, r, in, commands, rendering.area, layer);
-        drawTiles(cmd, r, in, commands, layer);
+    if (count) {
+        drawTiles(cmd, r, in, commands, 0);
+    } else {
+        for (uint32_t layer = 1; layer < in.layerCap; ++layer) {
+            clearStencil(cmd, r, in, commands, rendering.area, layer);
+            drawTiles(cmd, r, in, commands, layer);
+        }
     }
     r.device().vkCmdEndRendering(cmd);
 }

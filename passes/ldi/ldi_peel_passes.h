@@ -83,6 +83,13 @@ inline VkDeviceSize ldiTileLayerBytes(uint32_t resolution, uint32_t layerCap) { 
 inline VkDeviceSize ldiIndirectCommands(uint32_t layerCap, uint32_t tileCount) {
     return VkDeviceSize(layerCap - 1) * (tileCount + 1);
 }
+// Which of them draws tile `tile` at layer `layer` (1..cap-1), and which clears before that layer.
+inline VkDeviceSize ldiTileDrawCommand(uint32_t tileCount, uint32_t layer, uint32_t tile) {
+    return VkDeviceSize(layer - 1) * tileCount + tile;
+}
+inline VkDeviceSize ldiClearCommand(uint32_t layerCap, uint32_t tileCount, uint32_t layer) {
+    return VkDeviceSize(layerCap - 1) * tileCount + layer - 1;
+}
 // Workgroups for `threads` threads of `groupSize` as a grid of at most maxGroupsX columns (rows as
 // needed): the shaders take the linear id from ldiThreadIndex() and bounds-check it.
 inline VkExtent2D ldiDispatchGrid(uint32_t threads, uint32_t groupSize, uint32_t maxGroupsX) {

@@ -176,9 +176,9 @@ TEST_F(LdiGpuLayers, OnlyTheLayersATileHasAreDrawnAndCleared) {
         ASSERT_TRUE(readBuffer(vk(), frameBuffer(slot, "ldi layer draws"), commands.data(), commands.size() * 4).ok());
         for (uint32_t k = 1; k < cap; ++k) {
             for (uint32_t t = 0; t < tiles; ++t)
-                EXPECT_EQ(commands[((k - 1) * tiles + t) * 5 + 1], k < layers[t] ? 1u : 0u)
+                EXPECT_EQ(commands[ldiTileDrawCommand(tiles, k, t) * 5 + 1], k < layers[t] ? 1u : 0u)
                     << c.a->name << " tile " << t << " layer " << k;
-            const uint32_t clear = (cap - 1) * tiles + k - 1;
+            const VkDeviceSize clear = ldiClearCommand(cap, tiles, k);
             EXPECT_EQ(commands[clear * 5], 3u);
             EXPECT_EQ(commands[clear * 5 + 1], k < std::max(layers[0], layers[1]) ? 1u : 0u)
                 << c.a->name << " clear of layer " << k;

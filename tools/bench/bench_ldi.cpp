@@ -75,72 +75,60 @@ struct Prepared {
     PairScene* pair = nullptr;  // null when the case is skipped
 };
 
-// The detector at `resolution` and the pair's case; when either cannot be had, the benchmark is
-// skipped with the reason.
-Prepared prepare(benchmark::State& state, const SharedMeshPair& pair, uint32_t resolution) {
+// The detector at `resolution` and `layerCap` and the pair's case; when either cannot be had, the
+// benchmark is skipped with the reason.
+Prepared prepare(benchmark::State& state, const SharedMeshPair& pair, uint32_t resolution,
+                 uint32_t layerCap = kTableLayerCap) {
     std::string error;
     Prepared prepared;
-    prepared.detector = detectorAt(resolution, error);
+    prepared.detector = detectorAt(resolution, error, layerCap);
     if (prepared.detector) prepared.pair = cachedPairScene(pairBench().context, pairBench().cases, pair, error);
     if (!prepared.pair) state.SkipWithError(error.c_str());
     return prepared;
 }
 
-void BM_LdiPair(benchmark::State& state, const SharedMeshPair& pair, uint32_t resolution) {
-    const auto [detector, prepared] = prepare(state, pair, resolution);
-    if (!prepared) return;
-    if (skippedOnError(state, detector->run(*prepared->scene, prepared->pcs))) return;  // warm-up
+// LdiDetector::run on the prepared pair, warmed up once, then timed; the counters of its last run.
+void timePairRuns(benchmark::State& state, const Prepared& prepared, const SharedMeshPair& pair, uint32_t layerCap) {
+    LdiDetector& detector = *prepared.detector;
+    const PairScene& scene = *prepared.pair;
+    if (skippedOnError(state, detector.run(*scene.scene, scene.pcs))) return;  // warm-up
     GpuTimings timings;
     LdiFrameDetails details;
     size_t insideVertices = 0;
     for (auto _ : state) {
-        auto results = detector->run(*prepared->scene, prepared->pcs, &details);
+        auto results = detector.run(*scene.scene, scene.pcs, &details);
         if (skippedOnError(state, results)) return;
         timings.add(results->gpuTimingsMs);
         insideVertices = results->pairs.empty() ? 0 : results->pairs[0].insideVertices.size();
     }
-    if (details.pairs.size() != 1) {
-        state.SkipWithError("the pair's boxes do not overlap");
-        return;
-    }
+    if (details.pairs.size() != 1) return state.SkipWithError("the pair's boxes do not overlap");
     const LdiPairDetails& d = details.pairs[0];
     setCounters(state, {double(d.layersA), double(d.layersB), double(d.truncated), d.volume,
                         std::abs(d.volume - pair.referenceVolume) / pair.referenceVolume,
                         d.volumeErrorBound / pair.referenceVolume, double(insideVertices),
                         timings.totalMs(isGeneration), timings.totalMs(isVolume), timings.totalMs(isPoints),
-                        double(kTableLayerCap)});
+                        double(layerCap)});
+}
+
+void BM_LdiPair(benchmark::State& state, const SharedMeshPair& pair, uint32_t resolution) {
+    const Prepared prepared = prepare(state, pair, resolution);
+    if (prepared.pair) timePairRuns(state, prepared, pair, kTableLayerCap);
 }
 
 // Issue 14: the cost must follow the layers the scene has, not the cap. The pair at 256^2 with a
 // layer cap of `layerCap`, or (0) of the pair's own n_max, found by a run at the table's cap of 32.
 void BM_LdiLayerCap(benchmark::State& state, const SharedMeshPair& pair, uint32_t layerCap) {
     constexpr uint32_t kResolution = 256;
-    std::string error;
     if (layerCap == 0) {
-        const auto [widest, prepared] = prepare(state, pair, kResolution);
-        if (!prepared) return;
+        const Prepared widest = prepare(state, pair, kResolution);
+        if (!widest.pair) return;
         LdiFrameDetails details;
-        if (skippedOnError(state, widest->run(*prepared->scene, prepared->pcs, &details))) return;
+        if (skippedOnError(state, widest.detector->run(*widest.pair->scene, widest.pair->pcs, &details))) return;
         if (details.pairs.size() != 1) return state.SkipWithError("the pair's boxes do not overlap");
         layerCap = std::max({1u, details.pairs[0].layersA, details.pairs[0].layersB});
     }
-    LdiDetector* detector = detectorAt(kResolution, error, layerCap);
-    PairScene* prepared = detector ? cachedPairScene(pairBench().context, pairBench().cases, pair, error) : nullptr;
-    if (!prepared) return state.SkipWithError(error.c_str());
-    if (skippedOnError(state, detector->run(*prepared->scene, prepared->pcs))) return;  // warm-up
-    GpuTimings timings;
-    LdiFrameDetails details;
-    for (auto _ : state) {
-        auto results = detector->run(*prepared->scene, prepared->pcs, &details);
-        if (skippedOnError(state, results)) return;
-        timings.add(results->gpuTimingsMs);
-    }
-    if (details.pairs.size() != 1) return state.SkipWithError("the pair's boxes do not overlap");
-    const LdiPairDetails& d = details.pairs[0];
-    setCounters(state, {double(d.layersA), double(d.layersB), double(d.truncated), d.volume,
-                        std::abs(d.volume - pair.referenceVolume) / pair.referenceVolume,
-                        d.volumeErrorBound / pair.referenceVolume, 0, timings.totalMs(isGeneration),
-                        timings.totalMs(isVolume), 0, double(layerCap)});
+    const Prepared prepared = prepare(state, pair, kResolution, layerCap);
+    if (prepared.pair) timePairRuns(state, prepared, pair, layerCap);
 }
 
 // Table 2: the LDI of object A over its own box, 100,000 random points in that box tested.
@@ -161,7 +149,7 @@ void BM_LdiPoints(benchmark::State& state, const SharedMeshPair& pair, uint32_t 
         timings.add(results->gpuTimingsMs);
         last = std::move(results.value());
     }
-    setCounters(state, {double(last.layers), 0, last.layersTruncated, 0, 0, 0, double(last.insideCount),
+    setCounters(state, {double(last.layers), 0, double(last.layersTruncated), 0, 0, 0, double(last.insideCount),
                         timings.totalMs(isGeneration), 0, timings.totalMs(isPoints), double(kTableLayerCap)});
 }
 

@@ -83,7 +83,11 @@ void timeRecord(benchmark::State& state, const CandidateScene& scene, Recorder r
         VkSemaphoreSignalInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
         info.semaphore = done.semaphore;
         info.value = done.value;
-        vk.vkd.vkSignalSemaphore(vk.device, &info);
+        const Status signalled = checkVk(vk.vkd.vkSignalSemaphore(vk.device, &info), "vkSignalSemaphore(bench-record)");
+        if (!signalled) {
+            state.SkipWithError(signalled.describe().c_str());
+            return false;
+        }
         if (timed) state.SetIterationTime(seconds);
         return true;
     };

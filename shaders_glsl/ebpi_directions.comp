@@ -37,6 +37,7 @@ void main() {
     uint p = gl_GlobalInvocationID.x;
     if (p >= push.pairCount) return;
     EbpiDirectionPairGpu pair = pairs[p];
+    if (pair.inUse == 0u) return;  // an empty slot: its views stay empty (ebpi_pair_setup.comp)
     dmat3 result = dmat3(dvec3(pair.start[0], pair.start[1], pair.start[2]),
                          dvec3(pair.start[3], pair.start[4], pair.start[5]),
                          dvec3(pair.start[6], pair.start[7], pair.start[8]));

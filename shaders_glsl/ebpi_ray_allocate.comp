@@ -103,6 +103,11 @@ void main() {
     uint endView = firstView + 1u;
     while (endView < push.viewCount && rayViews[endView].pair == rayViews[firstView].pair) ++endView;
     uint lid = gl_LocalInvocationID.x;
+    // An empty slot (ebpi_pair_setup.comp: no pyramid levels) has no tiles, and nothing to meet.
+    if (rayViews[firstView].levels == 0u) {
+        for (uint v = firstView + lid; v < endView; v += kEbpiRayScanGroupSize) flags[v] = 0u;
+        return;
+    }
 
     // Every coarser tile's one-ray bound, once: it does not depend on lambda.
     double budget = 0.0LF;

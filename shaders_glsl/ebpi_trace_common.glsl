@@ -48,6 +48,7 @@ vec3 ebpiTraceVertex(EbpiTraceObjectGpu object, uint triangle, uint corner) {
 // so it stays exact past the capacity whatever invocation appends (any-hit shaders included).
 void ebpiTraceRecord(uint rayIndex, EbpiRayGpu ray, uint object, uint triangle) {
     EbpiTraceObjectGpu o = objects[object];
+    if (triangle >= o.triangleCount) return;  // a slot's padding box (ebpi_trace_boxes.comp)
     EbpiTriangleHit h = ebpiTraceTriangle(ray.origin.xyz, ray.direction.xyz, ray.origin.w, ray.direction.w,
                                           ebpiTraceVertex(o, triangle, 0u), ebpiTraceVertex(o, triangle, 1u),
                                           ebpiTraceVertex(o, triangle, 2u));

@@ -3,17 +3,18 @@
 // ebpi_detector_frame.cpp and decoded in ebpi_detector_results.cpp.
 #include "collision/ebpi/ebpi_detector_impl.h"
 
+#include "collision/broadphase/broadphase_candidates.h"
 #include "collision/ebpi/ebpi_ray_plan.h"
 #include "collision/frames/blocking_run.h"
 #include "collision/frames/detector_settings.h"
 #include "collision/frames/frame_slot_resources.h"
-#include "collision/frames/frame_warnings.h"
 #include "collision/frames/vertex_buffer_slots.h"
 #include "collision/scene/scene_impl.h"
 #include "passes/aabb_tree/aabb_tree_passes.h"
 #include "passes/ebpi/ebpi_direction_passes.h"
 #include "passes/ebpi/ebpi_image_passes.h"
 #include "passes/ebpi/ebpi_ray_passes.h"
+#include "passes/ebpi/ebpi_setup_pass.h"
 #include "passes/ebpi/ebpi_trace_passes.h"
 #include "passes/ebpi/ebpi_volume_passes.h"
 #include "vk/assign_result.h"
@@ -26,6 +27,7 @@
 #include "spirv/ebpi_directions.comp.h"
 #include "spirv/ebpi_edge_terms.comp.h"
 #include "spirv/ebpi_normal_histogram.comp.h"
+#include "spirv/ebpi_pair_setup.comp.h"
 #include "spirv/ebpi_pyramid.comp.h"
 #include "spirv/ebpi_ray_allocate.comp.h"
 #include "spirv/ebpi_ray_generate.comp.h"
@@ -128,6 +130,8 @@ ReadbackLayout ebpiReadbackLayout(const EbpiSettings& s) {
     layout.add(VkDeviceSize(s.maxPairs) * 9 * sizeof(double));
     layout.add(VkDeviceSize(s.maxPairs) * 3 * sizeof(gpu::EbpiViewGpu));
     layout.add(VkDeviceSize(s.maxPairs) * 3 * sizeof(gpu::EbpiRayViewGpu));
+    layout.add(sizeof(gpu::EbpiSetupStateGpu) + VkDeviceSize(s.maxPairs) * sizeof(gpu::EbpiSlotGpu));
+    layout.add(VkDeviceSize(s.maxPairs) * sizeof(gpu::EbpiVolumePairGpu));
     return layout;
 }
 
@@ -135,7 +139,7 @@ EbpiDetectorImpl::~EbpiDetectorImpl() {
     if (!ctx) return;
     destroyDetectorFrames(*ctx, frames);
     for (EbpiSlot& slot : slots) destroyEbpiAccelFrame(*ctx, slot.accel);
-    for (Pipeline* p : {&histogram, &directions, &depthExtent, &edgeTerms, &transientTerms, &pyramid, &options, &allocate, &scan, &generate,
+    for (Pipeline* p : {&setup, &histogram, &directions, &depthExtent, &edgeTerms, &transientTerms, &pyramid, &options, &allocate, &scan, &generate,
                         &volume, &aabbPairs, &aabbRefit, &aabbIndirect, &aabbTraverse})
         destroyPipeline(*ctx, *p);
     destroyEbpiTracePipelines(*ctx, tracePipelines);
@@ -167,6 +171,7 @@ Status EbpiDetectorImpl::createPipelines() {
         std::span<const SpecConstant> spec;
         const char* name;
     } pipelines[] = {
+        {&setup, kSpirv_ebpi_pair_setup_comp, &kEbpiSetupPipelineLayout, {}, kEbpiPairSetupPassName},
         {&histogram, kSpirv_ebpi_normal_histogram_comp, &directionLayout, {}, kEbpiNormalHistogramPassName},
         {&directions, kSpirv_ebpi_directions_comp, &directionLayout, {}, kEbpiDirectionsPassName},
         {&depthExtent, kSpirv_ebpi_depth_extent_comp, &imageLayout, imageGroup, kEbpiDepthExtentPassName},
@@ -192,19 +197,20 @@ Status EbpiDetectorImpl::createResources() {
     VulkanContext& c = *ctx;
     const uint32_t slotCount = settings.framesInFlight;
     const uint32_t vertexBuffers = frames.vertexBufferCapacity;
-    const uint32_t perSlot = (gpu::kEbpiDirectionBindingRayViews + 1 + vertexBuffers) +
+    const uint32_t perSlot = (gpu::kEbpiSetupBindingSlots + 1) + (gpu::kEbpiDirectionBindingRayViews + 1 + vertexBuffers) +
                              (gpu::kEbpiImageBindingCrossingPairs + 1 + vertexBuffers) +
-                             (gpu::kEbpiRayBindingCosts + 1) + (gpu::kEbpiTraceBindingLeaves + 1 + vertexBuffers) +
+                             (gpu::kEbpiRayBindingCosts + 1) + (gpu::kEbpiTraceBindingInstances + 1 + vertexBuffers) +
                              (gpu::kEbpiVolumeBindingRayCount + 1) + (gpu::kAabbBindingEntrances + 1 + vertexBuffers);
     std::vector<VkDescriptorPoolSize> sizes = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * perSlot}};
     if (ebpiUsesAccelStructs(backend)) sizes.push_back({VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, slotCount});
     VKC_TRY(createDetectorFrames(
-        c, {"ebpi", slotCount, slotCount * 6, sizes, ebpiReadbackLayout(settings), !settings.disableGpuTimings}, frames));
+        c, {"ebpi", slotCount, slotCount * 7, sizes, ebpiReadbackLayout(settings), !settings.disableGpuTimings}, frames));
     slots.resize(slotCount);
     frames.discardFrame = [this](uint64_t frame) { slots[frame % slots.size()].traversal.nodesValid = false; };
     for (uint32_t i = 0; i < slotCount; ++i) {
         const FrameSlotResources make(c, i);
         EbpiSlot& slot = slots[i];
+        VKC_TRY(make.descriptorSet(slot.setupSet, frames.descriptorPool, setup.setLayouts[0], "ebpi setup set"));
         VKC_TRY(make.descriptorSet(slot.directionSet, frames.descriptorPool, histogram.setLayouts[0],
                                    "ebpi direction set", vertexBuffers));
         VKC_TRY(make.descriptorSet(slot.imageSet, frames.descriptorPool, depthExtent.setLayouts[0], "ebpi image set",
@@ -258,15 +264,19 @@ Result<EbpiDetector> EbpiDetector::create(Context& context, const EbpiSettings& 
 }
 
 Status EbpiDetector::record(VkCommandBuffer cmd, const Scene& scene, const CandidateSet& candidates, uint64_t frame) {
-    return impl_->recordFrame(cmd, sceneImplOf(scene), candidates, frame);
+    return impl_->recordFrame(cmd, sceneImplOf(scene), {&candidates, nullptr}, frame);
+}
+
+Status EbpiDetector::record(VkCommandBuffer cmd, const Scene& scene, const Broadphase& broadphase, uint64_t frame) {
+    auto candidates = broadphaseCandidates(broadphase, frame, "ebpi");
+    if (!candidates) return candidates.status();
+    return impl_->recordFrame(cmd, sceneImplOf(scene), {nullptr, &candidates.value()}, frame);
 }
 
 VkSemaphoreSubmitInfo EbpiDetector::completionSignal(uint64_t frame) { return ringSignal(impl_->frames.ring, frame); }
 
 Status EbpiDetector::results(uint64_t frame, FrameResults& out, EbpiFrameDetails* details) {
-    VKC_TRY(impl_->readResults(frame, out, details));
-    appendFrameWarnings(impl_->frames, frame, out.warnings);
-    return Status::success();
+    return impl_->readResults(frame, out, details);
 }
 
 const EbpiSettings& EbpiDetector::settings() const { return impl_->settings; }
@@ -298,8 +308,12 @@ Result<FrameResults> EbpiDetector::run(const Scene& scene, const BroadphaseResul
 }
 
 Result<FrameResults> EbpiDetector::run(const Scene& scene, EbpiFrameDetails* details) {
-    return runAfterOwnBroadphase(*impl_->context, impl_->settings.broadphase, impl_->frames, scene,
-                                 [&](const BroadphaseResults& pcs) { return run(scene, pcs, details); });
+    return runGpuDriven(
+        *impl_->context, {"ebpi", "EbpiSettings", impl_->settings}, impl_->frames, scene,
+        [&](VkCommandBuffer cmd, uint64_t frame, const GpuCandidates& candidates) {
+            return impl_->recordFrame(cmd, sceneImplOf(scene), {nullptr, &candidates}, frame);
+        },
+        [&](uint64_t frame, FrameResults& out) { return results(frame, out, details); });
 }
 
 }  // namespace vkc

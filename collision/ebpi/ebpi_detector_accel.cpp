@@ -21,20 +21,20 @@ Status makeLaunchBuffer(VulkanContext& ctx, EbpiAccelFrame& accel) {
 
 }  // namespace
 
-Status prepareEbpiAccelFrame(VulkanContext& ctx, EbpiRayBackend backend, EbpiAccelFrame& accel,
-                             std::span<gpu::EbpiTraceObjectGpu> objects) {
+Status prepareEbpiAccelFrame(VulkanContext& ctx, EbpiRayBackend backend, EbpiAccelFrame& accel, uint32_t objectCount,
+                             uint32_t boxesPerObject) {
     if (backend == EbpiRayBackend::RayTracingPipeline && accel.launch.buffer == VK_NULL_HANDLE)
         VKC_TRY(makeLaunchBuffer(ctx, accel));
+    if (accel.structs.tlas != VK_NULL_HANDLE && accel.objectCount == objectCount && accel.boxesPerObject == boxesPerObject)
+        return Status::success();
     std::vector<EbpiAccelMesh> meshes;
     std::vector<EbpiAccelInstance> instances;
-    uint32_t boxes = 0;
-    for (uint32_t i = 0; i < objects.size(); ++i) {
-        objects[i].firstBox = boxes;
-        meshes.push_back({VkDeviceAddress(boxes) * sizeof(gpu::EbpiTriangleBoxGpu), objects[i].triangleCount});
-        instances.push_back({i, i, objects[i].object.objectToLocal});
-        boxes += objects[i].triangleCount;
+    for (uint32_t i = 0; i < objectCount; ++i) {
+        meshes.push_back({VkDeviceAddress(i) * boxesPerObject * sizeof(gpu::EbpiTriangleBoxGpu), boxesPerObject});
+        instances.push_back({i, i});
     }
-    const VkDeviceSize bytes = std::max<VkDeviceSize>(VkDeviceSize(boxes) * sizeof(gpu::EbpiTriangleBoxGpu), 256);
+    const VkDeviceSize bytes =
+        std::max<VkDeviceSize>(VkDeviceSize(objectCount) * boxesPerObject * sizeof(gpu::EbpiTriangleBoxGpu), 256);
     if (accel.boxes.buffer == VK_NULL_HANDLE || accel.boxes.size < bytes) {
         destroyBuffer(ctx, accel.boxes);
         auto made = createBuffer(ctx, {bytes,
@@ -50,6 +50,8 @@ Status prepareEbpiAccelFrame(VulkanContext& ctx, EbpiRayBackend backend, EbpiAcc
     auto structs = createEbpiAccelStructs(ctx, meshes, instances);
     if (!structs) return structs.status();
     accel.structs = structs.value();
+    accel.objectCount = objectCount;
+    accel.boxesPerObject = boxesPerObject;
     return Status::success();
 }
 

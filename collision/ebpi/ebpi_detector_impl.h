@@ -1,12 +1,14 @@
 // The state behind vkc::EbpiDetector: pipelines, one set of descriptor sets per frame in flight,
 // the read-back ring. ebpi_detector.cpp creates it; ebpi_detector_frame.cpp records a frame's
-// graph (directions -> EBPI -> rays -> casting -> volume, one graph, no read-back inside it);
-// ebpi_detector_results.cpp decodes it.
+// graph (pair setup -> directions -> EBPI -> rays -> casting -> volume, one graph, no read-back
+// inside it); ebpi_detector_results.cpp decodes it.
 #pragma once
 
 #include "collision/aabb_tree/aabb_traversal_frame.h"
 #include "collision/ebpi/ebpi_detector_accel.h"
 #include "collision/ebpi/ebpi_pair_views.h"
+#include "collision/ebpi/ebpi_scene_tables.h"
+#include "collision/frames/gpu_candidates.h"
 #include "collision/frames/detector_frames.h"
 #include "collision/scene/scene_index_cache.h"
 #include "passes/ebpi/ebpi_trace_pipelines.h"
@@ -40,25 +42,19 @@ enum EbpiReadback : uint32_t {
     kEbpiReadbackAxes,         // 9 doubles per pair: the directions the GPU chose (columns)
     kEbpiReadbackViews,        // EbpiViewGpu per view, as the GPU fitted it
     kEbpiReadbackRayViews,     // EbpiRayViewGpu per view, likewise
-};
-
-// A pair as recorded: what results() needs besides the GPU's numbers.
-struct EbpiRecordedPair {
-    uint32_t a = 0, b = 0;
-    EbpiPairViews views;  // origin, boxes, region, extent; the GPU chooses the directions and fits the views
-    gpu::EbpiVolumePairGpu volume{};  // as uploaded (first slots, scales)
-    uint32_t verticesA = 0, verticesB = 0;
-    uint32_t firstPixel = 0, firstTile = 0;  // of its first view in the frame's pixels and tiles
+    kEbpiReadbackSetup,        // EbpiSetupStateGpu, then EbpiSlotGpu per slot (ebpi_pair_setup.h)
+    kEbpiReadbackVolumePairs,  // EbpiVolumePairGpu per slot: gradient slots and fixed-point scales
 };
 
 struct EbpiSlot {
-    VkDescriptorSet directionSet = VK_NULL_HANDLE, imageSet = VK_NULL_HANDLE, raySet = VK_NULL_HANDLE,
-                    traceSet = VK_NULL_HANDLE, volumeSet = VK_NULL_HANDLE;
+    VkDescriptorSet setupSet = VK_NULL_HANDLE, directionSet = VK_NULL_HANDLE, imageSet = VK_NULL_HANDLE,
+                    raySet = VK_NULL_HANDLE, traceSet = VK_NULL_HANDLE, volumeSet = VK_NULL_HANDLE;
     std::unique_ptr<Graph> graph;  // kept for pass names when reading timings
     SceneIndexCache indices;
     EbpiAccelFrame accel;  // hardware ray backends
     AabbTraversalSlot traversal;  // the transient edges' candidate triangle pairs
-    std::vector<EbpiRecordedPair> pairs;
+    // The last frame's tables: pair slots (0: nothing was tested) and gradient slots.
+    uint32_t pairSlots = 0, gradientSlots = 0;
 };
 
 struct EbpiDetectorImpl {
@@ -66,26 +62,27 @@ struct EbpiDetectorImpl {
     Context* context = nullptr;  // for the broadphase of run(scene)
     EbpiSettings settings;
     EbpiRayBackend backend = EbpiRayBackend::Compute;
-    Pipeline histogram, directions;
+    Pipeline setup, histogram, directions;
     Pipeline depthExtent, edgeTerms, transientTerms, pyramid, options, allocate, scan, generate, volume;
     Pipeline aabbPairs, aabbRefit, aabbIndirect, aabbTraverse;  // the traversal in leaf-box mode
     AabbTreeCache trees;
     EbpiTracePipelines tracePipelines;
     DetectorFrames frames;
     std::vector<EbpiSlot> slots;
-    // Warm starts (Sec. 4.4): each pair's axes as last read back from the GPU.
+    EbpiSceneCache sceneCache;
+    // Warm starts (Sec. 4.4): each pair's axes as last read back from the GPU (of the scene of
+    // `trees`), handed to the pair setup sorted.
     std::map<std::pair<uint32_t, uint32_t>, glm::dmat3> previousAxes;
 
     ~EbpiDetectorImpl();
     Status createPipelines();
     Status createResources();
-    // The candidates whose boxes overlap with a volume, with their views; InvalidArgument past
-    // maxPairs or maxGradientVertices.
-    Result<std::vector<EbpiRecordedPair>> testedPairs(const SceneImpl& scene, const CandidateSet& candidates,
-                                                      std::span<const ObjectPair> pairs) const;
-    // The axes the GPU starts from for pair (a, b): its last read-back axes, or the world's.
-    glm::dmat3 startAxes(uint32_t a, uint32_t b) const;
-    Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, const CandidateSet& candidates, uint64_t frame);
+    // A host's candidates checked on the CPU, so that record() refuses what the frame cannot test:
+    // InvalidMesh for a pair with an open mesh, InvalidArgument past maxPairs or
+    // maxGradientVertices. Returns those whose boxes overlap with a volume (the pairs uploaded).
+    Result<std::vector<ObjectPair>> testedPairs(const SceneImpl& scene, const CandidateSet& candidates,
+                                                std::span<const ObjectPair> pairs) const;
+    Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, const CandidateSource& candidates, uint64_t frame);
     Status readResults(uint64_t frame, FrameResults& out, EbpiFrameDetails* details);
 };
 

@@ -8,6 +8,7 @@
 #include "collision/ebpi/ebpi_view_images.h"
 #include "collision/ebpi/ebpi_volume_cpu.h"
 #include "collision/frames/format_number.h"
+#include "collision/frames/frame_warnings.h"
 #include "collision/ebpi/ebpi_ray_plan.h"
 #include "shaders_glsl/shared/ebpi_view_fit.h"
 
@@ -27,6 +28,35 @@ std::vector<T> region(const ReadbackLayout& layout, const char* base, uint32_t i
 
 std::string pairName(uint32_t a, uint32_t b) { return "(" + std::to_string(a) + ", " + std::to_string(b) + ")"; }
 
+// What the GPU's setup could not test (only a broadphase's pairs get that far: a host's are
+// refused by record()): the frame is truncated, with a warning naming the limit.
+void reportUntested(const gpu::EbpiSetupStateGpu& setup, const EbpiSettings& settings, FrameResults& out) {
+    if (setup.listedPairs > setup.listCapacity) {
+        out.warnings.push_back("ebpi: the broadphase found " + std::to_string(setup.listedPairs) +
+                               " candidate pairs, more than its list holds (" + std::to_string(setup.listCapacity) +
+                               "): the pairs past it were not tested");
+        out.truncated = true;
+    }
+    if (setup.openPairs != 0) {
+        out.warnings.push_back("ebpi: " + std::to_string(setup.openPairs) + " candidate pairs (one is " +
+                               pairName(setup.firstOpenA, setup.firstOpenB) +
+                               ") have an object that is not a closed, oriented solid: not tested");
+        out.truncated = true;
+    }
+    const uint64_t untested = uint64_t(setup.overlappingPairs) - setup.activePairs;
+    if (setup.overlappingPairs > settings.maxPairs) {
+        out.warnings.push_back("ebpi: " + std::to_string(setup.overlappingPairs) +
+                               " pairs with overlapping boxes, more than EbpiSettings::maxPairs (" +
+                               std::to_string(settings.maxPairs) + "): " + std::to_string(untested) + " not tested");
+        out.truncated = true;
+    } else if (setup.gradientDropped != 0) {
+        out.warnings.push_back("ebpi: the pairs' objects have more vertices than EbpiSettings::maxGradientVertices (" +
+                               std::to_string(settings.maxGradientVertices) + "): the last " +
+                               std::to_string(setup.gradientDropped) + " pairs (by object index) not tested");
+        out.truncated = true;
+    }
+}
+
 }  // namespace
 
 Status EbpiDetectorImpl::readResults(uint64_t frame, FrameResults& out, EbpiFrameDetails* details) {
@@ -36,7 +66,20 @@ Status EbpiDetectorImpl::readResults(uint64_t frame, FrameResults& out, EbpiFram
     const EbpiSlot& slot = slots[frame % slots.size()];
     const char* base = static_cast<const char*>(bytes.value());
     const ReadbackLayout& layout = frames.readback;
-    const size_t pairCount = slot.pairs.size();
+    // The pairs the GPU's setup placed in the frame's slots (ebpi_pair_setup.h).
+    gpu::EbpiSetupStateGpu setup{};
+    std::vector<gpu::EbpiSlotGpu> pairSlots;
+    std::vector<gpu::EbpiVolumePairGpu> volumePairs;
+    if (slot.pairSlots != 0) {
+        setup = region<gpu::EbpiSetupStateGpu>(layout, base, kEbpiReadbackSetup, 1)[0];
+        setup.activePairs = std::min(setup.activePairs, slot.pairSlots);
+        pairSlots.resize(setup.activePairs);
+        if (setup.activePairs != 0)
+            std::memcpy(pairSlots.data(), layout.bytes(base, kEbpiReadbackSetup) + sizeof(gpu::EbpiSetupStateGpu),
+                        pairSlots.size() * sizeof(gpu::EbpiSlotGpu));
+        volumePairs = region<gpu::EbpiVolumePairGpu>(layout, base, kEbpiReadbackVolumePairs, setup.activePairs);
+    }
+    const size_t pairCount = pairSlots.size();
     const auto viewResults = region<gpu::EbpiRayViewResultGpu>(layout, base, kEbpiReadbackViewResults, pairCount * 3);
     const auto counters = region<gpu::EbpiRayCountersGpu>(layout, base, kEbpiReadbackCounters, 1)[0];
     const auto chosenAxes = region<double>(layout, base, kEbpiReadbackAxes, pairCount * 9);
@@ -44,9 +87,7 @@ Status EbpiDetectorImpl::readResults(uint64_t frame, FrameResults& out, EbpiFram
     const auto fittedRayViews = region<gpu::EbpiRayViewGpu>(layout, base, kEbpiReadbackRayViews, pairCount * 3);
     EbpiVolumeFixed fixed;
     fixed.sums = region<gpu::EbpiPairVolumeGpu>(layout, base, kEbpiReadbackSums, pairCount * gpu::kEbpiVolumeAxes);
-    uint32_t gradientSlots = 0;
-    for (const EbpiRecordedPair& r : slot.pairs) gradientSlots += r.verticesA + r.verticesB;
-    fixed.gradientWords = region<uint32_t>(layout, base, kEbpiReadbackGradients, size_t(gradientSlots) * 3 * 2);
+    fixed.gradientWords = region<uint32_t>(layout, base, kEbpiReadbackGradients, size_t(slot.gradientSlots) * 3 * 2);
 
     out = FrameResults{};
     EbpiFrameDetails d;
@@ -70,14 +111,16 @@ Status EbpiDetectorImpl::readResults(uint64_t frame, FrameResults& out, EbpiFram
                                    std::to_string(settings.nodePairCapacity) + "): every pair truncated");
         crossingsIncomplete = traversal.trianglePairCount > settings.trianglePairCapacity || traversal.nodePairOverflow != 0;
     }
+    reportUntested(setup, settings, out);
     if (d.raysTruncated)
         out.warnings.push_back("ebpi: the frame needs " + std::to_string(counters.totalRays) +
                                " rays, more than EbpiSettings::maxRays (" + std::to_string(settings.maxRays) +
                                "): pairs whose rays did not fit in what the pairs before them left are "
                                "truncated (raise maxRays or the tolerance)");
     for (uint32_t p = 0; p < pairCount; ++p) {
-        const EbpiRecordedPair& r = slot.pairs[p];
-        const EbpiPairVolume v = ebpiPairVolume(fixed, p, r.volume);
+        const gpu::EbpiSlotGpu& r = pairSlots[p];
+        const gpu::EbpiVolumePairGpu& pairVolume = volumePairs[p];
+        const EbpiPairVolume v = ebpiPairVolume(fixed, p, pairVolume);
         EbpiPairDetails pd;
         pd.a = r.a;
         pd.b = r.b;
@@ -130,15 +173,16 @@ Status EbpiDetectorImpl::readResults(uint64_t frame, FrameResults& out, EbpiFram
             const uint32_t tileStride = ebpiPyramidTiles(settings.resolution, settings.resolution);
             for (uint32_t axis = 0; axis < 3; ++axis) {
                 const EbpiWindow& window = windows[axis];
-                pd.images[axis] = ebpiViewImage(window, {pixels + r.firstPixel + axis * pixelStride, window.width * window.height},
-                                                {tiles + r.firstTile + axis * tileStride, ebpiPyramidTiles(window.width, window.height)});
+                const uint32_t view = 3 * p + axis;
+                pd.images[axis] = ebpiViewImage(window, {pixels + view * pixelStride, window.width * window.height},
+                                                {tiles + view * tileStride, ebpiPyramidTiles(window.width, window.height)});
             }
         }
         for (const EbpiVertexGradient& g :
-             ebpiVertexGradients(fixed, r.volume.firstSlotA, r.verticesA, r.volume.gradientScale, axes))
+             ebpiVertexGradients(fixed, pairVolume.firstSlotA, r.verticesA, pairVolume.gradientScale, axes))
             pd.gradientA.push_back({g.vertex, g.gradient});
         for (const EbpiVertexGradient& g :
-             ebpiVertexGradients(fixed, r.volume.firstSlotB, r.verticesB, r.volume.gradientScale, axes))
+             ebpiVertexGradients(fixed, pairVolume.firstSlotB, r.verticesB, pairVolume.gradientScale, axes))
             pd.gradientB.push_back({g.vertex, g.gradient});
 
         if (pd.truncated) {
@@ -172,6 +216,10 @@ Status EbpiDetectorImpl::readResults(uint64_t frame, FrameResults& out, EbpiFram
         out.truncated = out.truncated || pd.truncated;
         d.pairs.push_back(std::move(pd));
     }
+    // The degenerate meshes of the pairs the frame tested (as the GPU chose them).
+    std::vector<ObjectPair> tested;
+    for (const gpu::EbpiSlotGpu& pair : pairSlots) tested.push_back({pair.a, pair.b});
+    appendFrameWarnings(frames, frame, tested, out.warnings);
     VKC_TRY(readFrameTimings(c, frames, frame, *slot.graph, out.gpuTimingsMs));
     d.stageTimingsMs = ebpiStageTimings(out.gpuTimingsMs);
     if (details) *details = std::move(d);

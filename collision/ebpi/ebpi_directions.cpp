@@ -2,7 +2,7 @@
 #include "collision/ebpi/ebpi_directions.h"
 
 #include "collision/ebpi/ebpi_ray_mesh.h"
-#include "shaders_glsl/shared/ebpi_directions.h"
+#include "shaders_glsl/shared/ebpi_pair_setup.h"
 
 #include <cmath>
 
@@ -60,9 +60,7 @@ EbpiNormalHistogram ebpiPairNormalHistogram(const MeshData& meshA, const glm::ma
     return histogram;
 }
 
-double ebpiHistogramScale(double size) {
-    return std::ldexp(1.0, 40 - 2 * std::ilogb(std::max(size, 1e-300)) - 2);
-}
+double ebpiHistogramScale(double size) { return gpu::ebpiHistogramScaleOf(size); }
 
 double ebpiDirectionCost(const EbpiNormalHistogram& histogram, const glm::dmat3& axes) {
     return gpu::ebpiAxesCost(moments(histogram), axes);

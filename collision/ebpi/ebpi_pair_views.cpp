@@ -1,7 +1,7 @@
 // The views of one ebpi pair; see ebpi_pair_views.h.
 #include "collision/ebpi/ebpi_pair_views.h"
 
-#include "shaders_glsl/shared/ebpi_view_fit.h"
+#include "shaders_glsl/shared/ebpi_pair_setup.h"
 
 #include <glm/geometric.hpp>
 
@@ -9,14 +9,6 @@
 #include <cmath>
 
 namespace vkc {
-
-namespace {
-
-glm::dvec3 corner(const EbpiBox& box, int k) {
-    return {k & 1 ? box.hi.x : box.lo.x, k & 2 ? box.hi.y : box.lo.y, k & 4 ? box.hi.z : box.lo.z};
-}
-
-}  // namespace
 
 EbpiEdgeRegion ebpiGrownRegion(const glm::dvec3& lo, const glm::dvec3& hi, const EbpiRotation& rotation) {
     const double grow = gpu::ebpiWidening(lo, hi);
@@ -26,32 +18,27 @@ EbpiEdgeRegion ebpiGrownRegion(const glm::dvec3& lo, const glm::dvec3& hi, const
 EbpiBox ebpiObjectBox(const Aabb& candidate, const MeshData* placed, const glm::dmat4& objectToWorld) {
     EbpiBox box{glm::dvec3(candidate.min), glm::dvec3(candidate.max)};
     if (!placed || placed->positions.empty()) return box;
-    EbpiBox local{glm::dvec3(INFINITY), glm::dvec3(-INFINITY)};
+    glm::dvec3 lo(INFINITY), hi(-INFINITY);
     for (const glm::vec3& p : placed->positions) {
-        local.lo = glm::min(local.lo, glm::dvec3(p));
-        local.hi = glm::max(local.hi, glm::dvec3(p));
+        lo = glm::min(lo, glm::dvec3(p));
+        hi = glm::max(hi, glm::dvec3(p));
     }
-    EbpiBox world{glm::dvec3(INFINITY), glm::dvec3(-INFINITY)};
-    for (int k = 0; k < 8; ++k) {
-        const glm::dvec3 p(objectToWorld * glm::dvec4(corner(local, k), 1.0));
-        world.lo = glm::min(world.lo, p);
-        world.hi = glm::max(world.hi, p);
-    }
-    return {glm::max(box.lo, world.lo), glm::min(box.hi, world.hi)};
+    const glm::dmat4& m = objectToWorld;
+    const gpu::EbpiBoxGpu tight = gpu::ebpiTightenedBox(
+        {box.lo, box.hi}, glm::dvec4(m[0][0], m[1][0], m[2][0], m[3][0]), glm::dvec4(m[0][1], m[1][1], m[2][1], m[3][1]),
+        glm::dvec4(m[0][2], m[1][2], m[2][2], m[3][2]), lo, hi);
+    return {tight.lo, tight.hi};
 }
 
 std::optional<EbpiPairViews> ebpiPairViews(const EbpiBox& boxA, const EbpiBox& boxB, const glm::dmat3& axes,
                                            uint32_t resolution) {
-    const EbpiBox overlap{glm::max(boxA.lo, boxB.lo), glm::min(boxA.hi, boxB.hi)};
-    for (int k = 0; k < 3; ++k)
-        if (!(overlap.lo[k] < overlap.hi[k])) return std::nullopt;
+    const gpu::EbpiPairBoxesGpu boxes = gpu::ebpiPairBoxes({boxA.lo, boxA.hi}, {boxB.lo, boxB.hi});
+    if (!boxes.overlaps) return std::nullopt;
     EbpiPairViews out;
-    out.origin = 0.5 * (overlap.lo + overlap.hi);
-    out.overlap = {overlap.lo - out.origin, overlap.hi - out.origin};
-    out.both = {glm::min(boxA.lo, boxB.lo) - out.origin, glm::max(boxA.hi, boxB.hi) - out.origin};
-    // Whatever the direction, a window's diagonal is within sqrt 2 of the overlap's and its depth
-    // range within the union's, both grown by their small margins.
-    out.extent = 1.5 * glm::length(out.both.hi - out.both.lo);
+    out.origin = boxes.origin;
+    out.overlap = {boxes.overlapLo, boxes.overlapHi};
+    out.both = {boxes.bothLo, boxes.bothHi};
+    out.extent = boxes.extent;
     for (int axis = 0; axis < 3; ++axis) {
         EbpiPairView& v = out.views[axis];
         v.direction = axes[axis];

@@ -44,7 +44,8 @@ struct EbpiPairViews {
 };
 
 // The object's world box: `candidate` (the candidate set's, float), tightened where the mesh's CPU
-// positions are current (`placed`: its object-space box through the object's transform, in double).
+// positions are current (`placed`: its object-space box through the object's transform, in double;
+// shaders_glsl/shared/ebpi_pair_setup.h, as the GPU's pair setup does).
 EbpiBox ebpiObjectBox(const Aabb& candidate, const MeshData* placed, const glm::dmat4& objectToWorld);
 
 // The region of a box overlap [lo, hi] (coordinates before `rotation`), grown by the views' margin:

@@ -7,6 +7,7 @@
 #include "passes/ebpi/ebpi_direction_passes.h"
 #include "passes/ebpi/ebpi_image_passes.h"
 #include "passes/ebpi/ebpi_ray_passes.h"
+#include "passes/ebpi/ebpi_setup_pass.h"
 #include "passes/ebpi/ebpi_trace_passes.h"
 #include "passes/ebpi/ebpi_volume_passes.h"
 
@@ -23,6 +24,7 @@ struct StageOf {
 
 // The detector's passes (ebpi_detector_frame.cpp); the pyramid's are labelled per level.
 constexpr StageOf kStages[] = {
+    {kEbpiPairSetupPassName, &EbpiStageTimings::directions},
     {kEbpiHistogramClearPassName, &EbpiStageTimings::directions},
     {kEbpiNormalHistogramPassName, &EbpiStageTimings::directions},
     {kEbpiDirectionsPassName, &EbpiStageTimings::directions},

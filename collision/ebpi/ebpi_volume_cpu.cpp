@@ -2,6 +2,8 @@
 // the shader's (ebpi_volume.comp), in the same order, so the integer sums agree bit for bit.
 #include "collision/ebpi/ebpi_volume_cpu.h"
 
+#include "shaders_glsl/shared/ebpi_pair_setup.h"
+
 #include <cmath>
 
 namespace vkc {
@@ -132,9 +134,7 @@ EbpiVolumeFixed ebpiVolumeFixed(std::span<const gpu::EbpiVolumeRayGpu> rayInfos,
 }
 
 EbpiVolumeScales ebpiVolumeScales(double extent) {
-    // The largest powers of two with scale x unit <= 2^limit.
-    auto scale = [](double unit, double limit) { return std::ldexp(1.0, int(std::floor(limit - std::log2(unit)))); };
-    return {scale(extent * extent * extent, 50.0), scale(extent * extent, 35.0)};
+    return {gpu::ebpiVolumeScaleOf(extent), gpu::ebpiGradientScaleOf(extent)};
 }
 
 int64_t ebpiFixedSum(uint32_t low, uint32_t high) { return int64_t(uint64_t(high) << 32 | low); }

@@ -125,7 +125,8 @@ struct EbpiPairDetails {
 // passes' timestamps (FrameResults::gpuTimingsMs has them pass by pass; all zero when timings are
 // off). BVH is zero on the compute backend, which builds none.
 struct EbpiStageTimings {
-    double directions = 0.0;  // normal histograms and Eq. 12 (Sec. 4.4; the paper runs it on the CPU)
+    double directions = 0.0;  // the pairs' setup from the candidates, normal histograms and Eq. 12
+                              // (Sec. 4.4; the paper runs it on the CPU)
     double image = 0.0;     // the EBPI: edge terms, transient-edge terms (with the aabb-tree traversal
                             // that finds their triangle pairs), rasterization ("raster")
     double rays = 0.0;      // pyramid, per-tile splits, scan, ray list
@@ -174,12 +175,23 @@ public:
     // InvalidArgument for more overlapping pairs than maxPairs, InvalidMesh for a mesh that is not a
     // closed, oriented solid.
     Status record(VkCommandBuffer cmd, const Scene& scene, const CandidateSet& candidates, uint64_t frame);
+    // GPU-driven, the way to use it in a renderer: the pairs and world boxes `broadphase` recorded for
+    // the same `frame` earlier in the same command buffer (or an earlier one of the same submit),
+    // read on the GPU. The GPU chooses the pairs (boxes overlapping with a volume, in (a, b) order)
+    // and sets up their tables; the host supplies no bounds. What the frame cannot test is reported
+    // by results() as `truncated` with a warning: pairs past maxPairs or maxGradientVertices, pairs
+    // with an object that is not a closed solid, pairs past the broadphase's list capacity.
+    // Memory: every frame is sized for maxPairs pairs (the hardware backends: 2 x maxPairs BLASes of
+    // as many boxes as the scene's largest closed mesh has triangles). Errors: those of detector.h;
+    // InvalidArgument when `broadphase` has not recorded `frame` or boxed another object count.
+    Status record(VkCommandBuffer cmd, const Scene& scene, const Broadphase& broadphase, uint64_t frame);
     VkSemaphoreSubmitInfo completionSignal(uint64_t frame);
     // NotReady until the GPU finished `frame`; never blocks. Pairs: every tested pair with a volume
     // > 0 (volume, volumeErrorBound), plus every truncated pair (with a warning naming why).
     Status results(uint64_t frame, FrameResults& out, EbpiFrameDetails* details = nullptr);
 
     Result<FrameResults> run(const Scene& scene, const BroadphaseResults& pcs, EbpiFrameDetails* details = nullptr);
+    // GPU-driven: its own broadphase and this detector in one submit (record(cmd, scene, broadphase, frame)).
     Result<FrameResults> run(const Scene& scene, EbpiFrameDetails* details = nullptr);
 
     const EbpiSettings& settings() const;

@@ -77,8 +77,6 @@ Status createStructure(VulkanContext& ctx, VkAccelerationStructureTypeKHR type, 
 
 VkAccelerationStructureInstanceKHR instanceOf(const EbpiAccelInstance& instance, VkDeviceAddress blas) {
     VkAccelerationStructureInstanceKHR out{};
-    for (int row = 0; row < 3; ++row)
-        for (int col = 0; col < 4; ++col) out.transform.matrix[row][col] = instance.objectToLocal[col][row];
     out.instanceCustomIndex = instance.object;
     out.mask = 0xFF;
     out.flags =
@@ -125,7 +123,7 @@ Status createAll(VulkanContext& ctx, std::span<const EbpiAccelMesh> meshes,
     auto instanceBuffer =
         createBuffer(ctx, BufferDesc{instanceBytes,
                                      VK_BUFFER_USAGE_ACCELERATION_STRUCTURE_BUILD_INPUT_READ_ONLY_BIT_KHR |
-                                         VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
+                                         VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                                      MemoryUsage::Upload, "ebpi-tlas-instances"});
     if (!instanceBuffer) return instanceBuffer.status();
     accel.instances = instanceBuffer.value();

@@ -10,7 +10,6 @@
 
 #include <volk.h>
 
-#include <glm/mat4x4.hpp>
 
 #include <span>
 #include <vector>
@@ -24,10 +23,10 @@ struct EbpiAccelMesh {
     uint32_t triangleCount = 0;
 };
 
+// Its transform is the object's, written by the boxes pass (ebpi_trace_boxes.comp) each frame.
 struct EbpiAccelInstance {
-    uint32_t mesh = 0;              // index into the meshes (the boxes of one object)
-    uint32_t object = 0;            // the custom index the trace shader reads (< 2^24)
-    glm::mat4 objectToLocal{1.0f};  // affine
+    uint32_t mesh = 0;    // index into the meshes (the boxes of one object)
+    uint32_t object = 0;  // the custom index the trace shader reads (< 2^24)
 };
 
 struct EbpiAccelStructs {
@@ -37,7 +36,7 @@ struct EbpiAccelStructs {
     std::vector<VkDeviceSize> blasScratchOffset;  // each build its own scratch range: no barrier between them
     Buffer tlasStorage;
     VkAccelerationStructureKHR tlas = VK_NULL_HANDLE;
-    Buffer instances;  // host-visible VkAccelerationStructureInstanceKHR[]
+    Buffer instances;  // VkAccelerationStructureInstanceKHR[] (a storage buffer: the boxes pass writes the transforms)
     VkDeviceAddress instancesAddress = 0;
     uint32_t instanceCount = 0;
     Buffer scratch;

@@ -81,6 +81,7 @@ PipelineLayoutDesc ebpiTracePipelineLayout(EbpiRayBackend backend) {
     if (ebpiUsesAccelStructs(backend)) {
         layout.bindings.push_back({0, gpu::kEbpiTraceBindingTlas, VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, 1u});
         layout.bindings.push_back({0, gpu::kEbpiTraceBindingBoxes, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1u});
+        layout.bindings.push_back({0, gpu::kEbpiTraceBindingInstances, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1u});
     }
     if (backend == EbpiRayBackend::Compute)
         for (uint32_t b : {gpu::kEbpiTraceBindingTrees, gpu::kEbpiTraceBindingNodes, gpu::kEbpiTraceBindingLeaves})
@@ -105,7 +106,7 @@ ReadbackLayout ebpiTraceReadbackLayout(uint32_t rayCount, uint32_t hitCapacity) 
 }
 
 EbpiTraceOutputs addEbpiTracePasses(Graph& graph, const EbpiTracePassInputs& in) {
-    const gpu::EbpiTracePush push{in.rayCount, in.hitCapacity, in.rayCounters.valid() ? 1u : 0u, 0};
+    const gpu::EbpiTracePush push{in.rayCount, in.hitCapacity, in.rayCounters.valid() ? 1u : 0u, in.boxesPerObject};
     BufferHandle rayHits = in.rayHits;
     BufferHandle hits = in.hits;
 
@@ -134,10 +135,11 @@ EbpiTraceOutputs addEbpiTracePasses(Graph& graph, const EbpiTracePassInputs& in)
         for (BufferHandle b : {in.objects, in.indices}) boxPass.read(b, Access::ComputeRead);
         for (BufferHandle v : in.vertices) boxPass.read(v, Access::ComputeRead);
         const BufferHandle boxes = boxPass.write(in.boxes, Access::ComputeWrite);
+        instances = boxPass.write(instances, Access::ComputeWrite);
         boxPass.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
             if (in.objectCount == 0) return;
             bind(cmd, r, in.pipelines->boxes, in.set, push);
-            const uint32_t groups = std::max(1u, groupsFor(in.mostTriangles));
+            const uint32_t groups = std::max(1u, groupsFor(std::max(in.mostTriangles, in.boxesPerObject)));
             r.device().vkCmdDispatch(cmd, in.maxGroups == 0 ? groups : std::min(groups, in.maxGroups), in.objectCount,
                                      1);
         });

@@ -53,6 +53,8 @@ struct EbpiTracePassInputs {
     const EbpiAccelStructs* accel = nullptr;
     uint32_t objectCount = 0;
     uint32_t mostTriangles = 0;  // of one object
+    uint32_t boxesPerObject = 0;  // 0: each object's BLAS holds its triangles; else this many boxes
+                                  // each (EbpiTracePush::boxesPerObject), firstBox = object x this
     BufferHandle boxes;          // EbpiTriangleBoxGpu per triangle of every object (EbpiTraceObjectGpu::firstBox)
     // Ray-tracing pipeline, GPU-driven: the trace's VkTraceRaysIndirectCommandKHR (16 bytes, with
     // INDIRECT_BUFFER and SHADER_DEVICE_ADDRESS usages) and its address.

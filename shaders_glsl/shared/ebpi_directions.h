@@ -57,7 +57,7 @@ VKC_CONSTANT(uint, kEbpiDirectionBindingViews, 4u)      // EbpiViewGpu[]: rotati
 VKC_CONSTANT(uint, kEbpiDirectionBindingAxes, 5u)       // double[9] per pair (columns), written
 VKC_CONSTANT(uint, kEbpiDirectionBindingRayViews, 6u)   // EbpiRayViewGpu[]: depth range, levels, reserve written
 
-// One tested pair (224 bytes). Boxes are in the pair's coordinates (relative to its origin).
+// One tested pair (232 bytes). Boxes are in the pair's coordinates (relative to its origin).
 struct EbpiDirectionPairGpu {
     double start[9];         // the axes to start from (columns: the last axes read back, or identity)
     double overlapLo[3];     // the overlap of the two objects' boxes: each view's window holds it
@@ -77,6 +77,8 @@ struct EbpiDirectionPairGpu {
     uint optimize;           // 0: keep `start` (EbpiDirectionChoice::WorldAxes)
     uint resolution;         // EBPI pixels along a window's longer side
     uint hitCapacity;        // hits kept per ray (the float rounding's count)
+    uint inUse;              // 0: an empty slot (ebpi_pair_setup.h): its views stay empty
+    uint unused;
 };
 
 struct EbpiDirectionPush {
@@ -400,7 +402,7 @@ VKC_NAMESPACE_END
 
 #ifdef __cplusplus
 #include <cstddef>
-static_assert(sizeof(vkc::gpu::EbpiDirectionPairGpu) == 224 && offsetof(vkc::gpu::EbpiDirectionPairGpu, objectA) == 184);
+static_assert(sizeof(vkc::gpu::EbpiDirectionPairGpu) == 232 && offsetof(vkc::gpu::EbpiDirectionPairGpu, objectA) == 184);
 static_assert(vkc::gpu::kEbpiHistogramTexels == 6 * vkc::gpu::kEbpiHistogramFaceSize * vkc::gpu::kEbpiHistogramFaceSize);
 static_assert(vkc::gpu::kEbpiHistogramWords == vkc::gpu::kEbpiHistogramTexels * 6);
 static_assert(sizeof(vkc::gpu::EbpiDirectionPush) == 16);

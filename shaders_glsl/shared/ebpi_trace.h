@@ -43,6 +43,9 @@ VKC_CONSTANT(uint, kEbpiTraceBindingLaunch, 8u)
 VKC_CONSTANT(uint, kEbpiTraceBindingTrees, 9u)   // AabbTreeGpu[], read
 VKC_CONSTANT(uint, kEbpiTraceBindingNodes, 10u)  // AabbNodeGpu[], read
 VKC_CONSTANT(uint, kEbpiTraceBindingLeaves, 11u) // uvec4[] per leaf: vertex ids, triangle, read
+// Hardware backends: the TLAS's instances (EbpiAccelInstanceGpu), whose transforms the boxes pass
+// writes from the object table, so that a pair placed on the GPU (ebpi_pair_setup.h) is traced where it is.
+VKC_CONSTANT(uint, kEbpiTraceBindingInstances, 12u)
 // A ray-tracing launch is kEbpiTraceLaunchWidth rays wide (or fewer) and as tall as the rays need:
 // ray y * width + x, within every device's launch-size limits.
 VKC_CONSTANT(uint, kEbpiTraceLaunchWidth, 4096u)
@@ -106,7 +109,17 @@ struct EbpiTracePush {
     uint rayCount;        // the rays; with countFromBuffer, the capacity of the ray buffers
     uint hitCapacity;     // slots per ray, >= 1
     uint countFromBuffer; // 1: trace min(rayCount, the count buffer's kEbpiRayCountWord)
-    uint pad0;
+    uint boxesPerObject;  // hardware backends: boxes each object's BLAS holds (0: its triangles); past
+                          // its triangles they are far-away points, so a slot's BLAS fits any mesh
+};
+
+// VkAccelerationStructureInstanceKHR as the boxes pass writes its transform (64 bytes).
+struct EbpiAccelInstanceGpu {
+    float transform[12];  // row-major 3 x 4
+    uint customIndexAndMask;
+    uint sbtOffsetAndFlags;
+    uint referenceLow;
+    uint referenceHigh;
 };
 
 // ---- The watertight test, shared verbatim by the shaders and the CPU (same text, same rounding:

@@ -49,7 +49,7 @@ struct EbpiViewFit {
 
 VKC_INLINE EbpiViewFit ebpiFitView(dvec3 u, dvec3 v, dvec3 d, dvec3 overlapLo, dvec3 overlapHi, dvec3 unionLo,
                                    dvec3 unionHi, uint resolution) {
-    dvec3 lo, hi;
+    dvec3 lo = dvec3(0.0), hi = dvec3(0.0);
     ebpiRotatedBox(overlapLo, overlapHi, u, v, d, lo, hi);
     VKC_PRECISE double grow = ebpiWidening(lo, hi);
     VKC_PRECISE double loX = lo.x - grow;

@@ -5,6 +5,7 @@
 // are given, so none can be stale. A sphere moves towards another while it grows (its object
 // transform and its vertices both change every frame); every frame's answer is compared with the
 // exact oracle on the positions the GPU read, including the frame on which they start to touch.
+#include "collision/reference/intersection_volume.h"
 #include "collision/reference/triangle_pairs.h"
 #include "collision/scene/generated_solids.h"
 #include "tests/support/host_frame_loop.h"
@@ -13,6 +14,7 @@
 #include "vk/buffer.h"
 #include "vkcollide/aabb_tree.h"
 #include "vkcollide/broadphase.h"
+#include "vkcollide/ebpi.h"
 #include "vkcollide/scene.h"
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -115,6 +117,15 @@ protected:
         return scene;
     }
 
+    // The exact intersection volume of the two spheres as the GPU read them in `frame`.
+    double oracleVolume(const MeshData& fixed, int frame) const {
+        MeshData grown = unit_;
+        grown.positions = grownPositions(frame);
+        auto volume = reference::intersectionVolume(fixed, glm::dmat4(1.0), grown, grownPlacement(frame));
+        EXPECT_TRUE(volume) << volume.status().describe();
+        return volume ? volume.value() : 0.0;
+    }
+
     // The exact oracle on the positions the GPU read in `frame`.
     std::set<std::pair<uint32_t, uint32_t>> oracleTrianglePairs(const MeshData& fixed, int frame) const {
         MeshData grown = unit_;
@@ -162,6 +173,47 @@ TEST_F(GpuDrivenFramesTest, AabbTreeMatchesTheOracleOnEveryFrame) {
     }
     EXPECT_GE(touching, 5);
     EXPECT_LE(touching, 12);  // the first frames are apart: the scenario tests the moment of contact
+}
+
+// ebpi from the broadphase's pairs and boxes on the GPU: the pair's boxes, views and tables are set
+// up there, so the volume and its bound follow the geometry as drawn from the first touching frame.
+TEST_F(GpuDrivenFramesTest, EbpiVolumeWithinItsBoundOfTheExactVolumeOnEveryFrame) {
+    MeshData fixed;
+    auto scene = makeScene(fixed);
+    ASSERT_TRUE(scene) << scene.status().describe();
+    auto broadphase = Broadphase::create(context_);
+    EbpiSettings settings;
+    settings.tolerance = 2e-3;
+    auto detector = EbpiDetector::create(context_, settings);
+    ASSERT_TRUE(broadphase && detector);
+    int measured = 0;
+    for (uint64_t frame = 0; frame < kFrames; ++frame) {
+        SCOPED_TRACE("frame " + std::to_string(frame));
+        FrameResults results;
+        EbpiFrameDetails details;
+        runFrame(
+            scene.value(), broadphase.value(), frame,
+            [&](VkCommandBuffer cmd) { return detector->record(cmd, scene.value(), broadphase.value(), frame); },
+            [&] { return detector->completionSignal(frame); },
+            [&] { return detector->results(frame, results, &details); });
+        if (HasFatalFailure()) return;
+        const double exact = oracleVolume(fixed, int(frame));
+        EXPECT_FALSE(results.truncated);
+        EXPECT_TRUE(results.warnings.empty()) << results.warnings.front();
+        // Every pair whose volume exceeds the tolerance is reported, within its bound.
+        if (exact > settings.tolerance) ASSERT_EQ(results.pairs.size(), 1u);
+        for (const PairResult& pair : results.pairs) {
+            EXPECT_EQ(pair.a, 0u);
+            EXPECT_EQ(pair.b, 1u);
+            ASSERT_TRUE(pair.volume && pair.volumeErrorBound);
+            EXPECT_LE(*pair.volumeErrorBound, settings.tolerance);
+            EXPECT_LE(std::abs(*pair.volume - exact), *pair.volumeErrorBound)
+                << "volume " << *pair.volume << ", exact " << exact << ", bound " << *pair.volumeErrorBound;
+            ++measured;
+        }
+        ASSERT_LE(details.pairs.size(), 1u);  // the pair, while this frame's boxes overlap
+    }
+    EXPECT_GE(measured, 5);
 }
 
 }  // namespace

@@ -674,5 +674,54 @@ TEST_F(EbpiDetectorTest, MorePairsThanMaxPairsAreRefusedNamingTheSetting) {
     EXPECT_NE(r.status().message.find("EbpiSettings::maxPairs (2)"), std::string::npos) << r.status().message;
 }
 
+// GPU-driven (run(scene): the broadphase and the detector in one submit, no CPU bounds): the GPU
+// chooses the pairs, so what it cannot test comes back as `truncated` with a warning instead of a
+// refusal, and the pairs it did take (the first maxPairs in (a, b) order) are measured in full.
+TEST_F(EbpiDetectorTest, GpuDrivenFramesMeasureThePairsTheyTakeAndNameWhatTheyCannotTest) {
+    const MeshData cube = solids::box(glm::vec3(1.0f));
+    MeshData open = solids::box(glm::vec3(1.0f));
+    open.indices.resize(open.indices.size() - 3);
+    const Placed objects[] = {{&cube, glm::dmat4(1.0)},
+                              {&cube, glm::translate(glm::dmat4(1.0), {0.5, 0.1, 0.0})},
+                              {&cube, glm::translate(glm::dmat4(1.0), {0.1, 0.5, 0.05})},
+                              {&cube, glm::translate(glm::dmat4(1.0), {0.6, 0.6, 0.1})},
+                              {&open, glm::translate(glm::dmat4(1.0), {-0.6, 0.0, 0.0})}};
+    EbpiSettings s = settings(1e-2);
+    s.maxPairs = 2;
+    auto detector = EbpiDetector::create(context_, s);
+    ASSERT_TRUE(detector) << detector.status().describe();
+    auto scene = Scene::create(context_, MeshRequirements{});
+    ASSERT_TRUE(scene);
+    auto cubeMesh = scene->addMesh({"cube", &cube});
+    auto openMesh = scene->addMesh({"lid-less", &open});
+    ASSERT_TRUE(cubeMesh && openMesh);
+    for (const Placed& p : objects)
+        ASSERT_TRUE(scene->addObject(p.mesh == &cube ? cubeMesh.value() : openMesh.value(), p.transform));
+    EbpiFrameDetails details;
+    auto r = detector->run(scene.value(), &details);
+    ASSERT_TRUE(r) << r.status().describe();
+    EXPECT_TRUE(r->truncated);
+    auto warned = [&](const std::string& text) {
+        for (const std::string& w : r->warnings)
+            if (w.find(text) != std::string::npos) return true;
+        return false;
+    };
+    // The cubes overlap pairwise (6 pairs); the lid-less box overlaps cubes 0 and 2.
+    EXPECT_TRUE(warned("6 pairs with overlapping boxes, more than EbpiSettings::maxPairs (2): 4 not tested"));
+    EXPECT_TRUE(warned("2 candidate pairs (one is (")) << (r->warnings.empty() ? "" : r->warnings.front());
+    EXPECT_TRUE(warned("not a closed, oriented solid"));
+    ASSERT_EQ(details.pairs.size(), 2u);
+    const std::pair<uint32_t, uint32_t> expected[] = {{0, 1}, {0, 2}};
+    for (size_t k = 0; k < 2; ++k) {
+        const EbpiPairDetails& pair = details.pairs[k];
+        EXPECT_EQ(pair.a, expected[k].first);
+        EXPECT_EQ(pair.b, expected[k].second);
+        EXPECT_FALSE(pair.truncated);
+        const double exact = exactVolume(objects[pair.a], objects[pair.b]);
+        EXPECT_LE(std::abs(pair.volume - exact), pair.volumeErrorBound) << pair.a << ", " << pair.b;
+        EXPECT_LE(pair.volumeErrorBound, s.tolerance);
+    }
+}
+
 }  // namespace
 }  // namespace vkc

@@ -206,6 +206,7 @@ protected:
             pair.trianglesB = uint32_t(placed[c.b].first.indices.size() / 3);
             pair.firstView = 3 * p;
             pair.optimize = c.optimize ? 1u : 0u;
+            pair.inUse = 1u;
             const EbpiBox& a = boxes[c.a];
             const EbpiBox& b = boxes[c.b];
             for (int k = 0; k < 3; ++k) {

@@ -91,7 +91,7 @@ inline Result<TraceRun> runTrace(VulkanContext& ctx, EbpiRayBackend backend, con
         accelMeshes.push_back({VkDeviceAddress(boxCount) * sizeof(gpu::EbpiTriangleBoxGpu), o.triangleCount});
         boxCount += o.triangleCount;
         mostTriangles = std::max(mostTriangles, o.triangleCount);
-        instances.push_back({i, i, objects[i].objectToLocal});
+        instances.push_back({i, i});
         for (const glm::vec3& p : mesh.positions) positions.insert(positions.end(), {p.x, p.y, p.z});
         indices.insert(indices.end(), mesh.indices.begin(), mesh.indices.end());
     }
@@ -204,6 +204,8 @@ inline Result<TraceRun> runTrace(VulkanContext& ctx, EbpiRayBackend backend, con
         writeAccelerationStructure(ctx, in.set, gpu::kEbpiTraceBindingTlas, res.accel.tlas);
         writeBufferDescriptor(ctx, in.set, gpu::kEbpiTraceBindingBoxes, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                               boxBuffer.value());
+        writeBufferDescriptor(ctx, in.set, gpu::kEbpiTraceBindingInstances, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                              res.accel.instances);
     }
 
     VKC_TRY(test::runGraphOnce(ctx, graph, "ebpi-trace-test"));

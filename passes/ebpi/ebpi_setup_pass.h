@@ -1,0 +1,43 @@
+// The first pass of method `ebpi`'s frame: ebpi-pair-setup (shaders_glsl/ebpi_pair_setup.comp), the
+// frame's tested pairs and every per-pair table the later passes read, from its candidates on the GPU.
+// Reads: the candidates' boxes and pair list (the broadphase's layout), the scene's objects
+// (EbpiSceneObjectGpu), the pairs' last axes, the parameters. Writes: per slot its objects, trace
+// objects, views, ray views, image jobs, volume, crossing and direction pairs; the transient
+// edges' pair list; the setup's state and slot table (read back with the results).
+#pragma once
+
+#include "passes/graph/graph.h"
+#include "shaders_glsl/shared/ebpi_pair_setup.h"
+#include "vk/pipeline.h"
+
+#include <utility>
+#include <vector>
+
+namespace vkc {
+
+struct EbpiSetupPassInputs {
+    const Pipeline* pipeline = nullptr;    // ebpi_pair_setup.comp
+    VkDescriptorSet set = VK_NULL_HANDLE;  // kEbpiSetupPipelineLayout
+
+    BufferHandle bounds, candidates, sceneObjects, startAxes, params;  // read
+    // Written, sized by the slots (ebpi_pair_setup.h).
+    BufferHandle objects, traceObjects, views, rayViews, jobs, volumePairs, crossingPairs, directionPairs,
+        traversalPairs, slots;
+};
+
+// The written buffers as the later passes read them.
+struct EbpiSetupPassOutputs {
+    BufferHandle objects, traceObjects, views, rayViews, jobs, volumePairs, crossingPairs, directionPairs,
+        traversalPairs, slots;
+};
+
+extern const PipelineLayoutDesc kEbpiSetupPipelineLayout;
+
+inline constexpr const char* kEbpiPairSetupPassName = "ebpi-pair-setup";
+
+EbpiSetupPassOutputs addEbpiSetupPass(Graph& graph, const EbpiSetupPassInputs& inputs);
+
+// Each binding of kEbpiSetupPipelineLayout with the input it holds, for the caller's descriptor writes.
+std::vector<std::pair<uint32_t, BufferHandle>> ebpiSetupBufferBindings(const EbpiSetupPassInputs& inputs);
+
+}  // namespace vkc

@@ -117,10 +117,16 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
                              std::to_string(c.properties.limits.maxStorageBufferRange));
     std::vector<gpu::EbpiStartAxesGpu> startAxes;
     if (s.directions == EbpiDirectionChoice::Optimized)
-        for (const auto& [pair, axes] : previousAxes) {  // std::map: sorted by (a, b), as the setup searches
-            gpu::EbpiStartAxesGpu entry{pair.first, pair.second, 0, 0, {}};
-            for (int k = 0; k < 9; ++k) entry.axes[k] = axes[k / 3][k % 3];
+        for (auto last = previousAxes.begin(); last != previousAxes.end();) {
+            if (last->second.frame + kEbpiAxesKeptFrames < frame) {
+                last = previousAxes.erase(last);
+                continue;
+            }
+            // std::map: sorted by (a, b), as the setup searches.
+            gpu::EbpiStartAxesGpu entry{last->first.first, last->first.second, 0, 0, {}};
+            for (int k = 0; k < 9; ++k) entry.axes[k] = last->second.axes[k / 3][k % 3];
             startAxes.push_back(entry);
+            ++last;
         }
     const bool accelStructs = ebpiUsesAccelStructs(backend);
     // Every slot's BLAS holds as many boxes as the largest closed mesh has triangles.

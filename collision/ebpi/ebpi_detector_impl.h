@@ -71,8 +71,14 @@ struct EbpiDetectorImpl {
     std::vector<EbpiSlot> slots;
     EbpiSceneCache sceneCache;
     // Warm starts (Sec. 4.4): each pair's axes as last read back from the GPU (of the scene of
-    // `trees`), handed to the pair setup sorted.
-    std::map<std::pair<uint32_t, uint32_t>, glm::dmat3> previousAxes;
+    // `trees`) and the frame they came from, handed to the pair setup sorted; a pair not measured
+    // for kEbpiAxesKeptFrames frames is forgotten, so the table follows the pairs in contact.
+    struct LastAxes {
+        glm::dmat3 axes;
+        uint64_t frame = 0;
+    };
+    static constexpr uint64_t kEbpiAxesKeptFrames = 64;
+    std::map<std::pair<uint32_t, uint32_t>, LastAxes> previousAxes;
 
     ~EbpiDetectorImpl();
     Status createPipelines();

@@ -134,7 +134,7 @@ Status EbpiDetectorImpl::readResults(uint64_t frame, FrameResults& out, EbpiFram
         double floatBound = 0.0;  // the largest view's: the hits' float depths and the rays' float ends
         glm::dmat3 chosen;
         for (uint32_t k = 0; k < 9; ++k) chosen[k / 3][k % 3] = chosenAxes[p * 9 + k];
-        previousAxes[{r.a, r.b}] = chosen;
+        previousAxes[{r.a, r.b}] = {chosen, frame};
         for (uint32_t axis = 0; axis < 3; ++axis) {
             const gpu::EbpiRayViewResultGpu& view = viewResults[p * 3 + axis];
             const gpu::EbpiViewGpu& fitted = fittedViews[p * 3 + axis];

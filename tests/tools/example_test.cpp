@@ -1,7 +1,9 @@
 // vkcollide-example end to end: its own volk device under the validation layer, a mesh grown by
-// its own compute pass every frame and read in place by the GPU-driven aabb-tree detector, and in
-// every PNG exactly the objects of the pairs the exact oracle finds on the geometry of the frame
-// whose results tinted it (two frames earlier) are tinted.
+// its own compute pass every frame and read in place by a GPU-driven detector, and in every PNG
+// the objects the exact oracle says are tinted on the geometry of the frame whose results tinted
+// it (two frames earlier): aabb-tree exactly the objects of interfering pairs, ebpi at least those
+// of pairs whose volume exceeds the tolerance and never one that touches nothing.
+#include "collision/reference/intersection_volume.h"
 #include "collision/reference/pair_query.h"
 #include "tests/tools/cli_runner.h"
 #include "tools/examples/example_view.h"
@@ -21,10 +23,23 @@ constexpr uint32_t kFrames = 10;
 constexpr float kGrowth = 0.04f;
 
 // Objects in a pair the oracle finds on frame `f`'s geometry (object 0's mesh grown as the example grows it).
+// The meshes of frame `f` (object 0's grown as the example grows it) and the objects' poses.
+struct FrameGeometry {
+    MeshData grown;
+    const io::SceneDescription* scene;
+    const MeshData& meshOf(uint32_t o) const {
+        return scene->objects[o].mesh == scene->objects[0].mesh ? grown : scene->meshOf(o);
+    }
+};
+FrameGeometry frameGeometry(const io::SceneDescription& scene, uint32_t f) {
+    FrameGeometry g{scene.meshes[scene.objects[0].mesh].data, &scene};
+    for (glm::vec3& p : g.grown.positions) p *= example::deformScale(f, kGrowth);
+    return g;
+}
+
 std::set<uint32_t> oracleObjects(const io::SceneDescription& scene, uint32_t f) {
-    MeshData grown = scene.meshes[scene.objects[0].mesh].data;
-    for (glm::vec3& p : grown.positions) p *= example::deformScale(f, kGrowth);
-    auto meshOf = [&](uint32_t o) -> const MeshData& { return scene.objects[o].mesh == scene.objects[0].mesh ? grown : scene.meshOf(o); };
+    const FrameGeometry g = frameGeometry(scene, f);
+    auto meshOf = [&](uint32_t o) -> const MeshData& { return g.meshOf(o); };
     std::set<uint32_t> objects;
     for (uint32_t a = 0; a < scene.objects.size(); ++a)
         for (uint32_t b = a + 1; b < scene.objects.size(); ++b) {
@@ -35,44 +50,90 @@ std::set<uint32_t> oracleObjects(const io::SceneDescription& scene, uint32_t f) 
     return objects;
 }
 
-TEST(ExampleRenderer, TintsExactlyTheObjectsOfTheOraclesPairsOfTheFrameItsResultsCameFrom) {
+// Runs the example on the test scene and reads back, per frame, which objects its PNG tints.
+std::vector<std::vector<bool>> runAndReadTints(const std::string& methodOptions, const io::SceneDescription& scene,
+                                               uint32_t frames = kFrames) {
     const std::string scenePath = test::sourcePath("tests/tools/scenes/example_growing.json");
     const std::filesystem::path out = std::filesystem::temp_directory_path() / "vkcollide_example_test";
     std::filesystem::remove_all(out);
     const test::CliRun run = test::runProgram(std::string(VKC_EXAMPLE_PATH) + " " + scenePath + " --frames " +
-                                              std::to_string(kFrames) + " --growth " + std::to_string(kGrowth) +
-                                              " --validation --out " + out.string());
-    ASSERT_EQ(run.exitCode, 0) << run.output;
-    auto scene = io::loadScene(scenePath);
-    ASSERT_TRUE(scene) << scene.status().describe();
+                                              std::to_string(frames) + " --growth " + std::to_string(kGrowth) +
+                                              " --validation " + methodOptions + " --out " + out.string());
+    EXPECT_EQ(run.exitCode, 0) << run.output;
     std::vector<example::PlacedMesh> placed;
-    for (uint32_t o = 0; o < scene->objects.size(); ++o) placed.push_back({&scene->meshOf(o), scene->frames[0].transforms[o]});
-    const glm::mat4 camera = example::cameraWorldToClip(placed, example::cameraMargin(kGrowth, kFrames));
+    for (uint32_t o = 0; o < scene.objects.size(); ++o) placed.push_back({&scene.meshOf(o), scene.frames[0].transforms[o]});
+    const glm::mat4 camera = example::cameraWorldToClip(placed, example::cameraMargin(kGrowth, frames));
+    std::vector<std::vector<bool>> tints;
+    for (uint32_t f = 0; f < frames && run.exitCode == 0; ++f) {
+        char name[32];
+        std::snprintf(name, sizeof(name), "frame_%04u.png", f);
+        int width = 0, height = 0, channels = 0;
+        stbi_uc* pixels = stbi_load((out / name).c_str(), &width, &height, &channels, 4);
+        EXPECT_NE(pixels, nullptr) << (out / name);
+        if (!pixels) break;
+        EXPECT_EQ(width, int(example::kImageWidth));
+        EXPECT_EQ(height, int(example::kImageHeight));
+        std::vector<bool> tinted;
+        for (uint32_t o = 0; o < scene.objects.size(); ++o) {
+            const glm::ivec2 pixel = example::pixelOf(camera, glm::dvec3(scene.frames[0].transforms[o][3]));
+            EXPECT_TRUE(pixel.x >= 0 && pixel.y >= 0 && pixel.x < width && pixel.y < height);
+            const stbi_uc* rgb = pixels + (size_t(pixel.y) * width + pixel.x) * 4;
+            EXPECT_GT(rgb[0], 40) << "object " << o << " is not drawn where the camera puts it";
+            tinted.push_back(rgb[0] > 2 * rgb[1]);  // kCollidingColor against grey kPlainColor
+        }
+        stbi_image_free(pixels);
+        tints.push_back(tinted);
+    }
+    return tints;
+}
 
+TEST(ExampleRenderer, TintsExactlyTheObjectsOfTheOraclesPairsOfTheFrameItsResultsCameFrom) {
+    auto scene = io::loadScene(test::sourcePath("tests/tools/scenes/example_growing.json"));
+    ASSERT_TRUE(scene) << scene.status().describe();
+    const auto tints = runAndReadTints("", scene.value());
+    ASSERT_EQ(tints.size(), kFrames);
     std::set<std::set<uint32_t>> distinctAnswers;
     for (uint32_t f = 0; f < kFrames; ++f) {
         SCOPED_TRACE("frame " + std::to_string(f));
         const std::set<uint32_t> expected = f >= 2 ? oracleObjects(scene.value(), f - 2) : std::set<uint32_t>{};
         distinctAnswers.insert(expected);
-        char name[32];
-        std::snprintf(name, sizeof(name), "frame_%04u.png", f);
-        int width = 0, height = 0, channels = 0;
-        stbi_uc* pixels = stbi_load((out / name).c_str(), &width, &height, &channels, 4);
-        ASSERT_NE(pixels, nullptr) << (out / name);
-        ASSERT_EQ(width, int(example::kImageWidth));
-        ASSERT_EQ(height, int(example::kImageHeight));
-        for (uint32_t o = 0; o < scene->objects.size(); ++o) {
-            const glm::ivec2 pixel = example::pixelOf(camera, glm::dvec3(scene->frames[0].transforms[o][3]));
-            ASSERT_TRUE(pixel.x >= 0 && pixel.y >= 0 && pixel.x < width && pixel.y < height);
-            const stbi_uc* rgb = pixels + (size_t(pixel.y) * width + pixel.x) * 4;
-            EXPECT_GT(rgb[0], 40) << "object " << o << " is not drawn where the camera puts it";
-            const bool tinted = rgb[0] > 2 * rgb[1];  // kCollidingColor against grey kPlainColor
-            EXPECT_EQ(tinted, expected.count(o) == 1) << scene->objects[o].name;
-        }
-        stbi_image_free(pixels);
+        for (uint32_t o = 0; o < scene->objects.size(); ++o)
+            EXPECT_EQ(tints[f][o], expected.count(o) == 1) << scene->objects[o].name;
     }
     // The growing pair is first apart, then touching: the detector read the deformed vertices.
     EXPECT_GE(distinctAnswers.size(), 3u);
+}
+
+// ebpi, GPU-driven in the host's frame: an object is tinted when the exact intersection volume of
+// one of its pairs exceeds the tolerance (ebpi reports every such pair), never when it touches
+// nothing; a pair whose volume is within the tolerance may go either way.
+TEST(ExampleRenderer, EbpiTintsThePairsWhoseVolumeExceedsTheToleranceAndNothingApart) {
+    constexpr double kTolerance = 1e-3;
+    constexpr uint32_t kEbpiFrames = 12;  // the growing pair's volume passes the tolerance by frame 9
+    auto scene = io::loadScene(test::sourcePath("tests/tools/scenes/example_growing.json"));
+    ASSERT_TRUE(scene) << scene.status().describe();
+    const auto tints = runAndReadTints("--method ebpi --tolerance " + std::to_string(kTolerance), scene.value(), kEbpiFrames);
+    ASSERT_EQ(tints.size(), kEbpiFrames);
+    std::set<std::set<uint32_t>> distinctAnswers;
+    for (uint32_t f = 2; f < kEbpiFrames; ++f) {
+        SCOPED_TRACE("frame " + std::to_string(f));
+        const FrameGeometry g = frameGeometry(scene.value(), f - 2);
+        std::set<uint32_t> measured, touching = oracleObjects(scene.value(), f - 2);
+        for (uint32_t a = 0; a < scene->objects.size(); ++a)
+            for (uint32_t b = a + 1; b < scene->objects.size(); ++b) {
+                if (touching.count(a) == 0 || touching.count(b) == 0) continue;
+                auto volume = reference::intersectionVolume(g.meshOf(a), scene->frames[0].transforms[a], g.meshOf(b),
+                                                            scene->frames[0].transforms[b]);
+                ASSERT_TRUE(volume) << volume.status().describe();
+                if (volume.value() > kTolerance) measured.insert({a, b});
+            }
+        distinctAnswers.insert(measured);
+        for (uint32_t o = 0; o < scene->objects.size(); ++o) {
+            if (measured.count(o)) EXPECT_TRUE(tints[f][o]) << scene->objects[o].name;
+            if (!touching.count(o)) EXPECT_FALSE(tints[f][o]) << scene->objects[o].name;
+        }
+    }
+    EXPECT_GE(distinctAnswers.size(), 2u);  // the growing pair's volume passes the tolerance on the way
 }
 
 TEST(ExampleRenderer, RefusesMethodsThatAreNotGpuDrivenYetAndBadScenes) {

@@ -3,7 +3,8 @@
 // of random generated-solid scenes of 10, 1,000 and 4,096 objects (maxObjects' default; 100,000
 // is above the 65,535 objects any method takes today). Only the record() call is timed
 // (UseManualTime); the submit, the wait and the completion signal that frees the frame's slot
-// are outside it. Counters: objects, candidate pairs.
+// are outside it; the GPU-driven detectors (aabb-tree, ebpi) also from the broadphase recorded
+// before them into the same command buffer (untimed). Counters: objects, candidate pairs.
 #include "tools/bench/broadphase_setup.h"
 #include "tools/bench/candidate_scene.h"
 #include "tools/bench/random_solid_scene.h"
@@ -21,6 +22,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace vkc::bench {
 namespace {
@@ -57,11 +59,15 @@ CandidateScene* sceneOf(uint32_t objects, std::string& error) {
     return scene.get();
 }
 
+Status nothingBefore(VkCommandBuffer, uint64_t) { return Status::success(); }
+
 // Records frame after frame of `recorder` (a record() call into the given command buffer),
-// timing the call alone; each frame is submitted, waited for and signalled so its slot is free
-// again. The first frame is recorded untimed: lavapipe compiles pipelines and the slot allocates.
-template <class Recorder, class Signal>
-void timeRecord(benchmark::State& state, const CandidateScene& scene, Recorder record, Signal signal) {
+// timing the call alone, after `before` (untimed, into the same command buffer: a GPU-driven
+// detector's broadphase); each frame is submitted, waited for and its `signals` signalled so the
+// slots are free again. The first frame is recorded untimed: lavapipe compiles pipelines and the
+// slots allocate.
+template <class Before, class Recorder, class Signals>
+void timeRecord(benchmark::State& state, const CandidateScene& scene, Before before, Recorder record, Signals signals) {
     VulkanContext& vk = vulkanOf(recordSetup().context);
     uint64_t frame = 0;
     auto one = [&](bool timed) -> bool {
@@ -70,6 +76,8 @@ void timeRecord(benchmark::State& state, const CandidateScene& scene, Recorder r
         Status submitted = submitAndWait(
             vk,
             [&](VkCommandBuffer cmd) {
+                recorded = before(cmd, frame);
+                if (!recorded) return;
                 const auto start = std::chrono::steady_clock::now();
                 recorded = record(cmd, frame);
                 seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -79,15 +87,17 @@ void timeRecord(benchmark::State& state, const CandidateScene& scene, Recorder r
             state.SkipWithError((recorded ? submitted : recorded).describe().c_str());
             return false;
         }
-        const VkSemaphoreSubmitInfo done = signal(frame++);
-        VkSemaphoreSignalInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
-        info.semaphore = done.semaphore;
-        info.value = done.value;
-        const Status signalled = checkVk(vk.vkd.vkSignalSemaphore(vk.device, &info), "vkSignalSemaphore(bench-record)");
-        if (!signalled) {
-            state.SkipWithError(signalled.describe().c_str());
-            return false;
+        for (const VkSemaphoreSubmitInfo& done : signals(frame)) {
+            VkSemaphoreSignalInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
+            info.semaphore = done.semaphore;
+            info.value = done.value;
+            const Status signalled = checkVk(vk.vkd.vkSignalSemaphore(vk.device, &info), "vkSignalSemaphore(bench-record)");
+            if (!signalled) {
+                state.SkipWithError(signalled.describe().c_str());
+                return false;
+            }
         }
+        ++frame;
         if (timed) state.SetIterationTime(seconds);
         return true;
     };
@@ -106,8 +116,9 @@ void BM_RecordBroadphase(benchmark::State& state) {
     auto broadphase = Broadphase::create(recordSetup().context);
     if (!broadphase) return state.SkipWithError(broadphase.status().describe().c_str());
     timeRecord(
-        state, *scene, [&](VkCommandBuffer cmd, uint64_t frame) { return broadphase->record(cmd, *scene->scene, frame); },
-        [&](uint64_t frame) { return broadphase->completionSignal(frame); });
+        state, *scene, nothingBefore,
+        [&](VkCommandBuffer cmd, uint64_t frame) { return broadphase->record(cmd, *scene->scene, frame); },
+        [&](uint64_t frame) { return std::vector{broadphase->completionSignal(frame)}; });
 }
 
 // A detector of the method, made per case with its defaults (ebpi: a tolerance of 1e-3).
@@ -131,9 +142,27 @@ void BM_RecordDetector(benchmark::State& state) {
     if (!detector) return state.SkipWithError(detector.status().describe().c_str());
     const CandidateSet candidates(scene->pcs);
     timeRecord(
-        state, *scene,
+        state, *scene, nothingBefore,
         [&](VkCommandBuffer cmd, uint64_t frame) { return detector->record(cmd, *scene->scene, candidates, frame); },
-        [&](uint64_t frame) { return detector->completionSignal(frame); });
+        [&](uint64_t frame) { return std::vector{detector->completionSignal(frame)}; });
+}
+
+// GPU-driven (aabb-tree, ebpi): the detector reads the pairs and boxes of a broadphase recorded
+// just before it into the same command buffer; only the detector's record() is timed.
+template <class Detector>
+void BM_RecordGpuDriven(benchmark::State& state) {
+    std::string error;
+    CandidateScene* scene = sceneOf(uint32_t(state.range(0)), error);
+    if (!scene) return state.SkipWithError(error.c_str());
+    auto broadphase = Broadphase::create(recordSetup().context);
+    if (!broadphase) return state.SkipWithError(broadphase.status().describe().c_str());
+    auto detector = createDetector<Detector>(recordSetup().context);
+    if (!detector) return state.SkipWithError(detector.status().describe().c_str());
+    timeRecord(
+        state, *scene,
+        [&](VkCommandBuffer cmd, uint64_t frame) { return broadphase->record(cmd, *scene->scene, frame); },
+        [&](VkCommandBuffer cmd, uint64_t frame) { return detector->record(cmd, *scene->scene, *broadphase, frame); },
+        [&](uint64_t frame) { return std::vector{broadphase->completionSignal(frame), detector->completionSignal(frame)}; });
 }
 
 // A fixed count of frames: the minimum time counts only the timed record() calls, while each frame
@@ -147,6 +176,8 @@ BENCHMARK_TEMPLATE(BM_RecordDetector, StencilDetector)->Apply(objectCounts);
 BENCHMARK_TEMPLATE(BM_RecordDetector, ConsistentPairsDetector)->Apply(objectCounts);
 BENCHMARK_TEMPLATE(BM_RecordDetector, LdiDetector)->Apply(objectCounts);
 BENCHMARK_TEMPLATE(BM_RecordDetector, EbpiDetector)->Apply(objectCounts);
+BENCHMARK_TEMPLATE(BM_RecordGpuDriven, AabbTreeDetector)->Apply(objectCounts);
+BENCHMARK_TEMPLATE(BM_RecordGpuDriven, EbpiDetector)->Apply(objectCounts);
 
 }  // namespace
 }  // namespace vkc::bench

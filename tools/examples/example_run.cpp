@@ -3,13 +3,13 @@
 
 #include "tools/examples/example_view.h"
 #include "tools/examples/frame_renderer.h"
+#include "tools/examples/gpu_driven_method.h"
 #include "tools/examples/host_device.h"
 #include "tools/examples/host_meshes.h"
 #include "tools/examples/mesh_deformer.h"
 #include "tools/cli/renderdoc_capture.h"
 #include "tools/examples/png_image.h"
 #include "tools/io/scene_file.h"
-#include "vkcollide/aabb_tree.h"
 #include "vkcollide/broadphase.h"
 #include "vkcollide/scene.h"
 
@@ -56,12 +56,26 @@ std::string pairText(const std::set<ObjectPair>& pairs, const Scene& scene) {
     return pairs.empty() ? " none" : text;
 }
 
+// The pairs' intersection volumes where the method measures them (ebpi): " (volumes 0.012 +- 0.001, ...)".
+std::string volumeText(const FrameResults& results) {
+    std::string text;
+    for (const PairResult& pair : results.pairs) {
+        if (!pair.volume || !pair.volumeErrorBound) continue;
+        char volume[64];
+        std::snprintf(volume, sizeof(volume), "%s%.4g +- %.2g", text.empty() ? "" : ", ", *pair.volume,
+                      *pair.volumeErrorBound);
+        text += volume;
+    }
+    return text.empty() ? "" : " (volumes " + text + ")";
+}
+
 }  // namespace
 
 int runExample(const ExampleOptions& options) {
-    if (options.method != "aabb-tree")
+    FeatureSets features = 0;
+    if (!gpuDrivenFeatures(options.method, features))
         return fail("--method " + options.method +
-                    ": only aabb-tree runs GPU-driven so far (the other methods still need CPU boxes, "
+                    ": only aabb-tree and ebpi run GPU-driven so far (the other methods still need CPU boxes, "
                     "which a mesh deformed on the GPU makes stale)");
     auto description = io::loadScene(options.scene);
     if (!description) return fail(description.status().describe());
@@ -83,7 +97,7 @@ int runExample(const ExampleOptions& options) {
         capture = std::move(loaded.value());
     }
     std::string error;
-    std::unique_ptr<HostDevice> host = HostDevice::create(kFeatureSetAabbTree, options.validation, error);
+    std::unique_ptr<HostDevice> host = HostDevice::create(features, options.validation, error);
     if (!host) return fail(error);
     std::vector<const MeshData*> meshData;
     for (const auto& mesh : description->meshes) meshData.push_back(&mesh.data);
@@ -113,9 +127,7 @@ int runExample(const ExampleOptions& options) {
         }
         auto broadphase = Broadphase::create(*context, {.framesInFlight = kFramesInFlight});
         if (!broadphase) return fail(broadphase.status().describe());
-        AabbTreeSettings detectorSettings;
-        detectorSettings.framesInFlight = kFramesInFlight;
-        auto detector = AabbTreeDetector::create(*context, detectorSettings);
+        auto detector = createGpuDrivenMethod(*context, options.method, kFramesInFlight, options.tolerance);
         if (!detector) return fail(detector.status().describe());
         FrameRenderer renderer(*host, kFramesInFlight, error);
         if (!error.empty()) return fail(error);
@@ -163,7 +175,8 @@ int runExample(const ExampleOptions& options) {
                 fail("cannot write " + png.string());
                 return false;
             }
-            std::printf("frame %u: colliding%s; %s tints %s\n", f, pairText(colliding[f], *scene).c_str(), png.c_str(),
+            std::printf("frame %u: colliding%s%s; %s tints %s\n", f, pairText(colliding[f], *scene).c_str(),
+                        volumeText(results).c_str(), png.c_str(),
                         f >= 2 ? ("frame " + std::to_string(f - 2) + "'s pairs").c_str() : "nothing (no results yet)");
             return true;
         };

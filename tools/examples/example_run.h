@@ -1,5 +1,5 @@
 // The example's frame loop, as a renderer runs it: per frame one command buffer holding the host's
-// deformation pass, vkcollide's broadphase and GPU-driven aabb-tree detector (reading the
+// deformation pass, vkcollide's broadphase and a GPU-driven detector (aabb-tree or ebpi, reading the
 // deformed vertices in place, no CPU boxes), and the draw, whose tints come from the collision
 // results of two frames earlier (read without waiting, once that frame's fence has passed).
 #pragma once
@@ -11,7 +11,8 @@ namespace vkc::example {
 
 struct ExampleOptions {
     std::string scene;
-    std::string method = "aabb-tree";
+    std::string method = "aabb-tree";  // or "ebpi" (the GPU-driven methods)
+    double tolerance = 1e-3;           // ebpi: intersection volume error allowed per pair (world units cubed)
     uint32_t frames = 20;
     std::string out = "example-frames";
     uint32_t deformObject = 0;  // its mesh grows by `growth` of its size each frame

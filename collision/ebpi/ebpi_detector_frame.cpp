@@ -231,7 +231,8 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
     image.objects = set.objects;
     image.views = aimed.views;
     image.jobs = set.jobs;
-    image.edges = host("ebpi mesh edges", edgeBytes);
+    // Persistent: uploaded again only when the scene's topology changed (as the indices).
+    image.edges = graph.persistentBuffer("ebpi mesh edges", {std::max<VkDeviceSize>(edgeBytes, 16), 0, /*hostWrite*/ true});
     image.vertices = vertices;
     image.extents = device("ebpi depth extents", VkDeviceSize(2 * viewCount) * sizeof(gpu::EbpiDepthExtentGpu));
     image.pixels = device("ebpi pixels", VkDeviceSize(image.pixelCount) * sizeof(gpu::EbpiPixelGpu));
@@ -367,7 +368,11 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
     VKC_TRY(fillHostBuffer(allocator, graph, setupIn.sceneObjects, std::span<const gpu::EbpiSceneObjectGpu>(tables.objects)));
     VKC_TRY(fillHostBuffer(allocator, graph, setupIn.startAxes, std::span<const gpu::EbpiStartAxesGpu>(startAxes)));
     VKC_TRY(fillHostBuffer(allocator, graph, setupIn.params, std::span<const gpu::EbpiSetupParamsGpu>(&params, 1)));
-    VKC_TRY(fillHostBuffer(allocator, graph, image.edges, std::span<const gpu::EbpiMeshEdgeGpu>(edges)));
+    if (!(slot.edgesUploaded == sceneCache.key) || graph.created(image.edges)) {
+        slot.edgesUploaded = {};  // should the upload fail, the next frame tries again
+        VKC_TRY(fillHostBuffer(allocator, graph, image.edges, std::span<const gpu::EbpiMeshEdgeGpu>(edges)));
+        slot.edgesUploaded = sceneCache.key;
+    }
     if (traversal) VKC_TRY(bindAabbTraversal(c, allocator, graph, frames.placeholder.buffer, *traversal, slot.traversal));
 
     const GraphDescriptors d(c, graph, frames.placeholder.buffer);

@@ -51,6 +51,7 @@ struct EbpiSlot {
                     raySet = VK_NULL_HANDLE, traceSet = VK_NULL_HANDLE, volumeSet = VK_NULL_HANDLE;
     std::unique_ptr<Graph> graph;  // kept for pass names when reading timings
     SceneIndexCache indices;
+    SceneTopologyKey edgesUploaded;  // whose closed meshes' edges the slot's edge buffer holds
     EbpiAccelFrame accel;  // hardware ray backends
     AabbTraversalSlot traversal;  // the transient edges' candidate triangle pairs
     // The last frame's tables: pair slots (0: nothing was tested) and gradient slots.

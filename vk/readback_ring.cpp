@@ -3,6 +3,7 @@
 
 #include "vk/commands.h"
 #include "vk/debug.h"
+#include "vk/timeline_semaphore.h"
 
 #include <algorithm>
 #include <string>
@@ -30,17 +31,12 @@ Result<ReadbackRing> createReadbackRing(VulkanContext& ctx, VkDeviceSize slotSiz
     if (!buffer) return buffer.status();
     ring.buffer = buffer.value();
 
-    VkSemaphoreTypeCreateInfo type = {VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
-    type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
-    VkSemaphoreCreateInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
-    info.pNext = &type;
-    Status status = checkVk(ctx.vkd.vkCreateSemaphore(ctx.device, &info, ctx.allocationCallbacks, &ring.timeline),
-                            ("vkCreateSemaphore(" + ringName + " timeline)").c_str());
-    if (!status) {
+    auto timeline = createTimelineSemaphore(ctx, (ringName + " timeline").c_str());
+    if (!timeline) {
         destroyReadbackRing(ctx, ring);
-        return status;
+        return timeline.status();
     }
-    setObjectName(ctx, VK_OBJECT_TYPE_SEMAPHORE, ring.timeline, (ringName + " timeline").c_str());
+    ring.timeline = timeline.value();
     return ring;
 }
 

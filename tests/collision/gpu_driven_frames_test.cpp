@@ -14,6 +14,7 @@
 #include "vk/buffer.h"
 #include "vkcollide/aabb_tree.h"
 #include "vkcollide/broadphase.h"
+#include "vkcollide/collision_frame.h"
 #include "vkcollide/ebpi.h"
 #include "vkcollide/scene.h"
 
@@ -214,6 +215,66 @@ TEST_F(GpuDrivenFramesTest, EbpiVolumeWithinItsBoundOfTheExactVolumeOnEveryFrame
         ASSERT_LE(details.pairs.size(), 1u);  // the pair, while this frame's boxes overlap
     }
     EXPECT_GE(measured, 5);
+}
+
+// One object, one signal (issue 13.4): CollisionFrame records the broadphase, aabb-tree and ebpi
+// into the host's command buffer, the submit carries only its completion signal, and one results()
+// gives both methods' answers, right on every frame. Odd frames are never read: recording goes on
+// (the members' slots are released once the frame's signal has passed, not only by results()).
+TEST_F(GpuDrivenFramesTest, CollisionFrameRecordsBothMethodsBehindOneSignal) {
+    MeshData fixed;
+    auto scene = makeScene(fixed);
+    ASSERT_TRUE(scene) << scene.status().describe();
+    CollisionFrameSettings settings;
+    settings.aabbTree = AabbTreeSettings{};
+    settings.aabbTree->keepTrianglePairList = true;
+    settings.ebpi = EbpiSettings{};
+    settings.ebpi->tolerance = 2e-3;
+    auto collisions = CollisionFrame::create(context_, settings);
+    ASSERT_TRUE(collisions) << collisions.status().describe();
+    int touching = 0;
+    for (uint64_t frame = 0; frame < kFrames; ++frame) {
+        SCOPED_TRACE("frame " + std::to_string(frame));
+        VkCommandBufferBeginInfo begin = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+        ASSERT_EQ(vk().vkd.vkBeginCommandBuffer(cmd_, &begin), VK_SUCCESS);
+        const std::vector<glm::vec3> positions = grownPositions(int(frame));
+        vk().vkd.vkCmdUpdateBuffer(cmd_, vertices_.buffer, 0, positions.size() * sizeof(glm::vec3), positions.data());
+        ASSERT_TRUE(scene->setTransform(1, grownPlacement(int(frame))));
+        const Status recorded = collisions->record(cmd_, scene.value(), frame);
+        ASSERT_TRUE(recorded.ok()) << recorded.describe();
+        ASSERT_EQ(vk().vkd.vkEndCommandBuffer(cmd_), VK_SUCCESS);
+        const VkSemaphoreSubmitInfo signal = collisions->completionSignal(frame);
+        VkCommandBufferSubmitInfo command = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
+        command.commandBuffer = cmd_;
+        VkSubmitInfo2 submit = {VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+        submit.commandBufferInfoCount = 1;
+        submit.pCommandBufferInfos = &command;
+        submit.signalSemaphoreInfoCount = 1;
+        submit.pSignalSemaphoreInfos = &signal;
+        ASSERT_EQ(vk().vkd.vkQueueSubmit2(vk().queue, 1, &submit, VK_NULL_HANDLE), VK_SUCCESS);
+        if (frame % 2 == 1) {  // not read: only the host's own wait before reusing its command buffer
+            ASSERT_EQ(vk().vkd.vkQueueWaitIdle(vk().queue), VK_SUCCESS);
+            continue;
+        }
+        CollisionFrameResults results;
+        const Status done = test::pollUntilReady([&] { return collisions->results(frame, results); });
+        ASSERT_TRUE(done.ok()) << done.describe();
+        ASSERT_TRUE(results.aabbTree && results.ebpi);
+        const auto expected = oracleTrianglePairs(fixed, int(frame));
+        std::set<std::pair<uint32_t, uint32_t>> found;
+        for (const PairResult& pair : results.aabbTree->pairs)
+            for (const auto& t : pair.trianglePairList) found.insert({t[0], t[1]});
+        EXPECT_EQ(found, expected);
+        EXPECT_EQ(results.broadphase.pairCount, expected.empty() ? results.broadphase.pairCount : 1u);
+        const double exact = oracleVolume(fixed, int(frame));
+        if (exact > settings.ebpi->tolerance) ASSERT_EQ(results.ebpi->pairs.size(), 1u);
+        for (const PairResult& pair : results.ebpi->pairs) {
+            ASSERT_TRUE(pair.volume && pair.volumeErrorBound);
+            EXPECT_LE(std::abs(*pair.volume - exact), *pair.volumeErrorBound);
+        }
+        touching += !expected.empty();
+    }
+    EXPECT_GE(touching, 3);
 }
 
 }  // namespace

@@ -1,0 +1,135 @@
+// vkc::CollisionFrame: the broadphase and the chosen GPU-driven detectors behind one completion
+// signal. The host's submit signals only the frame's own timeline semaphore; the members' own
+// completion signals are taken at record() (their bookkeeping) and given from the host once the
+// frame's value shows the GPU finished (on the next record() or results()), which is when each
+// member's results() and slot reuse see their frame completed.
+#include "vkcollide/collision_frame.h"
+
+#include "vk/context.h"
+#include "vk/timeline_semaphore.h"
+
+#include <vector>
+
+namespace vkc {
+
+struct CollisionFrameImpl {
+    VulkanContext* ctx = nullptr;
+    CollisionFrameSettings settings;
+    VkSemaphore timeline = VK_NULL_HANDLE;
+    std::optional<Broadphase> broadphase;
+    std::optional<AabbTreeDetector> aabbTree;
+    std::optional<EbpiDetector> ebpi;
+    struct Slot {
+        uint64_t frame = 0;  // frame + 1 of the frame recorded into it; 0: none
+        bool released = true;  // the members' signals were given
+        std::vector<VkSemaphoreSubmitInfo> memberSignals;
+    };
+    std::vector<Slot> slots;
+
+    ~CollisionFrameImpl() {
+        if (ctx && timeline != VK_NULL_HANDLE) ctx->vkd.vkDestroySemaphore(ctx->device, timeline, ctx->allocationCallbacks);
+    }
+
+    // Gives the members' signals of every slot whose frame the GPU finished.
+    Status release() {
+        auto value = timelineValue(*ctx, timeline);
+        if (!value) return value.status();
+        for (Slot& slot : slots) {
+            if (slot.released || slot.frame > value.value()) continue;
+            for (const VkSemaphoreSubmitInfo& signal : slot.memberSignals)
+                VKC_TRY(signalTimelineFromHost(*ctx, signal.semaphore, signal.value));
+            slot.released = true;
+        }
+        return Status::success();
+    }
+};
+
+CollisionFrame::CollisionFrame(std::unique_ptr<CollisionFrameImpl> impl) : impl_(std::move(impl)) {}
+CollisionFrame::CollisionFrame(CollisionFrame&&) noexcept = default;
+CollisionFrame& CollisionFrame::operator=(CollisionFrame&&) noexcept = default;
+CollisionFrame::~CollisionFrame() = default;
+
+Result<CollisionFrame> CollisionFrame::create(Context& context, const CollisionFrameSettings& settings) {
+    if (!context.valid()) return makeError(ErrorCode::InvalidArgument, "CollisionFrame::create: context is not valid");
+    auto impl = std::make_unique<CollisionFrameImpl>();
+    impl->ctx = &vulkanOf(context);
+    impl->settings = settings;
+    CollisionFrameSettings& s = impl->settings;
+    if (s.framesInFlight == 0) s.framesInFlight = 2;
+    s.broadphase.framesInFlight = s.framesInFlight;
+    auto broadphase = Broadphase::create(context, s.broadphase);
+    if (!broadphase) return broadphase.status();
+    impl->broadphase.emplace(std::move(broadphase.value()));
+    if (s.aabbTree) {
+        s.aabbTree->framesInFlight = s.framesInFlight;
+        auto detector = AabbTreeDetector::create(context, *s.aabbTree);
+        if (!detector) return detector.status();
+        impl->aabbTree.emplace(std::move(detector.value()));
+    }
+    if (s.ebpi) {
+        s.ebpi->framesInFlight = s.framesInFlight;
+        auto detector = EbpiDetector::create(context, *s.ebpi);
+        if (!detector) return detector.status();
+        impl->ebpi.emplace(std::move(detector.value()));
+    }
+    auto timeline = createTimelineSemaphore(*impl->ctx, "collision frame timeline");
+    if (!timeline) return timeline.status();
+    impl->timeline = timeline.value();
+    impl->slots.resize(s.framesInFlight);
+    return CollisionFrame(std::move(impl));
+}
+
+Status CollisionFrame::record(VkCommandBuffer cmd, const Scene& scene, uint64_t frame) {
+    CollisionFrameImpl& f = *impl_;
+    VKC_TRY(f.release());
+    std::vector<VkSemaphoreSubmitInfo> signals;
+    auto recordAll = [&]() -> Status {
+        VKC_TRY(f.broadphase->record(cmd, scene, frame));
+        signals.push_back(f.broadphase->completionSignal(frame));
+        if (f.aabbTree) {
+            VKC_TRY(f.aabbTree->record(cmd, scene, *f.broadphase, frame));
+            signals.push_back(f.aabbTree->completionSignal(frame));
+        }
+        if (f.ebpi) {
+            VKC_TRY(f.ebpi->record(cmd, scene, *f.broadphase, frame));
+            signals.push_back(f.ebpi->completionSignal(frame));
+        }
+        return Status::success();
+    };
+    if (Status recorded = recordAll(); !recorded.ok()) {
+        // The command buffer is not submitted: the members recorded so far are released now, so
+        // their slots do not wait for a frame that never runs.
+        for (const VkSemaphoreSubmitInfo& signal : signals)
+            VKC_TRY(signalTimelineFromHost(*f.ctx, signal.semaphore, signal.value));
+        return recorded;
+    }
+    f.slots[frame % f.slots.size()] = {frame + 1, false, std::move(signals)};
+    return Status::success();
+}
+
+VkSemaphoreSubmitInfo CollisionFrame::completionSignal(uint64_t frame) {
+    VkSemaphoreSubmitInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
+    info.semaphore = impl_->timeline;
+    info.value = frame + 1;
+    info.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;  // after every pass of every member
+    return info;
+}
+
+Status CollisionFrame::results(uint64_t frame, CollisionFrameResults& out) {
+    CollisionFrameImpl& f = *impl_;
+    auto value = timelineValue(*f.ctx, f.timeline);
+    if (!value) return value.status();
+    if (value.value() < frame + 1)
+        return makeError(ErrorCode::NotReady, "collision frame " + std::to_string(frame) + " still in flight");
+    VKC_TRY(f.release());
+    CollisionFrameResults read;
+    VKC_TRY(f.broadphase->results(frame, read.broadphase));
+    if (f.aabbTree) VKC_TRY(f.aabbTree->results(frame, read.aabbTree.emplace()));
+    if (f.ebpi) VKC_TRY(f.ebpi->results(frame, read.ebpi.emplace()));
+    out = std::move(read);
+    return Status::success();
+}
+
+const CollisionFrameSettings& CollisionFrame::settings() const { return impl_->settings; }
+
+}  // namespace vkc

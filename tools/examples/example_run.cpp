@@ -3,14 +3,13 @@
 
 #include "tools/examples/example_view.h"
 #include "tools/examples/frame_renderer.h"
-#include "tools/examples/gpu_driven_method.h"
 #include "tools/examples/host_device.h"
 #include "tools/examples/host_meshes.h"
 #include "tools/examples/mesh_deformer.h"
 #include "tools/cli/renderdoc_capture.h"
 #include "tools/examples/png_image.h"
 #include "tools/io/scene_file.h"
-#include "vkcollide/broadphase.h"
+#include "vkcollide/collision_frame.h"
 #include "vkcollide/scene.h"
 
 #include <array>
@@ -31,23 +30,38 @@ int fail(const std::string& message) {
 }
 
 // Per frame slot: its command buffer, the fence the host waits on before reusing the slot, and
-// the frame's collision signals (timeline values of vkcollide's semaphores).
+// the frame's collision signal (a timeline value of vkcollide's semaphore).
 struct FrameSlot {
     VkCommandBuffer cmd = VK_NULL_HANDLE;
     VkFence fence = VK_NULL_HANDLE;
-    std::array<VkSemaphoreSubmitInfo, 2> signals{};
+    VkSemaphoreSubmitInfo signal{};
 };
 
-// Waits for the frame's collision signals too: results() reads their timeline values, and under
-// RenderDoc 1.24 those lag the submit's fence (results() then says NotReady after the fence).
-void waitForSignals(VkDevice device, const FrameSlot& slot) {
-    std::array<VkSemaphore, 2> semaphores = {slot.signals[0].semaphore, slot.signals[1].semaphore};
-    std::array<uint64_t, 2> values = {slot.signals[0].value, slot.signals[1].value};
+// Waits for the frame's collision signal too: results() reads its timeline value, and under
+// RenderDoc 1.24 that lags the submit's fence (results() then says NotReady after the fence).
+void waitForSignal(VkDevice device, const FrameSlot& slot) {
     VkSemaphoreWaitInfo wait = {VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
-    wait.semaphoreCount = uint32_t(semaphores.size());
-    wait.pSemaphores = semaphores.data();
-    wait.pValues = values.data();
+    wait.semaphoreCount = 1;
+    wait.pSemaphores = &slot.signal.semaphore;
+    wait.pValues = &slot.signal.value;
     vkWaitSemaphores(device, &wait, UINT64_MAX);
+}
+
+// The GPU-driven methods (the ones a frame can record from the broadphase's pairs on the GPU):
+// the collision frame's settings and the device features they need; false for any other method.
+bool gpuDrivenMethod(const ExampleOptions& options, CollisionFrameSettings& settings, FeatureSets& features) {
+    settings.framesInFlight = kFramesInFlight;
+    if (options.method == "aabb-tree") {
+        settings.aabbTree = AabbTreeSettings{};
+        features = kFeatureSetAabbTree;
+    } else if (options.method == "ebpi") {
+        settings.ebpi = EbpiSettings{};
+        settings.ebpi->tolerance = options.tolerance;
+        features = kFeatureSetEbpi;  // its compute backend: any Vulkan 1.2 device
+    } else {
+        return false;
+    }
+    return true;
 }
 
 std::string pairText(const std::set<ObjectPair>& pairs, const Scene& scene) {
@@ -72,8 +86,9 @@ std::string volumeText(const FrameResults& results) {
 }  // namespace
 
 int runExample(const ExampleOptions& options) {
+    CollisionFrameSettings collisionSettings;
     FeatureSets features = 0;
-    if (!gpuDrivenFeatures(options.method, features))
+    if (!gpuDrivenMethod(options, collisionSettings, features))
         return fail("--method " + options.method +
                     ": only aabb-tree and ebpi run GPU-driven so far (the other methods still need CPU boxes, "
                     "which a mesh deformed on the GPU makes stale)");
@@ -125,10 +140,8 @@ int runExample(const ExampleOptions& options) {
             if (!id) return fail(id.status().describe());
             placed.push_back({meshData[description->objects[o].mesh], firstFrame.transforms[o]});
         }
-        auto broadphase = Broadphase::create(*context, {.framesInFlight = kFramesInFlight});
-        if (!broadphase) return fail(broadphase.status().describe());
-        auto detector = createGpuDrivenMethod(*context, options.method, kFramesInFlight, options.tolerance);
-        if (!detector) return fail(detector.status().describe());
+        auto collisions = CollisionFrame::create(*context, collisionSettings);
+        if (!collisions) return fail(collisions.status().describe());
         FrameRenderer renderer(*host, kFramesInFlight, error);
         if (!error.empty()) return fail(error);
         MeshDeformer deformer(*host, meshes, deformedMesh, *meshData[deformedMesh], error);
@@ -160,12 +173,13 @@ int runExample(const ExampleOptions& options) {
             FrameSlot& slot = slots[f % kFramesInFlight];
             vkWaitForFences(host->device, 1, &slot.fence, VK_TRUE, UINT64_MAX);
             vkResetFences(host->device, 1, &slot.fence);
-            waitForSignals(host->device, slot);
-            FrameResults results;
-            if (Status read = detector->results(f, results); !read.ok()) {
+            waitForSignal(host->device, slot);
+            CollisionFrameResults frameResults;
+            if (Status read = collisions->results(f, frameResults); !read.ok()) {
                 fail("frame " + std::to_string(f) + ": " + read.describe());
                 return false;
             }
+            const FrameResults& results = frameResults.aabbTree ? *frameResults.aabbTree : *frameResults.ebpi;
             for (const PairResult& pair : results.pairs) colliding[f].insert({pair.a, pair.b});
             for (const std::string& warning : results.warnings) std::fprintf(stderr, "frame %u: %s\n", f, warning.c_str());
             char name[32];
@@ -212,8 +226,7 @@ int runExample(const ExampleOptions& options) {
                 break;
             }
             deformer.record(slot.cmd, deformScale(f, options.growth));
-            Status recorded = broadphase->record(slot.cmd, *scene, f);
-            if (recorded.ok()) recorded = detector->record(slot.cmd, *scene, *broadphase, f);
+            Status recorded = collisions->record(slot.cmd, *scene, f);
             renderer.record(slot.cmd, f % kFramesInFlight, meshes, camera, draws);
             const VkResult ended = vkEndCommandBuffer(slot.cmd);
             if (recorded.ok() && ended != VK_SUCCESS) recorded = makeError(ErrorCode::Unsupported, "vkEndCommandBuffer failed");
@@ -223,12 +236,12 @@ int runExample(const ExampleOptions& options) {
                 break;
             }
             const VkCommandBufferSubmitInfo cmdInfo = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, nullptr, slot.cmd, 0};
-            slot.signals = {broadphase->completionSignal(f), detector->completionSignal(f)};
+            slot.signal = collisions->completionSignal(f);
             VkSubmitInfo2 submit = {VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
             submit.commandBufferInfoCount = 1;
             submit.pCommandBufferInfos = &cmdInfo;
-            submit.signalSemaphoreInfoCount = uint32_t(slot.signals.size());
-            submit.pSignalSemaphoreInfos = slot.signals.data();
+            submit.signalSemaphoreInfoCount = 1;
+            submit.pSignalSemaphoreInfos = &slot.signal;
             if (submit2(host->queue, 1, &submit, slot.fence) != VK_SUCCESS) {
                 fail("vkQueueSubmit2 failed");
                 ok = false;

@@ -1,6 +1,6 @@
 // The example's frame loop, as a renderer runs it: per frame one command buffer holding the host's
-// deformation pass, vkcollide's broadphase and a GPU-driven detector (aabb-tree or ebpi, reading the
-// deformed vertices in place, no CPU boxes), and the draw, whose tints come from the collision
+// deformation pass, vkcollide's CollisionFrame (the broadphase and a GPU-driven detector, aabb-tree
+// or ebpi, reading the deformed vertices in place, no CPU boxes; one completion signal), and the draw, whose tints come from the collision
 // results of two frames earlier (read without waiting, once that frame's fence has passed).
 #pragma once
 

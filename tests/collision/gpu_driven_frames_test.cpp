@@ -22,6 +22,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <span>
 
 namespace vkc {
 namespace {
@@ -75,28 +76,40 @@ protected:
     // One frame as a host records it: its vertex update, the broadphase, then `recordDetector`,
     // submitted with both completion signals (the detector's from `detectorSignal`) and waited
     // for through `read` (never blocking).
-    template <class RecordDetector, class Signal, class Read>
-    void runFrame(Scene& scene, Broadphase& broadphase, uint64_t frame, RecordDetector&& recordDetector,
-                  Signal&& detectorSignal, Read&& read) {
+    // The host's part of frame `frame`: its command buffer begun, the grown vertices written into
+    // its own buffer, the grown sphere placed.
+    void beginFrame(Scene& scene, uint64_t frame) {
         VkCommandBufferBeginInfo begin = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
         ASSERT_EQ(vk().vkd.vkBeginCommandBuffer(cmd_, &begin), VK_SUCCESS);
         const std::vector<glm::vec3> positions = grownPositions(int(frame));
         vk().vkd.vkCmdUpdateBuffer(cmd_, vertices_.buffer, 0, positions.size() * sizeof(glm::vec3), positions.data());
         ASSERT_TRUE(scene.setTransform(1, grownPlacement(int(frame))));
-        Status recorded = broadphase.record(cmd_, scene, frame);
-        ASSERT_TRUE(recorded.ok()) << recorded.describe();
-        recorded = recordDetector(cmd_);
-        ASSERT_TRUE(recorded.ok()) << recorded.describe();
+    }
+    // Ends the command buffer and submits it with `signals`.
+    void submitFrame(std::span<const VkSemaphoreSubmitInfo> signals) {
         ASSERT_EQ(vk().vkd.vkEndCommandBuffer(cmd_), VK_SUCCESS);
-        const VkSemaphoreSubmitInfo signals[] = {broadphase.completionSignal(frame), detectorSignal()};
         VkCommandBufferSubmitInfo command = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
         command.commandBuffer = cmd_;
         VkSubmitInfo2 submit = {VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
         submit.commandBufferInfoCount = 1;
         submit.pCommandBufferInfos = &command;
-        submit.signalSemaphoreInfoCount = 2;
-        submit.pSignalSemaphoreInfos = signals;
+        submit.signalSemaphoreInfoCount = uint32_t(signals.size());
+        submit.pSignalSemaphoreInfos = signals.data();
         ASSERT_EQ(vk().vkd.vkQueueSubmit2(vk().queue, 1, &submit, VK_NULL_HANDLE), VK_SUCCESS);
+    }
+
+    template <class RecordDetector, class Signal, class Read>
+    void runFrame(Scene& scene, Broadphase& broadphase, uint64_t frame, RecordDetector&& recordDetector,
+                  Signal&& detectorSignal, Read&& read) {
+        beginFrame(scene, frame);
+        if (HasFatalFailure()) return;
+        Status recorded = broadphase.record(cmd_, scene, frame);
+        ASSERT_TRUE(recorded.ok()) << recorded.describe();
+        recorded = recordDetector(cmd_);
+        ASSERT_TRUE(recorded.ok()) << recorded.describe();
+        const VkSemaphoreSubmitInfo signals[] = {broadphase.completionSignal(frame), detectorSignal()};
+        submitFrame(signals);
+        if (HasFatalFailure()) return;
         const Status done = test::pollUntilReady(read);
         ASSERT_TRUE(done.ok()) << done.describe();
         // The one command buffer is reused next frame: the frame's signal says the GPU is done.
@@ -235,23 +248,13 @@ TEST_F(GpuDrivenFramesTest, CollisionFrameRecordsBothMethodsBehindOneSignal) {
     int touching = 0;
     for (uint64_t frame = 0; frame < kFrames; ++frame) {
         SCOPED_TRACE("frame " + std::to_string(frame));
-        VkCommandBufferBeginInfo begin = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-        ASSERT_EQ(vk().vkd.vkBeginCommandBuffer(cmd_, &begin), VK_SUCCESS);
-        const std::vector<glm::vec3> positions = grownPositions(int(frame));
-        vk().vkd.vkCmdUpdateBuffer(cmd_, vertices_.buffer, 0, positions.size() * sizeof(glm::vec3), positions.data());
-        ASSERT_TRUE(scene->setTransform(1, grownPlacement(int(frame))));
+        beginFrame(scene.value(), frame);
+        if (HasFatalFailure()) return;
         const Status recorded = collisions->record(cmd_, scene.value(), frame);
         ASSERT_TRUE(recorded.ok()) << recorded.describe();
-        ASSERT_EQ(vk().vkd.vkEndCommandBuffer(cmd_), VK_SUCCESS);
         const VkSemaphoreSubmitInfo signal = collisions->completionSignal(frame);
-        VkCommandBufferSubmitInfo command = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
-        command.commandBuffer = cmd_;
-        VkSubmitInfo2 submit = {VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
-        submit.commandBufferInfoCount = 1;
-        submit.pCommandBufferInfos = &command;
-        submit.signalSemaphoreInfoCount = 1;
-        submit.pSignalSemaphoreInfos = &signal;
-        ASSERT_EQ(vk().vkd.vkQueueSubmit2(vk().queue, 1, &submit, VK_NULL_HANDLE), VK_SUCCESS);
+        submitFrame({&signal, 1});
+        if (HasFatalFailure()) return;
         if (frame % 2 == 1) {  // not read: only the host's own wait before reusing its command buffer
             ASSERT_EQ(vk().vkd.vkQueueWaitIdle(vk().queue), VK_SUCCESS);
             continue;

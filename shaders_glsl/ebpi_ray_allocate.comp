@@ -35,7 +35,7 @@ void levelDone() {
 double oneRayBound(EbpiViewGpu view, EbpiRayViewGpu plan, EbpiTileAt at) {
     uint t = plan.firstTile + ebpiLevelFirst(view.width, view.height, at.level) + at.y * at.levelWidth + at.x;
     return ebpiOneRayBound(ebpiDecodeChannels(pyramid[t].words, view, 0u), double(at.cols) * view.pixelX,
-                           double(at.rows) * view.pixelY);
+                           double(at.rows) * view.pixelY, ebpiViewDepth(plan));
 }
 
 // The view's best plan at `lambda`, bottom-up; returns its quanta (the top tile's).
@@ -162,7 +162,8 @@ void main() {
                 if (code != 0u)
                     bound = ebpiSplitBound(ebpiPixelChannels(pixels[pixel], view, 0u), ebpiPixelChannels(pixels[pixel], view, 5u),
                                            ebpiPixelChannels(pixels[pixel], view, 10u), view.pixelX / double(nx),
-                                           view.pixelY / double(ny));
+                                           view.pixelY / double(ny),
+                                           ebpiTileCap(view.pixelX, view.pixelY, ebpiViewDepth(plan)));
                 decision = EbpiRayTileGpu(bound, nx * ny, nx, ny, 0u);
             }
             tiles[plan.firstTile + t] = decision;

@@ -30,7 +30,8 @@ void main() {
         double quanta[kEbpiRayOptionCount];
         uint split[kEbpiRayOptionCount];
         ebpiPixelOptions(ebpiPixelChannels(pixels[pixel], view, 0u), ebpiPixelChannels(pixels[pixel], view, 5u),
-                         ebpiPixelChannels(pixels[pixel], view, 10u), view.pixelX, view.pixelY, plan.tolerance,
+                         ebpiPixelChannels(pixels[pixel], view, 10u), view.pixelX, view.pixelY, ebpiViewDepth(plan),
+                         plan.tolerance,
                          push.maxSplit, quanta, split);
         EbpiRayOptionsGpu packed;
         for (uint b = 0u; b < kEbpiRayOptionCount; ++b) {

@@ -17,6 +17,7 @@
 #include "collision/ebpi/ebpi_window.h"
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -43,6 +44,9 @@ struct EbpiFixedImage {
     std::array<double, kEbpiChannels> scales{};
     std::vector<EbpiFixedPixel> pixels;  // row-major
     bool overflow = false;
+    // The rays' depth span (EbpiRayViewGpu's zMax - zMin): every tile's bound is capped at its area
+    // times it (ebpiTileCap). Infinite: no cap.
+    double depth = INFINITY;
 };
 
 // `value` x `scale` rounded up to whole quanta; kEbpiContributionLimit or more, or NaN: overflow.

@@ -44,7 +44,7 @@ struct ViewState {
     double oneRayBound(uint32_t k, uint32_t x, uint32_t y) const {
         const EbpiWindow& w = image->window;
         return gpu::ebpiOneRayBound(channels(pyramid[levels[k].first + y * levels[k].width + x].data(), 0),
-                                    double(cols(k, x)) * w.pixelSize.x, double(rows(k, y)) * w.pixelSize.y);
+                                    double(cols(k, x)) * w.pixelSize.x, double(rows(k, y)) * w.pixelSize.y, image->depth);
     }
 };
 
@@ -82,7 +82,7 @@ ViewState prepareView(const EbpiFixedImage& image, double tolerance, const EbpiR
         double quanta[gpu::kEbpiRayOptionCount];
         uint32_t split[gpu::kEbpiRayOptionCount];
         gpu::ebpiPixelOptions(v.channels(c, 0), v.channels(c + 5, 5), v.channels(c + 10, 10), image.window.pixelSize.x,
-                              image.window.pixelSize.y, tolerance, settings.maxSplit, quanta, split);
+                              image.window.pixelSize.y, image.depth, tolerance, settings.maxSplit, quanta, split);
         std::copy(quanta, quanta + gpu::kEbpiRayOptionCount, v.optionQuanta[p].begin());
         std::copy(split, split + gpu::kEbpiRayOptionCount, v.optionSplits[p].begin());
     }
@@ -160,7 +160,8 @@ EbpiRayPlan emitRays(const ViewState& v, const EbpiRayPlanSettings& settings) {
                     if (code != 0) {
                         const uint64_t* c = v.image->pixels[t].channels;
                         bound = gpu::ebpiSplitBound(v.channels(c, 0), v.channels(c + 5, 5), v.channels(c + 10, 10),
-                                                    window.pixelSize.x / nx, window.pixelSize.y / ny);
+                                                    window.pixelSize.x / nx, window.pixelSize.y / ny,
+                                                    gpu::ebpiTileCap(window.pixelSize.x, window.pixelSize.y, v.image->depth));
                     }
                 }
                 plan.boundQuanta = gpu::ebpiAddQuanta(plan.boundQuanta, gpu::ebpiBoundQuanta(bound, v.plan.tolerance));

@@ -218,18 +218,34 @@ VKC_INLINE double ebpiEvaluate(EbpiRayPolynomial p, double w, double h) {
     return v;
 }
 
-// ebpiSubdividedPixelBound at sub-tiles of w x h, rounded up.
+// The rays' depth span in a view: the length inside both solids along any ray lies in [0, it].
+VKC_INLINE double ebpiViewDepth(EbpiRayViewGpu plan) {
+    VKC_PRECISE double depth = plan.zMax - plan.zMin;
+    return depth;
+}
+
+// The cap of every bound of a tile of w x h: the volume over it and its rays' estimate both lie in
+// [0, w x h x depth], so its midpoint error does too, whatever its edges' terms add up to (faces a
+// rounding error off parallel to the rays, whose crease terms have no limit of their own).
+VKC_INLINE double ebpiTileCap(double w, double h, double depth) {
+    VKC_PRECISE double cap = (w * h) * depth;
+    return cap;
+}
+
+// ebpiSubdividedPixelBound at sub-tiles of w x h, capped at `pixelCap` (ebpiTileCap of the whole
+// pixel), rounded up.
 VKC_INLINE double ebpiSplitBound(EbpiRayPolynomial touching, EbpiRayPolynomial alongX, EbpiRayPolynomial alongY,
-                                 double w, double h) {
+                                 double w, double h, double pixelCap) {
     VKC_PRECISE double b = 4.0 * ebpiEvaluate(touching, w, h) +
                            (ebpiEvaluate(alongX, w, h) / w + ebpiEvaluate(alongY, w, h) / h);
-    VKC_PRECISE double up = b * kEbpiRayBoundRoundUp;
+    VKC_PRECISE double up = min(b, pixelCap) * kEbpiRayBoundRoundUp;
     return up;
 }
 
-// A tile of w x h sampled by one ray: its summed "touching" polynomial at its size, rounded up.
-VKC_INLINE double ebpiOneRayBound(EbpiRayPolynomial touching, double w, double h) {
-    VKC_PRECISE double up = ebpiEvaluate(touching, w, h) * kEbpiRayBoundRoundUp;
+// A tile of w x h sampled by one ray: its summed "touching" polynomial at its size, capped at
+// ebpiTileCap, rounded up.
+VKC_INLINE double ebpiOneRayBound(EbpiRayPolynomial touching, double w, double h, double depth) {
+    VKC_PRECISE double up = min(ebpiEvaluate(touching, w, h), ebpiTileCap(w, h, depth)) * kEbpiRayBoundRoundUp;
     return up;
 }
 
@@ -305,10 +321,11 @@ VKC_INLINE uint ebpiOptionSplit(uint high) { return high >> 21u; }
 // so the distinct options come first (quanta falling) and the rest repeat the last: a reader stops
 // at the first repeat.
 VKC_INLINE void ebpiPixelOptions(EbpiRayPolynomial touching, EbpiRayPolynomial alongX, EbpiRayPolynomial alongY,
-                                 double pixelW, double pixelH, double tolerance, uint maxSplit,
+                                 double pixelW, double pixelH, double depth, double tolerance, uint maxSplit,
                                  VKC_OUT_ARRAY(double, quanta, kEbpiRayOptionCount),
                                  VKC_OUT_ARRAY(uint, split, kEbpiRayOptionCount)) {
-    double oneRay = ebpiBoundQuanta(ebpiOneRayBound(touching, pixelW, pixelH), tolerance);
+    double oneRay = ebpiBoundQuanta(ebpiOneRayBound(touching, pixelW, pixelH, depth), tolerance);
+    double pixelCap = ebpiTileCap(pixelW, pixelH, depth);
     for (uint b = 0u; b < kEbpiRayOptionCount; ++b) {
         quanta[b] = oneRay;
         split[b] = 0u;
@@ -322,7 +339,7 @@ VKC_INLINE void ebpiPixelOptions(EbpiRayPolynomial touching, EbpiRayPolynomial a
             uint ny = ebpiSplitCandidate(iy, maxSplit);
             if (ny == 0u) break;
             if (ix == 0u && iy == 0u) continue;  // one ray: the one-ray bound above is tighter
-            double q = ebpiBoundQuanta(ebpiSplitBound(touching, alongX, alongY, pixelW / double(nx), pixelH / double(ny)),
+            double q = ebpiBoundQuanta(ebpiSplitBound(touching, alongX, alongY, pixelW / double(nx), pixelH / double(ny), pixelCap),
                                        tolerance);
             for (uint b = 0u; b < kEbpiRayOptionCount; ++b)
                 if (ebpiRayLadder(b) >= nx * ny && q < quanta[b]) {

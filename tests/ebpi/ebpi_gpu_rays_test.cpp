@@ -178,6 +178,7 @@ protected:
             e.plan = {e.tolerance, 0.0, zMin - 0.1, zMax + 0.1, firstTile, levels, c.objects[0],
                       c.objects.size() > 1 ? c.objects[1] : gpu::kEbpiNoObject, pair, v % 3};
             images.push_back(buildEbpiFixedImage(terms, window));
+            images.back().depth = gpu::ebpiViewDepth(e.plan);  // the cap the GPU applies
             firstPixel += c.width * c.height;
             firstTile += ebpiPyramidTiles(c.width, c.height);
             out.push_back(e);

@@ -148,9 +148,9 @@ TEST(EbpiSubdivision, PixelOptionsAreTheSmallestBoundWithinEachRayBudget) {
                     double quanta[gpu::kEbpiRayOptionCount];
                     uint32_t split[gpu::kEbpiRayOptionCount];
                     gpu::ebpiPixelOptions(rayPolynomial(p.touching), rayPolynomial(p.alongX), rayPolynomial(p.alongY),
-                                          pixel.x, pixel.y, tolerance, maxSplit, quanta, split);
-                    const double oneRay =
-                        gpu::ebpiBoundQuanta(gpu::ebpiOneRayBound(rayPolynomial(p.touching), pixel.x, pixel.y), tolerance);
+                                          pixel.x, pixel.y, INFINITY, tolerance, maxSplit, quanta, split);
+                    const double oneRay = gpu::ebpiBoundQuanta(
+                        gpu::ebpiOneRayBound(rayPolynomial(p.touching), pixel.x, pixel.y, INFINITY), tolerance);
                     // The distinct options (quanta falling) are the frontier over the ray budgets:
                     // every budget's smallest bound is among them, at no more rays than the budget.
                     uint32_t distinct = 1;

@@ -129,9 +129,22 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
             ++last;
         }
     const bool accelStructs = ebpiUsesAccelStructs(backend);
-    // Every slot's BLAS holds as many boxes as the largest closed mesh has triangles.
-    const uint32_t boxesPerObject = std::max(tables.mostTriangles, 1u);
-    if (accelStructs) VKC_TRY(prepareEbpiAccelFrame(c, backend, slot.accel, 2 * pairSlots, boxesPerObject));
+    // Every slot's BLAS holds as many boxes as the largest mesh a slot may hold has triangles: of
+    // the host's pairs, or of any closed mesh of the scene when the GPU chooses.
+    uint32_t boxesPerObject = source.host ? 1u : std::max(tables.mostTriangles, 1u);
+    for (const ObjectPair& pair : hostPairs)
+        for (uint32_t object : {pair.a, pair.b}) boxesPerObject = std::max(boxesPerObject, tables.objects[object].triangleCount);
+    if (accelStructs) {
+        const VkDeviceSize boxBytes = VkDeviceSize(2 * pairSlots) * boxesPerObject * sizeof(gpu::EbpiTriangleBoxGpu);
+        if (boxBytes > c.properties.limits.maxStorageBufferRange)
+            return makeError(ErrorCode::Unsupported,
+                             "ebpi: " + std::to_string(2 * pairSlots) + " object slots of " + std::to_string(boxesPerObject) +
+                                 " triangle boxes (" + std::to_string(boxBytes) +
+                                 " bytes) pass the device's maxStorageBufferRange " +
+                                 std::to_string(c.properties.limits.maxStorageBufferRange) +
+                                 ": lower EbpiSettings::maxPairs, pass the pairs as a CandidateSet, or use the compute backend");
+        VKC_TRY(prepareEbpiAccelFrame(c, backend, slot.accel, 2 * pairSlots, boxesPerObject));
+    }
 
     auto ownedGraph = std::make_unique<Graph>();
     Graph& graph = *ownedGraph;

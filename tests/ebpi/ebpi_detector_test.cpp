@@ -17,6 +17,7 @@
 #include "tests/ebpi/ebpi_volume_scenes.h"
 #include "tests/support/host_vertex_buffer.h"
 #include "tests/support/test_geometry.h"
+#include "shaders_glsl/shared/ebpi_trace.h"
 #include "tests/support/vulkan_test.h"
 #include "vkcollide/ebpi.h"
 #include "vkcollide/mesh_checks.h"
@@ -737,6 +738,39 @@ TEST_F(EbpiDetectorTest, GpuDrivenFramesMeasureThePairsTheyTakeAndNameWhatTheyCa
         EXPECT_LE(std::abs(pair.volume - exact), pair.volumeErrorBound) << pair.a << ", " << pair.b;
         EXPECT_LE(pair.volumeErrorBound, s.tolerance);
     }
+}
+
+// GPU-driven on a hardware backend every object slot's BLAS holds as many boxes as the scene's
+// largest closed mesh has triangles: past one storage-buffer binding the frame is refused with the
+// sizes and the ways out, never recorded past the device's limit.
+TEST_F(EbpiDetectorTest, GpuDrivenSlotsPastOneBindingAreRefusedWithTheWaysOut) {
+    if (!vk().hasRayQuery && !vk().hasRayTracingPipeline) {
+        if (test::deviceRequired()) FAIL() << "the device lacks a hardware ray backend";
+        GTEST_SKIP() << "no hardware ray backend on this device";
+    }
+    const MeshData big = solids::sphere(0.5f, 6);  // 81,920 triangles
+    EbpiSettings s = settings(1e-2, 16, EbpiDirectionChoice::Optimized,
+                              vk().hasRayQuery ? EbpiRayBackendChoice::RayQuery : EbpiRayBackendChoice::RayTracingPipeline);
+    s.maxPairs = 64;
+    s.maxGradientVertices = 1u << 18;
+    auto detector = EbpiDetector::create(context_, s);
+    ASSERT_TRUE(detector) << detector.status().describe();
+    auto scene = Scene::create(context_);
+    ASSERT_TRUE(scene);
+    auto mesh = scene->addMesh({"big sphere", &big});
+    ASSERT_TRUE(mesh);
+    ASSERT_TRUE(scene->addObject(mesh.value(), glm::dmat4(1.0)));
+    ASSERT_TRUE(scene->addObject(mesh.value(), glm::translate(glm::dmat4(1.0), {0.5, 0.0, 0.0})));
+    const VkDeviceSize needed = 128 * VkDeviceSize(big.indices.size() / 3) * sizeof(gpu::EbpiTriangleBoxGpu);
+    auto r = detector->run(scene.value());
+    if (needed <= vk().properties.limits.maxStorageBufferRange) {  // a device with larger bindings runs it
+        EXPECT_TRUE(r) << r.status().describe();
+        return;
+    }
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.status().code, ErrorCode::Unsupported);
+    EXPECT_NE(r.status().message.find("maxStorageBufferRange"), std::string::npos) << r.status().message;
+    EXPECT_NE(r.status().message.find("EbpiSettings::maxPairs"), std::string::npos) << r.status().message;
 }
 
 }  // namespace

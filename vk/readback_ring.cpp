@@ -57,10 +57,9 @@ Status ringSlotAvailable(VulkanContext& ctx, const ReadbackRing& ring, uint64_t 
                              ", whose completion signal was already handed out: frame numbers must increase");
     uint64_t previous = ring.slotFrame[frame % ring.slotCount];
     if (previous == 0) return Status::success();
-    uint64_t value = 0;
-    VKC_TRY(checkVk(ctx.vkd.vkGetSemaphoreCounterValue(ctx.device, ring.timeline, &value),
-                    "vkGetSemaphoreCounterValue(readback ring)"));
-    if (value < previous)
+    auto value = timelineValue(ctx, ring.timeline);
+    if (!value) return value.status();
+    if (value.value() < previous)
         return makeError(ErrorCode::NotReady, "readback ring: slot of frame " + std::to_string(frame) +
                                                   " still holds frame " + std::to_string(previous - 1) + " in flight");
     return Status::success();
@@ -80,11 +79,8 @@ VkSemaphoreSubmitInfo ringSignal(ReadbackRing& ring, uint64_t frame) {
 }
 
 Status signalRingFromHost(VulkanContext& ctx, ReadbackRing& ring, uint64_t frame) {
-    VkSemaphoreSubmitInfo signal = ringSignal(ring, frame);
-    VkSemaphoreSignalInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
-    info.semaphore = signal.semaphore;
-    info.value = signal.value;
-    return checkVk(ctx.vkd.vkSignalSemaphore(ctx.device, &info), "vkSignalSemaphore(readback ring)");
+    const VkSemaphoreSubmitInfo signal = ringSignal(ring, frame);
+    return signalTimelineFromHost(ctx, signal.semaphore, signal.value);
 }
 
 void ringHostBarrier(const VulkanContext& ctx, VkCommandBuffer cmd, const ReadbackRing& ring, uint64_t frame) {
@@ -102,10 +98,9 @@ Result<const void*> readRingSlot(VulkanContext& ctx, const ReadbackRing& ring, u
     if (ring.slotFrame[frame % ring.slotCount] != frame + 1)
         return makeError(ErrorCode::NotReady, "frame " + std::to_string(frame) +
                                                   " is recorded but its completion signal was not handed out");
-    uint64_t value = 0;
-    VKC_TRY(checkVk(ctx.vkd.vkGetSemaphoreCounterValue(ctx.device, ring.timeline, &value),
-                    "vkGetSemaphoreCounterValue(readback ring)"));
-    if (value < frame + 1)
+    auto value = timelineValue(ctx, ring.timeline);
+    if (!value) return value.status();
+    if (value.value() < frame + 1)
         return makeError(ErrorCode::NotReady, "frame " + std::to_string(frame) + " still in flight");
     RingSlot slot = ringSlot(ring, frame);
     VKC_TRY(invalidateBuffer(ctx, ring.buffer, slot.offset, ring.slotStride));

@@ -20,8 +20,8 @@ struct CollisionFrameImpl {
     std::optional<AabbTreeDetector> aabbTree;
     std::optional<EbpiDetector> ebpi;
     struct Slot {
-        uint64_t frame = 0;  // frame + 1 of the frame recorded into it; 0: none
-        bool released = true;  // the members' signals were given
+        uint64_t releaseAt = 0;  // the frame's timeline value from which its members' signals are given
+        bool released = true;    // they were
         std::vector<VkSemaphoreSubmitInfo> memberSignals;
     };
     std::vector<Slot> slots;
@@ -35,7 +35,7 @@ struct CollisionFrameImpl {
         auto value = timelineValue(*ctx, timeline);
         if (!value) return value.status();
         for (Slot& slot : slots) {
-            if (slot.released || slot.frame > value.value()) continue;
+            if (slot.released || slot.releaseAt > value.value()) continue;
             for (const VkSemaphoreSubmitInfo& signal : slot.memberSignals)
                 VKC_TRY(signalTimelineFromHost(*ctx, signal.semaphore, signal.value));
             slot.released = true;
@@ -96,15 +96,12 @@ Status CollisionFrame::record(VkCommandBuffer cmd, const Scene& scene, uint64_t 
         }
         return Status::success();
     };
-    if (Status recorded = recordAll(); !recorded.ok()) {
-        // The command buffer is not submitted: the members recorded so far are released now, so
-        // their slots do not wait for a frame that never runs.
-        for (const VkSemaphoreSubmitInfo& signal : signals)
-            VKC_TRY(signalTimelineFromHost(*f.ctx, signal.semaphore, signal.value));
-        return recorded;
-    }
-    f.slots[frame % f.slots.size()] = {frame + 1, false, std::move(signals)};
-    return Status::success();
+    Status recorded = recordAll();
+    // A frame that failed is never submitted: the signals its members handed out are given once
+    // every earlier frame has finished (a timeline value now would pass over one still in flight),
+    // so that their slots do not wait for it forever.
+    if (!signals.empty()) f.slots[frame % f.slots.size()] = {recorded.ok() ? frame + 1 : frame, false, std::move(signals)};
+    return recorded;
 }
 
 VkSemaphoreSubmitInfo CollisionFrame::completionSignal(uint64_t frame) {

@@ -17,7 +17,6 @@
 #include <utility>
 #include <vector>
 
-#include <unistd.h>
 
 namespace vkc {
 namespace {
@@ -27,14 +26,6 @@ using test::runCli;
 using test::sourcePath;
 
 using PairKey = std::pair<int, int>;
-
-std::filesystem::path scratchDir(const std::string& name) {
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "vkc_cli_tests" /
-                                      ("compare_" + name + "." + std::to_string(getpid()));
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
-    return dir;
-}
 
 PairKey keyOf(const nlohmann::json& pair) { return {pair["a"].get<int>(), pair["b"].get<int>()}; }
 
@@ -66,7 +57,7 @@ const nlohmann::json* findPair(const nlohmann::json& methodFrame, const PairKey&
 }
 
 TEST(CliCompare, TablesShowEveryReportedPairWithVolumesWithinTheirBounds) {
-    const std::filesystem::path dir = scratchDir("table");
+    const std::filesystem::path dir = test::scratchDirectory();
     auto run = runCli("compare " + sourcePath("tests/tools/scenes/compare.json") + " --resolution 256 --images " +
                       (dir / "images").string() + " --report " + (dir / "report.json").string());
     ASSERT_EQ(run.exitCode, 0) << run.output;
@@ -164,7 +155,7 @@ TEST(CliCompare, TablesShowEveryReportedPairWithVolumesWithinTheirBounds) {
 }
 
 TEST(CliCompare, RunsTheNamedMethodsBesideExactAndRefusesBadInput) {
-    const std::filesystem::path dir = scratchDir("named");
+    const std::filesystem::path dir = test::scratchDirectory();
     const std::string scene = sourcePath("tests/tools/scenes/compare.json");
     auto run = runCli("compare " + scene + " --methods aabb-tree --frames 1 --report " + (dir / "report.json").string());
     ASSERT_EQ(run.exitCode, 0) << run.output;

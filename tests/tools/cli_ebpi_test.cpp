@@ -21,9 +21,7 @@ using test::runCli;
 using test::sourcePath;
 
 TEST(CliDetect, EbpiMethodMeetsTheExactVolumesWithinItsBoundAndTheTolerance) {
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "vkc_cli_tests" / "ebpi";
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
+    const std::filesystem::path dir = test::scratchDirectory();
     const std::string scene = sourcePath("tests/tools/scenes/ebpi_volumes.json");
     auto exact = runCli("detect " + scene + " --method exact --report " + (dir / "exact.json").string());
     ASSERT_EQ(exact.exitCode, 0) << exact.output;
@@ -96,8 +94,7 @@ TEST(CliDetect, EbpiMethodMeetsTheExactVolumesWithinItsBoundAndTheTolerance) {
 // More overlapping pairs than one detector holds (maxPairs 4): the harness runs them in batches,
 // and every pair comes back with its volume within its bound of the exact 0.125.
 TEST(CliDetect, EbpiRunsMorePairsThanADetectorHoldsInBatches) {
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "vkc_cli_tests" / "ebpi_batches";
-    std::filesystem::create_directories(dir);
+    const std::filesystem::path dir = test::scratchDirectory();
     auto run = runCli("detect " + sourcePath("tests/tools/scenes/ebpi_batches.json") +
                       " --method ebpi --tolerance 1e-3 --report " + (dir / "report.json").string());
     ASSERT_EQ(run.exitCode, 0) << run.output;
@@ -115,8 +112,7 @@ TEST(CliDetect, EbpiRunsMorePairsThanADetectorHoldsInBatches) {
 // --ray-backend: each backend runs, says which it used, and gives the compute backend's volumes
 // exactly; a name that is no backend is refused listing the ones there are.
 TEST(CliDetect, EbpiRayBackendsGiveTheSameVolumes) {
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "vkc_cli_tests" / "ebpi_backends";
-    std::filesystem::create_directories(dir);
+    const std::filesystem::path dir = test::scratchDirectory();
     const std::string scene = sourcePath("tests/tools/scenes/ebpi_volumes.json");
     std::vector<double> reference;
     for (const char* backend : {"compute", "ray-query", "ray-tracing-pipeline"}) {

@@ -23,9 +23,7 @@ using test::runCli;
 using test::sourcePath;
 
 TEST(CliDetect, LdiMethodMeetsReferenceVolumesWithinItsBound) {
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "vkc_cli_tests" / "ldi";
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
+    const std::filesystem::path dir = test::scratchDirectory();
     const std::filesystem::path reportPath = dir / "report.json";
     auto run = runCli("detect " + sourcePath("tests/tools/scenes/ldi_volumes.json") + " --method ldi --resolution 256 " +
                       "--layer-cap 8 --images " + (dir / "images").string() + " --report " + reportPath.string());
@@ -112,9 +110,7 @@ TEST(CliDetect, LdiMethodMeetsReferenceVolumesWithinItsBound) {
 // binding): the CLI runs them in batches, and a mesh with a zero-area triangle, warned about by
 // every batch, is named once in the frame's report.
 TEST(CliDetect, LdiBatchesNameADegenerateMeshOnce) {
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "vkc_cli_tests" / "ldi_batches";
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
+    const std::filesystem::path dir = test::scratchDirectory();
     // A unit box whose top face is a fan around a vertex on one of its edges: closed, one zero-area triangle.
     std::ofstream(dir / "fanned.off") << "OFF\n9 14 0\n"
                                          "-0.5 -0.5 -0.5\n0.5 -0.5 -0.5\n-0.5 0.5 -0.5\n0.5 0.5 -0.5\n"

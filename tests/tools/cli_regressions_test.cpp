@@ -8,7 +8,6 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -17,7 +16,6 @@
 #include <random>
 #include <set>
 
-#include <unistd.h>
 
 namespace vkc {
 namespace {
@@ -31,14 +29,6 @@ std::filesystem::path sharedDir() {
     return env ? std::filesystem::path(env) : std::filesystem::path(VKC_SOURCE_DIR) / ".." / "shared";
 }
 
-std::filesystem::path scratch(const std::string& name) {
-    std::filesystem::path dir = std::filesystem::temp_directory_path() / "vkc_cli_tests";
-    std::filesystem::create_directories(dir);
-    std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    std::replace(test.begin(), test.end(), '/', '.');  // parameterised names have slashes
-    return dir / (test + "." + std::to_string(getpid()) + "." + name);
-}
-
 PairCounts pairCounts(const Json& pairs) {
     PairCounts counts;
     for (const Json& pair : pairs) counts[{pair["a"].get<int>(), pair["b"].get<int>()}] = pair["triangle_pairs"].get<int64_t>();
@@ -48,7 +38,7 @@ PairCounts pairCounts(const Json& pairs) {
 // Runs `method` (with `options`) on `scene`, frame 0; fails the test (and returns nothing) on a
 // non-zero exit.
 std::optional<Json> detect(const std::filesystem::path& scene, const std::string& method, const std::string& options = "") {
-    const auto report = scratch(scene.stem().string() + "." + method + ".json");
+    const auto report = test::scratchDirectory() / (scene.stem().string() + "." + method + ".json");
     auto run = test::runCli("detect " + scene.string() + " --method " + method + " " + options + " --report " +
                             report.string());
     EXPECT_EQ(run.exitCode, 0) << method << " on " << scene << ":\n" << run.output;
@@ -190,7 +180,7 @@ TEST(CliFarFromOrigin, ExactAndAabbTreeGiveTheSameAnswerAsAtTheOrigin) {
     for (const char* method : {"exact", "aabb-tree"}) {
         PairCounts answers[2];
         for (int far = 0; far < 2; ++far) {
-            const auto path = scratch(std::string(far ? "far" : "near") + ".json");
+            const auto path = test::scratchDirectory() / (std::string(far ? "far" : "near") + ".json");
             std::ofstream(path) << crowdScene(far ? test::kFarOrigin : glm::dvec3(0.0), 20261124).dump(1);
             auto frame = detect(path, method);
             ASSERT_TRUE(frame);

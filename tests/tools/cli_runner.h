@@ -1,14 +1,17 @@
 // Runs the vkcollide CLI (or another program) built beside the tests and captures its exit code
-// and output; reads the JSON it writes.
+// and output; reads the JSON it writes; gives each test a folder of its own to write in.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace vkc::test {
 
@@ -38,6 +41,23 @@ inline CliRun runCli(const std::string& arguments) {
 }
 
 inline std::string sourcePath(const std::string& relative) { return std::string(VKC_SOURCE_DIR) + "/" + relative; }
+
+// A folder for the running test alone, emptied the first time the test asks for it: ctest runs
+// tests in parallel, and several checkouts may share /tmp, so it is named by test and process.
+inline std::filesystem::path scratchDirectory() {
+    const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    std::string test = std::string(info->test_suite_name()) + "." + info->name();
+    std::replace(test.begin(), test.end(), '/', '.');  // parameterised names have slashes
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / "vkc_tests" / (test + "." + std::to_string(getpid()));
+    static std::filesystem::path emptied;
+    if (emptied != dir) {
+        std::filesystem::remove_all(dir);
+        emptied = dir;
+    }
+    std::filesystem::create_directories(dir);
+    return dir;
+}
 
 inline nlohmann::json readJson(const std::filesystem::path& path) {
     std::ifstream file(path);

@@ -12,7 +12,6 @@
 #include <filesystem>
 #include <fstream>
 
-#include <unistd.h>
 
 namespace vkc {
 namespace {
@@ -21,17 +20,9 @@ using test::readJson;
 using test::runCli;
 using test::sourcePath;
 
-// Unique per test and process: ctest runs tests in parallel, and several checkouts may share /tmp.
-std::filesystem::path scratch(const std::string& name) {
-    std::filesystem::path dir = std::filesystem::temp_directory_path() / "vkc_cli_tests";
-    std::filesystem::create_directories(dir);
-    const char* test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    return dir / (std::string(test) + "." + std::to_string(getpid()) + "." + name);
-}
-
 TEST(CliDetect, ExactMethodMatchesOracleAndReferenceVolumes) {
     const std::string scenePath = sourcePath("tests/tools/scenes/reference_volumes.json");
-    const auto reportPath = scratch("reference_volumes.json");
+    const auto reportPath = test::scratchDirectory() / "reference_volumes.json";
     auto run = runCli("detect " + scenePath + " --method exact --report " + reportPath.string());
     ASSERT_EQ(run.exitCode, 0) << run.output;
     nlohmann::json report = readJson(reportPath);
@@ -77,7 +68,8 @@ TEST(CliDetect, ExactMethodMatchesOracleAndReferenceVolumes) {
 
 TEST(CliDetect, AabbTreeMethodAgreesWithExactTrianglePairCounts) {
     const std::string scenePath = sourcePath("tests/tools/scenes/reference_volumes.json");
-    const auto exactPath = scratch("exact_counts.json"), aabbPath = scratch("aabb_counts.json");
+    const std::filesystem::path dir = test::scratchDirectory();
+    const auto exactPath = dir / "exact_counts.json", aabbPath = dir / "aabb_counts.json";
     auto exact = runCli("detect " + scenePath + " --method exact --report " + exactPath.string());
     ASSERT_EQ(exact.exitCode, 0) << exact.output;
     auto aabb = runCli("detect " + scenePath + " --method aabb-tree --report " + aabbPath.string());
@@ -109,7 +101,8 @@ TEST(CliDetect, AabbTreeMethodAgreesWithExactTrianglePairCounts) {
 // ones. Runs both on the demo; returns the frames of the exact report and of `method`'s.
 std::pair<nlohmann::json, nlohmann::json> demoFramesOfExactAnd(const std::string& method) {
     const std::string demo = sourcePath("tools/scenes/demo.json");
-    const auto exactPath = scratch("demo_exact.json"), methodPath = scratch("demo_" + method + ".json");
+    const std::filesystem::path dir = test::scratchDirectory();
+    const auto exactPath = dir / "demo_exact.json", methodPath = dir / ("demo_" + method + ".json");
     auto exact = runCli("detect " + demo + " --method exact --report " + exactPath.string());
     EXPECT_EQ(exact.exitCode, 0) << exact.output;
     auto run = runCli("detect " + demo + " --method " + method + " --resolution 256 --report " + methodPath.string());
@@ -183,7 +176,7 @@ TEST(CliDetect, StencilMethodFindsTheExactPairsOfTheDemo) {
 }
 
 TEST(CliDetect, DemoSceneRunsEveryFrameWithContainmentAndNoBroadphaseMiss) {
-    const auto reportPath = scratch("demo.json");
+    const auto reportPath = test::scratchDirectory() / "demo.json";
     auto run = runCli("detect " + sourcePath("tools/scenes/demo.json") + " --method exact --report " +
                       reportPath.string());
     ASSERT_EQ(run.exitCode, 0) << run.output;

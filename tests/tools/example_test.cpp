@@ -54,8 +54,7 @@ std::set<uint32_t> oracleObjects(const io::SceneDescription& scene, uint32_t f) 
 std::vector<std::vector<bool>> runAndReadTints(const std::string& methodOptions, const io::SceneDescription& scene,
                                                uint32_t frames = kFrames) {
     const std::string scenePath = test::sourcePath("tests/tools/scenes/example_growing.json");
-    const std::filesystem::path out = std::filesystem::temp_directory_path() / "vkcollide_example_test";
-    std::filesystem::remove_all(out);
+    const std::filesystem::path out = test::scratchDirectory();
     const test::CliRun run = test::runProgram(std::string(VKC_EXAMPLE_PATH) + " " + scenePath + " --frames " +
                                               std::to_string(frames) + " --growth " + std::to_string(kGrowth) +
                                               " --validation " + methodOptions + " --out " + out.string());

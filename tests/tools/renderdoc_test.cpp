@@ -12,21 +12,9 @@
 #include <fstream>
 #include <sstream>
 
-#include <unistd.h>
 
 namespace vkc {
 namespace {
-
-// Per test and process: ctest runs the two tests in parallel, and they must not clear each
-// other's captures.
-std::filesystem::path scratchDir() {
-    const char* test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    std::filesystem::path dir = std::filesystem::temp_directory_path() / "vkc_renderdoc_tests" /
-                                (std::string(test) + "." + std::to_string(getpid()));
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
-    return dir;
-}
 
 // The capture as RenderDoc's XML, in which debug labels and object names appear verbatim.
 std::string convertToXml(const std::filesystem::path& capture) {
@@ -54,7 +42,7 @@ const std::string kDetectDemo =
     "detect " + test::sourcePath("tools/scenes/demo.json") + " --method stencil --resolution 128 --frames 1";
 
 TEST(RenderDoc, InApplicationCaptureHasEveryPassLabel) {
-    std::filesystem::path capture = scratchDir() / "inapp.rdc";
+    std::filesystem::path capture = test::scratchDirectory() / "inapp.rdc";
     auto run = test::runCli(kDetectDemo + " --renderdoc-capture " + capture.string());
     ASSERT_EQ(run.exitCode, 0) << run.output;
     ASSERT_TRUE(std::filesystem::exists(capture)) << run.output;
@@ -62,7 +50,7 @@ TEST(RenderDoc, InApplicationCaptureHasEveryPassLabel) {
 }
 
 TEST(RenderDoc, CaptureUnderRenderdoccmd) {
-    std::filesystem::path dir = scratchDir();
+    std::filesystem::path dir = test::scratchDirectory();
     std::filesystem::path capture = dir / "wrapped.rdc";
     std::string command = "renderdoccmd capture -w -c " + (dir / "wrapped").string() + " " + VKC_CLI_PATH + " " +
                           kDetectDemo + " --renderdoc-capture " + capture.string() + " >" + (dir / "log.txt").string() +
@@ -75,7 +63,7 @@ TEST(RenderDoc, CaptureUnderRenderdoccmd) {
 // The example renderer's frame: its own raster and compute work with vkcollide's broadphase and
 // aabb-tree passes recorded into the same command buffer, each labelled, its resources named.
 TEST(RenderDoc, ExampleFrameShowsVkcollidesPassesInsideTheHostsFrame) {
-    std::filesystem::path capture = scratchDir() / "example.rdc";
+    std::filesystem::path capture = test::scratchDirectory() / "example.rdc";
     auto run = test::runProgram(std::string(VKC_EXAMPLE_PATH) + " " +
                                 test::sourcePath("tests/tools/scenes/example_growing.json") +
                                 " --frames 3 --capture-frame 2 --out " + (capture.parent_path() / "png").string() +

@@ -4,9 +4,10 @@
 // Method `ebpi`: the frame's tested pairs from its candidates, on the GPU (shared/ebpi_pair_setup.h).
 // One workgroup: the candidate list is read in order, a chunk per step, each thread testing one
 // pair (both objects closed solids, their boxes, tightened where the CPU positions are current,
-// overlapping with a volume); the accepted ones take slots in list order, then are sorted by
-// (a, b) (a broadphase's list comes in no particular order) and given their gradient slots; past
-// maxGradientVertices the last ones are dropped. Then every slot's tables are written, the unused
+// overlapping with a volume); the slots keep the first maxPairs accepted ones in (a, b) order
+// (kept sorted as they come, the largest evicted), so which pairs a full frame tests does not
+// depend on the order of the broadphase's list, which has none; they are given their gradient
+// slots, and past maxGradientVertices the last ones are dropped. Then every slot's tables are written, the unused
 // slots' empty.
 
 #include "shared/ebpi_image.h"
@@ -115,7 +116,8 @@ void selectPairs() {
             for (uint k = 0u; k < kEbpiSetupGroupSize && base + k < listed; ++k) {
                 uvec2 pair = candidates[base + k];
                 if (openPair[k]) {
-                    if (openPairs == 0u) {
+                    if (openPairs == 0u || before(EbpiSlotGpu(pair.x, pair.y, 0u, 0u),
+                                                  EbpiSlotGpu(state.firstOpenA, state.firstOpenB, 0u, 0u))) {
                         state.firstOpenA = pair.x;
                         state.firstOpenB = pair.y;
                     }
@@ -123,21 +125,19 @@ void selectPairs() {
                 }
                 if (!accepted[k]) continue;
                 ++overlapping;
-                if (taken < params.slotCount) slots[taken++] = EbpiSlotGpu(pair.x, pair.y, 0u, 0u);
+                EbpiSlotGpu s = EbpiSlotGpu(pair.x, pair.y, 0u, 0u);
+                if (taken == params.slotCount && (taken == 0u || !before(s, slots[taken - 1u]))) continue;
+                uint j = min(taken, params.slotCount - 1u);  // full: the largest makes room
+                while (j > 0u && before(s, slots[j - 1u])) {
+                    slots[j] = slots[j - 1u];
+                    --j;
+                }
+                slots[j] = s;
+                taken = min(taken + 1u, params.slotCount);
             }
         barrier();
     }
     if (lid != 0u) return;
-    // Sorted by (a, b): insertion sort, the slots being few.
-    for (uint i = 1u; i < taken; ++i) {
-        EbpiSlotGpu s = slots[i];
-        uint j = i;
-        while (j > 0u && before(s, slots[j - 1u])) {
-            slots[j] = slots[j - 1u];
-            --j;
-        }
-        slots[j] = s;
-    }
     // Gradient slots in slot order; the pairs past maxGradientVertices are dropped.
     uint vertices = 0u, used = 0u;
     for (; used < taken; ++used) {

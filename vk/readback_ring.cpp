@@ -65,6 +65,22 @@ Status ringSlotAvailable(VulkanContext& ctx, const ReadbackRing& ring, uint64_t 
     return Status::success();
 }
 
+Status ringIdle(VulkanContext& ctx, const ReadbackRing& ring) {
+    uint64_t last = 0;
+    for (uint32_t s = 0; s < ring.slotCount; ++s) {
+        if (ring.slotRecorded[s] != ring.slotFrame[s])
+            return makeError(ErrorCode::NotReady, "frame " + std::to_string(ring.slotRecorded[s] - 1) +
+                                                      " is recorded but its completion signal was not handed out");
+        last = std::max(last, ring.slotFrame[s]);
+    }
+    if (last == 0) return Status::success();
+    auto value = timelineValue(ctx, ring.timeline);
+    if (!value) return value.status();
+    if (value.value() < last)
+        return makeError(ErrorCode::NotReady, "frame " + std::to_string(last - 1) + " is still in flight");
+    return Status::success();
+}
+
 void ringFrameRecorded(ReadbackRing& ring, uint64_t frame) { ring.slotRecorded[frame % ring.slotCount] = frame + 1; }
 
 VkSemaphoreSubmitInfo ringSignal(ReadbackRing& ring, uint64_t frame) {

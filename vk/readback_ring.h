@@ -36,6 +36,10 @@ RingSlot ringSlot(const ReadbackRing& ring, uint64_t frame);
 // frame whose signal was handed out (a timeline value cannot be signalled twice: the submit would
 // fail, and lavapipe loses the device). Never blocks.
 Status ringSlotAvailable(VulkanContext& ctx, const ReadbackRing& ring, uint64_t frame);
+// Success when every frame recorded into the ring has had its signal handed out and has completed
+// on the GPU (or none was recorded): the ring and what its frames used may be replaced. NotReady
+// otherwise, naming the frame. Never blocks.
+Status ringIdle(VulkanContext& ctx, const ReadbackRing& ring);
 // Marks `frame` recorded into its slot: until ringSignal(frame) readRingSlot says NotReady for it,
 // and InvalidArgument for the slot's earlier frame, whose data and state the new one replaces.
 void ringFrameRecorded(ReadbackRing& ring, uint64_t frame);

@@ -13,15 +13,22 @@
 #include "collision/frames/vertex_buffer_slots.h"
 #include "passes/broadphase/broadphase_passes.h"
 #include "shaders_glsl/shared/float_order.h"
+#include "vk/assign_result.h"
 #include "vk/descriptors.h"
 #include "vk/readback_ring.h"
 
 #include "spirv/broadphase_bounds.comp.h"
+#include "spirv/broadphase_centre_box.comp.h"
+#include "spirv/broadphase_morton.comp.h"
 #include "spirv/broadphase_pairs.comp.h"
+#include "spirv/broadphase_tree_build.comp.h"
+#include "spirv/broadphase_tree_fit.comp.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
+#include <tuple>
 
 namespace vkc {
 
@@ -37,7 +44,9 @@ constexpr uint32_t kDefaultFramesInFlight = 2;
 // Its buffers are the graph's (DetectorFrames::slots).
 struct FrameSlot {
     VkDescriptorSet boundsSet = VK_NULL_HANDLE;
-    VkDescriptorSet pairsSet = VK_NULL_HANDLE;
+    VkDescriptorSet treeSet = VK_NULL_HANDLE;
+    VkDescriptorSet codesToScratch = VK_NULL_HANDLE;
+    VkDescriptorSet scratchToCodes = VK_NULL_HANDLE;
     std::unique_ptr<Graph> graph;  // kept for pass names when reading timings
     uint32_t objectCount = 0;
     glm::dvec3 origin{0.0};  // the shaders' coordinates are world minus this
@@ -49,22 +58,35 @@ struct FrameSlot {
 
 struct BroadphaseImpl {
     VulkanContext* ctx = nullptr;
-    BroadphaseSettings settings;
+    BroadphaseSettings settings;  // in effect: defaults filled in, grown where they follow the scene
+    bool objectsFollowScene = false;  // maxObjects was left 0
+    bool pairsFollowScene = false;    // pairCapacity was left 0
+    uint32_t wantedPairCapacity = 0;  // what a truncated frame's exact count asked for
     Pipeline boundsPipeline;
-    Pipeline pairsPipeline;
+    BroadphaseTreePipelines treePipelines;
+    RadixSortPipelines sortPipelines;
     DetectorFrames frames;
     std::vector<FrameSlot> slots;
 
     ~BroadphaseImpl();
     Status createResources();
+    void destroyResources();
+    Status grow(uint32_t maxObjects, uint32_t pairCapacity);
+    Status growForScene(uint32_t objectCount);
     Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, uint64_t frame);
 };
 
 BroadphaseImpl::~BroadphaseImpl() {
-    if (!ctx) return;
+    if (ctx) destroyResources();
+}
+
+void BroadphaseImpl::destroyResources() {
     destroyDetectorFrames(*ctx, frames);
     destroyPipeline(*ctx, boundsPipeline);
-    destroyPipeline(*ctx, pairsPipeline);
+    for (Pipeline* tree : {&treePipelines.centreBox, &treePipelines.morton, &treePipelines.build, &treePipelines.fit,
+                           &treePipelines.pairs})
+        destroyPipeline(*ctx, *tree);
+    destroyRadixSortPipelines(*ctx, sortPipelines);
 }
 
 Status BroadphaseImpl::createResources() {
@@ -76,14 +98,22 @@ Status BroadphaseImpl::createResources() {
                                         "broadphase-bounds");
     if (!bounds) return bounds.status();
     boundsPipeline = bounds.value();
-    auto pairs = createComputePipeline(c, kSpirv_broadphase_pairs_comp, kBroadphasePairsLayout, {}, "broadphase-pairs");
-    if (!pairs) return pairs.status();
-    pairsPipeline = pairs.value();
+    auto tree = [&](Pipeline& pipeline, std::span<const uint32_t> spirv, const char* name) {
+        return assignResult(pipeline, createComputePipeline(c, spirv, kBroadphaseTreeLayout, {}, name));
+    };
+    VKC_TRY(tree(treePipelines.centreBox, kSpirv_broadphase_centre_box_comp, "broadphase-centre-box"));
+    VKC_TRY(tree(treePipelines.morton, kSpirv_broadphase_morton_comp, "broadphase-morton"));
+    VKC_TRY(tree(treePipelines.build, kSpirv_broadphase_tree_build_comp, "broadphase-tree-build"));
+    VKC_TRY(tree(treePipelines.fit, kSpirv_broadphase_tree_fit_comp, "broadphase-tree-fit"));
+    VKC_TRY(tree(treePipelines.pairs, kSpirv_broadphase_pairs_comp, "broadphase-pairs"));
+    VKC_TRY(assignResult(sortPipelines, createRadixSortPipelines(c)));
 
     const uint32_t slotCount = settings.framesInFlight;
-    VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (2 + vertexBuffers + 2)};
+    const uint32_t setBuffers = 2 + vertexBuffers + uint32_t(kBroadphaseTreeLayout.bindings.size()) +
+                                2 * uint32_t(kRadixSortLayout.bindings.size());
+    VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * setBuffers};
     VKC_TRY(createDetectorFrames(c,
-                                 {"broadphase", slotCount, slotCount * 2, {&size, 1},
+                                 {"broadphase", slotCount, slotCount * 4, {&size, 1},
                                   broadphaseReadbackLayout(settings.maxObjects, settings.pairCapacity),
                                   !settings.disableGpuTimings},
                                  frames));
@@ -93,19 +123,63 @@ Status BroadphaseImpl::createResources() {
         const FrameSlotResources make(c, i);
         VKC_TRY(make.descriptorSet(slots[i].boundsSet, frames.descriptorPool, boundsPipeline.setLayouts[0],
                                    "broadphase-bounds set", vertexBuffers));
-        VKC_TRY(make.descriptorSet(slots[i].pairsSet, frames.descriptorPool, pairsPipeline.setLayouts[0],
-                                   "broadphase-pairs set"));
+        VKC_TRY(make.descriptorSet(slots[i].treeSet, frames.descriptorPool, treePipelines.pairs.setLayouts[0],
+                                   "broadphase-tree set"));
+        VKC_TRY(make.descriptorSet(slots[i].codesToScratch, frames.descriptorPool,
+                                   sortPipelines.scatter.setLayouts[0], "broadphase-sort set (codes to scratch)"));
+        VKC_TRY(make.descriptorSet(slots[i].scratchToCodes, frames.descriptorPool,
+                                   sortPipelines.scatter.setLayouts[0], "broadphase-sort set (scratch to codes)"));
     }
     return Status::success();
+}
+
+// Everything is made again at the new sizes, once nothing recorded so far can still use it; frame
+// numbers go on increasing, and the earlier frames' results are gone.
+Status BroadphaseImpl::grow(uint32_t maxObjects, uint32_t pairCapacity) {
+    VKC_TRY(ringIdle(*ctx, frames.ring));
+    const uint64_t nextRunFrame = frames.nextRunFrame, signalled = frames.ring.signalled;
+    const BroadphaseSettings before = settings;
+    destroyResources();
+    frames = DetectorFrames{};
+    slots.clear();
+    settings.maxObjects = maxObjects;
+    settings.pairCapacity = pairCapacity;
+    Status made = createResources();
+    if (!made.ok()) {  // keep a working broadphase at the sizes it had
+        destroyResources();
+        frames = DetectorFrames{};
+        slots.clear();
+        settings = before;
+        VKC_TRY(createResources());
+    }
+    frames.nextRunFrame = nextRunFrame;
+    frames.ring.signalled = signalled;
+    return made;
+}
+
+// More objects than maxObjects: grown to the next power of two when maxObjects follows the scene
+// (every frame so far completed: NotReady until then), else refused.
+Status BroadphaseImpl::growForScene(uint32_t objectCount) {
+    const std::string tooMany = "broadphase: the scene has " + std::to_string(objectCount) +
+                                " objects, more than BroadphaseSettings::maxObjects (" +
+                                std::to_string(settings.maxObjects) + ")";
+    const uint32_t limit = broadphaseObjectLimit(*ctx);
+    if (!objectsFollowScene || objectCount > limit)
+        return makeError(ErrorCode::InvalidArgument,
+                         tooMany + (objectsFollowScene ? ", and this device's limit (" + std::to_string(limit) + ")" : ""));
+    Status grown = grow(std::min(limit, std::bit_ceil(objectCount)), settings.pairCapacity);
+    if (grown.ok()) return grown;
+    return makeError(grown.code, tooMany + ": it grows once every frame recorded so far has completed (" +
+                                     grown.message + "); or set maxObjects for the largest scene");
 }
 
 Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, uint64_t frame) {
     VulkanContext& c = *ctx;
     const uint32_t objectCount = uint32_t(scene.objects.size());
-    if (objectCount > settings.maxObjects)
-        return makeError(ErrorCode::InvalidArgument, "broadphase: the scene has " + std::to_string(objectCount) +
-                                                         " objects, more than BroadphaseSettings::maxObjects (" +
-                                                         std::to_string(settings.maxObjects) + ")");
+    if (objectCount > settings.maxObjects) VKC_TRY(growForScene(objectCount));
+    // A truncated frame asked for more pair room: taken when nothing is in flight, else later.
+    if (wantedPairCapacity > settings.pairCapacity && ringIdle(c, frames.ring).ok())
+        VKC_TRY(grow(settings.maxObjects, wantedPairCapacity));
     // The slot is free once the frame that last used it has completed on the GPU (never waits).
     VKC_TRY(ringSlotAvailable(c, frames.ring, frame));
     FrameSlot& slot = slots[frame % slots.size()];
@@ -117,6 +191,14 @@ Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, 
                                     {sizeof(gpu::ObjectGpu) * std::max(objectCount, 1u), 0, /*hostWrite*/ true});
     in.bounds = graph.createBuffer("broadphase world bounds", {broadphaseBoundsBytes(settings.maxObjects)});
     in.pairs = graph.createBuffer("broadphase pairs", {broadphasePairsBytes(settings.pairCapacity)});
+    in.centreBox = graph.createBuffer("broadphase centre box", {24});
+    in.codes = graph.createBuffer("broadphase sorted codes", {radixSortBufferBytes(objectCount)});
+    in.codesScratch = graph.createBuffer("broadphase sort scratch", {radixSortBufferBytes(objectCount)});
+    in.sortHistogram = graph.createBuffer("broadphase sort histogram", {radixSortHistogramBytes(objectCount)});
+    in.treeNodes = graph.createBuffer("broadphase tree nodes", {broadphaseTreeNodesBytes(objectCount)});
+    in.leafParents = graph.createBuffer("broadphase leaf parents", {broadphasePerObjectBytes(objectCount)});
+    in.fitVisits = graph.createBuffer("broadphase fit visits", {broadphasePerObjectBytes(objectCount)});
+    in.leafBoxes = graph.createBuffer("broadphase sorted leaf boxes", {broadphaseLeafBoxesBytes(objectCount)});
 
     VertexBufferSlots vertexSlots(frames.vertexBufferCapacity, "broadphase: the scene reads");
     std::vector<gpu::ObjectGpu> objects(objectCount);
@@ -132,13 +214,16 @@ Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, 
     }
 
     in.boundsPipeline = &boundsPipeline;
-    in.pairsPipeline = &pairsPipeline;
+    in.treePipelines = &treePipelines;
+    in.sortPipelines = &sortPipelines;
     in.boundsSet = slot.boundsSet;
-    in.pairsSet = slot.pairsSet;
-    in.push = {objectCount, objectCount < 2 ? 0u : objectCount * (objectCount - 1) / 2, settings.margin, 0u};
+    in.treeSet = slot.treeSet;
+    in.codesToScratch = slot.codesToScratch;
+    in.scratchToCodes = slot.scratchToCodes;
+    in.push = {objectCount, maxVertexCount <= gpu::kBoundsThreadPerObjectVertices ? 1u : 0u, settings.margin, 0u};
     in.pairCapacity = settings.pairCapacity;
     in.maxVertexCount = maxVertexCount;
-    in.maxPairGroups = c.properties.limits.maxComputeWorkGroupCount[0];
+    in.maxRows = c.properties.limits.maxComputeWorkGroupCount[1];
     in.meshVertices = importVertexBuffers(graph, vertexSlots.buffers());
     in.readback = importReadbackSlot(graph, "broadphase readback slot", frames.ring, frame);
     in.readbackLayout = &frames.readback;
@@ -149,8 +234,18 @@ Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, 
     const GraphDescriptors d(c, graph, frames.placeholder.buffer);
     d.storageBuffer(slot.boundsSet, gpu::kBindingObjects, in.objects);
     d.storageBuffer(slot.boundsSet, gpu::kBindingBounds, in.bounds);
-    d.storageBuffer(slot.pairsSet, gpu::kBindingBounds, in.bounds);
-    d.storageBuffer(slot.pairsSet, gpu::kBindingPairs, in.pairs);
+    const std::pair<uint32_t, BufferHandle> treeBindings[] = {
+        {gpu::kBindingBounds, in.bounds},         {gpu::kBindingPairs, in.pairs},
+        {gpu::kBindingCentreBox, in.centreBox},   {gpu::kBindingSortedCodes, in.codes},
+        {gpu::kBindingTreeNodes, in.treeNodes},   {gpu::kBindingLeafParents, in.leafParents},
+        {gpu::kBindingFitVisits, in.fitVisits},   {gpu::kBindingLeafBoxes, in.leafBoxes}};
+    for (const auto& [binding, buffer] : treeBindings) d.storageBuffer(slot.treeSet, binding, buffer);
+    for (const auto& [set, source, destination] :
+         {std::tuple{slot.codesToScratch, in.codes, in.codesScratch}, std::tuple{slot.scratchToCodes, in.codesScratch, in.codes}}) {
+        d.storageBuffer(set, gpu::kRadixBindingSource, source);
+        d.storageBuffer(set, gpu::kRadixBindingDestination, destination);
+        d.storageBuffer(set, gpu::kRadixBindingHistogram, in.sortHistogram);
+    }
     writeStorageBufferArray(c, slot.boundsSet, gpu::kBindingVertexBuffers, vertexSlots.buffers());
     VKC_TRY(executeFrameGraph(c, frames, frame, graph, cmd));
     slot.objectCount = objectCount;
@@ -173,15 +268,17 @@ Result<Broadphase> Broadphase::create(Context& context, const BroadphaseSettings
     auto impl = std::make_unique<BroadphaseImpl>();
     impl->ctx = &vulkanOf(context);
     impl->settings = settings;
+    impl->objectsFollowScene = settings.maxObjects == 0;
+    impl->pairsFollowScene = settings.pairCapacity == 0;
     BroadphaseSettings& s = impl->settings;
     if (s.maxObjects == 0) s.maxObjects = kDefaultMaxObjects;
     if (s.pairCapacity == 0) s.pairCapacity = kDefaultPairCapacity;
     if (s.framesInFlight == 0) s.framesInFlight = kDefaultFramesInFlight;
-    // The bounds dispatch puts one object per workgroup row; the pair index must fit 32 bits.
-    const uint32_t maxRows = impl->ctx->properties.limits.maxComputeWorkGroupCount[1];
-    if (s.maxObjects > std::min(maxRows, 65535u))
+    // The tree passes give each object one thread.
+    const uint32_t limit = broadphaseObjectLimit(*impl->ctx);
+    if (s.maxObjects > limit)
         return makeError(ErrorCode::InvalidArgument, "BroadphaseSettings::maxObjects " + std::to_string(s.maxObjects) +
-                                                         " exceeds " + std::to_string(std::min(maxRows, 65535u)));
+                                                         " exceeds this device's " + std::to_string(limit));
     VKC_TRY(impl->createResources());
     return Broadphase(std::move(impl));
 }
@@ -213,6 +310,11 @@ Status Broadphase::results(uint64_t frame, BroadphaseResults& out) {
     std::memcpy(&header, pairBytes, sizeof(header));
     out.pairCount = header.count;
     out.truncated = header.count > impl_->settings.pairCapacity;
+    if (out.truncated && impl_->pairsFollowScene)  // the pair list's buffer stays within one binding
+        impl_->wantedPairCapacity = std::max(
+            impl_->wantedPairCapacity,
+            uint32_t(std::min<uint64_t>(std::bit_ceil(uint64_t(header.count)),
+                                        (impl_->ctx->properties.limits.maxStorageBufferRange - sizeof(header)) / 8)));
     const uint32_t stored = std::min(header.count, impl_->settings.pairCapacity);
     out.pairs.resize(stored);
     if (stored != 0)  // an empty vector's data() may be null, which memcpy must not get even for 0 bytes
@@ -241,10 +343,16 @@ Result<GpuCandidates> broadphaseCandidates(const Broadphase& broadphase, uint64_
 DetectorFrames& BroadphaseAccess::frames(Broadphase& broadphase) { return broadphase.impl_->frames; }
 
 Result<BroadphaseResults> Broadphase::run(const Scene& scene) {
-    return runAndWait<BroadphaseResults>(
-        *impl_->ctx, impl_->frames, "broadphase run",
-        [&](VkCommandBuffer cmd, uint64_t frame) { return record(cmd, scene, frame); },
-        [&](uint64_t frame, BroadphaseResults& out) { return results(frame, out); });
+    auto once = [&] {
+        return runAndWait<BroadphaseResults>(
+            *impl_->ctx, impl_->frames, "broadphase run",
+            [&](VkCommandBuffer cmd, uint64_t frame) { return record(cmd, scene, frame); },
+            [&](uint64_t frame, BroadphaseResults& out) { return results(frame, out); });
+    };
+    auto out = once();
+    // A truncated list whose capacity follows the pairs: once more with the room its count asked for.
+    if (out && out->truncated && impl_->wantedPairCapacity > impl_->settings.pairCapacity) out = once();
+    return out;
 }
 
 }  // namespace vkc

@@ -3,6 +3,8 @@
 
 #include <glm/common.hpp>
 
+#include <algorithm>
+
 namespace vkc {
 
 Aabb worldBounds(const MeshData& mesh, const glm::dmat4& objectToWorld) {
@@ -23,11 +25,28 @@ static bool overlaps(const Aabb& x, const Aabb& y, float margin) {
     return true;
 }
 
+static bool hasVolume(const Aabb& box) {
+    return box.min.x <= box.max.x && box.min.y <= box.max.y && box.min.z <= box.max.z;  // false for NaN
+}
+
+// Sweep along x: with objects ordered by their grown minimum, the objects whose grown x interval
+// meets object i's are the ones after it up to the first whose minimum passes i's grown maximum
+// (each grown box has min <= max, so the other half of the x test holds); every pair the rule
+// accepts is met once, from its object earlier in that order.
 std::vector<ObjectPair> overlappingPairs(std::span<const Aabb> bounds, float margin) {
+    std::vector<uint32_t> order;
+    for (uint32_t i = 0; i < bounds.size(); ++i)
+        if (hasVolume(bounds[i])) order.push_back(i);
+    auto grownMinX = [&](uint32_t i) { return bounds[i].min.x - margin; };
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return grownMinX(a) < grownMinX(b); });
     std::vector<ObjectPair> pairs;
-    for (uint32_t a = 0; a < bounds.size(); ++a)
-        for (uint32_t b = a + 1; b < bounds.size(); ++b)
-            if (overlaps(bounds[a], bounds[b], margin)) pairs.push_back({a, b});
+    for (size_t i = 0; i < order.size(); ++i) {
+        const float grownMaxX = bounds[order[i]].max.x + margin;
+        for (size_t j = i + 1; j < order.size() && grownMinX(order[j]) <= grownMaxX; ++j)
+            if (overlaps(bounds[order[i]], bounds[order[j]], margin))
+                pairs.push_back({std::min(order[i], order[j]), std::max(order[i], order[j])});
+    }
+    std::sort(pairs.begin(), pairs.end());
     return pairs;
 }
 

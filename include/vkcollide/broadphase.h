@@ -1,7 +1,9 @@
 // GPU broadphase: world AABBs of every object computed in compute from its transformed vertices
 // (so deforming meshes need nothing extra), then every object pair whose boxes overlap — the
-// potentially colliding set (PCS) that the methods start from. Recorded into the host's command
-// buffer; results come back frames later through a mapped read-back ring, without waiting.
+// potentially colliding set (PCS) that the methods start from — found through a tree over the
+// objects built on the GPU every frame (passes/broadphase/broadphase_passes.h): O(n log n).
+// Recorded into the host's command buffer; results come back frames later through a mapped
+// read-back ring, without waiting.
 #pragma once
 
 #include "vkcollide/context.h"
@@ -39,8 +41,14 @@ struct ObjectPair {
 // Zero-initialised means defaults.
 struct BroadphaseSettings {
     float margin = 0.0f;          // world units added to every box before the overlap test, >= 0
-    uint32_t maxObjects = 0;      // 0: 4096. Buffers are sized for this many objects
-    uint32_t pairCapacity = 0;    // 0: 65536 pairs; more overlapping pairs set `truncated`
+    // Read-back slots are sized for this many objects. 0: follows the scene, from 4096: a larger
+    // scene grows it to the next power of two at record(), once every frame recorded so far has
+    // completed (NotReady naming the frame until then; earlier frames' results are then gone).
+    uint32_t maxObjects = 0;
+    // More overlapping pairs set `truncated` (the count stays exact). 0: follows the pairs, from
+    // 65536: a truncated frame's count grows it (next power of two, within one storage-buffer
+    // binding) at the next record() that finds every frame completed; run() re-runs with it.
+    uint32_t pairCapacity = 0;
     uint32_t framesInFlight = 0;  // 0: 2. Frames recorded but not yet read back, at most
     // true: frames write no pass timestamps and BroadphaseResults::gpuTimingsMs stays empty. With
     // timings on, the GPU copies them into read-back memory, so results() still never waits.
@@ -63,7 +71,7 @@ public:
     using Results = BroadphaseResults;
 
     // Errors: InvalidArgument for an invalid context or settings (margin negative or not finite,
-    // maxObjects above the device's dispatch rows or 65535); OutOfDeviceMemory naming the buffer.
+    // maxObjects above the device's limit: its workgroups in x times 64, about 4 million); OutOfDeviceMemory naming the buffer.
     static Result<Broadphase> create(Context& context, const BroadphaseSettings& settings = {});
     Broadphase(Broadphase&&) noexcept;
     Broadphase& operator=(Broadphase&&) noexcept;
@@ -72,8 +80,9 @@ public:
     // Records the broadphase for `frame` (frames increase by one per call) into the host's command
     // buffer, which must be outside a render pass. Errors: NotReady when `frame` would reuse a slot
     // whose frame the GPU has not finished (more than framesInFlight frames in flight);
-    // InvalidArgument when the scene has more than maxObjects objects ("broadphase: the scene has N
-    // objects, more than BroadphaseSettings::maxObjects (L)"); Unsupported when the objects read
+    // InvalidArgument when the scene has more than a set maxObjects objects ("broadphase: the scene
+    // has N objects, more than BroadphaseSettings::maxObjects (L)") or than the device's limit;
+    // NotReady when maxObjects follows the scene and must grow while frames are in flight; Unsupported when the objects read
     // more distinct vertex buffers than the device's storage-buffer limits allow (about a million
     // on lavapipe and desktop GPUs; the message names the limit). A refused frame holds no slot.
     Status record(VkCommandBuffer cmd, const Scene& scene, uint64_t frame);
@@ -88,7 +97,7 @@ public:
     // Blocking convenience for tools and tests: record, submit, wait, read.
     Result<BroadphaseResults> run(const Scene& scene);
 
-    const BroadphaseSettings& settings() const;  // with defaults filled in
+    const BroadphaseSettings& settings() const;  // in effect: defaults filled in, as grown
 
 private:
     friend struct BroadphaseAccess;  // the detectors read a recorded frame's buffers (GPU-driven candidates)

@@ -1,4 +1,6 @@
-// Broadphase passes; see broadphase_passes.h. GLSL: broadphase_bounds.comp, broadphase_pairs.comp.
+// Broadphase passes; see broadphase_passes.h. GLSL: broadphase_bounds.comp, broadphase_centre_box.comp,
+// broadphase_morton.comp, radix_sort_*.comp, broadphase_tree_build.comp, broadphase_tree_fit.comp,
+// broadphase_pairs.comp.
 #include "passes/broadphase/broadphase_passes.h"
 
 #include <volk.h>
@@ -7,17 +9,30 @@
 
 namespace vkc {
 
+static_assert(sizeof(gpu::TreeNode) == 48);
+
 const PipelineLayoutDesc kBroadphaseBoundsLayout = {
     {{0, gpu::kBindingObjects, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kBindingBounds, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kBindingVertexBuffers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kVariableDescriptorCount}},
     sizeof(gpu::BroadphasePush)};
-const PipelineLayoutDesc kBroadphasePairsLayout = {
+const PipelineLayoutDesc kBroadphaseTreeLayout = {
     {{0, gpu::kBindingBounds, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
-     {0, gpu::kBindingPairs, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
+     {0, gpu::kBindingPairs, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kBindingCentreBox, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kBindingSortedCodes, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kBindingTreeNodes, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kBindingLeafParents, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kBindingFitVisits, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kBindingLeafBoxes, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
     sizeof(gpu::BroadphasePush)};
 
 static uint32_t groupsFor(uint32_t threads, uint32_t groupSize) { return (threads + groupSize - 1) / groupSize; }
+
+uint32_t broadphaseObjectLimit(const VulkanContext& ctx) {
+    return uint32_t(std::min<uint64_t>(uint64_t(ctx.properties.limits.maxComputeWorkGroupCount[0]) * gpu::kTreeGroupSize,
+                                       0x7fffffffu));
+}
 
 ReadbackLayout broadphaseReadbackLayout(uint32_t maxObjects, uint32_t pairCapacity) {
     ReadbackLayout layout;
@@ -26,21 +41,37 @@ ReadbackLayout broadphaseReadbackLayout(uint32_t maxObjects, uint32_t pairCapaci
     return layout;
 }
 
+static void bindAndPush(VkCommandBuffer cmd, const PassResources& r, const Pipeline& pipeline, VkDescriptorSet set,
+                        const gpu::BroadphasePush& push) {
+    r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
+    r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &set, 0, nullptr);
+    r.device().vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+}
+
 void addBroadphasePasses(Graph& graph, const BroadphasePassInputs& in) {
     const uint32_t objectCount = in.push.objectCount;
+    const uint32_t objectGroups = groupsFor(objectCount, gpu::kTreeGroupSize);
     BufferHandle bounds = in.bounds;
     BufferHandle pairs = in.pairs;
+    BufferHandle centreBox = in.centreBox;
+    BufferHandle visits = in.fitVisits;
 
-    // Reset: mins to the largest encoded float, maxes to the smallest, the pair count to zero.
+    // Reset: mins to the largest encoded float, maxes to the smallest (bounds and centre box), the
+    // fit's visit counts and the pair count to zero.
     PassBuilder clear = graph.addPass("broadphase-clear");
     bounds = clear.write(bounds, Access::TransferDst);
     pairs = clear.write(pairs, Access::TransferDst);
+    centreBox = clear.write(centreBox, Access::TransferDst);
+    visits = clear.write(visits, Access::TransferDst);
     clear.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
         const VkDeviceSize half = broadphaseBoundsBytes(objectCount) / 2;
         if (half != 0) {  // zero-sized fills are invalid; an empty scene has no bounds
             r.device().vkCmdFillBuffer(cmd, r.buffer(bounds), 0, half, 0xffffffffu);
             r.device().vkCmdFillBuffer(cmd, r.buffer(bounds), half, half, 0u);
         }
+        r.device().vkCmdFillBuffer(cmd, r.buffer(centreBox), 0, 12, 0xffffffffu);
+        r.device().vkCmdFillBuffer(cmd, r.buffer(centreBox), 12, 12, 0u);
+        r.device().vkCmdFillBuffer(cmd, r.buffer(visits), 0, VK_WHOLE_SIZE, 0u);
         gpu::PairListHeader header = {0u, in.pairCapacity, 0u, 0u};
         r.device().vkCmdUpdateBuffer(cmd, r.buffer(pairs), 0, sizeof(header), &header);
     });
@@ -50,28 +81,67 @@ void addBroadphasePasses(Graph& graph, const BroadphasePassInputs& in) {
     for (BufferHandle vertices : in.meshVertices) boundsPass.read(vertices, Access::ComputeRead);
     bounds = boundsPass.write(bounds, Access::ComputeReadWrite);
     boundsPass.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
-        const Pipeline& pipeline = *in.boundsPipeline;
-        r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
-        r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &in.boundsSet,
-                                           0, nullptr);
-        r.device().vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(in.push), &in.push);
-        r.device().vkCmdDispatch(cmd, groupsFor(in.maxVertexCount, gpu::kBoundsGroupSize), objectCount, 1);
+        if (objectCount == 0) return;
+        bindAndPush(cmd, r, *in.boundsPipeline, in.boundsSet, in.push);
+        if (in.push.threadPerObject != 0) {
+            r.device().vkCmdDispatch(cmd, groupsFor(objectCount, gpu::kBoundsGroupSize), 1, 1);
+            return;
+        }
+        const uint32_t rows = std::min(objectCount, in.maxRows);
+        r.device().vkCmdDispatch(cmd, groupsFor(in.maxVertexCount, gpu::kBoundsGroupSize), rows,
+                                 groupsFor(objectCount, rows));
     });
 
-    PassBuilder pairsPass = graph.addPass("broadphase-pairs");
-    pairsPass.read(bounds, Access::ComputeRead);
-    pairs = pairsPass.write(pairs, Access::ComputeReadWrite);
-    pairsPass.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
-        if (in.push.pairCount == 0) return;
-        const Pipeline& pipeline = *in.pairsPipeline;
-        r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
-        r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &in.pairsSet,
-                                           0, nullptr);
-        r.device().vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(in.push), &in.push);
-        // The shader loops (grid-stride) when the pair count needs more groups than the device allows.
-        r.device().vkCmdDispatch(cmd, std::min(groupsFor(in.push.pairCount, gpu::kPairsGroupSize), in.maxPairGroups),
-                                 1, 1);
-    });
+    // One pass per tree step, each a dispatch of one thread per object (or node) over the tree set.
+    const BroadphaseTreePipelines& tree = *in.treePipelines;
+    auto treePass = [&](const char* name, const Pipeline& pipeline, bool needsTwoObjects) {
+        PassBuilder pass = graph.addPass(name);
+        pass.setRecord([=, &pipeline](VkCommandBuffer cmd, const PassResources& r) {
+            if (objectCount == 0 || (needsTwoObjects && objectCount < 2)) return;
+            bindAndPush(cmd, r, pipeline, in.treeSet, in.push);
+            r.device().vkCmdDispatch(cmd, objectGroups, 1, 1);
+        });
+        return pass;
+    };
+
+    PassBuilder centre = treePass("broadphase-centre-box", tree.centreBox, false);
+    centre.read(bounds, Access::ComputeRead);
+    centreBox = centre.write(centreBox, Access::ComputeReadWrite);
+
+    PassBuilder morton = treePass("broadphase-morton", tree.morton, false);
+    morton.read(bounds, Access::ComputeRead);
+    morton.read(centreBox, Access::ComputeRead);
+    const BufferHandle unsortedCodes = morton.write(in.codes, Access::ComputeWrite);
+
+    RadixSortInputs sort;
+    sort.pipelines = in.sortPipelines;
+    sort.keysToScratch = in.codesToScratch;
+    sort.scratchToKeys = in.scratchToCodes;
+    sort.count = objectCount;
+    sort.keyBits = 30;  // 10 bits per axis
+    sort.keys = unsortedCodes;
+    sort.scratch = in.codesScratch;
+    sort.histogram = in.sortHistogram;
+    sort.label = "broadphase-sort";
+    const BufferHandle codes = addRadixSortPasses(graph, sort);
+
+    PassBuilder build = treePass("broadphase-tree-build", tree.build, true);
+    build.read(codes, Access::ComputeRead);
+    const BufferHandle builtNodes = build.write(in.treeNodes, Access::ComputeWrite);
+    const BufferHandle leafParents = build.write(in.leafParents, Access::ComputeWrite);
+
+    PassBuilder fit = treePass("broadphase-tree-fit", tree.fit, false);
+    fit.read(bounds, Access::ComputeRead);
+    fit.read(codes, Access::ComputeRead);
+    fit.read(leafParents, Access::ComputeRead);
+    const BufferHandle nodes = fit.write(builtNodes, Access::ComputeReadWrite);
+    fit.write(visits, Access::ComputeReadWrite);
+    const BufferHandle leafBoxes = fit.write(in.leafBoxes, Access::ComputeWrite);  // read only after its own writes
+
+    PassBuilder search = treePass("broadphase-pairs", tree.pairs, true);
+    search.read(nodes, Access::ComputeRead);
+    search.read(leafBoxes, Access::ComputeRead);
+    pairs = search.write(pairs, Access::ComputeReadWrite);
 
     // Results go to the mapped ring with a copy, not a host read of device memory (DESIGN.md).
     const ReadbackCopy copies[] = {{kBroadphaseReadbackBounds, bounds, broadphaseBoundsBytes(objectCount)},

@@ -1,5 +1,7 @@
-// Broadphase passes (DESIGN.md "shared by all methods"): clear → world bounds → overlapping
-// pairs → copy into the read-back ring slot.
+// Broadphase passes (DESIGN.md "shared by all methods"): clear → world bounds → tree over the
+// objects (centre box → Morton codes → radix sort → internal nodes → boxes bottom-up) → pair
+// search → copy into the read-back ring slot. O(n log n) in the objects: the tree is a linear BVH
+// built from scratch every frame (Karras 2012), so moving and deforming objects need nothing kept.
 // Reads: per-object transforms, mesh vertex buffers (ours or the host's, in place).
 // Writes: world AABBs (ordered-uint encoded) and a capacity-bounded pair list with exact count.
 // Invariant: the count in the pair header is exact even when pairs were dropped for capacity.
@@ -7,6 +9,7 @@
 
 #include "passes/graph/graph.h"
 #include "passes/graph/readback_layout.h"
+#include "passes/shared/radix_sort_passes.h"
 #include "shaders_glsl/shared/broadphase.h"
 #include "vk/pipeline.h"
 
@@ -14,34 +17,62 @@
 
 namespace vkc {
 
+// The pipelines of the tree passes, which share kBroadphaseTreeLayout (one set binds to each).
+struct BroadphaseTreePipelines {
+    Pipeline centreBox;
+    Pipeline morton;
+    Pipeline build;
+    Pipeline fit;
+    Pipeline pairs;
+};
+
 struct BroadphasePassInputs {
     const Pipeline* boundsPipeline = nullptr;
-    const Pipeline* pairsPipeline = nullptr;
+    const BroadphaseTreePipelines* treePipelines = nullptr;
+    const RadixSortPipelines* sortPipelines = nullptr;
     VkDescriptorSet boundsSet = VK_NULL_HANDLE;  // objects, bounds, mesh vertices
-    VkDescriptorSet pairsSet = VK_NULL_HANDLE;   // bounds, pairs
+    VkDescriptorSet treeSet = VK_NULL_HANDLE;    // kBroadphaseTreeLayout's buffers
+    VkDescriptorSet codesToScratch = VK_NULL_HANDLE;  // kRadixSortLayout: codes → codesScratch
+    VkDescriptorSet scratchToCodes = VK_NULL_HANDLE;  // and back
     gpu::BroadphasePush push = {};
     uint32_t pairCapacity = 0;
-    uint32_t maxVertexCount = 0;  // over all objects: the bounds dispatch's x extent
-    uint32_t maxPairGroups = 0;   // device limit on workgroups in x
+    uint32_t maxVertexCount = 0;  // over all objects: the vertex-parallel bounds dispatch's x extent
+    uint32_t maxRows = 0;         // device limit on workgroups in y (the bounds dispatch folds into z)
 
     BufferHandle objects;                    // gpu::ObjectGpu per object
     std::vector<BufferHandle> meshVertices;  // every vertex buffer the objects read
     BufferHandle bounds;                     // 6 uints per object
+    BufferHandle centreBox;                  // 6 uints
+    BufferHandle codes;                      // radix sort buffer: Morton codes, then object indices
+    BufferHandle codesScratch;               // the sort's other buffer
+    BufferHandle sortHistogram;
+    BufferHandle treeNodes;                  // gpu::TreeNode per internal node
+    BufferHandle leafParents;                // uint per leaf
+    BufferHandle fitVisits;                  // uint per internal node
+    BufferHandle leafBoxes;                  // broadphaseLeafBoxesBytes: the boxes in sorted order
     BufferHandle pairs;                      // PairListHeader + uvec2 * pairCapacity
     BufferHandle readback;                   // the frame's ring slot
     const ReadbackLayout* readbackLayout = nullptr;  // broadphaseReadbackLayout
 };
 
-// Descriptor layouts of broadphase_bounds.comp and broadphase_pairs.comp (checked against the
-// SPIR-V by tests/collision/broadphase_test.cpp).
+// Descriptor layouts of broadphase_bounds.comp and of the tree passes (checked against the SPIR-V
+// by tests/collision/broadphase_test.cpp).
 extern const PipelineLayoutDesc kBroadphaseBoundsLayout;
-extern const PipelineLayoutDesc kBroadphasePairsLayout;
+extern const PipelineLayoutDesc kBroadphaseTreeLayout;
 
-// Byte sizes of the regions the passes write.
+// Byte sizes of the buffers the passes use (never zero: an empty scene still binds them).
 inline VkDeviceSize broadphaseBoundsBytes(uint32_t objectCount) { return VkDeviceSize(objectCount) * 6 * 4; }
 inline VkDeviceSize broadphasePairsBytes(uint32_t pairCapacity) {
     return sizeof(gpu::PairListHeader) + VkDeviceSize(pairCapacity) * 8;
 }
+inline VkDeviceSize broadphaseTreeNodesBytes(uint32_t objectCount) {
+    return std::max<VkDeviceSize>(1, objectCount) * sizeof(gpu::TreeNode);
+}
+inline VkDeviceSize broadphasePerObjectBytes(uint32_t objectCount) { return std::max<VkDeviceSize>(1, objectCount) * 4; }
+inline VkDeviceSize broadphaseLeafBoxesBytes(uint32_t objectCount) { return std::max<VkDeviceSize>(1, objectCount) * 32; }
+
+// The objects a broadphase can take: one thread per object in the tree passes.
+uint32_t broadphaseObjectLimit(const VulkanContext& ctx);
 
 // Read-back regions: the world bounds (6 uints per object), then the pair list.
 enum BroadphaseReadback : uint32_t { kBroadphaseReadbackBounds, kBroadphaseReadbackPairs };

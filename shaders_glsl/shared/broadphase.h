@@ -9,12 +9,27 @@ VKC_NAMESPACE_BEGIN
 // Threads per workgroup of the bounds pass: one thread per vertex, 256 keeps lavapipe's and
 // desktop GPUs' occupancy high without exceeding any device's 1024-invocation minimum limit.
 VKC_CONSTANT(uint, kBoundsGroupSize, 256u)
-// Threads per workgroup of the pair pass: one thread per candidate pair (i < j).
-VKC_CONSTANT(uint, kPairsGroupSize, 64u)
+// Threads per workgroup of the tree passes (centre box, Morton codes, build, fit, pair search):
+// one thread per object, internal node or leaf.
+VKC_CONSTANT(uint, kTreeGroupSize, 64u)
+// At most this many vertices per object and the bounds pass gives each object one thread that
+// walks its vertices (crowds of small meshes); above it, one thread per vertex.
+VKC_CONSTANT(uint, kBoundsThreadPerObjectVertices, 64u)
+// Depth of the pair search's stack: a Karras tree over 30-bit codes, ties split by position, is at
+// most 30 + 32 levels deep.
+VKC_CONSTANT(uint, kTreeStackDepth, 64u)
+// A child reference with this bit is a leaf (its sorted position), else an internal node.
+VKC_CONSTANT(uint, kTreeLeafBit, 0x80000000u)
 
 VKC_CONSTANT(uint, kBindingObjects, 0u)
 VKC_CONSTANT(uint, kBindingBounds, 1u)
 VKC_CONSTANT(uint, kBindingPairs, 2u)
+VKC_CONSTANT(uint, kBindingCentreBox, 3u)
+VKC_CONSTANT(uint, kBindingSortedCodes, 4u)  // radix_sort.h's keys-then-values buffer, sorted
+VKC_CONSTANT(uint, kBindingTreeNodes, 5u)
+VKC_CONSTANT(uint, kBindingLeafParents, 6u)
+VKC_CONSTANT(uint, kBindingFitVisits, 7u)
+VKC_CONSTANT(uint, kBindingLeafBoxes, 8u)  // per sorted position: lo (w: the object's index bits), hi
 
 // World AABBs, order-preserving uint encoding of floats so atomicMin/Max work (float_order.h):
 // bounds[object * 3 + axis] = min, bounds[(objectCount + object) * 3 + axis] = max. Mins and maxes
@@ -30,9 +45,22 @@ struct PairListHeader {
 
 struct BroadphasePush {
     uint objectCount;
-    uint pairCount;       // objectCount * (objectCount - 1) / 2
-    float margin;         // world units added to every box before the overlap test
+    uint threadPerObject;  // bounds pass: 1 when every object has at most kBoundsThreadPerObjectVertices
+    float margin;          // world units added to every box before the overlap test
     uint pad;
+};
+
+// The tree over the objects (Karras 2012, "Maximizing parallelism in the construction of BVHs,
+// octrees, and k-d trees"): objects sorted by the Morton code of their box centre are the leaves;
+// internal node i (n - 1 of them, the root is 0) covers sorted positions first..last. Boxes are
+// the margin-expanded object boxes and their unions, so the search tests exactly the reference's rule.
+struct TreeNode {
+    vec4 lo;       // xyz: box minimum
+    vec4 hi;       // xyz: box maximum
+    uint left;     // kTreeLeafBit | position, or an internal node
+    uint right;
+    uint parent;   // the root's is its own index, 0
+    uint last;     // the last sorted position it covers (the search skips nodes left of its leaf)
 };
 
 VKC_NAMESPACE_END

@@ -15,7 +15,14 @@
 #include "vkcollide/scene.h"
 
 #include "spirv/broadphase_bounds.comp.h"
+#include "spirv/broadphase_centre_box.comp.h"
+#include "spirv/broadphase_morton.comp.h"
 #include "spirv/broadphase_pairs.comp.h"
+#include "spirv/broadphase_tree_build.comp.h"
+#include "spirv/broadphase_tree_fit.comp.h"
+#include "spirv/radix_sort_histogram.comp.h"
+#include "spirv/radix_sort_scan.comp.h"
+#include "spirv/radix_sort_scatter.comp.h"
 
 #include <glm/gtc/quaternion.hpp>
 #include <glm/gtx/quaternion.hpp>
@@ -190,7 +197,7 @@ TEST_F(BroadphaseTest, GridOfCubesGivesExactlyTheNeighboursAtTheMarginBoundary) 
 
 // What the broadphase refuses, as the caller's error naming the setting: a margin that is
 // negative or NaN, more objects than maxObjects (at record, the scene untouched), a maxObjects
-// beyond the 32-bit pair index; and a scene reading more vertex buffers than its descriptor array.
+// beyond one tree thread per object; and a scene reading more vertex buffers than its descriptor array.
 TEST_F(BroadphaseTest, RefusesBadSettingsAndScenesBeyondItsLimits) {
     for (float margin : {-0.1f, std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()}) {
         auto bad = Broadphase::create(context_, {margin});
@@ -199,10 +206,11 @@ TEST_F(BroadphaseTest, RefusesBadSettingsAndScenesBeyondItsLimits) {
         EXPECT_NE(bad.status().message.find("margin"), std::string::npos) << bad.status().message;
     }
     BroadphaseSettings huge;
-    huge.maxObjects = 70000;
+    huge.maxObjects = 0xffffffffu;
     auto tooMany = Broadphase::create(context_, huge);
     ASSERT_FALSE(tooMany);
-    EXPECT_NE(tooMany.status().message.find("maxObjects"), std::string::npos) << tooMany.status().message;
+    EXPECT_NE(tooMany.status().message.find("maxObjects 4294967295 exceeds this device's"), std::string::npos)
+        << tooMany.status().message;
 
     auto scene = Scene::create(context_);
     ASSERT_TRUE(scene);
@@ -351,6 +359,14 @@ TEST_F(BroadphaseTest, FramesInFlightNeverBlock) {
     EXPECT_EQ(broadphase->results(0, results).code, ErrorCode::NotReady);
     // Frame 2 would reuse frame 0's slot while frame 0 is still pending.
     EXPECT_EQ(broadphase->record(VK_NULL_HANDLE, scene.value(), 2).code, ErrorCode::NotReady);
+    // A scene past the default maxObjects (which follows the scene) waits for the frames in flight.
+    auto large = Scene::create(context_);
+    ASSERT_TRUE(large);
+    addRandomObjects(large.value(), 5000, 40.0f, 8);
+    const Status waits = broadphase->record(VK_NULL_HANDLE, large.value(), 2);
+    EXPECT_EQ(waits.code, ErrorCode::NotReady);
+    EXPECT_NE(waits.message.find("more than BroadphaseSettings::maxObjects (4096): it grows once every frame"),
+              std::string::npos) << waits.message;
 
     for (int frame = 0; frame < 2; ++frame) {
         VkCommandBufferSubmitInfo cmdInfo = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
@@ -376,12 +392,47 @@ TEST_F(BroadphaseTest, FramesInFlightNeverBlock) {
     auto ran = broadphase->run(scene.value());
     ASSERT_TRUE(ran) << ran.status().describe();
     EXPECT_EQ(ran->pairs, results.pairs);
+    // Nothing in flight now: the larger scene grows it to the next power of two; the earlier
+    // frames' results are gone, frame numbers go on.
+    auto grown = broadphase->run(large.value());
+    ASSERT_TRUE(grown) << grown.status().describe();
+    EXPECT_EQ(broadphase->settings().maxObjects, 8192u);
+    EXPECT_EQ(grown->worldBounds.size(), 5000u);
+    EXPECT_EQ(grown->pairs, overlappingPairs(grown->worldBounds, 0.0f));
+    EXPECT_GT(grown->pairs.size(), 100u);
+    EXPECT_EQ(broadphase->results(1, results).code, ErrorCode::InvalidArgument);
+    EXPECT_EQ(broadphase->record(VK_NULL_HANDLE, scene.value(), 1).code, ErrorCode::InvalidArgument);
     vk().vkd.vkDestroyCommandPool(vk().device, pool, nullptr);
+}
+
+// The default pair capacity follows the pairs: 400 objects at one place overlap in 79,800 pairs,
+// past the 65,536 it starts with; run() gets them all at once, with the capacity grown to 2^17.
+// (A capacity the host set stays, and truncates: OverflowKeepsExactCountAndSaysTruncated.)
+TEST_F(BroadphaseTest, DefaultPairCapacityGrowsToTheExactCount) {
+    auto scene = Scene::create(context_);
+    ASSERT_TRUE(scene);
+    addRandomObjects(scene.value(), 400, 0.2f, 9);
+    auto following = Broadphase::create(context_);
+    ASSERT_TRUE(following);
+    auto all = following->run(scene.value());
+    ASSERT_TRUE(all) << all.status().describe();
+    EXPECT_FALSE(all->truncated);
+    EXPECT_EQ(all->pairCount, 400u * 399u / 2u);
+    EXPECT_EQ(all->pairs.size(), 400u * 399u / 2u);
+    EXPECT_EQ(following->settings().pairCapacity, 1u << 17);
 }
 
 TEST_F(BroadphaseTest, ShaderLayoutsMatchTheirSpirv) {
     EXPECT_TRUE(test::checkPipelineLayout(kSpirv_broadphase_bounds_comp, kBroadphaseBoundsLayout, "broadphase_bounds"));
-    EXPECT_TRUE(test::checkPipelineLayout(kSpirv_broadphase_pairs_comp, kBroadphasePairsLayout, "broadphase_pairs"));
+    EXPECT_TRUE(test::checkPipelineLayout(kSpirv_broadphase_centre_box_comp, kBroadphaseTreeLayout, "broadphase_centre_box"));
+    EXPECT_TRUE(test::checkPipelineLayout(kSpirv_broadphase_morton_comp, kBroadphaseTreeLayout, "broadphase_morton"));
+    EXPECT_TRUE(test::checkPipelineLayout(kSpirv_broadphase_tree_build_comp, kBroadphaseTreeLayout, "broadphase_tree_build"));
+    EXPECT_TRUE(test::checkPipelineLayout(kSpirv_broadphase_tree_fit_comp, kBroadphaseTreeLayout, "broadphase_tree_fit"));
+    EXPECT_TRUE(test::checkPipelineLayout(kSpirv_broadphase_pairs_comp, kBroadphaseTreeLayout, "broadphase_pairs"));
+    for (auto [spirv, name] : {std::pair{std::span<const uint32_t>(kSpirv_radix_sort_histogram_comp), "radix_sort_histogram"},
+                               std::pair{std::span<const uint32_t>(kSpirv_radix_sort_scan_comp), "radix_sort_scan"},
+                               std::pair{std::span<const uint32_t>(kSpirv_radix_sort_scatter_comp), "radix_sort_scatter"}})
+        EXPECT_TRUE(test::checkPipelineLayout(spirv, kRadixSortLayout, name));
 }
 
 }  // namespace

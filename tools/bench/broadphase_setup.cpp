@@ -7,14 +7,14 @@
 
 namespace vkc::bench {
 
-bool createContextAndBroadphase(BroadphaseSetup& setup) {
+bool createContextAndBroadphase(BroadphaseSetup& setup, const BroadphaseSettings& settings) {
     auto context = createBenchContext();
     if (!context) {
         setup.error = context.status().describe();
         return false;
     }
     setup.context = std::move(context.value());
-    auto broadphase = Broadphase::create(setup.context);
+    auto broadphase = Broadphase::create(setup.context, settings);
     if (!broadphase) {
         setup.error = broadphase.status().describe();
         return false;

@@ -18,8 +18,8 @@ struct BroadphaseSetup {
     std::string error;  // why the context or broadphase is missing (no device, ...)
 };
 
-// Creates the benchmark context and a default broadphase in `setup`; false with setup.error set
-// when either fails.
-bool createContextAndBroadphase(BroadphaseSetup& setup);
+// Creates the benchmark context and a broadphase with `settings` in `setup`; false with
+// setup.error set when either fails.
+bool createContextAndBroadphase(BroadphaseSetup& setup, const BroadphaseSettings& settings = {});
 
 }  // namespace vkc::bench

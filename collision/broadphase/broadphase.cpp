@@ -74,6 +74,12 @@ struct BroadphaseImpl {
     Status grow(uint32_t maxObjects, uint32_t pairCapacity);
     Status growForScene(uint32_t objectCount);
     Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, uint64_t frame);
+    // An error when a failed growth could not make even the old sizes again.
+    Status usable() const {
+        if (!slots.empty()) return Status::success();
+        return makeError(ErrorCode::OutOfDeviceMemory,
+                         "broadphase: its frames could not be made again after it failed to grow; create it anew");
+    }
 };
 
 BroadphaseImpl::~BroadphaseImpl() {
@@ -167,19 +173,25 @@ Status BroadphaseImpl::growForScene(uint32_t objectCount) {
     if (!objectsFollowScene || objectCount > limit)
         return makeError(ErrorCode::InvalidArgument,
                          tooMany + (objectsFollowScene ? ", and this device's limit (" + std::to_string(limit) + ")" : ""));
-    Status grown = grow(std::min(limit, std::bit_ceil(objectCount)), settings.pairCapacity);
+    const uint32_t grownTo = std::min(limit, std::bit_ceil(objectCount));
+    Status grown = grow(grownTo, settings.pairCapacity);
     if (grown.ok()) return grown;
-    return makeError(grown.code, tooMany + ": it grows once every frame recorded so far has completed (" +
-                                     grown.message + "); or set maxObjects for the largest scene");
+    if (grown.code == ErrorCode::NotReady)
+        return makeError(grown.code, tooMany + ": it grows once every frame recorded so far has completed (" +
+                                         grown.message + "); or set maxObjects for the largest scene");
+    return makeError(grown.code, tooMany + ": growing it to " + std::to_string(grownTo) + " failed: " + grown.message);
 }
 
 Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, uint64_t frame) {
+    VKC_TRY(usable());
     VulkanContext& c = *ctx;
     const uint32_t objectCount = uint32_t(scene.objects.size());
     if (objectCount > settings.maxObjects) VKC_TRY(growForScene(objectCount));
-    // A truncated frame asked for more pair room: taken when nothing is in flight, else later.
-    if (wantedPairCapacity > settings.pairCapacity && ringIdle(c, frames.ring).ok())
-        VKC_TRY(grow(settings.maxObjects, wantedPairCapacity));
+    // A truncated frame asked for more pair room: taken when nothing is in flight, else later. Room
+    // that cannot be had (out of memory) is not asked for again; the frames stay truncated.
+    if (wantedPairCapacity > settings.pairCapacity && ringIdle(c, frames.ring).ok() &&
+        !grow(settings.maxObjects, wantedPairCapacity).ok())
+        wantedPairCapacity = settings.pairCapacity;
     // The slot is free once the frame that last used it has completed on the GPU (never waits).
     VKC_TRY(ringSlotAvailable(c, frames.ring, frame));
     FrameSlot& slot = slots[frame % slots.size()];
@@ -290,6 +302,7 @@ Status Broadphase::record(VkCommandBuffer cmd, const Scene& scene, uint64_t fram
 VkSemaphoreSubmitInfo Broadphase::completionSignal(uint64_t frame) { return ringSignal(impl_->frames.ring, frame); }
 
 Status Broadphase::results(uint64_t frame, BroadphaseResults& out) {
+    VKC_TRY(impl_->usable());
     auto bytes = readRingSlot(*impl_->ctx, impl_->frames.ring, frame);
     if (!bytes) return bytes.status();
     FrameSlot& slot = impl_->slots[frame % impl_->slots.size()];
@@ -327,6 +340,7 @@ const BroadphaseSettings& Broadphase::settings() const { return impl_->settings;
 
 Result<GpuCandidates> BroadphaseAccess::candidates(const Broadphase& broadphase, uint64_t frame) {
     const BroadphaseImpl& impl = *broadphase.impl_;
+    VKC_TRY(impl.usable());
     const FrameSlot& slot = impl.slots[frame % impl.slots.size()];
     if (!slot.graph || slot.frame != frame)
         return makeError(ErrorCode::InvalidArgument, "the broadphase has not recorded frame " + std::to_string(frame) +

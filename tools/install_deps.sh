@@ -10,7 +10,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   libvulkan-dev libvulkan-volk-dev vulkan-validationlayers vulkan-tools glslang-tools
   libglm-dev nlohmann-json3-dev libcli11-dev libstb-dev libtinyobjloader-dev
-  libgtest-dev libgmock-dev libbenchmark-dev libcgal-dev libgmp-dev libmpfr-dev libfcl-dev libboost-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libcgal-dev libgmp-dev libmpfr-dev libfcl-dev libbullet-dev libboost-dev
   libspirv-cross-c-shared-dev spirv-cross
   renderdoccmd librenderdoc librenderdoc-dev
   gnuplot-nox

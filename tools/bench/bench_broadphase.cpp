@@ -1,8 +1,10 @@
 // GPU broadphase (Broadphase::run: record, submit, wait, read back) against its CPU reference
-// (worldBounds + overlappingPairs, a sweep along x) and FCL 0.7's DynamicAABBTreeCollisionManager
-// (one box per object: the object's world box), in one run: random boxes and shared-mesh crowds
+// (worldBounds + overlappingPairs, a sweep along x), FCL 0.7's DynamicAABBTreeCollisionManager and
+// Bullet 3's btDbvtBroadphase (one box per object: the object's world box), in one run: random boxes and shared-mesh crowds
 // (a box, a sphere and a torus in turn) of 1,000 to 1,000,000 objects at constant density, and one
-// sphere pair at subdivisions 3..7 (vertex scaling). Every benchmark reports the same counters
+// sphere pair at subdivisions 3..7 (vertex scaling). Every frame the objects move (by kStep along
+// x and back, alternately: past Bullet's and FCL's box margins, so their trees update as in a
+// moving world; ours is rebuilt whatever moved). Every benchmark reports the same counters
 // (--benchmark_out_format=csv needs one column set); items are objects, so items_per_second gives
 // the time per object as n grows.
 #include "collision/broadphase/broadphase_reference.h"
@@ -13,9 +15,12 @@
 #include "tools/bench/skip_on_error.h"
 #include "vkcollide/broadphase.h"
 
+#include <BulletCollision/BroadphaseCollision/btDbvtBroadphase.h>
+#include <BulletCollision/BroadphaseCollision/btOverlappingPairCache.h>
 #include <benchmark/benchmark.h>
 #include <fcl/broadphase/broadphase_dynamic_AABB_tree.h>
 #include <fcl/geometry/shape/box.h>
+#include <glm/gtc/matrix_transform.hpp>
 
 #include <algorithm>
 #include <iterator>
@@ -33,6 +38,13 @@ enum class SceneKind { RandomBoxes, RandomSolids, SpherePair };
 
 // Pair capacity per object: the scenes have about one pair per object.
 constexpr uint32_t kPairsPerObject = 4;
+// The step every object takes each frame, back and forth (world units; the solids are 1–2 across).
+constexpr float kStep = 0.2f;
+
+// The offset of frame `frame`'s poses from the scene's.
+glm::vec3 frameOffset(int64_t frame) { return glm::vec3(frame % 2 == 0 ? 0.0f : kStep, 0.0f, 0.0f); }
+
+Aabb shifted(const Aabb& box, const glm::vec3& offset) { return {box.min + offset, box.max + offset}; }
 
 SolidScene makeScene(SceneKind kind, int64_t arg) {
     const uint32_t seed = 1234u + uint32_t(arg);
@@ -158,7 +170,14 @@ void BM_BroadphaseGpu(benchmark::State& state, SceneKind kind) {
     GpuCase& gpu = *prepared;
     Broadphase& broadphase = *gpu.broadphase;
     GpuTimings timings;
+    int64_t frame = 0;
     for (auto _ : state) {
+        const glm::vec3 offset = frameOffset(++frame);
+        for (size_t i = 0; i < gpu.solids.objectCount(); ++i)
+            if (!gpu.scene->setTransform(ObjectId(i), glm::translate(glm::mat4(1.0f), offset) * gpu.solids.objectToWorld[i])) {
+                state.SkipWithError("setTransform failed");
+                break;
+            }
         auto results = broadphase.run(*gpu.scene);
         if (skippedOnError(state, results)) break;
         timings.add(results->gpuTimingsMs);
@@ -169,8 +188,12 @@ void BM_BroadphaseGpu(benchmark::State& state, SceneKind kind) {
 void BM_BroadphaseCpu(benchmark::State& state, SceneKind kind) {
     const SolidScene solids = makeScene(kind, state.range(0));
     size_t pairCount = 0;
+    int64_t frame = 0;
     for (auto _ : state) {
-        const std::vector<ObjectPair> pairs = overlappingPairs(referenceBounds(solids), 0.0f);
+        const glm::vec3 offset = frameOffset(++frame);
+        std::vector<Aabb> bounds = referenceBounds(solids);
+        for (Aabb& box : bounds) box = shifted(box, offset);
+        const std::vector<ObjectPair> pairs = overlappingPairs(bounds, 0.0f);
         pairCount = pairs.size();
         benchmark::DoNotOptimize(pairs.data());
     }
@@ -178,7 +201,7 @@ void BM_BroadphaseCpu(benchmark::State& state, SceneKind kind) {
 }
 
 // FCL's dynamic AABB tree as a game engine would use it: objects registered once, and per frame
-// their boxes recomputed from the objects (as ours are), the tree updated, all pairs collected.
+// each moved and its box recomputed (as ours are), the tree updated, all pairs collected.
 void BM_BroadphaseFcl(benchmark::State& state, SceneKind kind) {
     const SolidScene solids = makeScene(kind, state.range(0));
     const std::vector<Aabb> bounds = referenceBounds(solids);
@@ -200,11 +223,42 @@ void BM_BroadphaseFcl(benchmark::State& state, SceneKind kind) {
         ++*static_cast<size_t*>(count);
         return false;  // keep going: every pair
     };
+    int64_t frame = 0;
     for (auto _ : state) {
-        for (auto& object : objects) object->computeAABB();
+        const glm::vec3 offset = frameOffset(++frame);
+        for (size_t i = 0; i < objects.size(); ++i) {
+            const glm::vec3 centre = (bounds[i].min + bounds[i].max) * 0.5f + offset;
+            objects[i]->setTranslation(fcl::Vector3f(centre.x, centre.y, centre.z));
+            objects[i]->computeAABB();
+        }
         manager.update();
         pairCount = 0;
         manager.collide(&pairCount, countPair);
+    }
+    setCounters(state, solids, pairCount, nullptr);
+}
+
+// Bullet's dynamic AABB tree broadphase as a physics engine drives it: proxies created once, and per
+// frame every proxy's box set to where it moved and the overlapping pairs gathered
+// (calculateOverlappingPairs keeps the pair cache up to date).
+void BM_BroadphaseBullet(benchmark::State& state, SceneKind kind) {
+    const SolidScene solids = makeScene(kind, state.range(0));
+    const std::vector<Aabb> bounds = referenceBounds(solids);
+    auto toBullet = [](const glm::vec3& v) { return btVector3(v.x, v.y, v.z); };
+    btDbvtBroadphase broadphase;
+    std::vector<btBroadphaseProxy*> proxies;
+    for (size_t i = 0; i < bounds.size(); ++i)
+        proxies.push_back(broadphase.createProxy(toBullet(bounds[i].min), toBullet(bounds[i].max), 0,
+                                                 reinterpret_cast<void*>(i), btBroadphaseProxy::DefaultFilter,
+                                                 btBroadphaseProxy::AllFilter, nullptr));
+    size_t pairCount = 0;
+    int64_t frame = 0;
+    for (auto _ : state) {
+        const glm::vec3 offset = frameOffset(++frame);
+        for (size_t i = 0; i < bounds.size(); ++i)
+            broadphase.setAabb(proxies[i], toBullet(bounds[i].min + offset), toBullet(bounds[i].max + offset), nullptr);
+        broadphase.calculateOverlappingPairs(nullptr);
+        pairCount = size_t(broadphase.getOverlappingPairCache()->getNumOverlappingPairs());
     }
     setCounters(state, solids, pairCount, nullptr);
 }
@@ -216,9 +270,11 @@ void BM_BroadphaseFcl(benchmark::State& state, SceneKind kind) {
         ->ArgName("objects")->RangeMultiplier(10)->Range(1000, 1000000)->UseRealTime()->Unit(benchmark::kMillisecond)
 VKC_CROWD_BENCHMARK(BM_BroadphaseGpu, random_boxes, SceneKind::RandomBoxes);
 VKC_CROWD_BENCHMARK(BM_BroadphaseFcl, random_boxes, SceneKind::RandomBoxes);
+VKC_CROWD_BENCHMARK(BM_BroadphaseBullet, random_boxes, SceneKind::RandomBoxes);
 VKC_CROWD_BENCHMARK(BM_BroadphaseCpu, random_boxes, SceneKind::RandomBoxes);
 VKC_CROWD_BENCHMARK(BM_BroadphaseGpu, random_solids, SceneKind::RandomSolids);
 VKC_CROWD_BENCHMARK(BM_BroadphaseFcl, random_solids, SceneKind::RandomSolids);
+VKC_CROWD_BENCHMARK(BM_BroadphaseBullet, random_solids, SceneKind::RandomSolids);
 VKC_CROWD_BENCHMARK(BM_BroadphaseCpu, random_solids, SceneKind::RandomSolids);
 BENCHMARK_CAPTURE(BM_BroadphaseGpu, sphere_pair, SceneKind::SpherePair)
     ->ArgName("subdivisions")->DenseRange(3, 7)->UseRealTime()->Unit(benchmark::kMillisecond);

@@ -71,7 +71,9 @@ public:
     using Results = BroadphaseResults;
 
     // Errors: InvalidArgument for an invalid context or settings (margin negative or not finite,
-    // maxObjects above the device's limit: its workgroups in x times 64, about 4 million); OutOfDeviceMemory naming the buffer.
+    // maxObjects above the device's limit: its workgroups in x times 64, and 48 bytes of tree per
+    // object within one storage-buffer binding: 2.8 million on lavapipe); OutOfDeviceMemory naming
+    // the buffer.
     static Result<Broadphase> create(Context& context, const BroadphaseSettings& settings = {});
     Broadphase(Broadphase&&) noexcept;
     Broadphase& operator=(Broadphase&&) noexcept;

@@ -30,8 +30,11 @@ const PipelineLayoutDesc kBroadphaseTreeLayout = {
 static uint32_t groupsFor(uint32_t threads, uint32_t groupSize) { return (threads + groupSize - 1) / groupSize; }
 
 uint32_t broadphaseObjectLimit(const VulkanContext& ctx) {
-    return uint32_t(std::min<uint64_t>(uint64_t(ctx.properties.limits.maxComputeWorkGroupCount[0]) * gpu::kTreeGroupSize,
-                                       0x7fffffffu));
+    const VkPhysicalDeviceLimits& limits = ctx.properties.limits;
+    const uint64_t threads = uint64_t(limits.maxComputeWorkGroupCount[0]) * gpu::kTreeGroupSize;
+    // The largest per-object buffer, the tree's nodes, within one storage-buffer binding.
+    const uint64_t nodes = limits.maxStorageBufferRange / sizeof(gpu::TreeNode);
+    return uint32_t(std::min<uint64_t>({threads, nodes, 0x7fffffffu}));
 }
 
 ReadbackLayout broadphaseReadbackLayout(uint32_t maxObjects, uint32_t pairCapacity) {

@@ -97,11 +97,13 @@ void addBroadphasePasses(Graph& graph, const BroadphasePassInputs& in) {
 
     // One pass per tree step, each a dispatch of one thread per object (or node) over the tree set.
     const BroadphaseTreePipelines& tree = *in.treePipelines;
+    // (Each record captures only what it dispatches: `in` holds every vertex buffer of the scene.)
     auto treePass = [&](const char* name, const Pipeline& pipeline, bool needsTwoObjects) {
         PassBuilder pass = graph.addPass(name);
-        pass.setRecord([=, &pipeline](VkCommandBuffer cmd, const PassResources& r) {
+        pass.setRecord([&pipeline, set = in.treeSet, push = in.push, objectCount, objectGroups,
+                        needsTwoObjects](VkCommandBuffer cmd, const PassResources& r) {
             if (objectCount == 0 || (needsTwoObjects && objectCount < 2)) return;
-            bindAndPush(cmd, r, pipeline, in.treeSet, in.push);
+            bindAndPush(cmd, r, pipeline, set, push);
             r.device().vkCmdDispatch(cmd, objectGroups, 1, 1);
         });
         return pass;

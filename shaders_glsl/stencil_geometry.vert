@@ -1,6 +1,7 @@
 // Vertices of one object's edges (LINE_LIST, spec constant kOffsetEdges = true) or triangles
 // (TRIANGLE_LIST, false), read from the mesh's vertex buffer in place through the index buffer
-// (gl_VertexIndex is the mesh-local vertex), transformed by the object and projected by the view.
+// (gl_VertexIndex is the mesh-local vertex), transformed by the object and projected by the view
+// the frame setup fitted on the GPU.
 // Edges move outward along the GPU-computed vertex normals (paper 1, section 6.3) so that a
 // rasterized edge never lies inside its own polyhedron. `invariant` because the penetrating pass
 // redraws the same edges with depth test LESS_OR_EQUAL against the depth the edge pass wrote.
@@ -14,6 +15,7 @@ layout(constant_id = 0) const bool kOffsetEdges = false;
 
 layout(set = 0, binding = kStencilBindingObjects, std430) readonly buffer Objects { StencilObjectGpu objects[]; };
 layout(set = 0, binding = kStencilBindingNormals, std430) readonly buffer Normals { float normals[]; };
+layout(set = 0, binding = kStencilBindingFrame, std430) readonly buffer Frame { StencilFrameGpu frame; };
 
 layout(push_constant) uniform Push { StencilDrawPush push; };
 
@@ -27,7 +29,7 @@ void main() {
     if (kOffsetEdges) {
         uint n0 = (stencilObject.normalBase + vertex) * 3u;
         vec3 normal = mat3(object.objectToLocal) * vec3(normals[n0], normals[n0 + 1u], normals[n0 + 2u]);
-        if (dot(normal, normal) > 0.0) world += normalize(normal) * push.edgeOffset;
+        if (dot(normal, normal) > 0.0) world += normalize(normal) * frame.edgeOffset;
     }
-    gl_Position = push.worldToClip * vec4(world, 1.0);
+    gl_Position = frame.worldToClip[push.view] * vec4(world, 1.0);
 }

@@ -17,6 +17,8 @@ layout(set = 0, binding = kStencilBindingPoints, std430) buffer Points {
     StencilPointGpu points[];
 };
 
+layout(set = 0, binding = kStencilBindingFrame, std430) readonly buffer Frame { StencilFrameGpu frame; };
+
 layout(push_constant) uniform Push { StencilScanPush push; };
 
 void main() {
@@ -31,7 +33,7 @@ void main() {
     atomicOr(pairFlags[bit >> 5u], 1u << (bit & 31u));
 
     vec2 ndc = (vec2(pixel) + 0.5) / vec2(push.width, push.height) * 2.0 - 1.0;
-    vec4 world = push.clipToWorld * vec4(ndc, uintBitsToFloat(edge.y), 1.0);
+    vec4 world = frame.clipToWorld[push.view] * vec4(ndc, uintBitsToFloat(edge.y), 1.0);
     uint slot = atomicAdd(pointHeader.count, 1u);
     if (slot < push.pointCapacity)
         points[slot] = StencilPointGpu(world.x / world.w, world.y / world.w, world.z / world.w, (a << 16u) | b);

@@ -114,7 +114,7 @@ Status ConsistentPairsDetectorImpl::createResources() {
     const uint32_t slotCount = settings.framesInFlight;
     const uint32_t vertexBuffers = frames.vertexBufferCapacity;
     VkDescriptorPoolSize sizes[2] = {
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (2 + vertexBuffers + 4 + 2 + 3)},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (2 + vertexBuffers + 4 + 2 + 4)},
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, slotCount * 3}};
     VKC_TRY(createDetectorFrames(*ctx,
                                  {"consistent-pairs", slotCount, slotCount * 4, sizes,

@@ -9,6 +9,7 @@
 #include "collision/frames/candidate_pairs.h"
 #include "collision/frames/drawn_objects.h"
 #include "collision/frames/found_pairs.h"
+#include "collision/frames/gpu_candidates.h"
 #include "collision/frames/vulkan_graph.h"
 #include "collision/frames/local_region.h"
 #include "collision/frames/object_gpu.h"
@@ -38,7 +39,8 @@ void ConsistentPairsDetectorImpl::writeDescriptors(const ConsistentPairsSlot& sl
     d.storageImage(slot.windowSet, gpu::kConsistentPairsBindingBackId, in.backId);
     d.storageBuffer(slot.decideSet, gpu::kConsistentPairsBindingDecideStats, in.stats);
     d.storageBuffer(slot.decideSet, gpu::kConsistentPairsBindingDraws, in.draws);
-    writePairCompactDescriptors(c, slot.compactSet, d.buffer(in.candidates), d.buffer(in.pairFlags), d.buffer(in.pairs));
+    writePairCompactDescriptors(c, slot.compactSet, d.buffer(in.candidates), d.buffer(in.pairFlags), d.buffer(in.pairs),
+                                d.buffer(in.unfound));
 }
 
 Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene,
@@ -118,7 +120,9 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     in.indices = declareSceneIndices(graph, slot.indices, "cp");
     // The GPU rewrites instanceCount of iterations after the first.
     in.draws = graph.createBuffer("consistent-pairs indirect draws", {draws.size() * sizeof(draws[0]), 0, true});
-    in.candidates = graph.createBuffer("consistent-pairs candidate pairs", {8 * std::max<VkDeviceSize>(1, pairs.size()), 0, true});
+    const std::vector<uint32_t> candidateList = candidateListWords(pairs);
+    in.candidates = graph.createBuffer("consistent-pairs candidate pairs", {candidateList.size() * 4, 0, true});
+    in.unfound = graph.createBuffer("consistent-pairs unfound candidates", {sizeof(gpu::StencilListHeader)});
     in.pairFlags = graph.createBuffer("consistent-pairs pair flags", {std::max<VkDeviceSize>(16, stencilPairFlagsBytes(objectCount))});
     in.stats = graph.createBuffer("consistent-pairs stats", {sizeof(gpu::ConsistentPairsStatsGpu)});
     in.pairs = graph.createBuffer("consistent-pairs pairs", {stencilPairsBytes(s.maxCandidatePairs)});
@@ -143,7 +147,7 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     VKC_TRY(fillHostBuffer(allocator, graph, in.objects, std::span<const gpu::ObjectGpu>(objects)));
     VKC_TRY(fillHostBuffer(allocator, graph, in.frame, std::span<const gpu::ConsistentPairsFrameGpu>(&view, 1)));
     VKC_TRY(fillHostBuffer(allocator, graph, in.draws, std::span<const VkDrawIndexedIndirectCommand>(draws)));
-    VKC_TRY(fillHostBuffer(allocator, graph, in.candidates, std::span<const ObjectPair>(pairs)));
+    VKC_TRY(fillHostBuffer(allocator, graph, in.candidates, std::span<const uint32_t>(candidateList)));
     writeDescriptors(slot, graph, in, drawn.vertexSlots.buffers());
     VKC_TRY(executeFrameGraph(c, frames, frame, graph, cmd));
     noteFrameInputs(frames, frame, scene, pairs, "consistent-pairs");

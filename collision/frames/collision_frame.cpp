@@ -19,6 +19,7 @@ struct CollisionFrameImpl {
     std::optional<Broadphase> broadphase;
     std::optional<AabbTreeDetector> aabbTree;
     std::optional<EbpiDetector> ebpi;
+    std::optional<StencilDetector> stencil;
     struct Slot {
         uint64_t releaseAt = 0;  // the frame's timeline value from which its members' signals are given
         bool released = true;    // they were
@@ -44,6 +45,32 @@ struct CollisionFrameImpl {
     }
 };
 
+namespace {
+
+// A chosen method's detector, in step with the frame's framesInFlight.
+template <class Detector, class Settings>
+Status createMember(Context& context, uint32_t framesInFlight, std::optional<Settings>& settings,
+                    std::optional<Detector>& out) {
+    if (!settings) return Status::success();
+    settings->framesInFlight = framesInFlight;
+    auto detector = Detector::create(context, *settings);
+    if (!detector) return detector.status();
+    out.emplace(std::move(detector.value()));
+    return Status::success();
+}
+
+// A chosen method's frame from the broadphase's pairs on the GPU, its signal kept.
+template <class Detector>
+Status recordMember(std::optional<Detector>& detector, VkCommandBuffer cmd, const Scene& scene,
+                    const Broadphase& broadphase, uint64_t frame, std::vector<VkSemaphoreSubmitInfo>& signals) {
+    if (!detector) return Status::success();
+    VKC_TRY(detector->record(cmd, scene, broadphase, frame));
+    signals.push_back(detector->completionSignal(frame));
+    return Status::success();
+}
+
+}  // namespace
+
 CollisionFrame::CollisionFrame(std::unique_ptr<CollisionFrameImpl> impl) : impl_(std::move(impl)) {}
 CollisionFrame::CollisionFrame(CollisionFrame&&) noexcept = default;
 CollisionFrame& CollisionFrame::operator=(CollisionFrame&&) noexcept = default;
@@ -60,18 +87,9 @@ Result<CollisionFrame> CollisionFrame::create(Context& context, const CollisionF
     auto broadphase = Broadphase::create(context, s.broadphase);
     if (!broadphase) return broadphase.status();
     impl->broadphase.emplace(std::move(broadphase.value()));
-    if (s.aabbTree) {
-        s.aabbTree->framesInFlight = s.framesInFlight;
-        auto detector = AabbTreeDetector::create(context, *s.aabbTree);
-        if (!detector) return detector.status();
-        impl->aabbTree.emplace(std::move(detector.value()));
-    }
-    if (s.ebpi) {
-        s.ebpi->framesInFlight = s.framesInFlight;
-        auto detector = EbpiDetector::create(context, *s.ebpi);
-        if (!detector) return detector.status();
-        impl->ebpi.emplace(std::move(detector.value()));
-    }
+    VKC_TRY(createMember(context, s.framesInFlight, s.aabbTree, impl->aabbTree));
+    VKC_TRY(createMember(context, s.framesInFlight, s.ebpi, impl->ebpi));
+    VKC_TRY(createMember(context, s.framesInFlight, s.stencil, impl->stencil));
     auto timeline = createTimelineSemaphore(*impl->ctx, "collision frame timeline");
     if (!timeline) return timeline.status();
     impl->timeline = timeline.value();
@@ -86,15 +104,9 @@ Status CollisionFrame::record(VkCommandBuffer cmd, const Scene& scene, uint64_t 
     auto recordAll = [&]() -> Status {
         VKC_TRY(f.broadphase->record(cmd, scene, frame));
         signals.push_back(f.broadphase->completionSignal(frame));
-        if (f.aabbTree) {
-            VKC_TRY(f.aabbTree->record(cmd, scene, *f.broadphase, frame));
-            signals.push_back(f.aabbTree->completionSignal(frame));
-        }
-        if (f.ebpi) {
-            VKC_TRY(f.ebpi->record(cmd, scene, *f.broadphase, frame));
-            signals.push_back(f.ebpi->completionSignal(frame));
-        }
-        return Status::success();
+        VKC_TRY(recordMember(f.aabbTree, cmd, scene, *f.broadphase, frame, signals));
+        VKC_TRY(recordMember(f.ebpi, cmd, scene, *f.broadphase, frame, signals));
+        return recordMember(f.stencil, cmd, scene, *f.broadphase, frame, signals);
     };
     Status recorded = recordAll();
     // A frame that failed is never submitted: the signals its members handed out are given once
@@ -123,6 +135,7 @@ Status CollisionFrame::results(uint64_t frame, CollisionFrameResults& out) {
     VKC_TRY(f.broadphase->results(frame, read.broadphase));
     if (f.aabbTree) VKC_TRY(f.aabbTree->results(frame, read.aabbTree.emplace()));
     if (f.ebpi) VKC_TRY(f.ebpi->results(frame, read.ebpi.emplace()));
+    if (f.stencil) VKC_TRY(f.stencil->results(frame, read.stencil.emplace()));
     out = std::move(read);
     return Status::success();
 }

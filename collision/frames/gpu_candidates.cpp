@@ -46,9 +46,7 @@ HostCandidates addHostCandidates(Graph& graph, const std::string& method, const 
             out.bounds[(n + i) * 3 + axis] =
                 gpu::encodeOrderedFloat(floatAtLeast(double(worldBounds[i].max[axis]) - origin[axis]));
         }
-    const uint32_t count = uint32_t(pairs.size());
-    out.pairs = {count, count, 0u, 0u};
-    for (const ObjectPair& pair : pairs) out.pairs.insert(out.pairs.end(), {pair.a, pair.b});
+    out.pairs = candidateListWords(pairs);
 
     CandidateBuffers& b = out.buffers;
     b.bounds = graph.createBuffer(method + " candidate bounds",
@@ -56,8 +54,16 @@ HostCandidates addHostCandidates(Graph& graph, const std::string& method, const 
     b.pairs = graph.createBuffer(method + " candidate pairs", {out.pairs.size() * 4, 0, /*hostWrite*/ true});
     b.origin = origin;
     b.objectCount = n;
-    b.pairCapacity = count;
+    b.pairCapacity = uint32_t(pairs.size());
     return out;
+}
+
+std::vector<uint32_t> candidateListWords(std::span<const ObjectPair> pairs) {
+    const uint32_t count = uint32_t(pairs.size());
+    std::vector<uint32_t> words = {count, count, 0u, 0u};
+    words.reserve(4 + 2 * pairs.size());
+    for (const ObjectPair& pair : pairs) words.insert(words.end(), {pair.a, pair.b});
+    return words;
 }
 
 Result<HostCandidates> addFrameCandidates(Graph& graph, const CandidateLimits& limits, const SceneImpl& scene,

@@ -69,6 +69,9 @@ Result<HostCandidates> addFrameCandidates(Graph& graph, const CandidateLimits& l
 // box, relative to the scene's origin (candidateOrigin), rounded outward.
 HostCandidates addHostCandidates(Graph& graph, const std::string& method, const SceneImpl& scene,
                                  std::span<const ObjectPair> pairs, std::span<const Aabb> worldBounds);
+// `pairs` as a candidate list in the broadphase's layout (header: count, capacity; then a, b per pair).
+std::vector<uint32_t> candidateListWords(std::span<const ObjectPair> pairs);
+
 // Nothing for imported candidates.
 Status fillHostCandidates(VulkanGraphAllocator& allocator, const Graph& graph, const HostCandidates& candidates);
 

@@ -2,6 +2,7 @@
 // entry points. Frames are recorded and decoded in stencil_detector_frame.cpp.
 #include "collision/stencil/stencil_detector_impl.h"
 
+#include "collision/broadphase/broadphase_candidates.h"
 #include "collision/frames/frame_warnings.h"
 #include "collision/frames/blocking_run.h"
 #include "collision/frames/detector_settings.h"
@@ -14,6 +15,7 @@
 
 #include "spirv/pair_compact.comp.h"
 #include "spirv/stencil_empty.frag.h"
+#include "spirv/stencil_frame_setup.comp.h"
 #include "spirv/stencil_fullscreen.vert.h"
 #include "spirv/stencil_geometry.vert.h"
 #include "spirv/stencil_normals.comp.h"
@@ -22,13 +24,16 @@
 #include "spirv/stencil_scan.comp.h"
 
 #include <algorithm>
+#include <cstddef>
 
 namespace vkc {
 
-static_assert(sizeof(gpu::StencilObjectGpu) == 96 && sizeof(gpu::StencilDrawPush) == 80,
+static_assert(sizeof(gpu::StencilObjectGpu) == 112 && sizeof(gpu::StencilDrawPush) == 16,
               "stencil draw structs must match their std430 / push-constant layouts");
-static_assert(sizeof(gpu::StencilNormalsPush) == 32 && sizeof(gpu::StencilScanPush) == 80 &&
-              sizeof(gpu::StencilCompactPush) == 16);
+static_assert(sizeof(gpu::StencilNormalsPush) == 32 && sizeof(gpu::StencilScanPush) == 20 &&
+              sizeof(gpu::StencilCompactPush) == 16 && sizeof(gpu::StencilSetupPush) == 32);
+static_assert(sizeof(gpu::StencilFrameGpu) == 448 && offsetof(gpu::StencilFrameGpu, worldToClip) == 64,
+              "the frame must match its std430 layout");
 static_assert(sizeof(gpu::StencilListHeader) == 16 && sizeof(gpu::StencilPairGpu) == 16 &&
               sizeof(gpu::StencilPointGpu) == 16);
 
@@ -42,6 +47,8 @@ constexpr uint32_t kDefaultMaxCandidatePairs = 16384;
 constexpr uint32_t kDefaultPointCapacity = 16384;
 
 constexpr SpecConstant kEdgeVariant[] = {{0, 1}};
+constexpr SpecConstant kSetupCandidatesPhase[] = {{0, 0}};
+constexpr SpecConstant kSetupViewsPhase[] = {{0, 1}};
 constexpr SpecConstant kTriangleVariant[] = {{0, 0}};
 
 VkStencilOpState stencilOp(VkCompareOp compare, uint32_t reference, VkStencilOp pass, uint32_t writeMask) {
@@ -54,14 +61,18 @@ StencilDetectorImpl::~StencilDetectorImpl() {
     if (!ctx) return;
     for (StencilSlot& slot : slots) destroyQueryPool(*ctx, slot.occlusion);
     destroyDetectorFrames(*ctx, frames);
-    for (Pipeline* p : {&normals, &edgeDepth, &count, &positive, &negative, &penetrating, &recount, &penetratedId,
+    for (Pipeline* p : {&frameCandidates, &frameViews, &normals, &edgeDepth, &count, &positive, &negative, &penetrating, &recount, &penetratedId,
                         &scan, &compact})
         destroyPipeline(*ctx, *p);
 }
 
 Status StencilDetectorImpl::createPipelines() {
     VulkanContext& c = *ctx;
-    frames.vertexBufferCapacity = vertexBufferCapacity(c, settings.maxObjects);  // one per drawn object at most
+    frames.vertexBufferCapacity = vertexBufferCapacity(c, settings.maxObjects);  // one per object at most
+    VKC_TRY(assignResult(frameCandidates, createComputePipeline(c, kSpirv_stencil_frame_setup_comp, kStencilSetupLayout,
+                                                                kSetupCandidatesPhase, "stencil-frame-candidates")));
+    VKC_TRY(assignResult(frameViews, createComputePipeline(c, kSpirv_stencil_frame_setup_comp, kStencilSetupLayout,
+                                                           kSetupViewsPhase, "stencil-frame-views")));
     const PipelineLayoutDesc drawLayout = withVertexBufferCapacity(kStencilDrawLayout, frames.vertexBufferCapacity);
     VKC_TRY(assignResult(normals, createComputePipeline(c, kSpirv_stencil_normals_comp,
                                                         withVertexBufferCapacity(kStencilNormalsLayout,
@@ -151,12 +162,11 @@ Status StencilDetectorImpl::createResources() {
     const uint32_t slotCount = s.framesInFlight;
     const uint32_t vertexBuffers = frames.vertexBufferCapacity;
     VkDescriptorPoolSize sizes[2] = {
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (2 * (2 + vertexBuffers) + 2 + 3)},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (6 + (3 + vertexBuffers) + (2 + vertexBuffers) + 3 + 4)},
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, slotCount * 2}};
     VKC_TRY(createDetectorFrames(c,
-                                 {"stencil", slotCount, slotCount * 4, sizes,
-                                  stencilReadbackLayout(s.maxCandidatePairs, s.pointCapacity,
-                                                        stencilOcclusionQueries(s.views, s.maxObjects),
+                                 {"stencil", slotCount, slotCount * 5, sizes,
+                                  stencilReadbackLayout(s.maxCandidatePairs, s.pointCapacity, s.maxObjects, s.views,
                                                         s.keepImages ? stencilCountsBytes(s.views, s.resolution) : 0),
                                   !s.disableGpuTimings},
                                  frames));
@@ -166,6 +176,7 @@ Status StencilDetectorImpl::createResources() {
         StencilSlot& slot = slots[i];
         const FrameSlotResources make(c, i);
         const VkDescriptorPool pool = frames.descriptorPool;
+        VKC_TRY(make.descriptorSet(slot.setupSet, pool, frameCandidates.setLayouts[0], "stencil setup set"));
         VKC_TRY(make.descriptorSet(slot.drawSet, pool, edgeDepth.setLayouts[0], "stencil draw set", vertexBuffers));
         VKC_TRY(make.descriptorSet(slot.normalsSet, pool, normals.setLayouts[0], "stencil normals set", vertexBuffers));
         VKC_TRY(make.descriptorSet(slot.scanSet, pool, scan.setLayouts[0], "stencil scan set"));
@@ -212,7 +223,13 @@ Result<StencilDetector> StencilDetector::create(Context& context, const StencilS
 }
 
 Status StencilDetector::record(VkCommandBuffer cmd, const Scene& scene, const CandidateSet& candidates, uint64_t frame) {
-    return impl_->recordFrame(cmd, sceneImplOf(scene), candidates, frame);
+    return impl_->recordFrame(cmd, sceneImplOf(scene), {&candidates, nullptr}, frame);
+}
+
+Status StencilDetector::record(VkCommandBuffer cmd, const Scene& scene, const Broadphase& broadphase, uint64_t frame) {
+    auto candidates = broadphaseCandidates(broadphase, frame, "stencil");
+    if (!candidates) return candidates.status();
+    return impl_->recordFrame(cmd, sceneImplOf(scene), {nullptr, &candidates.value()}, frame);
 }
 
 VkSemaphoreSubmitInfo StencilDetector::completionSignal(uint64_t frame) {
@@ -220,9 +237,7 @@ VkSemaphoreSubmitInfo StencilDetector::completionSignal(uint64_t frame) {
 }
 
 Status StencilDetector::results(uint64_t frame, FrameResults& out, StencilFrameDetails* details) {
-    VKC_TRY(impl_->readResults(frame, out, details));
-    appendFrameWarnings(impl_->frames, frame, out.warnings);
-    return Status::success();
+    return impl_->readResults(frame, out, details);
 }
 
 const StencilSettings& StencilDetector::settings() const { return impl_->settings; }
@@ -235,8 +250,12 @@ Result<FrameResults> StencilDetector::run(const Scene& scene, const BroadphaseRe
 }
 
 Result<FrameResults> StencilDetector::run(const Scene& scene, StencilFrameDetails* details) {
-    return runAfterOwnBroadphase(*impl_->context, impl_->settings.broadphase, impl_->frames, scene,
-                                 [&](const BroadphaseResults& pcs) { return run(scene, pcs, details); });
+    return runGpuDriven(
+        *impl_->context, {"stencil", "StencilSettings", impl_->settings}, impl_->frames, scene,
+        [&](VkCommandBuffer cmd, uint64_t frame, const GpuCandidates& candidates) {
+            return impl_->recordFrame(cmd, sceneImplOf(scene), {nullptr, &candidates}, frame);
+        },
+        [&](uint64_t frame, FrameResults& out) { return results(frame, out, details); });
 }
 
 }  // namespace vkc

@@ -1,18 +1,15 @@
-// vkc::StencilDetector, one frame: gathers the drawn objects of the candidate pairs, fits the
-// views (paper 1, section 6.5), fills the per-slot buffers, builds the pass graph
-// (passes/stencil/stencil_passes.h) and later decodes the ring slot, occlusion queries included.
+// vkc::StencilDetector, one frame: the scene's object table and the candidates (the broadphase's
+// buffers of the same frame, or the host's uploaded in their layout), the pass graph
+// (passes/stencil/stencil_passes.h: the views and draws set up on the GPU), and later the decoding
+// of the ring slot, occlusion queries included.
 #include "collision/stencil/stencil_detector_impl.h"
 
-#include "collision/frames/frame_warnings.h"
-#include "collision/frames/orthographic_views.h"
-#include "collision/frames/candidate_pairs.h"
-#include "collision/frames/drawn_objects.h"
 #include "collision/frames/found_pairs.h"
-#include "collision/frames/vulkan_graph.h"
-#include "collision/frames/local_region.h"
+#include "collision/frames/frame_warnings.h"
 #include "collision/frames/object_gpu.h"
-#include "collision/scene/scene_impl.h"
 #include "collision/frames/vertex_buffer_slots.h"
+#include "collision/frames/vulkan_graph.h"
+#include "collision/scene/scene_impl.h"
 #include "vk/descriptors.h"
 
 #include <algorithm>
@@ -39,57 +36,75 @@ Status StencilDetectorImpl::writeDescriptors(const StencilSlot& slot, const Grap
                                              std::span<const VkBuffer> meshBuffers) {
     VulkanContext& c = *ctx;
     const GraphDescriptors d(c, graph, frames.placeholder.buffer);
+    d.storageBuffer(slot.setupSet, gpu::kStencilBindingCandidates, in.candidates);
+    d.storageBuffer(slot.setupSet, gpu::kStencilBindingBounds, in.bounds);
+    d.storageBuffer(slot.setupSet, gpu::kStencilBindingObjects, in.objects);
+    d.storageBuffer(slot.setupSet, gpu::kStencilBindingFrame, in.frame);
+    d.storageBuffer(slot.setupSet, gpu::kStencilBindingDrawn, in.drawn);
+    d.storageBuffer(slot.setupSet, gpu::kStencilBindingCommands, in.commands);
     d.storageBuffer(slot.drawSet, gpu::kStencilBindingObjects, in.objects);
     d.storageBuffer(slot.drawSet, gpu::kStencilBindingNormals, in.normals);
+    d.storageBuffer(slot.drawSet, gpu::kStencilBindingFrame, in.frame);
     d.storageBuffer(slot.normalsSet, gpu::kStencilBindingTopology, in.topology);
     d.storageBuffer(slot.normalsSet, gpu::kStencilBindingNormals, in.normals);
     for (VkDescriptorSet set : {slot.drawSet, slot.normalsSet})
         writeStorageBufferArray(c, set, gpu::kBindingVertexBuffers, meshBuffers);
     d.storageBuffer(slot.scanSet, gpu::kStencilBindingPairFlags, in.pairFlags);
     d.storageBuffer(slot.scanSet, gpu::kStencilBindingPoints, in.points);
+    d.storageBuffer(slot.scanSet, gpu::kStencilBindingFrame, in.frame);
     d.storageImage(slot.scanSet, gpu::kStencilBindingPenetratingImage, in.penetratingImage);
     d.storageImage(slot.scanSet, gpu::kStencilBindingPenetratedImage, in.penetratedImage);
-    writePairCompactDescriptors(c, slot.compactSet, d.buffer(in.candidates), d.buffer(in.pairFlags), d.buffer(in.pairs));
+    writePairCompactDescriptors(c, slot.compactSet, d.buffer(in.candidates), d.buffer(in.pairFlags), d.buffer(in.pairs),
+                                d.buffer(in.unfound));
     return Status::success();
 }
 
-Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, const CandidateSet& candidates,
+Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, const CandidateSource& source,
                                         uint64_t frame) {
     VulkanContext& c = *ctx;
     const StencilSettings& s = settings;
     const uint32_t objectCount = uint32_t(scene.objects.size());
-    auto candidatePairs = frameCandidatePairs({"stencil", "StencilSettings", s}, objectCount, candidates);
-    if (!candidatePairs) return candidatePairs.status();
-    const std::vector<ObjectPair>& pairs = candidatePairs.value();
     // The slot is free once the frame that last used it has completed on the GPU (never waits).
     VKC_TRY(ringSlotAvailable(c, frames.ring, frame));
     StencilSlot& slot = slots[frame % slots.size()];
     VKC_TRY(ensureTopology(slot, scene));
+    auto graphOwner = std::make_unique<Graph>();
+    Graph& graph = *graphOwner;
+    auto added = addFrameCandidates(graph, {"stencil", "StencilSettings", s}, scene, source);
+    if (!added) return added.status();
+    const CandidateBuffers& candidates = added->buffers;
 
-    auto drawn = drawnObjects(scene, pairs, candidates.worldBounds, frames.vertexBufferCapacity, "stencil");
-    if (!drawn) return drawn.status();
-    std::vector<uint32_t>& draw = drawn->objects;
-    const LocalRegion& region = drawn->region;
-
-    // Per drawn object: its normals and index ranges; per drawn mesh: a normal dispatch.
-    std::map<MeshId, uint32_t> drawnMeshes;  // mesh -> vertex-buffer slot
-    std::vector<gpu::StencilObjectGpu> objects(drawn->table.size());
-    std::vector<StencilMeshRange> ranges;
-    slot.openMeshes.clear();
-    for (size_t i = 0; i < draw.size(); ++i) {
-        const uint32_t object = draw[i];
-        const SceneObject& o = scene.objects[object];
+    // Every object of the scene has its table entry and draws: which ones draw an instance, the
+    // GPU decides from the candidates. Per mesh its vertex-buffer slot and a normal dispatch.
+    VertexBufferSlots vertexSlots(frames.vertexBufferCapacity, "stencil: the scene's objects read");
+    std::map<MeshId, uint32_t> meshSlots;
+    std::vector<gpu::StencilObjectGpu> objects(std::max<size_t>(1, objectCount));
+    slot.objectMesh.resize(objectCount);
+    bool anyOpenMesh = false;
+    for (uint32_t i = 0; i < objectCount; ++i) {
+        const SceneObject& o = scene.objects[i];
         const SceneMesh& mesh = scene.meshes[o.mesh];
-        if (drawnMeshes.emplace(o.mesh, drawn->slotOf[i]).second && !mesh.report.validForVolumeMethods())
-            slot.openMeshes.push_back(mesh.data.name);
-        objects[object] = {drawn->table[object], slot.topology.normals[o.mesh].normalBase};
-        ranges.push_back(slot.topology.ranges[o.mesh]);
+        auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, "object \"" + o.name + "\"");
+        if (!vertexSlot) return vertexSlot.status();
+        meshSlots.emplace(o.mesh, vertexSlot.value());
+        anyOpenMesh = anyOpenMesh || !mesh.report.validForVolumeMethods();
+        const StencilMeshRange& range = slot.topology.ranges[o.mesh];
+        objects[i] = {objectGpu(scene, o, candidates.origin, vertexSlot.value()), slot.topology.normals[o.mesh].normalBase,
+                      range.triangleFirst, range.triangleCount, range.edgeFirst, range.edgeCount, 0u, 0u, 0u};
+        slot.objectMesh[i] = o.mesh;
     }
-    const std::vector<VkBuffer>& meshBuffers = drawn->vertexSlots.buffers();
+    slot.meshNames.clear();
+    slot.meshOpen.clear();
+    for (const SceneMesh& mesh : scene.meshes) {
+        slot.meshNames.push_back(mesh.data.name);
+        slot.meshOpen.push_back(!mesh.report.validForVolumeMethods());
+    }
+    const std::vector<VkBuffer>& meshBuffers = vertexSlots.buffers();
 
     StencilPassInputs in;
-    in.pipelines = {&normals, &edgeDepth, &count, &positive, &negative, &penetrating, &recount, &penetratedId,
-                    &scan, &compact};
+    in.pipelines = {&frameCandidates, &frameViews, &normals, &edgeDepth, &count, &positive, &negative, &penetrating,
+                    &recount, &penetratedId, &scan, &compact};
+    in.setupSet = slot.setupSet;
     in.drawSet = slot.drawSet;
     in.normalsSet = slot.normalsSet;
     in.scanSet = slot.scanSet;
@@ -97,35 +112,34 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     in.occlusion = slot.occlusion.pool;
     in.storeOpNone = c.apiVersion >= VK_API_VERSION_1_3;
     in.resolution = s.resolution;
-    in.clearAfterRecount = !slot.openMeshes.empty();
-    for (const auto& [mesh, vertexSlot] : drawnMeshes) {
+    in.views = s.views;
+    in.paddingPixels = s.regionPaddingPixels;
+    in.edgeOffsetPixels = s.edgeOffsetPixels;
+    // Conservative: whether an open mesh is drawn is the GPU's to know.
+    in.clearAfterRecount = anyOpenMesh;
+    for (const auto& [mesh, vertexSlot] : meshSlots) {
         gpu::StencilNormalsPush push = slot.topology.normals[mesh];
         push.vertices = vertexSource(scene.meshes[mesh], vertexSlot);
         if (push.vertices.count != 0) in.normalDispatches.push_back(push);
     }
-    in.drawObjects = draw;
-    in.drawRanges = ranges;
-    slot.pixelSize = 0.0f;
-    slot.origin = region.origin;
-    if (!draw.empty()) {
-        OrthographicViewFit fit = fitOrthographicViews(pairs, region.bounds, draw, s.views, s.resolution, s.regionPaddingPixels);
-        in.views = std::move(fit.views);
-        slot.pixelSize = fit.pixelSize;
-    }
-    in.edgeOffset = s.edgeOffsetPixels * slot.pixelSize;
     PairListSizes& lists = in;
-    lists = {objectCount, uint32_t(pairs.size()), s.maxCandidatePairs, s.pointCapacity};
+    lists = {objectCount, candidates.pairCapacity, s.maxCandidatePairs, s.pointCapacity};
+    slot.objectCount = objectCount;
+    slot.origin = candidates.origin;
 
-    slot.graph = std::make_unique<Graph>();
-    Graph& graph = *slot.graph;
     const std::vector<uint32_t>& topology = slot.topology.data;
+    in.candidates = candidates.pairs;
+    in.bounds = candidates.bounds;
     in.topology = graph.persistentBuffer("stencil topology", {std::max<VkDeviceSize>(16, topology.size() * 4), 0, true});
     in.objects = graph.createBuffer("stencil objects", {objects.size() * sizeof(objects[0]), 0, true});
     in.normals = graph.createBuffer("stencil vertex normals",
                                     {std::max<VkDeviceSize>(16, VkDeviceSize(slot.topology.totalVertices) * 12)});
-    in.candidates = graph.createBuffer("stencil candidate pairs", {8 * std::max<VkDeviceSize>(1, pairs.size()), 0, true});
+    in.frame = graph.createBuffer("stencil frame views", {sizeof(gpu::StencilFrameGpu)});
+    in.drawn = graph.createBuffer("stencil drawn objects", {4 * VkDeviceSize(std::max(1u, objectCount))});
+    in.commands = graph.createBuffer("stencil indirect commands", {stencilCommandsBytes(objectCount)});
     in.pairFlags = graph.createBuffer("stencil pair flags", {std::max<VkDeviceSize>(16, stencilPairFlagsBytes(objectCount))});
     in.pairs = graph.createBuffer("stencil pairs", {stencilPairsBytes(s.maxCandidatePairs)});
+    in.unfound = graph.createBuffer("stencil unfound candidates", {stencilPairsBytes(s.maxCandidatePairs)});
     in.points = graph.createBuffer("stencil points", {stencilPointsBytes(s.pointCapacity)});
     in.meshVertices = importVertexBuffers(graph, meshBuffers);
     in.readback = importReadbackSlot(graph, "stencil readback slot", frames.ring, frame);
@@ -148,18 +162,11 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
         slot.topologyKey = scene.topologyKey();
     }
     VKC_TRY(fillHostBuffer(*frames.allocator, graph, in.objects, std::span<const gpu::StencilObjectGpu>(objects)));
-    VKC_TRY(fillHostBuffer(*frames.allocator, graph, in.candidates, std::span<const ObjectPair>(pairs)));
+    VKC_TRY(fillHostCandidates(*frames.allocator, graph, added.value()));
     VKC_TRY(writeDescriptors(slot, graph, in, meshBuffers));
     VKC_TRY(executeFrameGraph(c, frames, frame, graph, cmd));
-    noteFrameInputs(frames, frame, scene, pairs, "stencil");
-
-    slot.drawObjects = std::move(draw);
-    slot.candidatePairs = pairs;
-    slot.viewCount = uint32_t(in.views.size());
-    slot.warnings.clear();
-    for (const std::string& mesh : slot.openMeshes)
-        slot.warnings.push_back("stencil: mesh \"" + mesh +
-                                "\" is not a closed, consistently oriented solid; its stencil counts are unreliable");
+    noteFrameInputs(frames, frame, scene, {}, "stencil");
+    slot.graph = std::move(graphOwner);
     return Status::success();
 }
 
@@ -171,29 +178,39 @@ Status StencilDetectorImpl::readResults(uint64_t frame, FrameResults& out, Stenc
     const char* base = static_cast<const char*>(bytes.value());
 
     const ReadbackLayout& layout = frames.readback;
-    const uint32_t drawn = uint32_t(slot.drawObjects.size());
-    const uint32_t perView = stencilQueriesPerView(drawn);
+    const uint32_t objects = slot.objectCount;
+    const uint32_t views = objects == 0 ? 0 : settings.views;
+    const uint32_t perView = stencilQueriesPerView(objects);
     const std::span<const uint64_t> samples =
-        layout.span<uint64_t>(base, kStencilReadbackOcclusion, stencilOcclusionQueries(slot.viewCount, drawn));
+        layout.span<uint64_t>(base, kStencilReadbackOcclusion, stencilRecordedQueries(views, objects));
+    gpu::StencilFrameGpu fitted;
+    std::memcpy(&fitted, layout.bytes(base, kStencilReadbackFrame), sizeof(fitted));
+    const std::span<const uint32_t> drawn = layout.span<uint32_t>(base, kStencilReadbackDrawn, objects);
 
     StencilFrameDetails d;
-    d.drawnObjects = drawn;
-    d.pixelSize = slot.pixelSize;
-    std::vector<bool> penetratingObject(drawn, false), penetratedObject(drawn, false);
-    for (uint32_t view = 0; view < slot.viewCount; ++view) {
+    d.drawnObjects = fitted.drawnObjects;
+    d.pixelSize = fitted.pixelSize;
+    std::vector<bool> penetratingObject(objects, false), penetratedObject(objects, false);
+    for (uint32_t view = 0; view < views; ++view) {
         const uint64_t* q = samples.data() + size_t(view) * perView;
         d.interferingSamples.push_back(q[0]);
         d.negativeSamples.push_back(q[1]);
         d.interference = d.interference || q[0] != 0;
-        for (uint32_t i = 0; i < drawn; ++i) {
+        for (uint32_t i = 0; i < objects; ++i) {
             if (q[2 + i] != 0) penetratingObject[i] = true;
-            if (q[2 + drawn + i] != 0) penetratedObject[i] = true;
+            if (q[2 + objects + i] != 0) penetratedObject[i] = true;
         }
     }
-    for (uint32_t i = 0; i < drawn; ++i) {
-        if (penetratingObject[i]) d.penetratingObjects.push_back(slot.drawObjects[i]);
-        if (penetratedObject[i]) d.penetratedObjects.push_back(slot.drawObjects[i]);
+    // Drawn meshes that are not closed solids: their counts are unreliable.
+    std::vector<bool> meshDrawn(slot.meshNames.size(), false);
+    for (uint32_t i = 0; i < objects; ++i) {
+        if (penetratingObject[i]) d.penetratingObjects.push_back(i);
+        if (penetratedObject[i]) d.penetratedObjects.push_back(i);
+        if (drawn[i] != 0) meshDrawn[slot.objectMesh[i]] = true;
     }
+    std::vector<std::string> openMeshes;
+    for (size_t mesh = 0; mesh < meshDrawn.size(); ++mesh)
+        if (meshDrawn[mesh] && slot.meshOpen[mesh]) openMeshes.push_back(slot.meshNames[mesh]);
 
     const ReadbackList pairList = readbackList(layout.bytes(base, kStencilReadbackPairs), settings.maxCandidatePairs);
     const ReadbackList pointList = readbackList(layout.bytes(base, kStencilReadbackPoints), settings.pointCapacity);
@@ -224,17 +241,28 @@ Status StencilDetectorImpl::readResults(uint64_t frame, FrameResults& out, Stenc
         if (pair) pair->points.push_back(glm::vec3(glm::dvec3(points[i].x, points[i].y, points[i].z) + slot.origin));
     }
 
-    out.warnings = slot.warnings;
+    for (const std::string& mesh : openMeshes)
+        out.warnings.push_back("stencil: mesh \"" + mesh +
+                               "\" is not a closed, consistently oriented solid; its stencil counts are unreliable");
     // The method sees an interference only through an edge point that is the nearest edge along some
     // ray (paper 1, 6.4): a candidate without one may be apart, or interfere with every interfering
     // edge obscured by nearer edges or lying on the other's faces. It cannot tell, so it says so.
-    for (const ObjectPair& candidate : slot.candidatePairs)
-        if (!found.find(out.pairs, candidate.a, candidate.b)) d.undecidedPairs.push_back(candidate);
-    if (!d.undecidedPairs.empty())
-        out.warnings.push_back("stencil: " + std::to_string(d.undecidedPairs.size()) +
+    // The compaction listed them on the GPU (the CPU never saw the candidates).
+    const ReadbackList unfoundList = readbackList(layout.bytes(base, kStencilReadbackUnfound), settings.maxCandidatePairs);
+    const auto* unfound = reinterpret_cast<const gpu::StencilPairGpu*>(unfoundList.entries);
+    for (uint32_t i = 0; i < unfoundList.stored; ++i) d.undecidedPairs.push_back({unfound[i].a, unfound[i].b});
+    std::sort(d.undecidedPairs.begin(), d.undecidedPairs.end());
+    if (unfoundList.count != 0)
+        out.warnings.push_back("stencil: " + std::to_string(unfoundList.count) +
                                " candidate pair(s) with overlapping boxes showed no interfering edge point; the "
                                "method cannot tell them from interferences whose edges are all obscured or "
-                               "coplanar (paper 1, 6.4): see StencilFrameDetails::undecidedPairs");
+                               "coplanar (paper 1, 6.4): see StencilFrameDetails::undecidedPairs" +
+                               (unfoundList.truncated ? " (the first " + std::to_string(unfoundList.stored) + " listed)"
+                                                      : std::string()));
+    if (pairList.truncated)
+        out.warnings.push_back("stencil: " + std::to_string(pairList.count) + " interfering pairs, more than " +
+                               "StencilSettings::maxCandidatePairs (" + std::to_string(settings.maxCandidatePairs) +
+                               "); pairs are truncated");
     if (d.pointsTruncated)
         out.warnings.push_back("stencil: " + std::to_string(pointList.count) + " interfering edge points, " +
                                "more than StencilSettings::pointCapacity (" + std::to_string(settings.pointCapacity) +
@@ -242,25 +270,29 @@ Status StencilDetectorImpl::readResults(uint64_t frame, FrameResults& out, Stenc
     if (d.interference && out.pairs.empty())
         out.warnings.push_back("stencil: the occlusion query saw interfering edge points but no object pair was "
                                "identified (an edge inside its own object: edgeOffsetPixels may be too small)");
+    // Negative counts are what an open mesh leaves (paper 1, 4.1); closed meshes can leave a few
+    // through rounding where faces meet an edge point's depth, which is nothing a host can act on.
     uint64_t negative = 0;
     for (uint64_t n : d.negativeSamples) negative += n;
-    if (negative != 0) {
+    if (negative != 0 && !openMeshes.empty()) {
         std::string meshes;
-        for (const std::string& mesh : slot.openMeshes) meshes += (meshes.empty() ? "\"" : ", \"") + mesh + "\"";
+        for (const std::string& mesh : openMeshes) meshes += (meshes.empty() ? "\"" : ", \"") + mesh + "\"";
         out.warnings.push_back("stencil: negative signed stencil at " + std::to_string(negative) +
-                               " samples: a drawn mesh is not a closed manifold" +
-                               (meshes.empty() ? std::string(" (no mesh failed the mesh checks)")
-                                               : " (open or non-manifold: " + meshes + ")"));
+                               " samples: a drawn mesh is not a closed manifold (open or non-manifold: " + meshes + ")");
     }
     if (settings.keepImages) {
         const size_t pixels = size_t(settings.resolution) * settings.resolution;
         const std::span<const uint8_t> stencil =
-            layout.span<uint8_t>(base, kStencilReadbackCounts, slot.viewCount * pixels);
-        for (uint32_t view = 0; view < slot.viewCount; ++view) {
+            layout.span<uint8_t>(base, kStencilReadbackCounts, views * pixels);
+        for (uint32_t view = 0; view < views; ++view) {
             std::vector<int8_t>& counts = d.counts.emplace_back(pixels);
             for (size_t p = 0; p < pixels; ++p) counts[p] = int8_t(int(stencil[view * pixels + p]) - int(gpu::kStencilBias));
         }
     }
+    // Warnings about the meshes of the frame's candidates: the found and the undecided pairs.
+    std::vector<ObjectPair> tested = d.undecidedPairs;
+    for (const PairResult& pair : out.pairs) tested.push_back({pair.a, pair.b});
+    appendFrameWarnings(frames, frame, tested, out.warnings);
     if (details) *details = std::move(d);
     return readFrameTimings(c, frames, frame, *slot.graph, out.gpuTimingsMs);
 }

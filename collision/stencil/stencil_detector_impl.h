@@ -4,6 +4,7 @@
 #pragma once
 
 #include "collision/frames/detector_frames.h"
+#include "collision/frames/gpu_candidates.h"
 #include "collision/scene/scene_impl.h"
 #include "collision/stencil/stencil_detector_internal.h"
 #include "passes/graph/graph.h"
@@ -23,6 +24,7 @@ namespace vkc {
 // Everything one frame in flight uses; reused once that frame has been read back.
 // Its buffers and images are the graph's (DetectorFrames::slots).
 struct StencilSlot {
+    VkDescriptorSet setupSet = VK_NULL_HANDLE;
     VkDescriptorSet drawSet = VK_NULL_HANDLE;
     VkDescriptorSet normalsSet = VK_NULL_HANDLE;
     VkDescriptorSet scanSet = VK_NULL_HANDLE;
@@ -34,14 +36,12 @@ struct StencilSlot {
     SceneTopologyKey topologyKey;
     StencilTopology topology;  // indices, edges, adjacency, ranges and normal dispatches
 
-    // What the frame recorded, for results().
-    std::vector<uint32_t> drawObjects;
-    std::vector<ObjectPair> candidatePairs;  // the frame's candidate pairs (sorted, unique)
-    uint32_t viewCount = 0;
-    float pixelSize = 0.0f;
-    glm::dvec3 origin{0.0};  // the frame rendered in world minus this (collision/frames/local_region.h)
-    std::vector<std::string> warnings;
-    std::vector<std::string> openMeshes;  // drawn meshes that are not closed solids
+    // What the frame recorded, for results(); which objects it drew, the GPU says.
+    uint32_t objectCount = 0;
+    glm::dvec3 origin{0.0};  // the frame rendered in world minus this (the candidates' origin)
+    std::vector<uint32_t> objectMesh;     // per scene object: its mesh
+    std::vector<std::string> meshNames;   // per scene mesh
+    std::vector<bool> meshOpen;           // per scene mesh: not a closed solid
 };
 
 struct StencilDetectorImpl {
@@ -49,7 +49,8 @@ struct StencilDetectorImpl {
     Context* context = nullptr;  // for the broadphase of run(scene)
     StencilSettings settings;
     VkFormat depthStencilFormat = VK_FORMAT_UNDEFINED;
-    Pipeline normals, edgeDepth, count, positive, negative, penetrating, recount, penetratedId, scan, compact;
+    Pipeline frameCandidates, frameViews, normals, edgeDepth, count, positive, negative, penetrating, recount,
+        penetratedId, scan, compact;
     DetectorFrames frames;
     std::vector<StencilSlot> slots;
 
@@ -59,7 +60,7 @@ struct StencilDetectorImpl {
     Status ensureTopology(StencilSlot& slot, const SceneImpl& scene);
     Status writeDescriptors(const StencilSlot& slot, const Graph& graph, const StencilPassInputs& in,
                             std::span<const VkBuffer> meshBuffers);
-    Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, const CandidateSet& candidates, uint64_t frame);
+    Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, const CandidateSource& candidates, uint64_t frame);
     Status readResults(uint64_t frame, FrameResults& out, StencilFrameDetails* details);
 };
 

@@ -1,5 +1,5 @@
 // Internals of vkc::StencilDetector shared by its files: the per-mesh topology the method builds
-// once (unique edges, vertex -> triangle adjacency) and the view fitting (paper 1, section 6.5).
+// once (unique edges, vertex -> triangle adjacency).
 #pragma once
 
 #include "passes/stencil/stencil_passes.h"

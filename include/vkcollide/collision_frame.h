@@ -1,5 +1,5 @@
 // One object a renderer records every frame: the broadphase and the GPU-driven methods it chose
-// (aabb-tree, ebpi), each reading the broadphase's pairs and boxes on the GPU, with ONE completion
+// (aabb-tree, ebpi, stencil), each reading the broadphase's pairs and boxes on the GPU, with ONE completion
 // signal for the host's submit and ONE non-blocking results call.
 //
 //   auto collisions = CollisionFrame::create(context, {.aabbTree = AabbTreeSettings{}});
@@ -8,14 +8,16 @@
 //   CollisionFrameResults r;
 //   if (collisions->results(frame - 2, r).ok()) { /* r.aabbTree->pairs ... */ }  // else NotReady
 //
-// What record() leaves bound: a compute pipeline and its descriptor sets (the host rebinds its
-// own before its next dispatch or draw). What it allocates: the members' per-slot buffers on a
-// slot's first frames and when a scene outgrows them (nothing else per frame). What the host
-// synchronises: vkcollide's passes read the scene's vertex buffers in compute shaders, so the
-// host's next write to one (a deformation pass, a copy) must wait for this frame's reads: in the
-// same queue, a barrier from COMPUTE_SHADER (SHADER_STORAGE_READ) to the writing stage after
-// record(); and a host write to a mapped buffer only once this frame's signal has passed. The
-// frame's writes by vkcollide never touch the host's buffers.
+// What record() leaves bound: compute (and with stencil graphics) pipelines, their descriptor
+// sets, push constants and index buffer (the host rebinds its own before its next dispatch or
+// draw; no render pass stays open). What it allocates: the members' per-slot buffers on a slot's
+// first frames and when a scene outgrows them (nothing else per frame). What the host
+// synchronises: vkcollide's passes read the scene's vertex buffers in compute shaders (and
+// stencil's in vertex shaders), so the host's next write to one (a deformation pass, a copy) must
+// wait for this frame's reads: in the same queue, a barrier from COMPUTE_SHADER | VERTEX_SHADER
+// (SHADER_STORAGE_READ) to the writing stage after record(); and a host write to a mapped buffer
+// only once this frame's signal has passed. The frame's writes by vkcollide never touch the
+// host's buffers.
 // Errors of record(): those of the broadphase and the detectors (vkcollide/detector.h); on an
 // error the command buffer may hold the members recorded before it: reset it, do not submit it.
 #pragma once
@@ -26,6 +28,7 @@
 #include "vkcollide/ebpi.h"
 #include "vkcollide/results.h"
 #include "vkcollide/scene.h"
+#include "vkcollide/stencil.h"
 #include "vkcollide/status.h"
 #include "vkcollide/vulkan_types.h"
 
@@ -39,12 +42,14 @@ struct CollisionFrameSettings {
     BroadphaseSettings broadphase;
     std::optional<AabbTreeSettings> aabbTree;  // present: exact triangle pairs every frame
     std::optional<EbpiSettings> ebpi;          // present: intersection volumes every frame
+    std::optional<StencilSettings> stencil;    // present: interfering pairs and edge points every frame
 };
 
 struct CollisionFrameResults {
     BroadphaseResults broadphase;
     std::optional<FrameResults> aabbTree;  // each present when the method was chosen
     std::optional<FrameResults> ebpi;
+    std::optional<FrameResults> stencil;
 };
 
 struct CollisionFrameImpl;

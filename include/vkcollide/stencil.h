@@ -4,8 +4,10 @@
 // a positive count is an edge point inside another solid. Occlusion queries give the boolean and
 // the penetrating / penetrated objects; id images, scanned and compacted on the GPU, give the
 // pairs and the world-space edge points. Precision is one pixel of the orthographic view fitted
-// to the potentially colliding set's overlap region (section 6.5). Results come back frames later
-// through a mapped read-back ring, like the broadphase.
+// to the potentially colliding set's overlap region (section 6.5), fitted on the GPU from the
+// frame's candidate pairs and boxes, which also choose the objects drawn (indirect draws: no
+// instance for an object in no pair). Results come back frames later through a mapped read-back
+// ring, like the broadphase.
 #pragma once
 
 #include "vkcollide/broadphase.h"
@@ -43,7 +45,9 @@ struct StencilSettings : DetectorSettings {
 struct StencilFrameDetails {
     bool interference = false;                  // any view had a pixel with signed stencil > 0 (6.1)
     std::vector<uint64_t> interferingSamples;   // per view: samples with signed stencil > 0
-    std::vector<uint64_t> negativeSamples;      // per view: samples with signed stencil < 0 (open mesh)
+    // Per view: samples with signed stencil < 0: an open mesh (a warning names it), or a few from
+    // rounding where closed meshes' faces meet an edge point's depth (no warning).
+    std::vector<uint64_t> negativeSamples;
     std::vector<uint32_t> penetratingObjects;   // objects whose edges passed the stencil test (5.1)
     std::vector<uint32_t> penetratedObjects;    // objects whose recount reached 1 somewhere (5.2)
     uint32_t drawnObjects = 0;                  // objects of the candidate pairs, drawn in each view
@@ -77,12 +81,19 @@ public:
     ~StencilDetector();
 
     // Records the method for `frame` (frames increase by one per call) into the host's command
-    // buffer (outside a render pass), over `candidates` (detector.h; the view is fitted to the
-    // overlap of the candidates' boxes). Open meshes are drawn (the scene may have been created
+    // buffer (outside a render pass), over `candidates` (detector.h; uploaded and then treated as
+    // the broadphase's pairs are). Open meshes are drawn (the scene may have been created
     // with kObjectSpaceMethodRequirements) and reported as warnings. Builds the edge list and
-    // vertex adjacency of a mesh seen for the first time (CPU, once). Errors: those of detector.h
+    // vertex adjacency of a mesh seen for the first time (CPU, once). Every scene object's draws
+    // are recorded (record time follows the scene's object count). Errors: those of detector.h
     // (NotReady, InvalidArgument for the candidates or the scene's size, Unsupported).
     Status record(VkCommandBuffer cmd, const Scene& scene, const CandidateSet& candidates, uint64_t frame);
+    // GPU-driven, the way to use it in a renderer: the pairs and boxes `broadphase` recorded for the
+    // same frame earlier in `cmd` (or an earlier command buffer of the same submit) are read on the
+    // GPU, so nothing on the CPU is stale or needed. Pairs past maxCandidatePairs: the pair lists
+    // keep the first maxCandidatePairs, counts stay exact and the frame says `truncated`.
+    // InvalidArgument when `broadphase` has not recorded `frame` or boxed another object count.
+    Status record(VkCommandBuffer cmd, const Scene& scene, const Broadphase& broadphase, uint64_t frame);
     // Add this to the vkQueueSubmit2 that carries the frame's command buffer.
     VkSemaphoreSubmitInfo completionSignal(uint64_t frame);
     // NotReady until the GPU finished `frame`; never blocks. `colliding` is the occlusion-query
@@ -93,7 +104,8 @@ public:
 
     // Blocking convenience for tools and tests: record over `pcs`, submit, wait, read.
     Result<FrameResults> run(const Scene& scene, const BroadphaseResults& pcs, StencilFrameDetails* details = nullptr);
-    // Same, running its own broadphase (settings.broadphase) first.
+    // GPU-driven: its own broadphase (settings.broadphase) and the method in one submit; more
+    // candidate pairs than maxCandidatePairs are refused once counted, as run(scene, pcs) refuses them.
     Result<FrameResults> run(const Scene& scene, StencilFrameDetails* details = nullptr);
 
     const StencilSettings& settings() const;  // with defaults filled in

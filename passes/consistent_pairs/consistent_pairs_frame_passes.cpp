@@ -36,7 +36,9 @@ static void addSetupPass(Graph& graph, const ConsistentPairsPassInputs& in, Cons
     state.stats = setup.write(state.stats, Access::TransferDst);
     state.pairs = setup.write(state.pairs, Access::TransferDst);
     state.points = setup.write(state.points, Access::TransferDst);
-    const BufferHandle flags = state.pairFlags, stats = state.stats, pairs = state.pairs, points = state.points;
+    state.unfound = setup.write(state.unfound, Access::TransferDst);
+    const BufferHandle flags = state.pairFlags, stats = state.stats, pairs = state.pairs, points = state.points,
+                       unfound = state.unfound;
     setup.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
         const VkDeviceSize flagBytes = ((VkDeviceSize(in.objectCount) * in.objectCount + 31) / 32) * 4;
         if (flagBytes != 0) r.device().vkCmdFillBuffer(cmd, r.buffer(flags), r.bufferOffset(flags), flagBytes, 0u);
@@ -47,6 +49,8 @@ static void addSetupPass(Graph& graph, const ConsistentPairsPassInputs& in, Cons
         gpu::StencilListHeader pointHeader = {0u, in.pointCapacity, 0u, 0u};
         r.device().vkCmdUpdateBuffer(cmd, r.buffer(pairs), r.bufferOffset(pairs), sizeof(pairHeader), &pairHeader);
         r.device().vkCmdUpdateBuffer(cmd, r.buffer(points), r.bufferOffset(points), sizeof(pointHeader), &pointHeader);
+        const gpu::StencilListHeader unfoundHeader = {};  // capacity 0: the method does not report them
+        r.device().vkCmdUpdateBuffer(cmd, r.buffer(unfound), r.bufferOffset(unfound), sizeof(unfoundHeader), &unfoundHeader);
         const uint32_t queries = consistentPairsPeelCount(in.layersPerIteration, in.iterations);
         if (queries != 0) r.device().vkCmdResetQueryPool(cmd, in.occlusion, 0, queries);
     });
@@ -91,9 +95,11 @@ void addConsistentPairsDecidePasses(Graph& graph, const ConsistentPairsPassInput
 
 static void addCompactPasses(Graph& graph, const ConsistentPairsPassInputs& in, ConsistentPairsGraphState& state) {
     const uint32_t candidates = in.drawObjects.empty() ? 0u : in.candidateCount;
-    state.pairs = addPairCompactPass(graph, {"consistent-pairs-compact", in.pipelines.compact, in.compactSet, in.candidates, candidates,
-                                             in.objectCount, in.pairCapacity},
-                                     state.pairFlags, state.pairs);
+    const CompactedPairs compacted =
+        addPairCompactPass(graph, {"consistent-pairs-compact", in.pipelines.compact, in.compactSet, in.candidates, candidates,
+                                   in.objectCount, in.pairCapacity, 0u, {}},
+                           state.pairFlags, state.pairs, state.unfound);
+    state.pairs = compacted.pairs;
 
     const ReadbackCopy copies[] = {
         {kConsistentPairsReadbackPairs, state.pairs, stencilPairsBytes(in.pairCapacity)},
@@ -125,6 +131,7 @@ void addConsistentPairsPasses(Graph& graph, const ConsistentPairsPassInputs& in)
     state.stats = in.stats;
     state.pairs = in.pairs;
     state.points = in.points;
+    state.unfound = in.unfound;
     state.depth = in.depth;
     state.peelTarget = in.peelTarget;
     state.layers = in.layers;

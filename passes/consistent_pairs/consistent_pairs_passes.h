@@ -35,7 +35,7 @@ struct ConsistentPairsPassInputs : PairListSizes {
     VkDescriptorSet geometrySet = VK_NULL_HANDLE;  // set 0 of every draw
     VkDescriptorSet windowSet = VK_NULL_HANDLE;    // set 1 of every draw
     VkDescriptorSet decideSet = VK_NULL_HANDLE;
-    VkDescriptorSet compactSet = VK_NULL_HANDLE;   // candidates, pair flags, pairs (stencil bindings)
+    VkDescriptorSet compactSet = VK_NULL_HANDLE;   // candidates, pair flags, pairs, unfound (stencil bindings)
     VkQueryPool occlusion = VK_NULL_HANDLE;        // one query per peel, in global layer order
     bool storeOpNone = false;                      // Vulkan 1.3: read-only attachments store nothing
     uint32_t resolution = 0;
@@ -49,7 +49,8 @@ struct ConsistentPairsPassInputs : PairListSizes {
     BufferHandle indices;                   // every mesh's triangle indices (the index buffer)
     std::vector<BufferHandle> meshVertices; // every vertex buffer the objects read
     BufferHandle draws;                     // VkDrawIndexedIndirectCommand per iteration per drawn object
-    BufferHandle candidates;                // uvec2 per candidate pair
+    BufferHandle candidates;                // PairListHeader, then uvec2 per candidate pair
+    BufferHandle unfound;                   // StencilListHeader of the compaction's unfound list (capacity 0)
     BufferHandle pairFlags;                 // objectCount^2 bits
     BufferHandle stats;                     // gpu::ConsistentPairsStatsGpu
     BufferHandle pairs;                     // StencilListHeader + StencilPairGpu * pairCapacity
@@ -91,7 +92,7 @@ inline VkDeviceSize consistentPairsPointsBytes(uint32_t capacity) {
 
 // Handles that the passes advance (each write makes a new version).
 struct ConsistentPairsGraphState {
-    BufferHandle draws, pairFlags, stats, pairs, points, inconsistentImage;
+    BufferHandle draws, pairFlags, stats, pairs, points, unfound, inconsistentImage;
     ImageHandle depth, peelTarget, layers, backDepth, backId;
 };
 

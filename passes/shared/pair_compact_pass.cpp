@@ -9,30 +9,37 @@
 namespace vkc {
 
 void writePairCompactDescriptors(const VulkanContext& ctx, VkDescriptorSet set, VkBuffer candidates,
-                                 VkBuffer pairFlags, VkBuffer pairs) {
+                                 VkBuffer pairFlags, VkBuffer pairs, VkBuffer unfound) {
     const VkDescriptorType sb = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     writeBufferDescriptor(ctx, set, gpu::kStencilBindingCandidates, sb, candidates);
     writeBufferDescriptor(ctx, set, gpu::kStencilBindingPairFlags, sb, pairFlags);
     writeBufferDescriptor(ctx, set, gpu::kStencilBindingPairs, sb, pairs);
+    writeBufferDescriptor(ctx, set, gpu::kStencilBindingUnfound, sb, unfound);
 }
 
-BufferHandle addPairCompactPass(Graph& graph, const PairCompactInputs& in, BufferHandle pairFlags, BufferHandle pairs) {
+CompactedPairs addPairCompactPass(Graph& graph, const PairCompactInputs& in, BufferHandle pairFlags, BufferHandle pairs,
+                                  BufferHandle unfound) {
     PassBuilder compact = graph.addPass(in.name);
     compact.read(in.candidates, Access::ComputeRead);
     compact.read(pairFlags, Access::ComputeRead);
-    BufferHandle compacted = compact.write(pairs, Access::ComputeReadWrite);
+    if (in.dispatch.valid()) compact.read(in.dispatch, Access::IndirectRead);
+    CompactedPairs out{compact.write(pairs, Access::ComputeReadWrite), compact.write(unfound, Access::ComputeReadWrite)};
+    const Pipeline* pipeline = in.pipeline;
+    const VkDescriptorSet set = in.set;
+    const BufferHandle dispatch = in.dispatch;
+    const gpu::StencilCompactPush push = {in.candidateCapacity, in.objectCount, in.pairCapacity, in.unfoundCapacity};
     compact.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
-        if (in.candidateCount == 0) return;
-        const Pipeline& pipeline = *in.pipeline;
-        gpu::StencilCompactPush push = {in.candidateCount, in.objectCount, in.pairCapacity, 0u};
-        r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
-        r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &in.set, 0,
-                                           nullptr);
-        r.device().vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
-        r.device().vkCmdDispatch(
-            cmd, (in.candidateCount + gpu::kStencilCompactGroupSize - 1) / gpu::kStencilCompactGroupSize, 1, 1);
+        if (push.candidateCapacity == 0) return;
+        r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->pipeline);
+        r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->layout, 0, 1, &set, 0, nullptr);
+        r.device().vkCmdPushConstants(cmd, pipeline->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+        if (dispatch.valid())
+            r.device().vkCmdDispatchIndirect(cmd, r.buffer(dispatch), r.bufferOffset(dispatch));
+        else
+            r.device().vkCmdDispatch(
+                cmd, (push.candidateCapacity + gpu::kStencilCompactGroupSize - 1) / gpu::kStencilCompactGroupSize, 1, 1);
     });
-    return compacted;
+    return out;
 }
 
 }  // namespace vkc

@@ -35,42 +35,41 @@ void bindStencilDrawPipeline(VkCommandBuffer cmd, const PassResources& r, const 
     r.device().vkCmdBindIndexBuffer(cmd, r.buffer(in.topology), r.bufferOffset(in.topology), VK_INDEX_TYPE_UINT32);
 }
 
-void drawStencilObject(VkCommandBuffer cmd, const PassResources& r, const StencilPassInputs& in, const Pipeline& pipeline,
-                       uint32_t view, uint32_t drawIndex, bool edges) {
-    gpu::StencilDrawPush push = {};
-    push.worldToClip = in.views[view].worldToClip;
-    push.object = in.drawObjects[drawIndex];
-    push.edgeOffset = in.edgeOffset;
+void drawStencilObject(VkCommandBuffer cmd, const PassResources& r, const StencilPassInputs& in,
+                       const StencilGraphState& state, const Pipeline& pipeline, uint32_t view, uint32_t object,
+                       bool edges) {
+    const gpu::StencilDrawPush push = {object, view, 0u, 0u};
     r.device().vkCmdPushConstants(cmd, pipeline.layout, pipeline.stages, 0, sizeof(push), &push);
-    const StencilMeshRange& range = in.drawRanges[drawIndex];
-    if (edges) {
-        if (range.edgeCount != 0) r.device().vkCmdDrawIndexed(cmd, range.edgeCount, 1, range.edgeFirst, 0, 0);
-    } else if (range.triangleCount != 0) {
-        r.device().vkCmdDrawIndexed(cmd, range.triangleCount, 1, range.triangleFirst, 0, 0);
-    }
+    const VkDeviceSize command = gpu::kStencilCommandFirstDraw +
+                                 (VkDeviceSize(object) * 2 + (edges ? 0 : 1)) * gpu::kStencilCommandDrawUints;
+    r.device().vkCmdDrawIndexedIndirect(cmd, r.buffer(state.commands), r.bufferOffset(state.commands) + 4 * command, 1,
+                                         sizeof(VkDrawIndexedIndirectCommand));
 }
 
-// What every geometry pass reads.
-static void readGeometry(PassBuilder& pass, const StencilPassInputs& in, const StencilGraphState& state) {
+void readStencilGeometry(PassBuilder& pass, const StencilPassInputs& in, const StencilGraphState& state) {
     pass.read(in.topology, Access::VertexRead);
     pass.read(in.objects, Access::VertexShaderRead);
     pass.read(state.normals, Access::VertexShaderRead);
+    pass.read(state.frame, Access::VertexShaderRead);
+    pass.read(state.commands, Access::IndirectRead);
     for (BufferHandle vertices : in.meshVertices) pass.read(vertices, Access::VertexShaderRead);
 }
 
 void addStencilCountPasses(Graph& graph, const StencilPassInputs& in, uint32_t view, StencilGraphState& state) {
-    const uint32_t drawn = uint32_t(in.drawObjects.size());
-    const uint32_t queryBase = view * stencilQueriesPerView(drawn);
+    const uint32_t objects = in.objectCount;
+    const uint32_t queryBase = view * stencilQueriesPerView(objects);
 
     // Pass 1: edge depths. Clearing here (depth 1, stencil = bias) starts the view afresh.
     PassBuilder edges = graph.addPass("stencil-edges");
-    readGeometry(edges, in, state);
+    readStencilGeometry(edges, in, state);
     state.depthStencil = edges.write(state.depthStencil, Access::DepthStencilAttachment);
     const ImageHandle edgeTarget = state.depthStencil;
+    const StencilGraphState drawState = state;
     edges.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
         beginStencilRendering(cmd, r, in, {edgeTarget, false, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_LOAD_OP_CLEAR, {}});
         bindStencilDrawPipeline(cmd, r, in, *in.pipelines.edgeDepth);
-        for (uint32_t i = 0; i < drawn; ++i) drawStencilObject(cmd, r, in, *in.pipelines.edgeDepth, view, i, true);
+        for (uint32_t i = 0; i < objects; ++i)
+            drawStencilObject(cmd, r, in, drawState, *in.pipelines.edgeDepth, view, i, true);
         r.device().vkCmdEndRendering(cmd);
     });
 
@@ -78,13 +77,14 @@ void addStencilCountPasses(Graph& graph, const StencilPassInputs& in, uint32_t v
     // decrement-wrap, depth LESS, no depth write. Two-sided stencil is core Vulkan; the 2003 hardware
     // needed two passes over the geometry (back-face culled increment, front-face culled decrement).
     PassBuilder count = graph.addPass("stencil-count");
-    readGeometry(count, in, state);
+    readStencilGeometry(count, in, state);
     state.depthStencil = count.write(state.depthStencil, Access::DepthStencilAttachment);
     const ImageHandle countTarget = state.depthStencil;
     count.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
         beginStencilRendering(cmd, r, in, {countTarget, false, VK_ATTACHMENT_LOAD_OP_LOAD, VK_ATTACHMENT_LOAD_OP_LOAD, {}});
         bindStencilDrawPipeline(cmd, r, in, *in.pipelines.count);
-        for (uint32_t i = 0; i < drawn; ++i) drawStencilObject(cmd, r, in, *in.pipelines.count, view, i, false);
+        for (uint32_t i = 0; i < objects; ++i)
+            drawStencilObject(cmd, r, in, drawState, *in.pipelines.count, view, i, false);
         r.device().vkCmdEndRendering(cmd);
     });
 

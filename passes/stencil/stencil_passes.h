@@ -1,21 +1,23 @@
 // Passes of method `stencil` (paper 1, CInDeR), in frame order:
-//   setup (clear lists, reset queries) -> normals (GPU, per mesh) ->
+//   setup (clear lists, reset queries) -> frame candidates -> frame views (GPU: the views, the
+//   drawn objects and their indirect draws from the candidates) -> normals (GPU, per mesh) ->
 //   per view: edges -> count -> boolean (-> count copy, keepImages) -> penetrating -> penetrated ->
 //   scan -> compact -> readback.
-// Reads: mesh vertices in place, per-frame objects and candidate pairs, per-mesh topology (indices,
-// edges, adjacency). Writes: a depth-stencil image and two id images per view (reused across
-// views), occlusion queries, and the ring slot (pair list, then point list).
+// Reads: mesh vertices in place, per-frame objects, the candidate pairs and boxes (the broadphase's
+// buffers of the same frame, or the host's in their layout), per-mesh topology (indices, edges,
+// adjacency). Writes: a depth-stencil image and two id images per view (reused across views),
+// occlusion queries, and the ring slot.
+// Every scene object has its draws recorded (one indirect draw each, no instance when it is in no
+// candidate pair), so the CPU never needs the pairs: record cost follows the scene's object count.
 // Invariant: list headers count exactly even past capacity; the stencil holds bias + signed count.
 #pragma once
 
 #include "passes/graph/graph.h"
 #include "passes/graph/readback_layout.h"
-#include "passes/shared/orthographic_view.h"
 #include "passes/shared/pair_compact_pass.h"
 #include "shaders_glsl/shared/stencil.h"
 #include "vk/pipeline.h"
 
-#include <glm/mat4x4.hpp>
 
 #include <string>
 #include <vector>
@@ -23,6 +25,8 @@
 namespace vkc {
 
 struct StencilPipelines {
+    const Pipeline* frameCandidates = nullptr;  // stencil_frame_setup.comp, phase 0
+    const Pipeline* frameViews = nullptr;       // stencil_frame_setup.comp, phase 1
     const Pipeline* normals = nullptr;       // stencil_normals.comp
     const Pipeline* edgeDepth = nullptr;     // edges, depth write LESS (pass 1)
     const Pipeline* count = nullptr;         // triangles, two-sided incr/decr-wrap (passes 2-3 in one)
@@ -43,32 +47,37 @@ struct StencilMeshRange {
     uint32_t edgeCount = 0;      // indices (2 per unique edge)
 };
 
-struct StencilPassInputs : PairListSizes {
+struct StencilPassInputs : PairListSizes {  // candidateCount: entries the candidate list stores at most
     StencilPipelines pipelines;
-    VkDescriptorSet drawSet = VK_NULL_HANDLE;     // objects, normals, mesh vertices
+    VkDescriptorSet setupSet = VK_NULL_HANDLE;    // candidates, bounds, objects, frame, drawn, commands
+    VkDescriptorSet drawSet = VK_NULL_HANDLE;     // objects, normals, frame, mesh vertices
     VkDescriptorSet normalsSet = VK_NULL_HANDLE;  // topology, normals, mesh vertices
-    VkDescriptorSet scanSet = VK_NULL_HANDLE;     // id images, pair flags, points
-    VkDescriptorSet compactSet = VK_NULL_HANDLE;  // candidates, pair flags, pairs
-    VkQueryPool occlusion = VK_NULL_HANDLE;       // stencilQueriesPerView(drawn) per view
+    VkDescriptorSet scanSet = VK_NULL_HANDLE;     // id images, pair flags, points, frame
+    VkDescriptorSet compactSet = VK_NULL_HANDLE;  // candidates, pair flags, pairs, unfound
+    VkQueryPool occlusion = VK_NULL_HANDLE;       // stencilQueriesPerView(objectCount) per view
     bool storeOpNone = false;                     // Vulkan 1.3: read-only attachments store nothing
     uint32_t resolution = 0;
+    uint32_t views = 0;                           // 1 or 3
+    float paddingPixels = 0.0f;                   // StencilSettings::regionPaddingPixels
+    float edgeOffsetPixels = 0.0f;                // StencilSettings::edgeOffsetPixels
     // The identifying draw restores the stencil of a closed solid's recount (counts are 0 or 1);
     // an open or non-manifold mesh can leave other counts, which a clear after each object undoes.
     bool clearAfterRecount = false;
-    float edgeOffset = 0.0f;                      // world units
 
-    std::vector<gpu::StencilNormalsPush> normalDispatches;  // one per mesh drawn
-    std::vector<uint32_t> drawObjects;            // objects of the candidate pairs
-    std::vector<StencilMeshRange> drawRanges;     // parallel to drawObjects
-    std::vector<OrthographicView> views;
+    std::vector<gpu::StencilNormalsPush> normalDispatches;  // one per mesh of the scene's objects
 
     BufferHandle topology;                  // indices + adjacency (index and storage buffer)
     BufferHandle objects;                   // gpu::StencilObjectGpu per scene object
     BufferHandle normals;                   // vec3 per vertex of every mesh drawn
     std::vector<BufferHandle> meshVertices; // every vertex buffer the objects read
-    BufferHandle candidates;                // uvec2 per candidate pair
+    BufferHandle candidates;                // PairListHeader, then uvec2 per candidate pair
+    BufferHandle bounds;                    // the candidates' boxes (gpu_candidates.h)
+    BufferHandle frame;                     // gpu::StencilFrameGpu
+    BufferHandle drawn;                     // uint per scene object: in a candidate pair
+    BufferHandle commands;                  // the compaction's dispatch, then 2 indexed draws per object
     BufferHandle pairFlags;                 // objectCount^2 bits
     BufferHandle pairs;                     // StencilListHeader + StencilPairGpu * pairCapacity
+    BufferHandle unfound;                   // StencilListHeader + StencilPairGpu * pairCapacity
     BufferHandle points;                    // StencilListHeader + StencilPointGpu * pointCapacity
     BufferHandle readback;                  // the frame's ring slot
     const ReadbackLayout* readbackLayout = nullptr;  // stencilReadbackLayout
@@ -84,12 +93,13 @@ extern const PipelineLayoutDesc kStencilFullscreenLayout;
 extern const PipelineLayoutDesc kStencilNormalsLayout;
 extern const PipelineLayoutDesc kStencilScanLayout;
 extern const PipelineLayoutDesc kStencilCompactLayout;
+extern const PipelineLayoutDesc kStencilSetupLayout;
 
 inline constexpr VkFormat kStencilPenetratingFormat = VK_FORMAT_R32G32B32A32_UINT;
 inline constexpr VkFormat kStencilPenetratedFormat = VK_FORMAT_R32_UINT;
 
-// Occlusion queries of one view: [positive, negative, penetrating per drawn object, penetrated per drawn object].
-inline uint32_t stencilQueriesPerView(uint32_t drawnObjects) { return 2 + 2 * drawnObjects; }
+// Occlusion queries of one view: [positive, negative, penetrating per object, penetrated per object].
+inline uint32_t stencilQueriesPerView(uint32_t objects) { return 2 + 2 * objects; }
 inline VkDeviceSize stencilPairsBytes(uint32_t capacity) {
     return sizeof(gpu::StencilListHeader) + VkDeviceSize(capacity) * sizeof(gpu::StencilPairGpu);
 }
@@ -100,21 +110,30 @@ inline VkDeviceSize stencilPairFlagsBytes(uint32_t objectCount) {
     return ((VkDeviceSize(objectCount) * objectCount + 31) / 32) * 4;
 }
 
-// Occlusion queries of a frame that draws `drawnObjects` objects in `views` views (the pool's size
-// with the settings' maxObjects).
-inline uint32_t stencilOcclusionQueries(uint32_t views, uint32_t drawnObjects) {
-    return views * stencilQueriesPerView(drawnObjects);
+// Occlusion queries of a frame of `objects` scene objects in `views` views (the pool's size with
+// the settings' maxObjects).
+inline uint32_t stencilOcclusionQueries(uint32_t views, uint32_t objects) { return views * stencilQueriesPerView(objects); }
+// Those a frame records: none in a scene without objects (no view is drawn).
+inline uint32_t stencilRecordedQueries(uint32_t views, uint32_t objects) {
+    return objects == 0 ? 0 : stencilOcclusionQueries(views, objects);
+}
+inline VkDeviceSize stencilCommandsBytes(uint32_t objects) {
+    return 4 * (gpu::kStencilCommandFirstDraw + VkDeviceSize(objects) * 2 * gpu::kStencilCommandDrawUints);
 }
 
 // Read-back regions: the pair list, the point list, the occlusion query results (uint64_t each, in
-// query order), then each view's stencil (countsBytes: stencilCountsBytes with keepImages, else 0).
+// query order), each view's stencil (countsBytes: stencilCountsBytes with keepImages, else 0), the
+// unfound candidates (as the pair list), the fitted frame, the drawn flag of every object.
 enum StencilReadback : uint32_t {
     kStencilReadbackPairs,
     kStencilReadbackPoints,
     kStencilReadbackOcclusion,
-    kStencilReadbackCounts
+    kStencilReadbackCounts,
+    kStencilReadbackUnfound,
+    kStencilReadbackFrame,
+    kStencilReadbackDrawn
 };
-ReadbackLayout stencilReadbackLayout(uint32_t pairCapacity, uint32_t pointCapacity, uint32_t occlusionQueries,
+ReadbackLayout stencilReadbackLayout(uint32_t pairCapacity, uint32_t pointCapacity, uint32_t maxObjects, uint32_t views,
                                      VkDeviceSize countsBytes);
 inline VkDeviceSize stencilCountsBytes(uint32_t views, uint32_t resolution) {
     return VkDeviceSize(views) * resolution * resolution;
@@ -122,7 +141,7 @@ inline VkDeviceSize stencilCountsBytes(uint32_t views, uint32_t resolution) {
 
 // Handles that the passes advance (each write makes a new version).
 struct StencilGraphState {
-    BufferHandle normals, pairFlags, pairs, points, counts;
+    BufferHandle frame, drawn, commands, normals, pairFlags, pairs, unfound, points, counts;
     ImageHandle depthStencil, penetratingImage, penetratedImage;
 };
 
@@ -151,8 +170,12 @@ void beginStencilRendering(VkCommandBuffer cmd, const PassResources& r, const St
 // rebinding keeps each pass independent of what the previous one bound).
 void bindStencilDrawPipeline(VkCommandBuffer cmd, const PassResources& r, const StencilPassInputs& in,
                              const Pipeline& pipeline);
-// Pushes the view and the object, and draws the object's edges or triangles.
-void drawStencilObject(VkCommandBuffer cmd, const PassResources& r, const StencilPassInputs& in, const Pipeline& pipeline,
-                       uint32_t view, uint32_t drawIndex, bool edges);
+// Pushes the view and the object, and draws the object's edges or triangles with the indirect
+// command the frame setup wrote (no instance when the object is in no candidate pair).
+void drawStencilObject(VkCommandBuffer cmd, const PassResources& r, const StencilPassInputs& in,
+                       const StencilGraphState& state, const Pipeline& pipeline, uint32_t view, uint32_t object,
+                       bool edges);
+// What every geometry pass reads: topology, objects, normals, the frame's views, the draws.
+void readStencilGeometry(PassBuilder& pass, const StencilPassInputs& in, const StencilGraphState& state);
 
 }  // namespace vkc

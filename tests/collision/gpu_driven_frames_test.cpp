@@ -17,10 +17,12 @@
 #include "vkcollide/collision_frame.h"
 #include "vkcollide/ebpi.h"
 #include "vkcollide/scene.h"
+#include "vkcollide/stencil.h"
 
 #include <glm/gtc/matrix_transform.hpp>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <span>
 
@@ -152,6 +154,39 @@ protected:
         return pairs;
     }
 
+    // Stencil's answer for `frame` against the geometry: the pair found whenever the spheres'
+    // meshes overlap by a volume (`exact`), never while they are more than two pixels apart, and
+    // otherwise found or named undecided (paper 1, 6.4) exactly when their boxes overlap (the GPU
+    // chose the candidates); every edge point inside both spheres; no mesh blamed.
+    void expectStencilFrame(int frame, double exact, const FrameResults& results, float pixelSize,
+                            const std::vector<ObjectPair>* undecided) const {
+        const glm::dvec3 centre = glm::dvec3(grownPlacement(frame)[3]);
+        const double radius = growingRadius(frame);
+        const double gap = glm::length(centre) - 0.5 - radius;  // of the spheres the meshes lie in
+        // The meshes' boxes along x (the broadphase's; y and z always overlap here).
+        float unitMin = 0.0f, unitMax = 0.0f;
+        for (const glm::vec3& p : unit_.positions) unitMin = std::min(unitMin, p.x), unitMax = std::max(unitMax, p.x);
+        const double boxGap = centre.x + radius * unitMin - 0.5 * unitMax;
+        const double tolerance = 2.0 * pixelSize;
+        for (const std::string& warning : results.warnings) EXPECT_EQ(warning.find("closed"), std::string::npos) << warning;
+        if (exact > 1e-4) {
+            ASSERT_EQ(results.pairs.size(), 1u) << "exact volume " << exact;
+            EXPECT_TRUE(results.colliding);
+        }
+        if (gap > tolerance) EXPECT_TRUE(results.pairs.empty()) << "gap " << gap;
+        if (undecided && std::abs(boxGap) > 1e-5)
+            EXPECT_EQ(results.pairs.size() + undecided->size(), boxGap < 0.0 ? 1u : 0u) << "box gap " << boxGap;
+        for (const PairResult& pair : results.pairs) {
+            EXPECT_EQ(pair.a, 0u);
+            EXPECT_EQ(pair.b, 1u);
+            EXPECT_FALSE(pair.points.empty());
+            for (const glm::vec3& point : pair.points) {
+                EXPECT_LE(glm::length(glm::dvec3(point)), 0.5 + tolerance);
+                EXPECT_LE(glm::length(glm::dvec3(point) - centre), radius + tolerance);
+            }
+        }
+    }
+
     VkCommandPool pool_ = VK_NULL_HANDLE;
     VkCommandBuffer cmd_ = VK_NULL_HANDLE;
     MeshData unit_;
@@ -230,11 +265,39 @@ TEST_F(GpuDrivenFramesTest, EbpiVolumeWithinItsBoundOfTheExactVolumeOnEveryFrame
     EXPECT_GE(measured, 5);
 }
 
-// One object, one signal (issue 13.4): CollisionFrame records the broadphase, aabb-tree and ebpi
-// into the host's command buffer, the submit carries only its completion signal, and one results()
-// gives both methods' answers, right on every frame. Odd frames are never read: recording goes on
+// stencil from the broadphase's pairs and boxes on the GPU: the views are fitted to the pairs'
+// overlap and the drawn objects chosen there (indirect draws), so no CPU box is given or stale.
+TEST_F(GpuDrivenFramesTest, StencilFindsThePairWheneverTheSpheresOverlap) {
+    MeshData fixed;
+    auto scene = makeScene(fixed);
+    ASSERT_TRUE(scene) << scene.status().describe();
+    auto broadphase = Broadphase::create(context_);
+    auto detector = StencilDetector::create(context_);
+    ASSERT_TRUE(broadphase && detector);
+    int found = 0;
+    for (uint64_t frame = 0; frame < kFrames; ++frame) {
+        SCOPED_TRACE("frame " + std::to_string(frame));
+        FrameResults results;
+        StencilFrameDetails details;
+        runFrame(
+            scene.value(), broadphase.value(), frame,
+            [&](VkCommandBuffer cmd) { return detector->record(cmd, scene.value(), broadphase.value(), frame); },
+            [&] { return detector->completionSignal(frame); },
+            [&] { return detector->results(frame, results, &details); });
+        if (HasFatalFailure()) return;
+        expectStencilFrame(int(frame), oracleVolume(fixed, int(frame)), results, details.pixelSize,
+                           &details.undecidedPairs);
+        EXPECT_EQ(details.drawnObjects, results.pairs.size() + details.undecidedPairs.size() == 1 ? 2u : 0u);
+        found += int(results.pairs.size());
+    }
+    EXPECT_GE(found, 5);
+}
+
+// One object, one signal (issue 13.4): CollisionFrame records the broadphase, aabb-tree, ebpi and
+// stencil into the host's command buffer, the submit carries only its completion signal, and one
+// results() gives every method's answer, right on every frame. Odd frames are never read: recording goes on
 // (the members' slots are released once the frame's signal has passed, not only by results()).
-TEST_F(GpuDrivenFramesTest, CollisionFrameRecordsBothMethodsBehindOneSignal) {
+TEST_F(GpuDrivenFramesTest, CollisionFrameRecordsEveryMethodBehindOneSignal) {
     MeshData fixed;
     auto scene = makeScene(fixed);
     ASSERT_TRUE(scene) << scene.status().describe();
@@ -243,6 +306,7 @@ TEST_F(GpuDrivenFramesTest, CollisionFrameRecordsBothMethodsBehindOneSignal) {
     settings.aabbTree->keepTrianglePairList = true;
     settings.ebpi = EbpiSettings{};
     settings.ebpi->tolerance = 2e-3;
+    settings.stencil = StencilSettings{};
     auto collisions = CollisionFrame::create(context_, settings);
     ASSERT_TRUE(collisions) << collisions.status().describe();
     int touching = 0;
@@ -262,7 +326,7 @@ TEST_F(GpuDrivenFramesTest, CollisionFrameRecordsBothMethodsBehindOneSignal) {
         CollisionFrameResults results;
         const Status done = test::pollUntilReady([&] { return collisions->results(frame, results); });
         ASSERT_TRUE(done.ok()) << done.describe();
-        ASSERT_TRUE(results.aabbTree && results.ebpi);
+        ASSERT_TRUE(results.aabbTree && results.ebpi && results.stencil);
         const auto expected = oracleTrianglePairs(fixed, int(frame));
         std::set<std::pair<uint32_t, uint32_t>> found;
         for (const PairResult& pair : results.aabbTree->pairs)
@@ -275,6 +339,8 @@ TEST_F(GpuDrivenFramesTest, CollisionFrameRecordsBothMethodsBehindOneSignal) {
             ASSERT_TRUE(pair.volume && pair.volumeErrorBound);
             EXPECT_LE(std::abs(*pair.volume - exact), *pair.volumeErrorBound);
         }
+        // The view is fitted to the boxes' overlap; a pixel is at most the fixed sphere's size / 512.
+        expectStencilFrame(int(frame), exact, *results.stencil, 1.0f / 512.0f, nullptr);
         touching += !expected.empty();
     }
     EXPECT_GE(touching, 3);

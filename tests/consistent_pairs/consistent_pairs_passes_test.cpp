@@ -57,6 +57,7 @@ ConsistentPairsPassInputs fakeInputs(Graph& graph, uint32_t layers, uint32_t ite
     in.pairFlags = buffer("pair flags");
     in.stats = buffer("stats");
     in.pairs = buffer("pairs");
+    in.unfound = buffer("unfound");
     in.points = buffer("points");
     ImportedBuffer readback;
     readback.buffer = reinterpret_cast<VkBuffer>(next++);

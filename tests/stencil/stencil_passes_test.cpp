@@ -1,6 +1,7 @@
 // Tier A (no device): the stencil passes' declarations compile into a graph (no stale handles),
-// in the frame order of passes/stencil/stencil_passes.h, with the layout transitions the render passes
-// need (depth-stencil written, then read-only, then written again by the recounts).
+// in the frame order of passes/stencil/stencil_passes.h (the GPU's frame setup first), with the
+// layout transitions the render passes need (depth-stencil written, then read-only, then written
+// again by the recounts).
 #include "passes/stencil/stencil_passes.h"
 
 #include <gtest/gtest.h>
@@ -14,10 +15,8 @@ namespace {
 StencilPassInputs fakeInputs(Graph& graph, uint32_t views) {
     StencilPassInputs in;
     in.resolution = 64;
-    in.drawObjects = {0, 1, 2};
-    in.drawRanges.resize(3);
     in.normalDispatches.resize(1);
-    in.views.resize(views);
+    in.views = views;
     in.objectCount = 3;
     in.candidateCount = 2;
     in.pairCapacity = 16;
@@ -39,14 +38,19 @@ StencilPassInputs fakeInputs(Graph& graph, uint32_t views) {
     in.normals = buffer("normals");
     in.meshVertices = {buffer("mesh vertices")};
     in.candidates = buffer("candidates");
+    in.bounds = buffer("bounds");
+    in.frame = buffer("frame");
+    in.drawn = buffer("drawn");
+    in.commands = buffer("commands");
     in.pairFlags = buffer("pair flags");
     in.pairs = buffer("pairs");
+    in.unfound = buffer("unfound");
     in.points = buffer("points");
     ImportedBuffer readback;
     readback.buffer = reinterpret_cast<VkBuffer>(uintptr_t(0x2000));
     readback.final = syncStateOf(Access::HostRead);
     in.readback = graph.importBuffer("readback", readback);
-    static const ReadbackLayout layout = stencilReadbackLayout(16, 16, stencilOcclusionQueries(3, 3), 0);
+    static const ReadbackLayout layout = stencilReadbackLayout(16, 16, 3, 3, 0);
     in.readbackLayout = &layout;
     in.depthStencil = image("depth-stencil", VK_FORMAT_D32_SFLOAT_S8_UINT);
     in.penetratingImage = image("penetrating ids", kStencilPenetratingFormat);
@@ -59,7 +63,8 @@ TEST(StencilPasses, CompileInFrameOrderForThreeViews) {
     addStencilPasses(graph, fakeInputs(graph, 3));
     Status compiled = graph.compile();
     ASSERT_TRUE(compiled.ok()) << compiled.describe();
-    std::vector<std::string> expected = {"stencil-setup", "stencil-normals"};
+    std::vector<std::string> expected = {"stencil-setup", "stencil-frame-candidates", "stencil-frame-views",
+                                         "stencil-normals"};
     for (int view = 0; view < 3; ++view)
         for (const char* pass : {"stencil-edges", "stencil-count", "stencil-boolean", "stencil-penetrating",
                                  "stencil-penetrated", "stencil-scan"})
@@ -72,24 +77,23 @@ TEST(StencilPasses, CompileInFrameOrderForThreeViews) {
     // The boolean pass reads the counted stencil: a transition to the read-only layout after the
     // count pass's attachment writes.
     bool readOnly = false;
-    for (const GraphBarrier& barrier : graph.passBarriers(4))
+    for (const GraphBarrier& barrier : graph.passBarriers(6))
         readOnly = readOnly || (barrier.isImage && barrier.newLayout == VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL &&
                                 (barrier.srcAccess & VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT));
     EXPECT_TRUE(readOnly) << graph.dump();
 }
 
-TEST(StencilPasses, NothingDrawnStillClearsAndReadsBack) {
+TEST(StencilPasses, ASceneWithoutObjectsStillClearsAndReadsBack) {
     Graph graph;
     StencilPassInputs in = fakeInputs(graph, 3);
-    in.drawObjects.clear();
-    in.drawRanges.clear();
+    in.objectCount = 0;
     in.normalDispatches.clear();
     addStencilPasses(graph, in);
     Status compiled = graph.compile();
     ASSERT_TRUE(compiled.ok()) << compiled.describe();
-    ASSERT_EQ(graph.passCount(), 3u);
+    ASSERT_EQ(graph.passCount(), 5u);
     EXPECT_EQ(graph.passName(0), "stencil-setup");
-    EXPECT_EQ(graph.passName(2), "stencil-readback");
+    EXPECT_EQ(graph.passName(4), "stencil-readback");
 }
 
 }  // namespace

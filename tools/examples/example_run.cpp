@@ -58,6 +58,9 @@ bool gpuDrivenMethod(const ExampleOptions& options, CollisionFrameSettings& sett
         settings.ebpi = EbpiSettings{};
         settings.ebpi->tolerance = options.tolerance;
         features = kFeatureSetEbpi;  // its compute backend: any Vulkan 1.2 device
+    } else if (options.method == "stencil") {
+        settings.stencil = StencilSettings{};
+        features = kFeatureSetStencil;
     } else {
         return false;
     }
@@ -90,7 +93,7 @@ int runExample(const ExampleOptions& options) {
     FeatureSets features = 0;
     if (!gpuDrivenMethod(options, collisionSettings, features))
         return fail("--method " + options.method +
-                    ": only aabb-tree and ebpi run GPU-driven so far (the other methods still need CPU boxes, "
+                    ": only aabb-tree, ebpi and stencil run GPU-driven so far (the other methods still need CPU boxes, "
                     "which a mesh deformed on the GPU makes stale)");
     auto description = io::loadScene(options.scene);
     if (!description) return fail(description.status().describe());
@@ -179,7 +182,9 @@ int runExample(const ExampleOptions& options) {
                 fail("frame " + std::to_string(f) + ": " + read.describe());
                 return false;
             }
-            const FrameResults& results = frameResults.aabbTree ? *frameResults.aabbTree : *frameResults.ebpi;
+            const FrameResults& results = frameResults.aabbTree ? *frameResults.aabbTree
+                                          : frameResults.ebpi   ? *frameResults.ebpi
+                                                                : *frameResults.stencil;
             for (const PairResult& pair : results.pairs) colliding[f].insert({pair.a, pair.b});
             for (const std::string& warning : results.warnings) std::fprintf(stderr, "frame %u: %s\n", f, warning.c_str());
             char name[32];

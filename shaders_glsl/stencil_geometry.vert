@@ -8,6 +8,7 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
 
+#include "shared/image_frame.h"
 #include "shared/stencil.h"
 #include "vertex_fetch.glsl"
 
@@ -15,7 +16,7 @@ layout(constant_id = 0) const bool kOffsetEdges = false;
 
 layout(set = 0, binding = kStencilBindingObjects, std430) readonly buffer Objects { StencilObjectGpu objects[]; };
 layout(set = 0, binding = kStencilBindingNormals, std430) readonly buffer Normals { float normals[]; };
-layout(set = 0, binding = kStencilBindingFrame, std430) readonly buffer Frame { StencilFrameGpu frame; };
+layout(set = 0, binding = kStencilBindingFrame, std430) readonly buffer Frame { ImageFrameGpu frame; };
 
 layout(push_constant) uniform Push { StencilDrawPush push; };
 
@@ -29,7 +30,7 @@ void main() {
     if (kOffsetEdges) {
         uint n0 = (stencilObject.normalBase + vertex) * 3u;
         vec3 normal = mat3(object.objectToLocal) * vec3(normals[n0], normals[n0 + 1u], normals[n0 + 2u]);
-        if (dot(normal, normal) > 0.0) world += normalize(normal) * frame.edgeOffset;
+        if (dot(normal, normal) > 0.0) world += normalize(normal) * (push.edgeOffsetPixels * frame.pixelSize);
     }
     gl_Position = frame.worldToClip[push.view] * vec4(world, 1.0);
 }

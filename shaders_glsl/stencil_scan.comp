@@ -5,6 +5,7 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
 
+#include "shared/image_frame.h"
 #include "shared/stencil.h"
 
 layout(local_size_x = kStencilScanGroupSize, local_size_y = kStencilScanGroupSize) in;
@@ -17,7 +18,7 @@ layout(set = 0, binding = kStencilBindingPoints, std430) buffer Points {
     StencilPointGpu points[];
 };
 
-layout(set = 0, binding = kStencilBindingFrame, std430) readonly buffer Frame { StencilFrameGpu frame; };
+layout(set = 0, binding = kStencilBindingFrame, std430) readonly buffer Frame { ImageFrameGpu frame; };
 
 layout(push_constant) uniform Push { StencilScanPush push; };
 

@@ -15,7 +15,6 @@
 
 #include "spirv/pair_compact.comp.h"
 #include "spirv/stencil_empty.frag.h"
-#include "spirv/stencil_frame_setup.comp.h"
 #include "spirv/stencil_fullscreen.vert.h"
 #include "spirv/stencil_geometry.vert.h"
 #include "spirv/stencil_normals.comp.h"
@@ -28,12 +27,12 @@
 
 namespace vkc {
 
-static_assert(sizeof(gpu::StencilObjectGpu) == 112 && sizeof(gpu::StencilDrawPush) == 16,
+static_assert(sizeof(gpu::StencilObjectGpu) == 96 && sizeof(gpu::StencilDrawPush) == 16,
               "stencil draw structs must match their std430 / push-constant layouts");
 static_assert(sizeof(gpu::StencilNormalsPush) == 32 && sizeof(gpu::StencilScanPush) == 20 &&
-              sizeof(gpu::StencilCompactPush) == 16 && sizeof(gpu::StencilSetupPush) == 32);
-static_assert(sizeof(gpu::StencilFrameGpu) == 448 && offsetof(gpu::StencilFrameGpu, worldToClip) == 64,
-              "the frame must match its std430 layout");
+              sizeof(gpu::StencilCompactPush) == 16);
+// The frame setup writes the compaction's dispatch in groups of its own size.
+static_assert(gpu::kStencilCompactGroupSize == gpu::kImageFrameSetupGroupSize);
 static_assert(sizeof(gpu::StencilListHeader) == 16 && sizeof(gpu::StencilPairGpu) == 16 &&
               sizeof(gpu::StencilPointGpu) == 16);
 
@@ -47,8 +46,6 @@ constexpr uint32_t kDefaultMaxCandidatePairs = 16384;
 constexpr uint32_t kDefaultPointCapacity = 16384;
 
 constexpr SpecConstant kEdgeVariant[] = {{0, 1}};
-constexpr SpecConstant kSetupCandidatesPhase[] = {{0, 0}};
-constexpr SpecConstant kSetupViewsPhase[] = {{0, 1}};
 constexpr SpecConstant kTriangleVariant[] = {{0, 0}};
 
 VkStencilOpState stencilOp(VkCompareOp compare, uint32_t reference, VkStencilOp pass, uint32_t writeMask) {
@@ -61,7 +58,8 @@ StencilDetectorImpl::~StencilDetectorImpl() {
     if (!ctx) return;
     for (StencilSlot& slot : slots) destroyQueryPool(*ctx, slot.occlusion);
     destroyDetectorFrames(*ctx, frames);
-    for (Pipeline* p : {&frameCandidates, &frameViews, &normals, &edgeDepth, &count, &positive, &negative, &penetrating, &recount, &penetratedId,
+    destroyImageFramePipelines(*ctx, frameSetup);
+    for (Pipeline* p : {&normals, &edgeDepth, &count, &positive, &negative, &penetrating, &recount, &penetratedId,
                         &scan, &compact})
         destroyPipeline(*ctx, *p);
 }
@@ -69,10 +67,7 @@ StencilDetectorImpl::~StencilDetectorImpl() {
 Status StencilDetectorImpl::createPipelines() {
     VulkanContext& c = *ctx;
     frames.vertexBufferCapacity = vertexBufferCapacity(c, settings.maxObjects);  // one per object at most
-    VKC_TRY(assignResult(frameCandidates, createComputePipeline(c, kSpirv_stencil_frame_setup_comp, kStencilSetupLayout,
-                                                                kSetupCandidatesPhase, "stencil-frame-candidates")));
-    VKC_TRY(assignResult(frameViews, createComputePipeline(c, kSpirv_stencil_frame_setup_comp, kStencilSetupLayout,
-                                                           kSetupViewsPhase, "stencil-frame-views")));
+    VKC_TRY(createImageFramePipelines(c, "stencil", frameSetup));
     const PipelineLayoutDesc drawLayout = withVertexBufferCapacity(kStencilDrawLayout, frames.vertexBufferCapacity);
     VKC_TRY(assignResult(normals, createComputePipeline(c, kSpirv_stencil_normals_comp,
                                                         withVertexBufferCapacity(kStencilNormalsLayout,
@@ -176,7 +171,7 @@ Status StencilDetectorImpl::createResources() {
         StencilSlot& slot = slots[i];
         const FrameSlotResources make(c, i);
         const VkDescriptorPool pool = frames.descriptorPool;
-        VKC_TRY(make.descriptorSet(slot.setupSet, pool, frameCandidates.setLayouts[0], "stencil setup set"));
+        VKC_TRY(make.descriptorSet(slot.setupSet, pool, frameSetup.candidates.setLayouts[0], "stencil setup set"));
         VKC_TRY(make.descriptorSet(slot.drawSet, pool, edgeDepth.setLayouts[0], "stencil draw set", vertexBuffers));
         VKC_TRY(make.descriptorSet(slot.normalsSet, pool, normals.setLayouts[0], "stencil normals set", vertexBuffers));
         VKC_TRY(make.descriptorSet(slot.scanSet, pool, scan.setLayouts[0], "stencil scan set"));

@@ -36,12 +36,8 @@ Status StencilDetectorImpl::writeDescriptors(const StencilSlot& slot, const Grap
                                              std::span<const VkBuffer> meshBuffers) {
     VulkanContext& c = *ctx;
     const GraphDescriptors d(c, graph, frames.placeholder.buffer);
-    d.storageBuffer(slot.setupSet, gpu::kStencilBindingCandidates, in.candidates);
-    d.storageBuffer(slot.setupSet, gpu::kStencilBindingBounds, in.bounds);
-    d.storageBuffer(slot.setupSet, gpu::kStencilBindingObjects, in.objects);
-    d.storageBuffer(slot.setupSet, gpu::kStencilBindingFrame, in.frame);
-    d.storageBuffer(slot.setupSet, gpu::kStencilBindingDrawn, in.drawn);
-    d.storageBuffer(slot.setupSet, gpu::kStencilBindingCommands, in.commands);
+    writeImageFrameSetupDescriptors(c, slot.setupSet, d.buffer(in.candidates), d.buffer(in.bounds), d.buffer(in.draws),
+                                    d.buffer(in.frame), d.buffer(in.drawn), d.buffer(in.commands));
     d.storageBuffer(slot.drawSet, gpu::kStencilBindingObjects, in.objects);
     d.storageBuffer(slot.drawSet, gpu::kStencilBindingNormals, in.normals);
     d.storageBuffer(slot.drawSet, gpu::kStencilBindingFrame, in.frame);
@@ -79,6 +75,7 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     VertexBufferSlots vertexSlots(frames.vertexBufferCapacity, "stencil: the scene's objects read");
     std::map<MeshId, uint32_t> meshSlots;
     std::vector<gpu::StencilObjectGpu> objects(std::max<size_t>(1, objectCount));
+    std::vector<gpu::ImageObjectDrawGpu> draws(objects.size());
     slot.objectMesh.resize(objectCount);
     bool anyOpenMesh = false;
     for (uint32_t i = 0; i < objectCount; ++i) {
@@ -90,7 +87,8 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
         anyOpenMesh = anyOpenMesh || !mesh.report.validForVolumeMethods();
         const StencilMeshRange& range = slot.topology.ranges[o.mesh];
         objects[i] = {objectGpu(scene, o, candidates.origin, vertexSlot.value()), slot.topology.normals[o.mesh].normalBase,
-                      range.triangleFirst, range.triangleCount, range.edgeFirst, range.edgeCount, 0u, 0u, 0u};
+                      0u, 0u, 0u};
+        draws[i] = {range.edgeFirst, range.edgeCount, range.triangleFirst, range.triangleCount, 0u, 0u, 0u, 0u};
         slot.objectMesh[i] = o.mesh;
     }
     slot.meshNames.clear();
@@ -102,7 +100,7 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     const std::vector<VkBuffer>& meshBuffers = vertexSlots.buffers();
 
     StencilPassInputs in;
-    in.pipelines = {&frameCandidates, &frameViews, &normals, &edgeDepth, &count, &positive, &negative, &penetrating,
+    in.pipelines = {&frameSetup, &normals, &edgeDepth, &count, &positive, &negative, &penetrating,
                     &recount, &penetratedId, &scan, &compact};
     in.setupSet = slot.setupSet;
     in.drawSet = slot.drawSet;
@@ -134,9 +132,10 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     in.objects = graph.createBuffer("stencil objects", {objects.size() * sizeof(objects[0]), 0, true});
     in.normals = graph.createBuffer("stencil vertex normals",
                                     {std::max<VkDeviceSize>(16, VkDeviceSize(slot.topology.totalVertices) * 12)});
-    in.frame = graph.createBuffer("stencil frame views", {sizeof(gpu::StencilFrameGpu)});
-    in.drawn = graph.createBuffer("stencil drawn objects", {4 * VkDeviceSize(std::max(1u, objectCount))});
-    in.commands = graph.createBuffer("stencil indirect commands", {stencilCommandsBytes(objectCount)});
+    in.draws = graph.createBuffer("stencil draw ranges", {draws.size() * sizeof(draws[0]), 0, true});
+    in.frame = graph.createBuffer("stencil frame views", {sizeof(gpu::ImageFrameGpu)});
+    in.drawn = graph.createBuffer("stencil drawn objects", {imageFrameDrawnBytes(objectCount)});
+    in.commands = graph.createBuffer("stencil indirect commands", {imageFrameCommandsBytes(objectCount, kStencilDrawsPerObject)});
     in.pairFlags = graph.createBuffer("stencil pair flags", {std::max<VkDeviceSize>(16, stencilPairFlagsBytes(objectCount))});
     in.pairs = graph.createBuffer("stencil pairs", {stencilPairsBytes(s.maxCandidatePairs)});
     in.unfound = graph.createBuffer("stencil unfound candidates", {stencilPairsBytes(s.maxCandidatePairs)});
@@ -162,6 +161,7 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
         slot.topologyKey = scene.topologyKey();
     }
     VKC_TRY(fillHostBuffer(*frames.allocator, graph, in.objects, std::span<const gpu::StencilObjectGpu>(objects)));
+    VKC_TRY(fillHostBuffer(*frames.allocator, graph, in.draws, std::span<const gpu::ImageObjectDrawGpu>(draws)));
     VKC_TRY(fillHostCandidates(*frames.allocator, graph, added.value()));
     VKC_TRY(writeDescriptors(slot, graph, in, meshBuffers));
     VKC_TRY(executeFrameGraph(c, frames, frame, graph, cmd));
@@ -183,7 +183,7 @@ Status StencilDetectorImpl::readResults(uint64_t frame, FrameResults& out, Stenc
     const uint32_t perView = stencilQueriesPerView(objects);
     const std::span<const uint64_t> samples =
         layout.span<uint64_t>(base, kStencilReadbackOcclusion, stencilRecordedQueries(views, objects));
-    gpu::StencilFrameGpu fitted;
+    gpu::ImageFrameGpu fitted;
     std::memcpy(&fitted, layout.bytes(base, kStencilReadbackFrame), sizeof(fitted));
     const std::span<const uint32_t> drawn = layout.span<uint32_t>(base, kStencilReadbackDrawn, objects);
 
@@ -206,7 +206,7 @@ Status StencilDetectorImpl::readResults(uint64_t frame, FrameResults& out, Stenc
     for (uint32_t i = 0; i < objects; ++i) {
         if (penetratingObject[i]) d.penetratingObjects.push_back(i);
         if (penetratedObject[i]) d.penetratedObjects.push_back(i);
-        if (drawn[i] != 0) meshDrawn[slot.objectMesh[i]] = true;
+        if (drawn[i] == gpu::kImageFrameDrawn) meshDrawn[slot.objectMesh[i]] = true;
     }
     std::vector<std::string> openMeshes;
     for (size_t mesh = 0; mesh < meshDrawn.size(); ++mesh)

@@ -49,8 +49,8 @@ struct StencilDetectorImpl {
     Context* context = nullptr;  // for the broadphase of run(scene)
     StencilSettings settings;
     VkFormat depthStencilFormat = VK_FORMAT_UNDEFINED;
-    Pipeline frameCandidates, frameViews, normals, edgeDepth, count, positive, negative, penetrating, recount,
-        penetratedId, scan, compact;
+    ImageFramePipelines frameSetup;
+    Pipeline normals, edgeDepth, count, positive, negative, penetrating, recount, penetratedId, scan, compact;
     DetectorFrames frames;
     std::vector<StencilSlot> slots;
 

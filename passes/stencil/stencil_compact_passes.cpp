@@ -38,14 +38,6 @@ const PipelineLayoutDesc kStencilCompactLayout = {
      {0, gpu::kStencilBindingPairs, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kStencilBindingUnfound, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
     sizeof(gpu::StencilCompactPush)};
-const PipelineLayoutDesc kStencilSetupLayout = {
-    {{0, gpu::kStencilBindingCandidates, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
-     {0, gpu::kStencilBindingBounds, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
-     {0, gpu::kStencilBindingObjects, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
-     {0, gpu::kStencilBindingFrame, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
-     {0, gpu::kStencilBindingDrawn, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
-     {0, gpu::kStencilBindingCommands, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
-    sizeof(gpu::StencilSetupPush)};
 
 void addStencilScanPass(Graph& graph, const StencilPassInputs& in, uint32_t view, StencilGraphState& state) {
     PassBuilder scan = graph.addPass("stencil-scan");
@@ -74,7 +66,7 @@ ReadbackLayout stencilReadbackLayout(uint32_t pairCapacity, uint32_t pointCapaci
     layout.add(VkDeviceSize(stencilOcclusionQueries(views, maxObjects)) * sizeof(uint64_t));
     layout.add(countsBytes);
     layout.add(stencilPairsBytes(pairCapacity));
-    layout.add(sizeof(gpu::StencilFrameGpu));
+    layout.add(sizeof(gpu::ImageFrameGpu));
     layout.add(VkDeviceSize(maxObjects) * 4);
     return layout;
 }
@@ -95,7 +87,7 @@ void addStencilCompactPasses(Graph& graph, const StencilPassInputs& in, StencilG
                                    {kStencilReadbackPoints, state.points, stencilPointsBytes(in.pointCapacity)},
                                    {kStencilReadbackCounts, state.counts, countsBytes},
                                    {kStencilReadbackUnfound, state.unfound, stencilPairsBytes(in.pairCapacity)},
-                                   {kStencilReadbackFrame, state.frame, sizeof(gpu::StencilFrameGpu)},
+                                   {kStencilReadbackFrame, state.frame, sizeof(gpu::ImageFrameGpu)},
                                    {kStencilReadbackDrawn, state.drawn, VkDeviceSize(in.objectCount) * 4}};
     const uint32_t queries = stencilRecordedQueries(in.views, in.objectCount);
     const ReadbackQueries occlusion = {kStencilReadbackOcclusion, in.occlusion, 0, queries};

@@ -38,11 +38,10 @@ void bindStencilDrawPipeline(VkCommandBuffer cmd, const PassResources& r, const 
 void drawStencilObject(VkCommandBuffer cmd, const PassResources& r, const StencilPassInputs& in,
                        const StencilGraphState& state, const Pipeline& pipeline, uint32_t view, uint32_t object,
                        bool edges) {
-    const gpu::StencilDrawPush push = {object, view, 0u, 0u};
+    const gpu::StencilDrawPush push = {object, view, in.edgeOffsetPixels, 0u};
     r.device().vkCmdPushConstants(cmd, pipeline.layout, pipeline.stages, 0, sizeof(push), &push);
-    const VkDeviceSize command = gpu::kStencilCommandFirstDraw +
-                                 (VkDeviceSize(object) * 2 + (edges ? 0 : 1)) * gpu::kStencilCommandDrawUints;
-    r.device().vkCmdDrawIndexedIndirect(cmd, r.buffer(state.commands), r.bufferOffset(state.commands) + 4 * command, 1,
+    const VkDeviceSize command = imageFrameDrawOffset(edges ? 0 : 1, object, in.objectCount);
+    r.device().vkCmdDrawIndexedIndirect(cmd, r.buffer(state.commands), r.bufferOffset(state.commands) + command, 1,
                                          sizeof(VkDrawIndexedIndirectCommand));
 }
 

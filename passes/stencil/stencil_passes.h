@@ -14,6 +14,7 @@
 
 #include "passes/graph/graph.h"
 #include "passes/graph/readback_layout.h"
+#include "passes/shared/image_frame_setup_pass.h"
 #include "passes/shared/pair_compact_pass.h"
 #include "shaders_glsl/shared/stencil.h"
 #include "vk/pipeline.h"
@@ -25,8 +26,7 @@
 namespace vkc {
 
 struct StencilPipelines {
-    const Pipeline* frameCandidates = nullptr;  // stencil_frame_setup.comp, phase 0
-    const Pipeline* frameViews = nullptr;       // stencil_frame_setup.comp, phase 1
+    const ImageFramePipelines* frameSetup = nullptr;  // image_frame_setup.comp
     const Pipeline* normals = nullptr;       // stencil_normals.comp
     const Pipeline* edgeDepth = nullptr;     // edges, depth write LESS (pass 1)
     const Pipeline* count = nullptr;         // triangles, two-sided incr/decr-wrap (passes 2-3 in one)
@@ -49,7 +49,7 @@ struct StencilMeshRange {
 
 struct StencilPassInputs : PairListSizes {  // candidateCount: entries the candidate list stores at most
     StencilPipelines pipelines;
-    VkDescriptorSet setupSet = VK_NULL_HANDLE;    // candidates, bounds, objects, frame, drawn, commands
+    VkDescriptorSet setupSet = VK_NULL_HANDLE;    // kImageFrameSetupLayout's
     VkDescriptorSet drawSet = VK_NULL_HANDLE;     // objects, normals, frame, mesh vertices
     VkDescriptorSet normalsSet = VK_NULL_HANDLE;  // topology, normals, mesh vertices
     VkDescriptorSet scanSet = VK_NULL_HANDLE;     // id images, pair flags, points, frame
@@ -59,7 +59,7 @@ struct StencilPassInputs : PairListSizes {  // candidateCount: entries the candi
     uint32_t resolution = 0;
     uint32_t views = 0;                           // 1 or 3
     float paddingPixels = 0.0f;                   // StencilSettings::regionPaddingPixels
-    float edgeOffsetPixels = 0.0f;                // StencilSettings::edgeOffsetPixels
+    float edgeOffsetPixels = 0.0f;                // StencilSettings::edgeOffsetPixels (the draws' push)
     // The identifying draw restores the stencil of a closed solid's recount (counts are 0 or 1);
     // an open or non-manifold mesh can leave other counts, which a clear after each object undoes.
     bool clearAfterRecount = false;
@@ -72,8 +72,9 @@ struct StencilPassInputs : PairListSizes {  // candidateCount: entries the candi
     std::vector<BufferHandle> meshVertices; // every vertex buffer the objects read
     BufferHandle candidates;                // PairListHeader, then uvec2 per candidate pair
     BufferHandle bounds;                    // the candidates' boxes (gpu_candidates.h)
-    BufferHandle frame;                     // gpu::StencilFrameGpu
-    BufferHandle drawn;                     // uint per scene object: in a candidate pair
+    BufferHandle draws;                     // gpu::ImageObjectDrawGpu per scene object: edges, triangles
+    BufferHandle frame;                     // gpu::ImageFrameGpu
+    BufferHandle drawn;                     // uint per scene object (image_frame.h)
     BufferHandle commands;                  // the compaction's dispatch, then 2 indexed draws per object
     BufferHandle pairFlags;                 // objectCount^2 bits
     BufferHandle pairs;                     // StencilListHeader + StencilPairGpu * pairCapacity
@@ -93,7 +94,6 @@ extern const PipelineLayoutDesc kStencilFullscreenLayout;
 extern const PipelineLayoutDesc kStencilNormalsLayout;
 extern const PipelineLayoutDesc kStencilScanLayout;
 extern const PipelineLayoutDesc kStencilCompactLayout;
-extern const PipelineLayoutDesc kStencilSetupLayout;
 
 inline constexpr VkFormat kStencilPenetratingFormat = VK_FORMAT_R32G32B32A32_UINT;
 inline constexpr VkFormat kStencilPenetratedFormat = VK_FORMAT_R32_UINT;
@@ -117,9 +117,8 @@ inline uint32_t stencilOcclusionQueries(uint32_t views, uint32_t objects) { retu
 inline uint32_t stencilRecordedQueries(uint32_t views, uint32_t objects) {
     return objects == 0 ? 0 : stencilOcclusionQueries(views, objects);
 }
-inline VkDeviceSize stencilCommandsBytes(uint32_t objects) {
-    return 4 * (gpu::kStencilCommandFirstDraw + VkDeviceSize(objects) * 2 * gpu::kStencilCommandDrawUints);
-}
+// Per object: draw 0 its edges, draw 1 its triangles (image_frame_setup_pass.h's layout).
+inline constexpr uint32_t kStencilDrawsPerObject = 2;
 
 // Read-back regions: the pair list, the point list, the occlusion query results (uint64_t each, in
 // query order), each view's stencil (countsBytes: stencilCountsBytes with keepImages, else 0), the

@@ -15,12 +15,11 @@ VKC_CONSTANT(uint, kStencilBias, 128u)
 VKC_CONSTANT(uint, kStencilNormalsGroupSize, 64u)
 // 8x8 pixel tiles for the id-image scan: square tiles keep neighbouring rows in one group.
 VKC_CONSTANT(uint, kStencilScanGroupSize, 8u)
-// One thread per potentially colliding pair in the compaction and the frame setup.
+// One thread per potentially colliding pair in the compaction.
 VKC_CONSTANT(uint, kStencilCompactGroupSize, 64u)
-VKC_CONSTANT(uint, kStencilSetupGroupSize, 64u)
 
-// Draw set (graphics): objects, per-vertex normals, the frame's views (and the vertex buffers,
-// kBindingVertexBuffers).
+// Draw set (graphics): objects, per-vertex normals, the frame's views (ImageFrameGpu, set up on
+// the GPU: shared/image_frame.h) and the vertex buffers (kBindingVertexBuffers).
 VKC_CONSTANT(uint, kStencilBindingObjects, 0u)
 VKC_CONSTANT(uint, kStencilBindingNormals, 1u)
 VKC_CONSTANT(uint, kStencilBindingFrame, 6u)
@@ -36,68 +35,24 @@ VKC_CONSTANT(uint, kStencilBindingPoints, 3u)
 VKC_CONSTANT(uint, kStencilBindingCandidates, 4u)
 VKC_CONSTANT(uint, kStencilBindingPairs, 5u)
 VKC_CONSTANT(uint, kStencilBindingUnfound, 7u)
-// Setup set (compute): candidates and their boxes (broadphase layout), objects, the frame, the
-// per-object drawn flags, the indirect commands.
-VKC_CONSTANT(uint, kStencilBindingBounds, 8u)
-VKC_CONSTANT(uint, kStencilBindingDrawn, 9u)
-VKC_CONSTANT(uint, kStencilBindingCommands, 10u)
 
-// One scene object as the stencil shaders see it (std430, 112 bytes). objectToLocal is rigid +
-// uniform scale, so normals transform by its 3x3 part. The ranges are the mesh's, in indices of
-// the topology buffer, which the frame setup copies into the object's indirect draws.
+// One scene object as the stencil shaders see it (std430, 96 bytes). objectToLocal is rigid +
+// uniform scale, so normals transform by its 3x3 part.
 struct StencilObjectGpu {
     ObjectGpu object;
     uint normalBase;      // first vertex of this object's mesh in the normals buffer
-    uint triangleFirst;
-    uint triangleCount;   // indices, 3 per triangle
-    uint edgeFirst;
-    uint edgeCount;       // indices, 2 per unique edge
     uint pad0;
     uint pad1;
     uint pad2;
 };
 
-// The frame as its setup fitted it on the GPU (std430, 448 bytes; paper 6.5): the region the
-// candidate pairs' boxes overlap in, the drawn objects' box for depth, both as ordered-float
-// encodings reduced with atomics, then each view's matrices.
-struct StencilFrameGpu {
-    uint roiMin[3];
-    uint drawnObjects;    // objects of the candidate pairs (each counted once)
-    uint roiMax[3];
-    uint candidateCount;  // candidate pairs read (stored entries of the list)
-    uint depthMin[3];
-    float pixelSize;      // world units: the coarsest pixel side over the views
-    uint depthMax[3];
-    float edgeOffset;     // world units edges move along vertex normals (paper 6.3)
-    mat4 worldToClip[3];  // views along z, x, y
-    mat4 clipToWorld[3];
-};
-
 // Push constants of every draw (vertex and fragment stages, 16 bytes).
 struct StencilDrawPush {
-    uint object;          // index into objects; the id written to the id images is object + 1
-    uint view;            // index into the frame's views
-    uint pad0;
-    uint pad1;
+    uint object;             // index into objects; the id written to the id images is object + 1
+    uint view;               // index into the frame's views
+    float edgeOffsetPixels;  // edges move this many of the frame's pixels along vertex normals (paper 6.3)
+    uint pad;
 };
-
-// Push constants of the frame setup (both phases).
-struct StencilSetupPush {
-    uint objectCount;
-    uint candidateCapacity;  // entries the candidate list stores at most
-    uint views;
-    uint resolution;
-    float paddingPixels;
-    float edgeOffsetPixels;
-    uint pad0;
-    uint pad1;
-};
-
-// The indirect commands the setup writes: first the compaction's dispatch (uvec4: x, y, z, pad),
-// then per object its edge draw and its triangle draw (VkDrawIndexedIndirectCommand, 5 uints),
-// with instanceCount 0 for an object in no candidate pair.
-VKC_CONSTANT(uint, kStencilCommandDrawUints, 5u)
-VKC_CONSTANT(uint, kStencilCommandFirstDraw, 4u)
 
 struct StencilNormalsPush {
     VertexSourceGpu vertices;  // the mesh's

@@ -39,6 +39,7 @@ StencilPassInputs fakeInputs(Graph& graph, uint32_t views) {
     in.meshVertices = {buffer("mesh vertices")};
     in.candidates = buffer("candidates");
     in.bounds = buffer("bounds");
+    in.draws = buffer("draw ranges");
     in.frame = buffer("frame");
     in.drawn = buffer("drawn");
     in.commands = buffer("commands");
@@ -63,8 +64,8 @@ TEST(StencilPasses, CompileInFrameOrderForThreeViews) {
     addStencilPasses(graph, fakeInputs(graph, 3));
     Status compiled = graph.compile();
     ASSERT_TRUE(compiled.ok()) << compiled.describe();
-    std::vector<std::string> expected = {"stencil-setup", "stencil-frame-candidates", "stencil-frame-views",
-                                         "stencil-normals"};
+    std::vector<std::string> expected = {"stencil-setup", "stencil-frame-reset", "stencil-frame-candidates",
+                                         "stencil-frame-views", "stencil-normals"};
     for (int view = 0; view < 3; ++view)
         for (const char* pass : {"stencil-edges", "stencil-count", "stencil-boolean", "stencil-penetrating",
                                  "stencil-penetrated", "stencil-scan"})
@@ -77,7 +78,7 @@ TEST(StencilPasses, CompileInFrameOrderForThreeViews) {
     // The boolean pass reads the counted stencil: a transition to the read-only layout after the
     // count pass's attachment writes.
     bool readOnly = false;
-    for (const GraphBarrier& barrier : graph.passBarriers(6))
+    for (const GraphBarrier& barrier : graph.passBarriers(7))
         readOnly = readOnly || (barrier.isImage && barrier.newLayout == VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL &&
                                 (barrier.srcAccess & VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT));
     EXPECT_TRUE(readOnly) << graph.dump();
@@ -91,9 +92,9 @@ TEST(StencilPasses, ASceneWithoutObjectsStillClearsAndReadsBack) {
     addStencilPasses(graph, in);
     Status compiled = graph.compile();
     ASSERT_TRUE(compiled.ok()) << compiled.describe();
-    ASSERT_EQ(graph.passCount(), 5u);
+    ASSERT_EQ(graph.passCount(), 6u);
     EXPECT_EQ(graph.passName(0), "stencil-setup");
-    EXPECT_EQ(graph.passName(4), "stencil-readback");
+    EXPECT_EQ(graph.passName(5), "stencil-readback");
 }
 
 }  // namespace

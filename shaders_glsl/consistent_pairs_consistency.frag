@@ -56,7 +56,7 @@ void main() {
     // i.e. the own front lies within a pixel of this back face's surface (difftest 4242-1843: a
     // sphere's front 0.002 behind its back, slope 0.008 per pixel, paired it with a pinion 176
     // pixels away).
-    if (ownFrontGrazes(pixel, k, z + frame.thresholdDepth + pixelDepthSlope)) return;
+    if (ownFrontGrazes(pixel, k, z + thresholdDepth() + pixelDepthSlope)) return;
     // Every front face between the object's own nearest front face and this back face lies inside
     // it, not only the nearest: with X containing Y and Z along a ray (Xf Yf Yb Zf Zb Xb), X's back
     // face sees Zf in front, and Y, nested as deep, must be paired too. The window holds only

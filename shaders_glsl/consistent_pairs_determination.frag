@@ -49,7 +49,7 @@ void main() {
         uvec4 t = windowLayer(k, pixel);
         if (t.y == kConsistentPairsNoObject) break;
         Surface layer = Surface(t.y - 1u, unpackNormal(t.z), uintBitsToFloat(t.x), true);
-        if (t.y == id || abs(fragment.z - layer.z) > frame.thresholdDepth) continue;
+        if (t.y == id || abs(fragment.z - layer.z) > thresholdDepth()) continue;
         // A front layer in front of the fragment: front/front or back/front. A back-face fragment in
         // front of a front layer: front/back. A front fragment in front of a front layer is that
         // layer's own fragment's front/front point, not written twice.
@@ -65,7 +65,7 @@ void main() {
     if (nearestBack == kConsistentPairsNoDepth) return;
     uvec2 back = imageLoad(backId, ivec3(pixel, k)).xy;
     Surface stored = Surface(back.x - 1u, unpackNormal(back.y), uintBitsToFloat(nearestBack), false);
-    if (stored.z < fragment.z && fragment.z - stored.z <= frame.thresholdDepth && back.x != kConsistentPairsNoObject &&
+    if (stored.z < fragment.z && fragment.z - stored.z <= thresholdDepth() && back.x != kConsistentPairsNoObject &&
         back.x != id)
         emitPoint(fragment, stored);
 }

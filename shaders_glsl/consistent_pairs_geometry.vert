@@ -16,5 +16,5 @@ invariant gl_Position;
 void main() {
     ObjectGpu object = objects[push.object];
     outWorld = (object.objectToLocal * vec4(fetchVertex(object.vertices, uint(gl_VertexIndex)), 1.0)).xyz;
-    gl_Position = frame.worldToClip * vec4(outWorld, 1.0);
+    gl_Position = worldToClip() * vec4(outWorld, 1.0);
 }

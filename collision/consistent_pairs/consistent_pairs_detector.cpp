@@ -3,6 +3,7 @@
 #include "collision/consistent_pairs/consistent_pairs_detector_impl.h"
 
 #include "collision/frames/frame_warnings.h"
+#include "collision/broadphase/broadphase_candidates.h"
 #include "collision/frames/blocking_run.h"
 #include "collision/frames/detector_settings.h"
 #include "collision/frames/frame_slot_resources.h"
@@ -25,7 +26,7 @@
 
 namespace vkc {
 
-static_assert(sizeof(gpu::ConsistentPairsFrameGpu) == 160 && sizeof(gpu::ConsistentPairsDrawPush) == 16 &&
+static_assert(sizeof(gpu::ConsistentPairsFrameGpu) == 32 && sizeof(gpu::ConsistentPairsDrawPush) == 16 &&
                   sizeof(gpu::ConsistentPairsDecidePush) == 16,
               "consistent-pairs structs must match their std430 / push-constant layouts");
 static_assert(sizeof(gpu::ConsistentPairsStatsGpu) == 16 + 4 * gpu::kConsistentPairsMaxIterations && sizeof(gpu::ConsistentPairsPointGpu) == 64);
@@ -46,12 +47,14 @@ ConsistentPairsDetectorImpl::~ConsistentPairsDetectorImpl() {
     if (!ctx) return;
     for (ConsistentPairsSlot& slot : slots) destroyQueryPool(*ctx, slot.occlusion);
     destroyDetectorFrames(*ctx, frames);
+    destroyImageFramePipelines(*ctx, frameSetup);
     for (Pipeline* p : {&peel, &consistency, &backId, &determination, &decide, &compact}) destroyPipeline(*ctx, *p);
 }
 
 Status ConsistentPairsDetectorImpl::createPipelines() {
     VulkanContext& c = *ctx;
-    frames.vertexBufferCapacity = vertexBufferCapacity(c, settings.maxObjects);  // one per drawn object at most
+    frames.vertexBufferCapacity = vertexBufferCapacity(c, settings.maxObjects);  // one per object at most
+    VKC_TRY(createImageFramePipelines(c, "consistent-pairs", frameSetup));
     VKC_TRY(assignResult(decide, createComputePipeline(c, kSpirv_consistent_pairs_decide_comp, kConsistentPairsDecideLayout, {},
                                                        "consistent-pairs-decide")));
     // The flag-matrix compaction is the stencil method's, unchanged.
@@ -62,7 +65,7 @@ Status ConsistentPairsDetectorImpl::createPipelines() {
         desc.vertexSpirv = kSpirv_consistent_pairs_geometry_vert;
         desc.layout = withVertexBufferCapacity(kConsistentPairsDrawLayout, frames.vertexBufferCapacity);
         desc.depthFormat = kConsistentPairsDepthFormat;
-        // fitOrthographicViews keeps the orientation: outward counter-clockwise triangles face the eye.
+        // The fitted view keeps the orientation: outward counter-clockwise triangles face the eye.
         desc.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
         return assignResult(out, createGraphicsPipeline(c, desc));
     };
@@ -100,6 +103,7 @@ Status ConsistentPairsDetectorImpl::createPipelines() {
 Status ConsistentPairsDetectorImpl::createSlot(ConsistentPairsSlot& slot, uint32_t index) {
     const FrameSlotResources make(*ctx, index);
     const VkDescriptorPool pool = frames.descriptorPool;
+    VKC_TRY(make.descriptorSet(slot.setupSet, pool, frameSetup.candidates.setLayouts[0], "consistent-pairs setup set"));
     VKC_TRY(make.descriptorSet(slot.geometrySet, pool, peel.setLayouts[0], "consistent-pairs geometry set",
                                frames.vertexBufferCapacity));
     VKC_TRY(make.descriptorSet(slot.windowSet, pool, peel.setLayouts[1], "consistent-pairs window set"));
@@ -114,14 +118,15 @@ Status ConsistentPairsDetectorImpl::createResources() {
     const uint32_t slotCount = settings.framesInFlight;
     const uint32_t vertexBuffers = frames.vertexBufferCapacity;
     VkDescriptorPoolSize sizes[2] = {
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (2 + vertexBuffers + 4 + 2 + 4)},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (6 + 3 + vertexBuffers + 4 + 4 + 4)},
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, slotCount * 3}};
     VKC_TRY(createDetectorFrames(*ctx,
-                                 {"consistent-pairs", slotCount, slotCount * 4, sizes,
+                                 {"consistent-pairs", slotCount, slotCount * 5, sizes,
                                   consistentPairsReadbackLayout(
                                       settings.maxCandidatePairs, settings.pointCapacity,
                                       consistentPairsPeelCount(settings.layersPerIteration, settings.maxIterations),
-                                      settings.keepImages ? consistentPairsImageBytes(settings.resolution) : 0),
+                                      settings.keepImages ? consistentPairsImageBytes(settings.resolution) : 0,
+                                      settings.maxObjects),
                                   !settings.disableGpuTimings},
                                  frames));
 
@@ -172,7 +177,14 @@ Result<ConsistentPairsDetector> ConsistentPairsDetector::create(Context& context
 
 Status ConsistentPairsDetector::record(VkCommandBuffer cmd, const Scene& scene, const CandidateSet& candidates,
                                        uint64_t frame) {
-    return impl_->recordFrame(cmd, sceneImplOf(scene), candidates, frame);
+    return impl_->recordFrame(cmd, sceneImplOf(scene), {&candidates, nullptr}, frame);
+}
+
+Status ConsistentPairsDetector::record(VkCommandBuffer cmd, const Scene& scene, const Broadphase& broadphase,
+                                       uint64_t frame) {
+    auto candidates = broadphaseCandidates(broadphase, frame, "consistent-pairs");
+    if (!candidates) return candidates.status();
+    return impl_->recordFrame(cmd, sceneImplOf(scene), {nullptr, &candidates.value()}, frame);
 }
 
 VkSemaphoreSubmitInfo ConsistentPairsDetector::completionSignal(uint64_t frame) {
@@ -180,9 +192,7 @@ VkSemaphoreSubmitInfo ConsistentPairsDetector::completionSignal(uint64_t frame) 
 }
 
 Status ConsistentPairsDetector::results(uint64_t frame, FrameResults& out, ConsistentPairsFrameDetails* details) {
-    VKC_TRY(impl_->readResults(frame, out, details));
-    appendFrameWarnings(impl_->frames, frame, out.warnings);
-    return Status::success();
+    return impl_->readResults(frame, out, details);
 }
 
 const ConsistentPairsSettings& ConsistentPairsDetector::settings() const { return impl_->settings; }
@@ -196,8 +206,12 @@ Result<FrameResults> ConsistentPairsDetector::run(const Scene& scene, const Broa
 }
 
 Result<FrameResults> ConsistentPairsDetector::run(const Scene& scene, ConsistentPairsFrameDetails* details) {
-    return runAfterOwnBroadphase(*impl_->context, impl_->settings.broadphase, impl_->frames, scene,
-                                 [&](const BroadphaseResults& pcs) { return run(scene, pcs, details); });
+    return runGpuDriven(
+        *impl_->context, {"consistent-pairs", "ConsistentPairsSettings", impl_->settings}, impl_->frames, scene,
+        [&](VkCommandBuffer cmd, uint64_t frame, const GpuCandidates& candidates) {
+            return impl_->recordFrame(cmd, sceneImplOf(scene), {nullptr, &candidates}, frame);
+        },
+        [&](uint64_t frame, FrameResults& out) { return results(frame, out, details); });
 }
 
 }  // namespace vkc

@@ -1,17 +1,15 @@
-// vkc::ConsistentPairsDetector, one frame: gathers the drawn objects of the candidate pairs (closed
-// solids only), fits the single orthographic view (paper 3, section 4: over the potentially
-// colliding set), fills the per-slot buffers and indirect draws, builds the pass graph
-// (passes/consistent_pairs/consistent_pairs_passes.h) and later decodes the ring slot, occlusion queries included.
+// vkc::ConsistentPairsDetector, one frame: the scene's object table and draw ranges, the candidates
+// (the broadphase's buffers of the same frame, or the host's uploaded in their layout), the pass
+// graph (passes/consistent_pairs/consistent_pairs_passes.h: the single orthographic view over the
+// potentially colliding set, paper 3 section 4, and the draws set up on the GPU), and later the
+// decoding of the ring slot, occlusion queries included.
 #include "collision/consistent_pairs/consistent_pairs_detector_impl.h"
 
 #include "collision/frames/frame_warnings.h"
-#include "collision/frames/orthographic_views.h"
 #include "collision/frames/candidate_pairs.h"
-#include "collision/frames/drawn_objects.h"
 #include "collision/frames/found_pairs.h"
 #include "collision/frames/gpu_candidates.h"
 #include "collision/frames/vulkan_graph.h"
-#include "collision/frames/local_region.h"
 #include "collision/frames/object_gpu.h"
 #include "collision/scene/scene_impl.h"
 #include "collision/stencil/stencil_detector_internal.h"
@@ -29,6 +27,7 @@ void ConsistentPairsDetectorImpl::writeDescriptors(const ConsistentPairsSlot& sl
     const GraphDescriptors d(c, graph, frames.placeholder.buffer);
     d.storageBuffer(slot.geometrySet, gpu::kConsistentPairsBindingObjects, in.objects);
     d.storageBuffer(slot.geometrySet, gpu::kConsistentPairsBindingFrame, in.frame);
+    d.storageBuffer(slot.geometrySet, gpu::kConsistentPairsBindingView, in.view);
     writeStorageBufferArray(c, slot.geometrySet, gpu::kBindingVertexBuffers, meshBuffers);
     d.storageBuffer(slot.windowSet, gpu::kConsistentPairsBindingPairFlags, in.pairFlags);
     d.storageBuffer(slot.windowSet, gpu::kConsistentPairsBindingStats, in.stats);
@@ -39,66 +38,68 @@ void ConsistentPairsDetectorImpl::writeDescriptors(const ConsistentPairsSlot& sl
     d.storageImage(slot.windowSet, gpu::kConsistentPairsBindingBackId, in.backId);
     d.storageBuffer(slot.decideSet, gpu::kConsistentPairsBindingDecideStats, in.stats);
     d.storageBuffer(slot.decideSet, gpu::kConsistentPairsBindingDraws, in.draws);
+    d.storageBuffer(slot.decideSet, gpu::kConsistentPairsBindingDecideView, in.view);
+    d.storageBuffer(slot.decideSet, gpu::kConsistentPairsBindingDecideDrawn, in.drawn);
+    writeImageFrameSetupDescriptors(c, slot.setupSet, d.buffer(in.candidates), d.buffer(in.bounds), d.buffer(in.objectDraws),
+                                    d.buffer(in.view), d.buffer(in.drawn), d.buffer(in.draws));
     writePairCompactDescriptors(c, slot.compactSet, d.buffer(in.candidates), d.buffer(in.pairFlags), d.buffer(in.pairs),
                                 d.buffer(in.unfound));
 }
 
-Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene,
-                                                const CandidateSet& candidates, uint64_t frame) {
+Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, const CandidateSource& source,
+                                                uint64_t frame) {
     VulkanContext& c = *ctx;
     const ConsistentPairsSettings& s = settings;
     const uint32_t objectCount = uint32_t(scene.objects.size());
-    auto candidatePairs = frameCandidatePairs({"consistent-pairs", "ConsistentPairsSettings", s}, objectCount, candidates);
-    if (!candidatePairs) return candidatePairs.status();
-    const std::vector<ObjectPair>& pairs = candidatePairs.value();
-    auto drawnObjectsOfPairs = drawnObjects(scene, pairs, candidates.worldBounds, frames.vertexBufferCapacity,
-                                            "consistent-pairs");
-    if (!drawnObjectsOfPairs) return drawnObjectsOfPairs.status();
-    const DrawnObjects& drawn = drawnObjectsOfPairs.value();
-    const std::vector<uint32_t>& draw = drawn.objects;
-    // Front and back faces alternate only along rays through closed, outward-oriented solids.
-    for (uint32_t object : draw) VKC_TRY(requireClosedSolid(scene, object, "consistent-pairs"));
+    // Front and back faces alternate only along rays through closed, outward-oriented solids: the
+    // host's candidates are checked here (refused, as before the frame); the broadphase's are
+    // known only on the GPU, which leaves such objects undrawn and the frame says so.
+    if (source.host) {
+        auto pairs = frameCandidatePairs({"consistent-pairs", "ConsistentPairsSettings", s}, objectCount, *source.host);
+        if (!pairs) return pairs.status();
+        for (uint32_t object : objectsOfPairs(pairs.value())) VKC_TRY(requireClosedSolid(scene, object, "consistent-pairs"));
+    }
     // The slot is free once the frame that last used it has completed on the GPU (never waits).
     VKC_TRY(ringSlotAvailable(c, frames.ring, frame));
     ConsistentPairsSlot& slot = slots[frame % slots.size()];
+    auto graphOwner = std::make_unique<Graph>();
+    Graph& graph = *graphOwner;
+    auto added = addFrameCandidates(graph, {"consistent-pairs", "ConsistentPairsSettings", s}, scene, source);
+    if (!added) return added.status();
+    const CandidateBuffers& candidates = added->buffers;
     ensureSceneIndices(slot.indices, scene);
 
-    // Draws per iteration, instanceCount 1 (the GPU turns those of iterations after the first off
-    // when nothing remains to peel).
-    const uint32_t drawnCount = uint32_t(draw.size());
-    const std::vector<gpu::ObjectGpu>& objects = drawn.table;
-    std::vector<VkDrawIndexedIndirectCommand> draws(std::max(size_t(drawnCount) * s.maxIterations, size_t(1)));
-    const LocalRegion& region = drawn.region;
-    for (uint32_t i = 0; i < drawnCount; ++i) {
-        const SceneObject& o = scene.objects[draw[i]];
+    // Every object of the scene has its table entry and its triangles' draws per iteration: which
+    // ones draw an instance, the GPU decides from the candidates.
+    VertexBufferSlots vertexSlots(frames.vertexBufferCapacity, "consistent-pairs: the scene's objects read");
+    std::vector<gpu::ObjectGpu> objects(std::max<size_t>(1, objectCount));
+    std::vector<gpu::ImageObjectDrawGpu> draws(objects.size());
+    slot.openObjects.clear();
+    for (uint32_t i = 0; i < objectCount; ++i) {
+        const SceneObject& o = scene.objects[i];
         const SceneMesh& mesh = scene.meshes[o.mesh];
-        for (uint32_t iteration = 0; iteration < s.maxIterations; ++iteration)
-            draws[iteration * drawnCount + i] = {uint32_t(mesh.data.indices.size()), 1u,
-                                                 slot.indices.firstIndex[o.mesh], 0, 0u};
+        auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, "object \"" + o.name + "\"");
+        if (!vertexSlot) return vertexSlot.status();
+        objects[i] = objectGpu(scene, o, candidates.origin, vertexSlot.value());
+        const bool closed = mesh.report.validForVolumeMethods();
+        draws[i] = {0u, 0u, slot.indices.firstIndex[o.mesh], uint32_t(mesh.data.indices.size()), closed ? 0u : 1u,
+                    0u, 0u, 0u};
+        if (!closed) slot.openObjects[i] = objectLabel(scene, i);
     }
+    slot.objectCount = objectCount;
+    slot.origin = candidates.origin;
 
-    // One view along z over the candidates' box overlaps, depth over every drawn object whole.
-    gpu::ConsistentPairsFrameGpu view = {};
-    slot.pixelSize = 0.0f;
-    slot.distanceThreshold = 0.0f;
-    slot.origin = region.origin;
-    if (!draw.empty()) {
-        OrthographicViewFit fit = fitOrthographicViews(pairs, region.bounds, draw, 1, s.resolution, s.regionPaddingPixels);
-        view.worldToClip = fit.views[0].worldToClip;
-        view.clipToWorld = fit.views[0].clipToWorld;
-        slot.pixelSize = fit.pixelSize;
-        slot.distanceThreshold = s.distanceThresholdPixels * fit.pixelSize;
-        // Depth is linear in the ray axis: world units per unit of depth is 1 / worldToClip[z][z].
-        view.thresholdDepth = slot.distanceThreshold * view.worldToClip[2][2];
-    }
-    view.resolution = s.resolution;
-    view.layerCount = s.layersPerIteration;
-    view.objectCount = objectCount;
-    view.pointCapacity = s.pointCapacity;
-    view.inconsistentImage = s.keepImages ? 1u : 0u;
+    gpu::ConsistentPairsFrameGpu limits = {};
+    limits.distanceThresholdPixels = s.distanceThresholdPixels;
+    limits.resolution = s.resolution;
+    limits.layerCount = s.layersPerIteration;
+    limits.objectCount = objectCount;
+    limits.pointCapacity = s.pointCapacity;
+    limits.inconsistentImage = s.keepImages ? 1u : 0u;
 
     ConsistentPairsPassInputs in;
-    in.pipelines = {&peel, &consistency, &backId, &determination, &decide, &compact};
+    in.pipelines = {&frameSetup, &peel, &consistency, &backId, &determination, &decide, &compact};
+    in.setupSet = slot.setupSet;
     in.geometrySet = slot.geometrySet;
     in.windowSet = slot.windowSet;
     in.decideSet = slot.decideSet;
@@ -108,28 +109,29 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     in.resolution = s.resolution;
     in.layersPerIteration = s.layersPerIteration;
     in.iterations = s.maxIterations;
-    in.drawObjects = draw;
+    in.paddingPixels = s.regionPaddingPixels;
     PairListSizes& lists = in;
-    lists = {objectCount, uint32_t(pairs.size()), s.maxCandidatePairs, s.pointCapacity};
+    lists = {objectCount, candidates.pairCapacity, s.maxCandidatePairs, s.pointCapacity};
 
-    slot.graph = std::make_unique<Graph>();
-    Graph& graph = *slot.graph;
     const uint32_t res = s.resolution, layers = s.layersPerIteration;
+    in.candidates = candidates.pairs;
+    in.bounds = candidates.bounds;
     in.objects = graph.createBuffer("consistent-pairs objects", {objects.size() * sizeof(objects[0]), 0, true});
-    in.frame = graph.createBuffer("consistent-pairs frame view", {sizeof(view), 0, true});
+    in.frame = graph.createBuffer("consistent-pairs frame limits", {sizeof(limits), 0, true});
+    in.objectDraws = graph.createBuffer("consistent-pairs draw ranges", {draws.size() * sizeof(draws[0]), 0, true});
+    in.view = graph.createBuffer("consistent-pairs frame view", {sizeof(gpu::ImageFrameGpu)});
+    in.drawn = graph.createBuffer("consistent-pairs drawn objects", {imageFrameDrawnBytes(objectCount)});
     in.indices = declareSceneIndices(graph, slot.indices, "cp");
-    // The GPU rewrites instanceCount of iterations after the first.
-    in.draws = graph.createBuffer("consistent-pairs indirect draws", {draws.size() * sizeof(draws[0]), 0, true});
-    const std::vector<uint32_t> candidateList = candidateListWords(pairs);
-    in.candidates = graph.createBuffer("consistent-pairs candidate pairs", {candidateList.size() * 4, 0, true});
-    in.unfound = graph.createBuffer("consistent-pairs unfound candidates", {sizeof(gpu::StencilListHeader)});
+    // The GPU writes every draw, and rewrites instanceCount of iterations after the first.
+    in.draws = graph.createBuffer("consistent-pairs indirect draws", {imageFrameCommandsBytes(objectCount, s.maxIterations)});
+    in.unfound = graph.createBuffer("consistent-pairs unfound candidates", {stencilPairsBytes(s.maxCandidatePairs)});
     in.pairFlags = graph.createBuffer("consistent-pairs pair flags", {std::max<VkDeviceSize>(16, stencilPairFlagsBytes(objectCount))});
     in.stats = graph.createBuffer("consistent-pairs stats", {sizeof(gpu::ConsistentPairsStatsGpu)});
     in.pairs = graph.createBuffer("consistent-pairs pairs", {stencilPairsBytes(s.maxCandidatePairs)});
     in.points = graph.createBuffer("consistent-pairs collision points", {consistentPairsPointsBytes(s.pointCapacity)});
     if (s.keepImages)
         in.inconsistentImage = graph.createBuffer("consistent-pairs inconsistent image", {consistentPairsImageBytes(res)});
-    in.meshVertices = importVertexBuffers(graph, drawn.vertexSlots.buffers());
+    in.meshVertices = importVertexBuffers(graph, vertexSlots.buffers());
     in.readback = importReadbackSlot(graph, "consistent-pairs readback slot", frames.ring, frame);
     in.readbackLayout = &frames.readback;
     in.depth = graph.createImage("consistent-pairs depth", {res, res, kConsistentPairsDepthFormat});
@@ -145,13 +147,13 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     VulkanGraphAllocator& allocator = *frames.allocator;
     VKC_TRY(uploadSceneIndices(allocator, graph, in.indices, slot.indices));
     VKC_TRY(fillHostBuffer(allocator, graph, in.objects, std::span<const gpu::ObjectGpu>(objects)));
-    VKC_TRY(fillHostBuffer(allocator, graph, in.frame, std::span<const gpu::ConsistentPairsFrameGpu>(&view, 1)));
-    VKC_TRY(fillHostBuffer(allocator, graph, in.draws, std::span<const VkDrawIndexedIndirectCommand>(draws)));
-    VKC_TRY(fillHostBuffer(allocator, graph, in.candidates, std::span<const uint32_t>(candidateList)));
-    writeDescriptors(slot, graph, in, drawn.vertexSlots.buffers());
+    VKC_TRY(fillHostBuffer(allocator, graph, in.frame, std::span<const gpu::ConsistentPairsFrameGpu>(&limits, 1)));
+    VKC_TRY(fillHostBuffer(allocator, graph, in.objectDraws, std::span<const gpu::ImageObjectDrawGpu>(draws)));
+    VKC_TRY(fillHostCandidates(allocator, graph, added.value()));
+    writeDescriptors(slot, graph, in, vertexSlots.buffers());
     VKC_TRY(executeFrameGraph(c, frames, frame, graph, cmd));
-    noteFrameInputs(frames, frame, scene, pairs, "consistent-pairs");
-    slot.drawnObjects = drawnCount;
+    noteFrameInputs(frames, frame, scene, {}, "consistent-pairs");
+    slot.graph = std::move(graphOwner);
     return Status::success();
 }
 
@@ -162,20 +164,22 @@ Status ConsistentPairsDetectorImpl::readResults(uint64_t frame, FrameResults& ou
     const ConsistentPairsSlot& slot = slots[frame % slots.size()];
     const char* base = static_cast<const char*>(bytes.value());
 
-    ConsistentPairsFrameDetails d;
-    d.drawnObjects = slot.drawnObjects;
-    d.pixelSize = slot.pixelSize;
-    d.distanceThreshold = slot.distanceThreshold;
     const ReadbackLayout& layout = frames.readback;
+    const auto view = layout.value<gpu::ImageFrameGpu>(base, kConsistentPairsReadbackView);
+    ConsistentPairsFrameDetails d;
+    d.drawnObjects = view.drawnObjects;
+    d.pixelSize = view.pixelSize;
+    d.distanceThreshold = settings.distanceThresholdPixels * view.pixelSize;
     const auto stats = layout.value<gpu::ConsistentPairsStatsGpu>(base, kConsistentPairsReadbackStats);
-    d.iterationsRun = stats.iterations;
+    // The first iteration runs when anything is drawn; the decisions count the others.
+    d.iterationsRun = view.drawnObjects == 0 ? 0 : 1 + stats.iterations;
     d.inconsistentPixels = stats.inconsistentPixels;
     if (settings.keepImages) {
         const auto image = layout.span<uint32_t>(base, kConsistentPairsReadbackInconsistentImage,
                                                  size_t(settings.resolution) * settings.resolution);
         d.inconsistentImage.assign(image.begin(), image.end());
     }
-    if (slot.drawnObjects != 0) {
+    if (view.drawnObjects != 0) {
         const uint32_t peels = consistentPairsPeelCount(settings.layersPerIteration, d.iterationsRun);
         const auto fragments = layout.span<uint64_t>(base, kConsistentPairsReadbackPeelFragments, peels);
         d.fragmentsPerPeel.assign(fragments.begin(), fragments.end());
@@ -218,6 +222,18 @@ Status ConsistentPairsDetectorImpl::readResults(uint64_t frame, FrameResults& ou
         d.points.push_back(point);
     }
 
+    // Objects of candidate pairs whose meshes are not closed solids were not drawn: their pairs are
+    // not tested (only the broadphase's candidates reach the GPU with them; the host's are refused).
+    const std::span<const uint32_t> drawn = layout.span<uint32_t>(base, kConsistentPairsReadbackDrawn, slot.objectCount);
+    std::string excluded;
+    for (const auto& [object, label] : slot.openObjects)
+        if (drawn[object] == gpu::kImageFrameExcluded) excluded += (excluded.empty() ? "" : ", ") + label;
+    if (!excluded.empty()) {
+        out.truncated = true;
+        out.warnings.push_back("consistent-pairs: " + std::to_string(view.excludedObjects) +
+                               " object(s) of candidate pairs are not closed, consistently oriented solids; their "
+                               "pairs were not tested: " + excluded);
+    }
     if (d.pointsTruncated)
         out.warnings.push_back("consistent-pairs: " + std::to_string(pointList.count) + " collision points, " +
                                "more than ConsistentPairsSettings::pointCapacity (" +
@@ -228,6 +244,14 @@ Status ConsistentPairsDetectorImpl::readResults(uint64_t frame, FrameResults& ou
                                std::to_string(d.fragmentsPerPeel.back()) +
                                " fragments in the last peel); collisions behind front layer " +
                                std::to_string(d.fragmentsPerPeel.size()) + " were not tested");
+    // Warnings about the meshes of the frame's tested pairs: those colliding and those not.
+    const ReadbackList unfoundList = readbackList(layout.bytes(base, kConsistentPairsReadbackUnfound),
+                                                  settings.maxCandidatePairs);
+    const auto* unfound = reinterpret_cast<const gpu::StencilPairGpu*>(unfoundList.entries);
+    std::vector<ObjectPair> tested;
+    for (uint32_t i = 0; i < unfoundList.stored; ++i) tested.push_back({unfound[i].a, unfound[i].b});
+    for (const PairResult& pair : out.pairs) tested.push_back({pair.a, pair.b});
+    appendFrameWarnings(frames, frame, tested, out.warnings);
     if (details) *details = std::move(d);
     return readFrameTimings(c, frames, frame, *slot.graph, out.gpuTimingsMs);
 }

@@ -101,7 +101,7 @@ Status StencilDetectorImpl::createPipelines() {
     counting.layout = drawLayout;
     counting.specConstants = kTriangleVariant;
     counting.cullMode = VK_CULL_MODE_NONE;
-    counting.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;  // see fitOrthographicViews: orientation is kept
+    counting.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;  // see shared/orthographic_fit.h: orientation is kept
     counting.depthTest = true;
     counting.depthWrite = false;
     counting.depthCompare = VK_COMPARE_OP_LESS;

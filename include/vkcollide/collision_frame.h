@@ -1,5 +1,5 @@
 // One object a renderer records every frame: the broadphase and the GPU-driven methods it chose
-// (aabb-tree, ebpi, stencil), each reading the broadphase's pairs and boxes on the GPU, with ONE completion
+// (aabb-tree, ebpi, stencil, consistent-pairs), each reading the broadphase's pairs and boxes on the GPU, with ONE completion
 // signal for the host's submit and ONE non-blocking results call.
 //
 //   auto collisions = CollisionFrame::create(context, {.aabbTree = AabbTreeSettings{}});
@@ -8,12 +8,12 @@
 //   CollisionFrameResults r;
 //   if (collisions->results(frame - 2, r).ok()) { /* r.aabbTree->pairs ... */ }  // else NotReady
 //
-// What record() leaves bound: compute (and with stencil graphics) pipelines, their descriptor
+// What record() leaves bound: compute (and with the image-space methods graphics) pipelines, their descriptor
 // sets, push constants and index buffer (the host rebinds its own before its next dispatch or
 // draw; no render pass stays open). What it allocates: the members' per-slot buffers on a slot's
 // first frames and when a scene outgrows them (nothing else per frame). What the host
-// synchronises: vkcollide's passes read the scene's vertex buffers in compute shaders (and
-// stencil's in vertex shaders), so the host's next write to one (a deformation pass, a copy) must
+// synchronises: vkcollide's passes read the scene's vertex buffers in compute shaders (and the
+// image-space methods' in vertex shaders), so the host's next write to one (a deformation pass, a copy) must
 // wait for this frame's reads: in the same queue, a barrier from COMPUTE_SHADER | VERTEX_SHADER
 // (SHADER_STORAGE_READ) to the writing stage after record(); and a host write to a mapped buffer
 // only once this frame's signal has passed. The frame's writes by vkcollide never touch the
@@ -24,6 +24,7 @@
 
 #include "vkcollide/aabb_tree.h"
 #include "vkcollide/broadphase.h"
+#include "vkcollide/consistent_pairs.h"
 #include "vkcollide/context.h"
 #include "vkcollide/ebpi.h"
 #include "vkcollide/results.h"
@@ -43,6 +44,7 @@ struct CollisionFrameSettings {
     std::optional<AabbTreeSettings> aabbTree;  // present: exact triangle pairs every frame
     std::optional<EbpiSettings> ebpi;          // present: intersection volumes every frame
     std::optional<StencilSettings> stencil;    // present: interfering pairs and edge points every frame
+    std::optional<ConsistentPairsSettings> consistentPairs;  // present: colliding pairs and points every frame
 };
 
 struct CollisionFrameResults {
@@ -50,6 +52,7 @@ struct CollisionFrameResults {
     std::optional<FrameResults> aabbTree;  // each present when the method was chosen
     std::optional<FrameResults> ebpi;
     std::optional<FrameResults> stencil;
+    std::optional<FrameResults> consistentPairs;
 };
 
 struct CollisionFrameImpl;

@@ -9,7 +9,9 @@
 // both triangles hit, computed on the GPU from the triangles' planes. Iterations continue from the previous one's last layer while
 // the last peel's occlusion query counts fragments (5); the decision is taken on the GPU, so the
 // CPU never waits. Rendering is O(N) in the objects drawn, not per pair. Precision is one pixel of
-// the view. Results come back frames later through a mapped read-back ring, like the broadphase.
+// the view, which is fitted on the GPU from the frame's candidate pairs and boxes; they also choose
+// the objects drawn (indirect draws: no instance for an object in no pair). Results come back
+// frames later through a mapped read-back ring, like the broadphase.
 #pragma once
 
 #include "vkcollide/broadphase.h"
@@ -95,12 +97,22 @@ public:
     ~ConsistentPairsDetector();
 
     // Records the method for `frame` (frames increase by one per call) into the host's command
-    // buffer (outside a render pass), over `candidates` (detector.h; the view covers the overlaps
-    // of the candidates' boxes, depth all drawn objects). Uploads every mesh's triangle indices
-    // when it first sees the scene (or a mesh's shape changes). Errors: those of detector.h
-    // (NotReady, InvalidArgument for the candidates or the scene's size, Unsupported), and
-    // InvalidMesh when a drawn mesh is not a closed, oriented solid (the method needs closed solids).
+    // buffer (outside a render pass), over `candidates` (detector.h; uploaded and then treated as
+    // the broadphase's pairs are: the view covers the overlaps of the candidates' boxes, depth all
+    // drawn objects). Uploads every mesh's triangle indices when it first sees the scene (or a
+    // mesh's shape changes). Every scene object's draws are recorded (record time follows the
+    // scene's object count). Errors: those of detector.h (NotReady, InvalidArgument for the
+    // candidates or the scene's size, Unsupported), and InvalidMesh when an object of a candidate
+    // pair is not a closed, oriented solid (the method needs closed solids).
     Status record(VkCommandBuffer cmd, const Scene& scene, const CandidateSet& candidates, uint64_t frame);
+    // GPU-driven, the way to use it in a renderer: the pairs and boxes `broadphase` recorded for the
+    // same frame earlier in `cmd` (or an earlier command buffer of the same submit) are read on the
+    // GPU, so nothing on the CPU is stale or needed. An object of a candidate pair that is not a
+    // closed solid is not drawn: its pairs are not tested, the frame says `truncated` with a warning
+    // naming its mesh. Pairs past maxCandidatePairs: the pair list keeps the first ones, counts stay
+    // exact, `truncated`. InvalidArgument when `broadphase` has not recorded `frame` or boxed
+    // another object count.
+    Status record(VkCommandBuffer cmd, const Scene& scene, const Broadphase& broadphase, uint64_t frame);
     // Add this to the vkQueueSubmit2 that carries the frame's command buffer.
     VkSemaphoreSubmitInfo completionSignal(uint64_t frame);
     // NotReady until the GPU finished `frame`; never blocks. Pairs carry their collision points
@@ -114,7 +126,8 @@ public:
     // Blocking convenience for tools and tests: record over `pcs`, submit, wait, read.
     Result<FrameResults> run(const Scene& scene, const BroadphaseResults& pcs,
                              ConsistentPairsFrameDetails* details = nullptr);
-    // Same, running its own broadphase (settings.broadphase) first.
+    // GPU-driven: its own broadphase (settings.broadphase) and the method in one submit; more
+    // candidate pairs than maxCandidatePairs are refused once counted, as run(scene, pcs) refuses them.
     Result<FrameResults> run(const Scene& scene, ConsistentPairsFrameDetails* details = nullptr);
 
     const ConsistentPairsSettings& settings() const;  // with defaults filled in

@@ -1,6 +1,6 @@
 // Consistent pairs, the frame around the iterations (paper 3, section 5): setup (clear the flag
 // matrix, list headers and stats, with keepImages the per-pixel image; reset the peels' occlusion
-// queries), the GPU decision after each iteration (copy the last peel's query result, write the
+// queries; the view and the draws set up on the GPU from the candidates), the GPU decision after each iteration (copy the last peel's query result, write the
 // next iteration's indirect draws), then the compaction of the flag matrix into unique pairs and
 // one copy into the ring slot (the peels' query results included).
 // Reads: queries, candidates, flags. Writes: stats, indirect draws, pairs, the ring slot.
@@ -16,6 +16,7 @@ namespace vkc {
 const PipelineLayoutDesc kConsistentPairsDrawLayout = {
     {{0, gpu::kConsistentPairsBindingObjects, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kConsistentPairsBindingFrame, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kConsistentPairsBindingView, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kBindingVertexBuffers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kVariableDescriptorCount},
      {1, gpu::kConsistentPairsBindingLayers, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
      {1, gpu::kConsistentPairsBindingBackDepth, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
@@ -27,7 +28,9 @@ const PipelineLayoutDesc kConsistentPairsDrawLayout = {
     sizeof(gpu::ConsistentPairsDrawPush)};
 const PipelineLayoutDesc kConsistentPairsDecideLayout = {
     {{0, gpu::kConsistentPairsBindingDecideStats, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
-     {0, gpu::kConsistentPairsBindingDraws, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
+     {0, gpu::kConsistentPairsBindingDraws, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kConsistentPairsBindingDecideView, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kConsistentPairsBindingDecideDrawn, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
     sizeof(gpu::ConsistentPairsDecidePush)};
 
 static void addSetupPass(Graph& graph, const ConsistentPairsPassInputs& in, ConsistentPairsGraphState& state) {
@@ -42,18 +45,31 @@ static void addSetupPass(Graph& graph, const ConsistentPairsPassInputs& in, Cons
     setup.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
         const VkDeviceSize flagBytes = ((VkDeviceSize(in.objectCount) * in.objectCount + 31) / 32) * 4;
         if (flagBytes != 0) r.device().vkCmdFillBuffer(cmd, r.buffer(flags), r.bufferOffset(flags), flagBytes, 0u);
-        gpu::ConsistentPairsStatsGpu initial = {};
-        initial.iterations = in.drawObjects.empty() ? 0u : 1u;  // the first iteration always runs
+        const gpu::ConsistentPairsStatsGpu initial = {};
         r.device().vkCmdUpdateBuffer(cmd, r.buffer(stats), r.bufferOffset(stats), sizeof(initial), &initial);
         gpu::StencilListHeader pairHeader = {0u, in.pairCapacity, 0u, 0u};
         gpu::StencilListHeader pointHeader = {0u, in.pointCapacity, 0u, 0u};
         r.device().vkCmdUpdateBuffer(cmd, r.buffer(pairs), r.bufferOffset(pairs), sizeof(pairHeader), &pairHeader);
         r.device().vkCmdUpdateBuffer(cmd, r.buffer(points), r.bufferOffset(points), sizeof(pointHeader), &pointHeader);
-        const gpu::StencilListHeader unfoundHeader = {};  // capacity 0: the method does not report them
-        r.device().vkCmdUpdateBuffer(cmd, r.buffer(unfound), r.bufferOffset(unfound), sizeof(unfoundHeader), &unfoundHeader);
+        r.device().vkCmdUpdateBuffer(cmd, r.buffer(unfound), r.bufferOffset(unfound), sizeof(pairHeader), &pairHeader);
         const uint32_t queries = consistentPairsPeelCount(in.layersPerIteration, in.iterations);
         if (queries != 0) r.device().vkCmdResetQueryPool(cmd, in.occlusion, 0, queries);
     });
+
+    ImageFrameSetupInputs frameSetup;
+    frameSetup.method = "consistent-pairs";
+    frameSetup.pipelines = in.pipelines.frameSetup;
+    frameSetup.set = in.setupSet;
+    frameSetup.push = {in.objectCount, in.candidateCount, 1u, in.resolution, in.paddingPixels, in.iterations,
+                       /*edgeDraws*/ 0u, 0u};
+    frameSetup.candidates = in.candidates;
+    frameSetup.bounds = in.bounds;
+    frameSetup.draws = in.objectDraws;
+    ImageFrameBuffers frame = {state.view, state.drawn, state.draws};
+    addImageFrameSetupPasses(graph, frameSetup, frame);
+    state.view = frame.frame;
+    state.drawn = frame.drawn;
+    state.draws = frame.commands;
 
     if (!in.inconsistentImage.valid()) return;
     PassBuilder clearImage = graph.addPass("consistent-pairs-clear-inconsistent-image");
@@ -80,11 +96,13 @@ void addConsistentPairsDecidePasses(Graph& graph, const ConsistentPairsPassInput
     });
 
     PassBuilder decide = graph.addPass("consistent-pairs-decide");
+    decide.read(state.view, Access::ComputeRead);
+    decide.read(state.drawn, Access::ComputeRead);
     state.stats = decide.write(state.stats, Access::ComputeReadWrite);
     state.draws = decide.write(state.draws, Access::ComputeReadWrite);
     decide.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
         const Pipeline& pipeline = *in.pipelines.decide;
-        gpu::ConsistentPairsDecidePush push = {iteration, uint32_t(in.drawObjects.size()), 0u, 0u};
+        gpu::ConsistentPairsDecidePush push = {iteration, in.objectCount, 0u, 0u};
         r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
         r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &in.decideSet, 0,
                                            nullptr);
@@ -94,38 +112,47 @@ void addConsistentPairsDecidePasses(Graph& graph, const ConsistentPairsPassInput
 }
 
 static void addCompactPasses(Graph& graph, const ConsistentPairsPassInputs& in, ConsistentPairsGraphState& state) {
-    const uint32_t candidates = in.drawObjects.empty() ? 0u : in.candidateCount;
+    // Over the stored candidates: the setup wrote the dispatch from their count.
     const CompactedPairs compacted =
-        addPairCompactPass(graph, {"consistent-pairs-compact", in.pipelines.compact, in.compactSet, in.candidates, candidates,
-                                   in.objectCount, in.pairCapacity, 0u, {}},
+        addPairCompactPass(graph, {"consistent-pairs-compact", in.pipelines.compact, in.compactSet, in.candidates,
+                                   in.candidateCount, in.objectCount, in.pairCapacity, in.pairCapacity, state.draws},
                            state.pairFlags, state.pairs, state.unfound);
     state.pairs = compacted.pairs;
+    state.unfound = compacted.unfound;
 
     const ReadbackCopy copies[] = {
         {kConsistentPairsReadbackPairs, state.pairs, stencilPairsBytes(in.pairCapacity)},
         {kConsistentPairsReadbackPoints, state.points, consistentPairsPointsBytes(in.pointCapacity)},
         {kConsistentPairsReadbackStats, state.stats, sizeof(gpu::ConsistentPairsStatsGpu)},
         {kConsistentPairsReadbackInconsistentImage, state.inconsistentImage,
-         in.inconsistentImage.valid() ? consistentPairsImageBytes(in.resolution) : 0}};
-    // Only a frame that draws records its peels (and so writes their queries).
-    const uint32_t peels = in.drawObjects.empty() ? 0u : consistentPairsPeelCount(in.layersPerIteration, in.iterations);
+         in.inconsistentImage.valid() ? consistentPairsImageBytes(in.resolution) : 0},
+        {kConsistentPairsReadbackView, state.view, sizeof(gpu::ImageFrameGpu)},
+        {kConsistentPairsReadbackDrawn, state.drawn, VkDeviceSize(in.objectCount) * 4},
+        {kConsistentPairsReadbackUnfound, state.unfound, stencilPairsBytes(in.pairCapacity)}};
+    // Only a frame with objects records its peels (and so writes their queries).
+    const uint32_t peels = in.objectCount == 0 ? 0u : consistentPairsPeelCount(in.layersPerIteration, in.iterations);
     const ReadbackQueries fragments = {kConsistentPairsReadbackPeelFragments, in.occlusion, 0, peels};
     addReadbackPass(graph, "consistent-pairs-readback", *in.readbackLayout, in.readback, copies, {&fragments, 1});
 }
 
 ReadbackLayout consistentPairsReadbackLayout(uint32_t pairCapacity, uint32_t pointCapacity, uint32_t peels,
-                                             VkDeviceSize imageBytes) {
+                                             VkDeviceSize imageBytes, uint32_t maxObjects) {
     ReadbackLayout layout;
     layout.add(stencilPairsBytes(pairCapacity));
     layout.add(consistentPairsPointsBytes(pointCapacity));
     layout.add(sizeof(gpu::ConsistentPairsStatsGpu));
     layout.add(VkDeviceSize(peels) * sizeof(uint64_t));
     layout.add(imageBytes);
+    layout.add(sizeof(gpu::ImageFrameGpu));
+    layout.add(VkDeviceSize(maxObjects) * 4);
+    layout.add(stencilPairsBytes(pairCapacity));
     return layout;
 }
 
 void addConsistentPairsPasses(Graph& graph, const ConsistentPairsPassInputs& in) {
     ConsistentPairsGraphState state;
+    state.view = in.view;
+    state.drawn = in.drawn;
     state.draws = in.draws;
     state.pairFlags = in.pairFlags;
     state.stats = in.stats;
@@ -139,7 +166,7 @@ void addConsistentPairsPasses(Graph& graph, const ConsistentPairsPassInputs& in)
     state.backId = in.backId;
     state.inconsistentImage = in.inconsistentImage;
     addSetupPass(graph, in, state);
-    if (!in.drawObjects.empty()) {
+    if (in.objectCount != 0) {
         for (uint32_t iteration = 0; iteration < in.iterations; ++iteration) {
             addConsistentPairsPeelPasses(graph, in, iteration, state);
             addConsistentPairsWindowPasses(graph, in, iteration, state);

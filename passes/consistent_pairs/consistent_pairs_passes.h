@@ -1,16 +1,20 @@
 // Passes of method `consistent-pairs` (paper 3, Jang, Jeong & Han), in frame order:
-//   setup (clear flags, lists, stats; reset queries) ->
+//   setup (clear flags, lists, stats; reset queries) -> frame set-up on the GPU from the candidates
+//   (image_frame_setup_pass.h: the view, the drawn objects, every object's draws per iteration) ->
 //   per iteration: peel (+ copy into the layer array) per new front layer -> clear back slots ->
 //                  consistency -> back ids -> determination -> decide (not after the last) ->
 //   compact -> readback.
-// Reads: mesh vertices in place, per-frame objects, view and indirect draws, the triangle indices.
+// Reads: mesh vertices in place, per-frame objects, the candidates (the broadphase's buffers of the
+// same frame, or the host's in their layout), the triangle indices.
 // Writes: the front layers, the per-slot nearest back faces, the pair-flag matrix, the point list,
 // the stats, occlusion queries (one per peel) and the ring slot (pairs, points, stats).
-// Invariant: every iteration is recorded; the GPU sets the draws of an unneeded one to zero
-// instances, so an iteration that does not run leaves every output unchanged.
+// Invariant: every iteration is recorded, with one draw per scene object; the GPU sets the draws of
+// an unneeded iteration and of an object in no candidate pair to zero instances, so they leave
+// every output unchanged.
 #pragma once
 
 #include "passes/graph/graph.h"
+#include "passes/shared/image_frame_setup_pass.h"
 #include "passes/shared/pair_compact_pass.h"
 #include "passes/graph/readback_layout.h"
 #include "shaders_glsl/shared/consistent_pairs.h"
@@ -22,6 +26,7 @@
 namespace vkc {
 
 struct ConsistentPairsPipelines {
+    const ImageFramePipelines* frameSetup = nullptr;  // image_frame_setup.comp
     const Pipeline* peel = nullptr;           // front faces, depth LESS + write, layer colour target (4.1)
     const Pipeline* consistency = nullptr;    // back faces, no depth test (4.2)
     const Pipeline* backId = nullptr;         // back faces, no depth test (4.3, back/back)
@@ -30,8 +35,9 @@ struct ConsistentPairsPipelines {
     const Pipeline* compact = nullptr;        // pair_compact.comp: the same flag-matrix compaction
 };
 
-struct ConsistentPairsPassInputs : PairListSizes {
+struct ConsistentPairsPassInputs : PairListSizes {  // candidateCount: entries the candidate list stores at most
     ConsistentPairsPipelines pipelines;
+    VkDescriptorSet setupSet = VK_NULL_HANDLE;     // kImageFrameSetupLayout's
     VkDescriptorSet geometrySet = VK_NULL_HANDLE;  // set 0 of every draw
     VkDescriptorSet windowSet = VK_NULL_HANDLE;    // set 1 of every draw
     VkDescriptorSet decideSet = VK_NULL_HANDLE;
@@ -41,16 +47,19 @@ struct ConsistentPairsPassInputs : PairListSizes {
     uint32_t resolution = 0;
     uint32_t layersPerIteration = 0;
     uint32_t iterations = 0;                       // recorded (settings.maxIterations)
-
-    std::vector<uint32_t> drawObjects;             // objects of the candidate pairs, increasing
+    float paddingPixels = 0.0f;                    // ConsistentPairsSettings::regionPaddingPixels
 
     BufferHandle objects;                   // gpu::ObjectGpu per scene object
-    BufferHandle frame;                     // gpu::ConsistentPairsFrameGpu
+    BufferHandle frame;                     // gpu::ConsistentPairsFrameGpu (host-written limits)
+    BufferHandle objectDraws;               // gpu::ImageObjectDrawGpu per scene object: its triangles
+    BufferHandle view;                      // gpu::ImageFrameGpu, set up on the GPU
+    BufferHandle drawn;                     // uint per scene object (image_frame.h)
+    BufferHandle bounds;                    // the candidates' boxes (gpu_candidates.h)
     BufferHandle indices;                   // every mesh's triangle indices (the index buffer)
     std::vector<BufferHandle> meshVertices; // every vertex buffer the objects read
-    BufferHandle draws;                     // VkDrawIndexedIndirectCommand per iteration per drawn object
+    BufferHandle draws;                     // image frame commands: per iteration one draw per object
     BufferHandle candidates;                // PairListHeader, then uvec2 per candidate pair
-    BufferHandle unfound;                   // StencilListHeader of the compaction's unfound list (capacity 0)
+    BufferHandle unfound;                   // StencilListHeader + StencilPairGpu * pairCapacity: tested, not colliding
     BufferHandle pairFlags;                 // objectCount^2 bits
     BufferHandle stats;                     // gpu::ConsistentPairsStatsGpu
     BufferHandle pairs;                     // StencilListHeader + StencilPairGpu * pairCapacity
@@ -92,22 +101,26 @@ inline VkDeviceSize consistentPairsPointsBytes(uint32_t capacity) {
 
 // Handles that the passes advance (each write makes a new version).
 struct ConsistentPairsGraphState {
-    BufferHandle draws, pairFlags, stats, pairs, points, unfound, inconsistentImage;
+    BufferHandle view, drawn, draws, pairFlags, stats, pairs, points, unfound, inconsistentImage;
     ImageHandle depth, peelTarget, layers, backDepth, backId;
 };
 
 // Read-back regions: the pair list, the point list, the frame's stats, the fragments of every
-// recorded peel (its occlusion query, uint64_t each, in global layer order), then the inconsistent
-// fragments per pixel (imageBytes: consistentPairsImageBytes with keepImages, else 0).
+// recorded peel (its occlusion query, uint64_t each, in global layer order), the inconsistent
+// fragments per pixel (imageBytes: consistentPairsImageBytes with keepImages, else 0), the fitted
+// view, the drawn flag of every object, the candidates tested and not colliding (as the pair list).
 enum ConsistentPairsReadback : uint32_t {
     kConsistentPairsReadbackPairs,
     kConsistentPairsReadbackPoints,
     kConsistentPairsReadbackStats,
     kConsistentPairsReadbackPeelFragments,
-    kConsistentPairsReadbackInconsistentImage
+    kConsistentPairsReadbackInconsistentImage,
+    kConsistentPairsReadbackView,
+    kConsistentPairsReadbackDrawn,
+    kConsistentPairsReadbackUnfound
 };
 ReadbackLayout consistentPairsReadbackLayout(uint32_t pairCapacity, uint32_t pointCapacity, uint32_t peels,
-                                             VkDeviceSize imageBytes);
+                                             VkDeviceSize imageBytes, uint32_t maxObjects);
 inline VkDeviceSize consistentPairsImageBytes(uint32_t resolution) {
     return VkDeviceSize(resolution) * resolution * sizeof(uint32_t);
 }

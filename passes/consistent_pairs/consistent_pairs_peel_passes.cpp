@@ -55,6 +55,8 @@ void readConsistentPairsGeometry(PassBuilder& pass, const ConsistentPairsPassInp
     pass.read(in.objects, Access::VertexShaderRead);
     pass.read(in.frame, Access::VertexShaderRead);
     pass.read(in.frame, Access::FragmentRead);
+    pass.read(state.view, Access::VertexShaderRead);
+    pass.read(state.view, Access::FragmentRead);
     for (BufferHandle vertices : in.meshVertices) pass.read(vertices, Access::VertexShaderRead);
 }
 
@@ -65,12 +67,10 @@ void drawConsistentPairsObjects(VkCommandBuffer cmd, const PassResources& r, con
     const VkDescriptorSet sets[2] = {in.geometrySet, in.windowSet};
     r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout, 0, 2, sets, 0, nullptr);
     r.device().vkCmdBindIndexBuffer(cmd, r.buffer(in.indices), r.bufferOffset(in.indices), VK_INDEX_TYPE_UINT32);
-    const uint32_t drawn = uint32_t(in.drawObjects.size());
-    for (uint32_t i = 0; i < drawn; ++i) {
-        gpu::ConsistentPairsDrawPush push = {in.drawObjects[i], windowBase, firstLayer ? 1u : 0u, 0u};
+    for (uint32_t object = 0; object < in.objectCount; ++object) {
+        gpu::ConsistentPairsDrawPush push = {object, windowBase, firstLayer ? 1u : 0u, 0u};
         r.device().vkCmdPushConstants(cmd, pipeline.layout, pipeline.stages, 0, sizeof(push), &push);
-        const VkDeviceSize offset = r.bufferOffset(draws) + (VkDeviceSize(iteration) * drawn + i) *
-                                                                sizeof(VkDrawIndexedIndirectCommand);
+        const VkDeviceSize offset = r.bufferOffset(draws) + imageFrameDrawOffset(iteration, object, in.objectCount);
         r.device().vkCmdDrawIndexedIndirect(cmd, r.buffer(draws), offset, 1, sizeof(VkDrawIndexedIndirectCommand));
     }
 }

@@ -23,9 +23,11 @@ VKC_CONSTANT(uint, kConsistentPairsNoDepth, 0xffffffffu)
 VKC_CONSTANT(uint, kConsistentPairsPointFrontP, 1u)
 VKC_CONSTANT(uint, kConsistentPairsPointFrontT, 2u)
 
-// Set 0 (every draw): objects, the frame's view (and the vertex buffers, kBindingVertexBuffers).
+// Set 0 (every draw): objects, the frame's limits, its view (ImageFrameGpu, set up on the GPU:
+// shared/image_frame.h) and the vertex buffers (kBindingVertexBuffers).
 VKC_CONSTANT(uint, kConsistentPairsBindingObjects, 0u)
 VKC_CONSTANT(uint, kConsistentPairsBindingFrame, 1u)
+VKC_CONSTANT(uint, kConsistentPairsBindingView, 2u)
 // Set 1 of every draw: the front layers (the peel reads the previous one), then what the window
 // passes (consistency, back ids, determination) read and write.
 VKC_CONSTANT(uint, kConsistentPairsBindingLayers, 0u)
@@ -36,15 +38,15 @@ VKC_CONSTANT(uint, kConsistentPairsBindingStats, 4u)
 VKC_CONSTANT(uint, kConsistentPairsBindingPoints, 5u)
 // Inconsistent back-face fragments per pixel (keepImages; else a placeholder the shader skips).
 VKC_CONSTANT(uint, kConsistentPairsBindingInconsistentImage, 6u)
-// Decision set (compute): the stats and the indirect draws.
+// Decision set (compute): the stats, the indirect draws, the frame's view and drawn flags.
 VKC_CONSTANT(uint, kConsistentPairsBindingDecideStats, 0u)
 VKC_CONSTANT(uint, kConsistentPairsBindingDraws, 1u)
+VKC_CONSTANT(uint, kConsistentPairsBindingDecideView, 2u)
+VKC_CONSTANT(uint, kConsistentPairsBindingDecideDrawn, 3u)
 
-// The frame's single orthographic view and limits (std430, 160 bytes).
+// The frame's limits (std430, 32 bytes); its view is the image frame's first (along z).
 struct ConsistentPairsFrameGpu {
-    mat4 worldToClip;     // the view over the potentially colliding set (paper section 4)
-    mat4 clipToWorld;     // its inverse: unprojects a pixel and a depth to world space
-    float thresholdDepth; // the collision-point distance threshold in depth units (4.3, test 3)
+    float distanceThresholdPixels;  // the collision-point distance threshold (4.3, test 3), in the view's pixels
     uint resolution;      // pixels per side
     uint layerCount;      // front layers per iteration (<= kConsistentPairsMaxLayers)
     uint objectCount;     // row length of the pair-flag matrix
@@ -64,7 +66,7 @@ struct ConsistentPairsDrawPush {
 
 struct ConsistentPairsDecidePush {
     uint iteration;       // the iteration whose last peel decides the next one
-    uint drawCount;       // draws (objects) per iteration
+    uint drawCount;       // draws (scene objects) per iteration
     uint pad0;
     uint pad1;
 };
@@ -72,7 +74,7 @@ struct ConsistentPairsDecidePush {
 // Per-frame counters. peelSamples[i] is the occlusion query of iteration i's last peel, copied
 // on the GPU (vkCmdCopyQueryPoolResults) for the decision pass.
 struct ConsistentPairsStatsGpu {
-    uint iterations;          // iterations that ran (1 + those the decision pass enabled)
+    uint iterations;          // iterations after the first that ran (those the decision pass enabled)
     uint inconsistentPixels;  // back-face fragments whose nearest front face has another id (4.2)
     uint pad0;
     uint pad1;

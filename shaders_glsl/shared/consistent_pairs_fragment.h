@@ -38,7 +38,7 @@ bool ownedSlot(int k) { return k >= 0 && uint(k) + 1u < frame.layerCount; }
 
 vec3 pixelWorld(vec2 fragCoord, float depth) {
     vec2 ndc = fragCoord / float(frame.resolution) * 2.0 - 1.0;
-    vec4 world = frame.clipToWorld * vec4(ndc, depth, 1.0);
+    vec4 world = clipToWorld() * vec4(ndc, depth, 1.0);
     return world.xyz / world.w;
 }
 
@@ -49,7 +49,7 @@ vec3 triangleNormal() {
     vec3 n = cross(dFdx(inWorld), dFdy(inWorld));
     if (dot(n, n) == 0.0) return vec3(0.0);
     n = normalize(n);
-    vec3 ray = (frame.clipToWorld * vec4(0.0, 0.0, 1.0, 0.0)).xyz;
+    vec3 ray = (clipToWorld() * vec4(0.0, 0.0, 1.0, 0.0)).xyz;
     return (dot(n, ray) < 0.0) == gl_FrontFacing ? n : -n;
 }
 

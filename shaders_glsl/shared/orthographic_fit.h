@@ -1,6 +1,6 @@
 // The orthographic views of an image-space frame (paper 1, section 6.5: precision is one pixel of
-// the view, so the view is as tight as the region where interference can happen), written once for
-// GLSL (stencil's frame setup fits its views on the GPU) and C++ (consistent-pairs' host fit).
+// the view, so the view is as tight as the region where interference can happen), fitted on the GPU
+// by the image-space frame setup (image_frame_setup.comp); C++ sees it too, for its tests.
 // xy is fitted to the candidate pairs' box overlaps (padded), depth to the drawn objects' boxes
 // whole, so that no drawn triangle in front of an edge point is clipped away (it would break the
 // count). Views look along z, x, y; each maps world axes to clip axes by a cyclic permutation with

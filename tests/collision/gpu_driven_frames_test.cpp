@@ -15,6 +15,7 @@
 #include "vkcollide/aabb_tree.h"
 #include "vkcollide/broadphase.h"
 #include "vkcollide/collision_frame.h"
+#include "vkcollide/consistent_pairs.h"
 #include "vkcollide/ebpi.h"
 #include "vkcollide/scene.h"
 #include "vkcollide/stencil.h"
@@ -154,12 +155,13 @@ protected:
         return pairs;
     }
 
-    // Stencil's answer for `frame` against the geometry: the pair found whenever the spheres'
-    // meshes overlap by a volume (`exact`), never while they are more than two pixels apart, and
-    // otherwise found or named undecided (paper 1, 6.4) exactly when their boxes overlap (the GPU
-    // chose the candidates); every edge point inside both spheres; no mesh blamed.
-    void expectStencilFrame(int frame, double exact, const FrameResults& results, float pixelSize,
-                            const std::vector<ObjectPair>* undecided) const {
+    // An image-space method's answer (stencil, consistent-pairs) for `frame` against the geometry:
+    // the pair found whenever the spheres' meshes overlap by a volume (`exact`), never while they are
+    // more than two pixels apart, and with `undecided` (stencil) found or named undecided (paper 1,
+    // 6.4) exactly when their boxes overlap (the GPU chose the candidates); every point inside both
+    // spheres within two pixels; no mesh blamed.
+    void expectImageSpaceFrame(int frame, double exact, const FrameResults& results, float pixelSize,
+                               const std::vector<ObjectPair>* undecided) const {
         const glm::dvec3 centre = glm::dvec3(grownPlacement(frame)[3]);
         const double radius = growingRadius(frame);
         const double gap = glm::length(centre) - 0.5 - radius;  // of the spheres the meshes lie in
@@ -285,7 +287,7 @@ TEST_F(GpuDrivenFramesTest, StencilFindsThePairWheneverTheSpheresOverlap) {
             [&] { return detector->completionSignal(frame); },
             [&] { return detector->results(frame, results, &details); });
         if (HasFatalFailure()) return;
-        expectStencilFrame(int(frame), oracleVolume(fixed, int(frame)), results, details.pixelSize,
+        expectImageSpaceFrame(int(frame), oracleVolume(fixed, int(frame)), results, details.pixelSize,
                            &details.undecidedPairs);
         EXPECT_EQ(details.drawnObjects, results.pairs.size() + details.undecidedPairs.size() == 1 ? 2u : 0u);
         found += int(results.pairs.size());
@@ -293,8 +295,36 @@ TEST_F(GpuDrivenFramesTest, StencilFindsThePairWheneverTheSpheresOverlap) {
     EXPECT_GE(found, 5);
 }
 
-// One object, one signal (issue 13.4): CollisionFrame records the broadphase, aabb-tree, ebpi and
-// stencil into the host's command buffer, the submit carries only its completion signal, and one
+// consistent-pairs from the broadphase's pairs and boxes on the GPU: its view is fitted and its
+// objects' draws (one per iteration) are set there, so no CPU box is given or stale.
+TEST_F(GpuDrivenFramesTest, ConsistentPairsFindsThePairWheneverTheSpheresOverlap) {
+    MeshData fixed;
+    auto scene = makeScene(fixed);
+    ASSERT_TRUE(scene) << scene.status().describe();
+    auto broadphase = Broadphase::create(context_);
+    auto detector = ConsistentPairsDetector::create(context_);
+    ASSERT_TRUE(broadphase && detector);
+    int found = 0;
+    for (uint64_t frame = 0; frame < kFrames; ++frame) {
+        SCOPED_TRACE("frame " + std::to_string(frame));
+        FrameResults results;
+        ConsistentPairsFrameDetails details;
+        runFrame(
+            scene.value(), broadphase.value(), frame,
+            [&](VkCommandBuffer cmd) { return detector->record(cmd, scene.value(), broadphase.value(), frame); },
+            [&] { return detector->completionSignal(frame); },
+            [&] { return detector->results(frame, results, &details); });
+        if (HasFatalFailure()) return;
+        expectImageSpaceFrame(int(frame), oracleVolume(fixed, int(frame)), results, details.pixelSize, nullptr);
+        EXPECT_FALSE(results.truncated);
+        EXPECT_EQ(details.iterationsRun, details.drawnObjects == 0 ? 0u : 1u);  // two spheres: one iteration
+        found += int(results.pairs.size());
+    }
+    EXPECT_GE(found, 5);
+}
+
+// One object, one signal (issue 13.4): CollisionFrame records the broadphase, aabb-tree, ebpi,
+// stencil and consistent-pairs into the host's command buffer, the submit carries only its completion signal, and one
 // results() gives every method's answer, right on every frame. Odd frames are never read: recording goes on
 // (the members' slots are released once the frame's signal has passed, not only by results()).
 TEST_F(GpuDrivenFramesTest, CollisionFrameRecordsEveryMethodBehindOneSignal) {
@@ -307,6 +337,7 @@ TEST_F(GpuDrivenFramesTest, CollisionFrameRecordsEveryMethodBehindOneSignal) {
     settings.ebpi = EbpiSettings{};
     settings.ebpi->tolerance = 2e-3;
     settings.stencil = StencilSettings{};
+    settings.consistentPairs = ConsistentPairsSettings{};
     auto collisions = CollisionFrame::create(context_, settings);
     ASSERT_TRUE(collisions) << collisions.status().describe();
     int touching = 0;
@@ -326,7 +357,7 @@ TEST_F(GpuDrivenFramesTest, CollisionFrameRecordsEveryMethodBehindOneSignal) {
         CollisionFrameResults results;
         const Status done = test::pollUntilReady([&] { return collisions->results(frame, results); });
         ASSERT_TRUE(done.ok()) << done.describe();
-        ASSERT_TRUE(results.aabbTree && results.ebpi && results.stencil);
+        ASSERT_TRUE(results.aabbTree && results.ebpi && results.stencil && results.consistentPairs);
         const auto expected = oracleTrianglePairs(fixed, int(frame));
         std::set<std::pair<uint32_t, uint32_t>> found;
         for (const PairResult& pair : results.aabbTree->pairs)
@@ -340,7 +371,8 @@ TEST_F(GpuDrivenFramesTest, CollisionFrameRecordsEveryMethodBehindOneSignal) {
             EXPECT_LE(std::abs(*pair.volume - exact), *pair.volumeErrorBound);
         }
         // The view is fitted to the boxes' overlap; a pixel is at most the fixed sphere's size / 512.
-        expectStencilFrame(int(frame), exact, *results.stencil, 1.0f / 512.0f, nullptr);
+        expectImageSpaceFrame(int(frame), exact, *results.stencil, 1.0f / 512.0f, nullptr);
+        expectImageSpaceFrame(int(frame), exact, *results.consistentPairs, 1.0f / 512.0f, nullptr);
         touching += !expected.empty();
     }
     EXPECT_GE(touching, 3);

@@ -2,7 +2,7 @@
 // kilometres, and moved to kFarOrigin (1e4 from the origin, where float spacing is a millimetre): the answers must be the oracle's each time. Four pairs of spheres, two
 // overlapping by a fifth of their diameter and two a third of a diameter apart, so every image-space
 // method's pixel bound is far from deciding (about 8 pixels either way at its default resolution).
-// GPU passes work in coordinates rebased on the region they draw (collision/frames/local_region.h) and
+// GPU passes work in coordinates rebased on the centre of the scene's objects (candidateOrigin) and
 // aabb-tree on each pair's relative transform in double; with world coordinates in float the far
 // scenes lost their shape.
 #include "collision/scene/generated_solids.h"

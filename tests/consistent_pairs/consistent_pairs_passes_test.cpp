@@ -29,7 +29,6 @@ ConsistentPairsPassInputs fakeInputs(Graph& graph, uint32_t layers, uint32_t ite
     in.resolution = 64;
     in.layersPerIteration = layers;
     in.iterations = iterations;
-    in.drawObjects = {0, 1, 2};
     in.objectCount = 3;
     in.candidateCount = 2;
     in.pairCapacity = 16;
@@ -54,6 +53,10 @@ ConsistentPairsPassInputs fakeInputs(Graph& graph, uint32_t layers, uint32_t ite
     in.meshVertices = {buffer("mesh vertices")};
     in.draws = buffer("draws");
     in.candidates = buffer("candidates");
+    in.bounds = buffer("bounds");
+    in.objectDraws = buffer("draw ranges");
+    in.view = buffer("view");
+    in.drawn = buffer("drawn");
     in.pairFlags = buffer("pair flags");
     in.stats = buffer("stats");
     in.pairs = buffer("pairs");
@@ -64,7 +67,7 @@ ConsistentPairsPassInputs fakeInputs(Graph& graph, uint32_t layers, uint32_t ite
     readback.final = syncStateOf(Access::HostRead);
     in.readback = graph.importBuffer("readback", readback);
     // Room for the most peels a test records (3 layers, 4 iterations).
-    static const ReadbackLayout layout = consistentPairsReadbackLayout(16, 16, consistentPairsPeelCount(3, 4), 0);
+    static const ReadbackLayout layout = consistentPairsReadbackLayout(16, 16, consistentPairsPeelCount(3, 4), 0, 3);
     in.readbackLayout = &layout;
     in.depth = image("depth", kConsistentPairsDepthFormat, 1);
     in.peelTarget = image("peel target", kConsistentPairsLayerFormat, 1);
@@ -80,7 +83,8 @@ TEST(ConsistentPairsPasses, CompileInFrameOrderWithEveryIterationRecorded) {
     addConsistentPairsPasses(graph, fakeInputs(graph, layers, iterations));
     Status compiled = graph.compile();
     ASSERT_TRUE(compiled.ok()) << compiled.describe();
-    std::vector<std::string> expected = {"consistent-pairs-setup"};
+    std::vector<std::string> expected = {"consistent-pairs-setup", "consistent-pairs-frame-reset",
+                                         "consistent-pairs-frame-candidates", "consistent-pairs-frame-views"};
     for (uint32_t iteration = 0; iteration < iterations; ++iteration) {
         // The first iteration peels all its layers; later ones start from the previous last layer.
         for (uint32_t k = iteration == 0 ? 0 : 1; k < layers; ++k) {
@@ -112,16 +116,16 @@ TEST(ConsistentPairsPasses, CompileInFrameOrderWithEveryIterationRecorded) {
     EXPECT_TRUE(indirectAfterDecide) << graph.dump();
 }
 
-TEST(ConsistentPairsPasses, NothingDrawnStillClearsAndReadsBack) {
+TEST(ConsistentPairsPasses, ASceneWithoutObjectsStillClearsAndReadsBack) {
     Graph graph;
     ConsistentPairsPassInputs in = fakeInputs(graph, 3, 4);
-    in.drawObjects.clear();
+    in.objectCount = 0;
     addConsistentPairsPasses(graph, in);
     Status compiled = graph.compile();
     ASSERT_TRUE(compiled.ok()) << compiled.describe();
-    ASSERT_EQ(graph.passCount(), 3u);
+    ASSERT_EQ(graph.passCount(), 6u);
     EXPECT_EQ(graph.passName(0), "consistent-pairs-setup");
-    EXPECT_EQ(graph.passName(2), "consistent-pairs-readback");
+    EXPECT_EQ(graph.passName(5), "consistent-pairs-readback");
 }
 
 TEST(ConsistentPairsLayouts, MatchShaders) {

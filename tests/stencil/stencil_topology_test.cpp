@@ -1,9 +1,10 @@
-// Tier A (no device): unique edges and vertex adjacency per mesh, and the fitted views (paper 1,
-// section 6.5): overlap region to the viewport, drawn objects inside the depth range, positive
-// determinant (outward counter-clockwise triangles stay front-facing).
+// Tier A (no device): unique edges and vertex adjacency per mesh, and the view fit the image-space
+// frame setup runs on the GPU (shaders_glsl/shared/orthographic_fit.h, paper 1, section 6.5):
+// overlap region to the viewport, drawn objects inside the depth range, positive determinant
+// (outward counter-clockwise triangles stay front-facing), the inverse in closed form.
 #include "collision/scene/generated_solids.h"
-#include "collision/frames/orthographic_views.h"
 #include "collision/stencil/stencil_detector_internal.h"
+#include "shaders_glsl/shared/orthographic_fit.h"
 
 #include <glm/matrix.hpp>
 #include <gtest/gtest.h>
@@ -48,13 +49,12 @@ TEST(StencilTopology, BoxHasEighteenUniqueEdgesAndFullAdjacency) {
 }
 
 TEST(StencilViews, FitOverlapRegionAndKeepOrientation) {
-    std::vector<Aabb> bounds = {{{0, 0, 0}, {2, 2, 2}}, {{1, 1, 1}, {4, 3, 5}}, {{10, 10, 10}, {11, 11, 11}}};
-    std::vector<ObjectPair> pairs = {{0, 1}};
-    std::vector<uint32_t> draw = {0, 1};
-    OrthographicViewFit fit = fitOrthographicViews(pairs, bounds, draw, 3, 100, 0.0f);
-    ASSERT_EQ(fit.views.size(), 3u);
-    EXPECT_NEAR(fit.pixelSize, 1.0f / 100.0f, 1e-6f);
-    for (const OrthographicView& view : fit.views) {
+    // Boxes [0,2]^3 and [1,4]x[1,3]x[1,5]: they overlap in [1,2]^3; the drawn objects span [0,4]x[0,3]x[0,5].
+    gpu::OrthographicRegion region = {{1, 1, 1}, {2, 2, 2}, {0, 0, 0}, {4, 3, 5}};
+    region = gpu::padOrthographicRegion(region, 0.0f, 100);
+    for (uint32_t axis = 0; axis < 3; ++axis) {
+        const gpu::OrthographicViewGpu view = gpu::orthographicView(region, axis, 100);
+        EXPECT_NEAR(view.pixelSize, 1.0f / 100.0f, 1e-6f);
         // Overlap region [1,2]^3 maps to the whole viewport.
         glm::vec4 lo = view.worldToClip * glm::vec4(1, 1, 1, 1), hi = view.worldToClip * glm::vec4(2, 2, 2, 1);
         EXPECT_NEAR(lo.x, -1.0f, 1e-5f);
@@ -67,7 +67,7 @@ TEST(StencilViews, FitOverlapRegionAndKeepOrientation) {
             EXPECT_GT(z, 0.0f);
             EXPECT_LT(z, 1.0f);
         }
-        EXPECT_GT(glm::determinant(glm::mat3(view.worldToClip)), 0.0f) << view.axis;
+        EXPECT_GT(glm::determinant(glm::mat3(view.worldToClip)), 0.0f) << axis;
         glm::mat4 identity = view.clipToWorld * view.worldToClip;
         for (int c = 0; c < 4; ++c)
             for (int r = 0; r < 4; ++r) EXPECT_NEAR(identity[c][r], c == r ? 1.0f : 0.0f, 1e-5f);

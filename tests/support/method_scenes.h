@@ -16,7 +16,7 @@
 
 namespace vkc::test {
 
-// The pixel side an image-space method fits (collision/frames/orthographic_views.cpp): the largest
+// The pixel side an image-space method fits (shaders_glsl/shared/orthographic_fit.h): the largest
 // extent of the candidates' box overlap its views see, grown by the padding on each side, over the
 // resolution.
 inline float fittedPixelSize(float largestExtent, float paddingPixels, uint32_t resolution) {

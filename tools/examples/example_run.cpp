@@ -61,6 +61,9 @@ bool gpuDrivenMethod(const ExampleOptions& options, CollisionFrameSettings& sett
     } else if (options.method == "stencil") {
         settings.stencil = StencilSettings{};
         features = kFeatureSetStencil;
+    } else if (options.method == "consistent-pairs") {
+        settings.consistentPairs = ConsistentPairsSettings{};
+        features = kFeatureSetConsistentPairs;
     } else {
         return false;
     }
@@ -93,7 +96,7 @@ int runExample(const ExampleOptions& options) {
     FeatureSets features = 0;
     if (!gpuDrivenMethod(options, collisionSettings, features))
         return fail("--method " + options.method +
-                    ": only aabb-tree, ebpi and stencil run GPU-driven so far (the other methods still need CPU boxes, "
+                    ": only aabb-tree, ebpi, stencil and consistent-pairs run GPU-driven so far (the other methods still need CPU boxes, "
                     "which a mesh deformed on the GPU makes stale)");
     auto description = io::loadScene(options.scene);
     if (!description) return fail(description.status().describe());
@@ -182,9 +185,10 @@ int runExample(const ExampleOptions& options) {
                 fail("frame " + std::to_string(f) + ": " + read.describe());
                 return false;
             }
-            const FrameResults& results = frameResults.aabbTree ? *frameResults.aabbTree
-                                          : frameResults.ebpi   ? *frameResults.ebpi
-                                                                : *frameResults.stencil;
+            const FrameResults& results = frameResults.aabbTree  ? *frameResults.aabbTree
+                                          : frameResults.ebpi    ? *frameResults.ebpi
+                                          : frameResults.stencil ? *frameResults.stencil
+                                                                 : *frameResults.consistentPairs;
             for (const PairResult& pair : results.pairs) colliding[f].insert({pair.a, pair.b});
             for (const std::string& warning : results.warnings) std::fprintf(stderr, "frame %u: %s\n", f, warning.c_str());
             char name[32];

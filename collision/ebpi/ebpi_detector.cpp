@@ -43,9 +43,9 @@ namespace vkc {
 
 namespace {
 
-// A coarse EBPI with deep pixel splits: finer EBPIs spread each view's tolerance over more pixels
-// while near-silhouette edges keep large bounds, so 256^2 x 16 needed 5x the rays of 64^2 x 64
-// on sphere lenses, and still missed the shares (tests/ebpi/ebpi_detector_test.cpp's scenes).
+// A coarse EBPI with deep pixel splits (4096 rays per window side at most, as 512^2 x 8): finer
+// EBPIs save some rays but cost more plan work than they save (lavapipe), and past 128^2 the
+// default pairs' buffers pass lavapipe's storage-buffer binding (collision/ebpi/README.md, "Defaults").
 constexpr uint32_t kDefaultResolution = 64;
 constexpr uint32_t kDefaultMaxSplit = 64;
 constexpr uint32_t kDefaultMaxRays = 1u << 17;

@@ -6,8 +6,8 @@
 //     torus under poses;
 //   - the gradient: the translation identity (sum over both objects' vertices is 0) and, summed
 //     over b's vertices, the central finite difference of the exact volume under b's translation;
-//   - refusals (tolerance, open meshes) and truncation (too few rays, too small a hit capacity)
-//     reported with a warning and no volume, never a wrong number;
+//   - refusals (tolerance, open meshes) and truncation (too few rays, too small a hit capacity, an
+//     EBPI past its fixed point) reported with a warning and no volume, never a wrong number;
 //   - the ray-query and ray-tracing-pipeline backends (BLAS per mesh, TLAS per frame) equal to the
 //     compute one bit for bit.
 #include "collision/ebpi/ebpi_directions.h"
@@ -139,9 +139,12 @@ TEST_F(EbpiDetectorTest, BoxesWithinTheBoundOverASweepOfTolerances) {
 }
 
 // Paper 5's Fig. 10: a box and a cross turning against a fixed box. The creases where their faces
-// cross are edges of neither mesh; with them in the EBPI no direction passes its bound; without
-// them the crossings go unsampled and the error grows (tile by tile it then passes the bound:
-// EbpiPairAudit.TransientEdgesAreNeededForTheBoxAndTheCrossTurningAgainstABox).
+// cross are edges of neither mesh; with them in the EBPI (the paper's refinement, done exactly) no
+// direction passes its bound; without them some direction's error passes its bound (tile by tile:
+// EbpiPairAudit.TransientEdgesAreNeededForTheBoxAndTheCrossTurningAgainstABox). Without them no
+// term tells the plan to refine where a crease crosses flat faces, so that error hardly shrinks
+// while the bound follows the tolerance: the box's worst error / bound is 0.21 at 10%, 0.98 at 2%
+// (still within the slack of the mesh edges' terms) and 4.0 at 0.5%, the tolerance used here.
 TEST_F(EbpiDetectorTest, TransientEdgesKeepTheBoundOfABoxAndACrossTurningAgainstABox) {
     const MeshData fixed = solids::box(glm::vec3(2.0f, 1.0f, 1.0f));
     const MeshData box = solids::box(glm::vec3(0.6f, 1.6f, 0.6f));
@@ -157,7 +160,7 @@ TEST_F(EbpiDetectorTest, TransientEdgesKeepTheBoundOfABoxAndACrossTurningAgainst
             const double exact = exactVolume(objects[0], objects[1]);
             ASSERT_GT(exact, 0.0) << name << " pose " << pose;
             for (int omit = 0; omit < 2; ++omit) {
-                EbpiSettings s = settings(0.02 * exact);
+                EbpiSettings s = settings(0.005 * exact);
                 s.omitTransientEdges = omit == 1;
                 auto detector = EbpiDetector::create(context_, s);
                 ASSERT_TRUE(detector) << detector.status().describe();
@@ -178,9 +181,7 @@ TEST_F(EbpiDetectorTest, TransientEdgesKeepTheBoundOfABoxAndACrossTurningAgainst
                     "largest error / bound %.3f with, %.3f without\n",
                     name, violations[0], violations[1], worst[0], worst[1]);
         EXPECT_EQ(violations[0], 0) << name;
-        // Without them the crossings go unsampled: the error grows (per tile it passes the bound:
-        // EbpiPairAudit.TransientEdgesAreNeededForTheBoxAndTheCrossTurningAgainstABox).
-        EXPECT_GT(worst[1], 2 * worst[0]) << name;
+        EXPECT_GT(violations[1], 0) << name << ": without transient edges every direction kept its bound";
     }
 }
 
@@ -283,6 +284,30 @@ TEST_F(EbpiDetectorTest, FacesNearlyParallelToTheRaysKeepAFiniteBoundThatHolds) 
     auto r = run(detector.value(), objects);
     ASSERT_TRUE(r);
     expectWithinBound(*r, exact, 0.1 * exact, "box turned by 1e-9, world axes");
+}
+
+// Turned 1e-12 rad instead, those faces have depth gradients near 1e12: their crease terms pass the
+// 2^62 quanta one EBPI contribution may hold (collision/ebpi/ebpi_fixed_point.h), so the image
+// cannot be summed. The pair comes back truncated with no volume and a warning naming the overflow,
+// never with the bound of an image that dropped terms.
+TEST_F(EbpiDetectorTest, AnEbpiPastItsFixedPointTruncatesThePairWithAWarning) {
+    const MeshData cube = solids::box(glm::vec3(1.0f));
+    const glm::dmat4 turned = glm::rotate(glm::translate(glm::dmat4(1.0), {0.5, 0.25, 0.125}), 1e-12, {0.3, 1.0, 0.2});
+    const Placed objects[] = {{&cube, glm::dmat4(1.0)}, {&cube, turned}};
+    auto detector = EbpiDetector::create(context_, settings(0.1 * exactVolume(objects[0], objects[1]), 64,
+                                                            EbpiDirectionChoice::WorldAxes));
+    ASSERT_TRUE(detector) << detector.status().describe();
+    auto r = run(detector.value(), objects);
+    ASSERT_TRUE(r && r->details.pairs.size() == 1 && r->results.pairs.size() == 1);
+    EXPECT_TRUE(r->details.pairs[0].truncated);
+    EXPECT_TRUE(r->results.pairs[0].truncated);
+    EXPECT_FALSE(r->results.pairs[0].volume.has_value());
+    EXPECT_TRUE(r->results.truncated);
+    bool named = false;
+    for (const std::string& w : r->results.warnings)
+        named = named || (w.find("pair (0, 1) is truncated") != std::string::npos &&
+                          w.find("a fixed-point sum overflowed") != std::string::npos);
+    EXPECT_TRUE(named) << "no warning names the overflow";
 }
 
 TEST_F(EbpiDetectorTest, SpheresAndTorusUnderPosesWithinTheBoundOfTheExactVolume) {

@@ -2,7 +2,8 @@
 // the volume_error_bound the report states, the bound within the tolerance, against the cube pair's
 // exact 0.125 and the exact method's volume of a cube against a turned cube; `--gradient` against
 // the cube pair's analytic derivative and the translation identity; `--images` PNGs per pair and
-// direction; the method's `ebpi` frame fields; a missing or bad tolerance refused with the reason.
+// direction; the method's `ebpi` frame fields; `--directions axes` measuring along the world axes; a
+// missing or bad tolerance refused with the reason.
 #include "tests/tools/cli_runner.h"
 
 #include <gtest/gtest.h>
@@ -131,6 +132,45 @@ TEST(CliDetect, EbpiRayBackendsGiveTheSameVolumes) {
     auto bad = runCli("detect " + scene + " --method ebpi --tolerance 1e-3 --ray-backend optix");
     EXPECT_NE(bad.exitCode, 0);
     EXPECT_NE(bad.output.find("ray-tracing-pipeline"), std::string::npos) << bad.output;
+}
+
+// --directions axes: every pair is measured along the world axes (the default turns them away from
+// the cubes' faces), still within its bound of the exact volume; a name that is no choice is
+// refused naming the option and the choices.
+TEST(CliDetect, EbpiDirectionsAxesKeepTheWorldAxes) {
+    const std::filesystem::path dir = test::scratchDirectory();
+    const std::string scene = sourcePath("tests/tools/scenes/ebpi_volumes.json");
+    auto exact = runCli("detect " + scene + " --method exact --report " + (dir / "exact.json").string());
+    ASSERT_EQ(exact.exitCode, 0) << exact.output;
+    const nlohmann::json truth = readJson(dir / "exact.json")["frames"][0]["pairs"];
+    ASSERT_EQ(truth.size(), 2u) << truth.dump(1);
+    const std::vector<std::vector<double>> worldAxes = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    for (const std::string choice : {"optimised", "axes"}) {
+        const std::filesystem::path report = dir / (choice + ".json");
+        auto run = runCli("detect " + scene + " --method ebpi --tolerance 1e-2 --ray-backend compute --directions " +
+                          choice + " --report " + report.string());
+        ASSERT_EQ(run.exitCode, 0) << choice << ": " << run.output;
+        const nlohmann::json json = readJson(report);
+        EXPECT_EQ(json["settings"]["directions"], choice);
+        const nlohmann::json& frame = json["frames"][0];
+        ASSERT_EQ(frame["pairs"].size(), 2u) << choice << ": " << frame.dump(1);
+        for (size_t i = 0; i < 2; ++i) {
+            const nlohmann::json& details = frame["ebpi"]["pairs"][i];
+            const auto directions = details["directions"].get<std::vector<std::vector<double>>>();
+            EXPECT_EQ(directions == worldAxes, choice == "axes")
+                << choice << " pair " << i << ": " << details["directions"];
+            EXPECT_FALSE(details["truncated"]) << choice << " pair " << i;
+            const nlohmann::json& pair = frame["pairs"][i];
+            EXPECT_LE(std::abs(pair["volume"].get<double>() - truth[i]["volume"].get<double>()),
+                      pair["volume_error_bound"].get<double>())
+                << choice << " pair " << i;
+            EXPECT_LE(pair["volume_error_bound"].get<double>(), 1e-2) << choice << " pair " << i;
+        }
+    }
+    auto bad = runCli("detect " + scene + " --method ebpi --tolerance 1e-3 --directions diagonal");
+    EXPECT_NE(bad.exitCode, 0);
+    EXPECT_NE(bad.output.find("--directions"), std::string::npos) << bad.output;
+    EXPECT_NE(bad.output.find("optimised"), std::string::npos) << bad.output;
 }
 
 TEST(CliDetect, EbpiRefusesAMissingOrBadToleranceWithTheReason) {

@@ -116,6 +116,8 @@ void addDetectCommand(CLI::App& app, int& exitCode) {
                         "ebpi: JSON file for each pair's volume gradient per vertex (dV/d world position)");
     command->add_option("--ray-backend", options->methodOptions.rayBackend, kRayBackendHelp)
         ->check(CLI::IsMember(rayBackendNames()));
+    command->add_option("--directions", options->methodOptions.directions, kDirectionsHelp)
+        ->check(CLI::IsMember(directionNames()));
     command->add_option("--report", options->report, "Report file (JSON); default: standard output");
     command->add_option("--images", options->methodOptions.images,
                         "Directory for PNGs of the method's intermediate images (" + imagesHelp() + ")");

@@ -28,6 +28,16 @@ namespace {
 constexpr EbpiRayBackendChoice kRayBackends[] = {EbpiRayBackendChoice::Compute, EbpiRayBackendChoice::RayQuery,
                                                  EbpiRayBackendChoice::RayTracingPipeline};
 
+// The ray directions --directions names (the issue spells the default "optimised").
+constexpr std::pair<const char*, EbpiDirectionChoice> kDirections[] = {{"optimised", EbpiDirectionChoice::Optimized},
+                                                                       {"axes", EbpiDirectionChoice::WorldAxes}};
+
+const char* directionName(EbpiDirectionChoice choice) {
+    for (const auto& [name, known] : kDirections)
+        if (known == choice) return name;
+    return "unknown";
+}
+
 // The broadphase must keep every pair the method found (it is conservative by construction).
 void checkBroadphase(const BroadphaseResults& broadphase, FrameResults& results) {
     for (const PairResult& pair : results.pairs)
@@ -159,6 +169,8 @@ Result<MethodRun> startEbpi(const MethodOptions& options, Context& context, cons
     runner->settings.keepImages = !options.images.empty();
     for (EbpiRayBackendChoice backend : kRayBackends)
         if (options.rayBackend == ebpiRayBackendName(backend)) runner->settings.rayBackend = backend;
+    for (const auto& [name, choice] : kDirections)
+        if (options.directions == name) runner->settings.directions = choice;
     auto gradients = std::make_shared<nlohmann::json>(nlohmann::json::array());
     MethodRun run;
     run.runFrame = [images = options.images, &context, &scene, runner, gradients](
@@ -178,7 +190,8 @@ Result<MethodRun> startEbpi(const MethodOptions& options, Context& context, cons
         return nlohmann::json{{"tolerance", used.tolerance}, {"resolution", used.resolution},
                               {"max_split", used.maxSplit}, {"max_rays", used.maxRays},
                               {"hit_capacity", used.hitCapacity},
-                              {"ray_backend", ebpiRayBackendName(runner->detector->rayBackend())}};
+                              {"ray_backend", ebpiRayBackendName(runner->detector->rayBackend())},
+                              {"directions", directionName(used.directions)}};
     };
     run.finish = [gradient = options.gradient, gradients]() -> Status {
         if (gradient.empty()) return Status::success();
@@ -198,6 +211,12 @@ constexpr std::pair<std::string_view, MethodStart> kMethodStarts[] = {
 };
 
 }  // namespace
+
+std::vector<std::string> directionNames() {
+    std::vector<std::string> names;
+    for (const auto& entry : kDirections) names.push_back(entry.first);
+    return names;
+}
 
 std::vector<std::string> rayBackendNames() {
     std::vector<std::string> names;

@@ -27,6 +27,7 @@ struct MethodOptions {
     std::optional<double> tolerance;     // ebpi (required): absolute volume tolerance per pair
     std::string gradient;                // ebpi: --gradient FILE
     std::string rayBackend;              // ebpi: empty (the device's best) or an ebpiRayBackendName
+    std::string directions;              // ebpi: empty (optimised) or one of directionNames()
     std::string images;                  // directory for the intermediate images (MethodEntry::images)
     bool list = false;                   // exact, aabb-tree: keep the triangle pair lists
 };
@@ -35,6 +36,12 @@ struct MethodOptions {
 std::vector<std::string> rayBackendNames();
 inline constexpr const char* kRayBackendHelp =
     "ebpi: how rays are cast (default: ray-query where the device has it, else ray-tracing-pipeline, else compute)";
+
+// The names --directions accepts, and the option's help.
+std::vector<std::string> directionNames();
+inline constexpr const char* kDirectionsHelp =
+    "ebpi: the three ray directions per pair: optimised (default; turned away from the meshes' faces, paper 5 "
+    "Sec. 4.4) or axes (the world axes)";
 
 // One frame of a method, given the frame's poses (already applied to the scene) and the
 // broadphase; method-specific report fields go into `extra`.

@@ -20,5 +20,5 @@ void main() {
     int k = nearestFront(pixel, z, front);
     if (!ownedSlot(k)) return;
     if (imageLoad(backDepth, ivec3(pixel, k)).x == floatBitsToUint(z))
-        imageStore(backId, ivec3(pixel, k), uvec4(push.object + 1u, packNormal(normal), 0u, 0u));
+        imageStore(backId, ivec3(pixel, k), uvec4(inObject + 1u, packNormal(normal), 0u, 0u));
 }

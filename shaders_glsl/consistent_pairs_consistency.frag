@@ -27,7 +27,7 @@ bool ownFrontGrazes(ivec2 pixel, int k, float zLimit) {
     for (uint j = uint(k + 1); j < frame.layerCount; ++j) {
         uvec4 t = windowLayer(j, pixel);
         if (t.y == kConsistentPairsNoObject || uintBitsToFloat(t.x) >= zLimit) return false;
-        if (t.y - 1u == push.object) return true;
+        if (t.y - 1u == inObject) return true;
     }
     return false;
 }
@@ -43,7 +43,7 @@ void main() {
     // Depths lie in [0, 1], where float bits order like the floats.
     imageAtomicMin(backDepth, ivec3(pixel, k), floatBitsToUint(z));
     uint frontObject = front.y - 1u;
-    if (frontObject == push.object) return;
+    if (frontObject == inObject) return;
     // At a silhouette pixel an object's front and back faces meet at nearly the same depth, and the
     // interpolated front depth can land on or just behind the back face's: the strict test then
     // pairs the back face with whatever lies in front (another object a pixel or hundreds away).
@@ -63,8 +63,8 @@ void main() {
     // fronts behind the previous window's, so one that began earlier stops the scan at slot 0.
     for (int j = k; j >= 0; --j) {
         uint object = windowLayer(uint(j), pixel).y - 1u;
-        if (object == push.object) break;
-        uint bit = object * frame.objectCount + push.object;
+        if (object == inObject) break;
+        uint bit = object * frame.objectCount + inObject;
         atomicOr(pairFlags[bit >> 5u], 1u << (bit & 31u));
     }
     atomicAdd(stats.inconsistentPixels, 1u);

@@ -42,9 +42,9 @@ void emitPoint(Surface p, Surface t) {
 }
 
 void main() {
-    Surface fragment = Surface(push.object, triangleNormal(), gl_FragCoord.z, gl_FrontFacing);
+    Surface fragment = Surface(inObject, triangleNormal(), gl_FragCoord.z, gl_FrontFacing);
     ivec2 pixel = ivec2(gl_FragCoord.xy);
-    uint id = push.object + 1u;
+    uint id = inObject + 1u;
     for (uint k = 0u; k + 1u < frame.layerCount; ++k) {
         uvec4 t = windowLayer(k, pixel);
         if (t.y == kConsistentPairsNoObject) break;

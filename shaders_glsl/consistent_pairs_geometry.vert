@@ -10,11 +10,13 @@
 #include "vertex_fetch.glsl"
 
 layout(location = 0) out vec3 outWorld;
+layout(location = 1) flat out uint outObject;
 
 invariant gl_Position;
 
 void main() {
-    ObjectGpu object = objects[push.object];
+    outObject = uint(gl_InstanceIndex);  // the frame setup's firstInstance: the object
+    ObjectGpu object = objects[outObject];
     outWorld = (object.objectToLocal * vec4(fetchVertex(object.vertices, uint(gl_VertexIndex)), 1.0)).xyz;
     gl_Position = worldToClip() * vec4(outWorld, 1.0);
 }

@@ -14,7 +14,7 @@ layout(location = 0) out uvec4 outLayer;
 void main() {
     vec3 normal = triangleNormal();
     float z = gl_FragCoord.z;
-    uint id = push.object + 1u;
+    uint id = inObject + 1u;
     if (push.firstLayer == 0u) {
         uvec4 previous = imageLoad(layers, ivec3(ivec2(gl_FragCoord.xy), int(layerSlot(push.windowBase - 1u))));
         float previousZ = uintBitsToFloat(previous.x);

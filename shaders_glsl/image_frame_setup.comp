@@ -98,8 +98,8 @@ void writeDraws(uint object) {
         commands[base + 0u] = edges ? d.edgeCount : d.triangleCount;  // VkDrawIndexedIndirectCommand:
         commands[base + 1u] = instances;                              // indexCount, instanceCount,
         commands[base + 2u] = edges ? d.edgeFirst : d.triangleFirst;  // firstIndex, vertexOffset,
-        commands[base + 3u] = 0u;                                     // firstInstance
-        commands[base + 4u] = 0u;
+        commands[base + 3u] = 0u;                                     // firstInstance: the object,
+        commands[base + 4u] = object;                                 // the draws' gl_InstanceIndex
     }
 }
 

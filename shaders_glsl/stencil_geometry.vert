@@ -23,7 +23,7 @@ layout(push_constant) uniform Push { StencilDrawPush push; };
 invariant gl_Position;
 
 void main() {
-    StencilObjectGpu stencilObject = objects[push.object];
+    StencilObjectGpu stencilObject = objects[gl_InstanceIndex];  // the frame setup's firstInstance
     ObjectGpu object = stencilObject.object;
     uint vertex = uint(gl_VertexIndex);
     vec3 world = (object.objectToLocal * vec4(fetchVertex(object.vertices, vertex), 1.0)).xyz;

@@ -107,9 +107,12 @@ void addSetRows(DeviceRequirements& r, FeatureSets set) {
             break;
         case kFeatureSetStencil:
             // Passes render without render-pass objects; paper 1 counts fragments exactly
-            // (occlusion queries used as counters, not booleans).
+            // (occlusion queries used as counters, not booleans); every object's draws are one
+            // multi-draw whose first instance names the object (the GPU-driven frame).
             r.extensions.push_back(dynamicRenderingExtension);
-            r.features.insert(r.features.end(), {dynamicRendering, VKC_CORE10(occlusionQueryPrecise, false)});
+            r.features.insert(r.features.end(), {dynamicRendering, VKC_CORE10(occlusionQueryPrecise, false),
+                                                 VKC_CORE10(multiDrawIndirect, false),
+                                                 VKC_CORE10(drawIndirectFirstInstance, false)});
             break;
         case kFeatureSetLdi:
             // Depth peeling stores each routed fragment's depth from the fragment stage; volumes
@@ -121,11 +124,13 @@ void addSetRows(DeviceRequirements& r, FeatureSets set) {
         case kFeatureSetConsistentPairs:
             // The nearest back faces are kept in an rg32ui storage image (a format this feature
             // guarantees storage support for), written from the fragment stage; pixels counted
-            // exactly by occlusion queries.
+            // exactly by occlusion queries; every object's draws are one multi-draw (as stencil's).
             r.extensions.push_back(dynamicRenderingExtension);
             r.features.insert(r.features.end(), {dynamicRendering, VKC_CORE10(occlusionQueryPrecise, false),
                                                  VKC_CORE10(fragmentStoresAndAtomics, false),
-                                                 VKC_CORE10(shaderStorageImageExtendedFormats, false)});
+                                                 VKC_CORE10(shaderStorageImageExtendedFormats, false),
+                                                 VKC_CORE10(multiDrawIndirect, false),
+                                                 VKC_CORE10(drawIndirectFirstInstance, false)});
             break;
         case kFeatureSetAabbTree:
             // The triangle-triangle predicates run in double to agree with the exact oracle.

@@ -51,6 +51,7 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     VulkanContext& c = *ctx;
     const ConsistentPairsSettings& s = settings;
     const uint32_t objectCount = uint32_t(scene.objects.size());
+    VKC_TRY(checkImageFrameObjects(c, objectCount, "consistent-pairs"));
     // Front and back faces alternate only along rays through closed, outward-oriented solids: the
     // host's candidates are checked here (refused, as before the frame); the broadphase's are
     // known only on the GPU, which leaves such objects undrawn and the frame says so.

@@ -60,6 +60,7 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     VulkanContext& c = *ctx;
     const StencilSettings& s = settings;
     const uint32_t objectCount = uint32_t(scene.objects.size());
+    VKC_TRY(checkImageFrameObjects(c, objectCount, "stencil"));
     // The slot is free once the frame that last used it has completed on the GPU (never waits).
     VKC_TRY(ringSlotAvailable(c, frames.ring, frame));
     StencilSlot& slot = slots[frame % slots.size()];

@@ -138,7 +138,8 @@ void addConsistentPairsDecidePasses(Graph& graph, const ConsistentPairsPassInput
                                     ConsistentPairsGraphState& state);
 
 // Shared by the draw passes: what every draw reads (geometry, indirect draws), and the draws of one
-// iteration, one indirect draw per object (its push constants name the object and the window).
+// iteration, one multi-draw of every object's indirect draw (its first instance names the object,
+// the push constants the window).
 void readConsistentPairsGeometry(PassBuilder& pass, const ConsistentPairsPassInputs& in,
                                  const ConsistentPairsGraphState& state);
 void drawConsistentPairsObjects(VkCommandBuffer cmd, const PassResources& r, const ConsistentPairsPassInputs& in,

@@ -67,12 +67,11 @@ void drawConsistentPairsObjects(VkCommandBuffer cmd, const PassResources& r, con
     const VkDescriptorSet sets[2] = {in.geometrySet, in.windowSet};
     r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout, 0, 2, sets, 0, nullptr);
     r.device().vkCmdBindIndexBuffer(cmd, r.buffer(in.indices), r.bufferOffset(in.indices), VK_INDEX_TYPE_UINT32);
-    for (uint32_t object = 0; object < in.objectCount; ++object) {
-        gpu::ConsistentPairsDrawPush push = {object, windowBase, firstLayer ? 1u : 0u, 0u};
-        r.device().vkCmdPushConstants(cmd, pipeline.layout, pipeline.stages, 0, sizeof(push), &push);
-        const VkDeviceSize offset = r.bufferOffset(draws) + imageFrameDrawOffset(iteration, object, in.objectCount);
-        r.device().vkCmdDrawIndexedIndirect(cmd, r.buffer(draws), offset, 1, sizeof(VkDrawIndexedIndirectCommand));
-    }
+    // Every object's draw of the iteration at once (in object order, which the peel's ties rely on).
+    const gpu::ConsistentPairsDrawPush push = {windowBase, firstLayer ? 1u : 0u, 0u, 0u};
+    r.device().vkCmdPushConstants(cmd, pipeline.layout, pipeline.stages, 0, sizeof(push), &push);
+    const VkDeviceSize offset = r.bufferOffset(draws) + imageFrameDrawOffset(iteration, 0, in.objectCount);
+    r.device().vkCmdDrawIndexedIndirect(cmd, r.buffer(draws), offset, in.objectCount, sizeof(VkDrawIndexedIndirectCommand));
 }
 
 void addConsistentPairsPeelPasses(Graph& graph, const ConsistentPairsPassInputs& in, uint32_t iteration,

@@ -95,6 +95,14 @@ void addImageFrameSetupPasses(Graph& graph, const ImageFrameSetupInputs& in, Ima
     addPhase(graph, in, buffers, 1);
 }
 
+Status checkImageFrameObjects(const VulkanContext& ctx, uint32_t objects, const char* method) {
+    const uint32_t most = ctx.properties.limits.maxDrawIndirectCount;
+    if (objects <= most) return Status::success();
+    return makeError(ErrorCode::Unsupported, std::string(method) + ": the scene has " + std::to_string(objects) +
+                                                 " objects, more than the device draws in one multi-draw "
+                                                 "(maxDrawIndirectCount " + std::to_string(most) + ")");
+}
+
 void writeImageFrameSetupDescriptors(const VulkanContext& ctx, VkDescriptorSet set, VkBuffer candidates, VkBuffer bounds,
                                      VkBuffer draws, VkBuffer frame, VkBuffer drawn, VkBuffer commands) {
     const VkDescriptorType sb = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;

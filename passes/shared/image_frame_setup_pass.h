@@ -48,6 +48,9 @@ inline VkDeviceSize imageFrameDrawOffset(uint32_t k, uint32_t object, uint32_t o
     return 4 * (gpu::kImageFrameCommandFirstDraw + (VkDeviceSize(k) * objects + object) * gpu::kImageFrameCommandDrawUints);
 }
 
+// Unsupported when the device cannot multi-draw `objects` draws at once (maxDrawIndirectCount).
+Status checkImageFrameObjects(const VulkanContext& ctx, uint32_t objects, const char* method);
+
 // Points the setup set at a frame slot's buffers.
 void writeImageFrameSetupDescriptors(const VulkanContext& ctx, VkDescriptorSet set, VkBuffer candidates, VkBuffer bounds,
                                      VkBuffer draws, VkBuffer frame, VkBuffer drawn, VkBuffer commands);

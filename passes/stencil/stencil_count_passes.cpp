@@ -45,6 +45,15 @@ void drawStencilObject(VkCommandBuffer cmd, const PassResources& r, const Stenci
                                          sizeof(VkDrawIndexedIndirectCommand));
 }
 
+void drawStencilObjects(VkCommandBuffer cmd, const PassResources& r, const StencilPassInputs& in,
+                        const StencilGraphState& state, const Pipeline& pipeline, uint32_t view, bool edges) {
+    const gpu::StencilDrawPush push = {0u, view, in.edgeOffsetPixels, 0u};
+    r.device().vkCmdPushConstants(cmd, pipeline.layout, pipeline.stages, 0, sizeof(push), &push);
+    const VkDeviceSize first = imageFrameDrawOffset(edges ? 0 : 1, 0, in.objectCount);
+    r.device().vkCmdDrawIndexedIndirect(cmd, r.buffer(state.commands), r.bufferOffset(state.commands) + first,
+                                         in.objectCount, sizeof(VkDrawIndexedIndirectCommand));
+}
+
 void readStencilGeometry(PassBuilder& pass, const StencilPassInputs& in, const StencilGraphState& state) {
     pass.read(in.topology, Access::VertexRead);
     pass.read(in.objects, Access::VertexShaderRead);
@@ -67,8 +76,7 @@ void addStencilCountPasses(Graph& graph, const StencilPassInputs& in, uint32_t v
     edges.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
         beginStencilRendering(cmd, r, in, {edgeTarget, false, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_LOAD_OP_CLEAR, {}});
         bindStencilDrawPipeline(cmd, r, in, *in.pipelines.edgeDepth);
-        for (uint32_t i = 0; i < objects; ++i)
-            drawStencilObject(cmd, r, in, drawState, *in.pipelines.edgeDepth, view, i, true);
+        drawStencilObjects(cmd, r, in, drawState, *in.pipelines.edgeDepth, view, true);
         r.device().vkCmdEndRendering(cmd);
     });
 
@@ -82,8 +90,7 @@ void addStencilCountPasses(Graph& graph, const StencilPassInputs& in, uint32_t v
     count.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
         beginStencilRendering(cmd, r, in, {countTarget, false, VK_ATTACHMENT_LOAD_OP_LOAD, VK_ATTACHMENT_LOAD_OP_LOAD, {}});
         bindStencilDrawPipeline(cmd, r, in, *in.pipelines.count);
-        for (uint32_t i = 0; i < objects; ++i)
-            drawStencilObject(cmd, r, in, drawState, *in.pipelines.count, view, i, false);
+        drawStencilObjects(cmd, r, in, drawState, *in.pipelines.count, view, false);
         r.device().vkCmdEndRendering(cmd);
     });
 

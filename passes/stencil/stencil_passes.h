@@ -174,6 +174,9 @@ void bindStencilDrawPipeline(VkCommandBuffer cmd, const PassResources& r, const 
 void drawStencilObject(VkCommandBuffer cmd, const PassResources& r, const StencilPassInputs& in,
                        const StencilGraphState& state, const Pipeline& pipeline, uint32_t view, uint32_t object,
                        bool edges);
+// The same for every object at once: one multi-draw (the passes that need no per-object query).
+void drawStencilObjects(VkCommandBuffer cmd, const PassResources& r, const StencilPassInputs& in,
+                        const StencilGraphState& state, const Pipeline& pipeline, uint32_t view, bool edges);
 // What every geometry pass reads: topology, objects, normals, the frame's views, the draws.
 void readStencilGeometry(PassBuilder& pass, const StencilPassInputs& in, const StencilGraphState& state);
 

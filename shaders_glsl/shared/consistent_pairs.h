@@ -58,10 +58,10 @@ struct ConsistentPairsFrameGpu {
 
 // Push constants of every draw (16 bytes).
 struct ConsistentPairsDrawPush {
-    uint object;          // index into objects; stored as object + 1
     uint windowBase;      // global index of the window's first front layer (slot = index % layerCount)
     uint firstLayer;      // peel: 1 when there is no previous layer (the frame's first peel)
-    uint pad;
+    uint pad0;
+    uint pad1;
 };
 
 struct ConsistentPairsDecidePush {

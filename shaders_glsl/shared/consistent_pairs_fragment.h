@@ -11,6 +11,7 @@
 layout(set = 1, binding = kConsistentPairsBindingLayers, rgba32ui) readonly uniform uimage2DArray layers;
 
 layout(location = 0) in vec3 inWorld;
+layout(location = 1) flat in uint inObject;  // the object drawn
 
 uint layerSlot(uint globalLayer) { return globalLayer % frame.layerCount; }
 

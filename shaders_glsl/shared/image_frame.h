@@ -62,7 +62,9 @@ struct ImageFrameSetupPush {
 
 // The commands the setup writes: the candidates' dispatch (uvec4: groups of
 // kImageFrameSetupGroupSize, 1, 1, pad), then draw k of object o (VkDrawIndexedIndirectCommand,
-// 5 uints) at kImageFrameCommandFirstDraw + (k * objectCount + o) * 5, one instance when o is drawn.
+// 5 uints) at kImageFrameCommandFirstDraw + (k * objectCount + o) * 5, one instance when o is drawn,
+// firstInstance o: the draws of every object with the same k are one multi-draw, whose vertex
+// shaders read their object from gl_InstanceIndex.
 VKC_CONSTANT(uint, kImageFrameCommandDrawUints, 5u)
 VKC_CONSTANT(uint, kImageFrameCommandFirstDraw, 4u)
 

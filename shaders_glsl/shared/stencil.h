@@ -48,7 +48,7 @@ struct StencilObjectGpu {
 
 // Push constants of every draw (vertex and fragment stages, 16 bytes).
 struct StencilDrawPush {
-    uint object;             // index into objects; the id written to the id images is object + 1
+    uint object;             // the id image passes' object (id object + 1); vertices take gl_InstanceIndex
     uint view;               // index into the frame's views
     float edgeOffsetPixels;  // edges move this many of the frame's pixels along vertex normals (paper 6.3)
     uint pad;

@@ -39,11 +39,13 @@ TEST(DeviceRequirementsTest, BaseSetListsCoreNeedsAndEachMethodAddsItsOwn) {
                              "fragmentStoresAndAtomics", "shaderStorageImageExtendedFormats"})
         EXPECT_FALSE(hasFeature(base, name)) << name << " is not the broadphase's";
     struct Needs { FeatureSets set; std::vector<const char*> features; };
-    for (const Needs& needs : {Needs{kFeatureSetStencil, {"dynamicRendering", "occlusionQueryPrecise"}},
+    for (const Needs& needs : {Needs{kFeatureSetStencil, {"dynamicRendering", "occlusionQueryPrecise", "multiDrawIndirect",
+                                                          "drawIndirectFirstInstance"}},
                                Needs{kFeatureSetLdi, {"dynamicRendering", "fragmentStoresAndAtomics", "shaderFloat64"}},
                                Needs{kFeatureSetConsistentPairs, {"dynamicRendering", "occlusionQueryPrecise",
                                                                   "fragmentStoresAndAtomics",
-                                                                  "shaderStorageImageExtendedFormats"}},
+                                                                  "shaderStorageImageExtendedFormats",
+                                                                  "multiDrawIndirect", "drawIndirectFirstInstance"}},
                                Needs{kFeatureSetAabbTree, {"shaderFloat64"}}}) {
         const DeviceRequirements method = requiredDeviceFeatures(needs.set);
         for (const char* name : needs.features) EXPECT_TRUE(hasFeature(method, name)) << name << ", set " << needs.set;

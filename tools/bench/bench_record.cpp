@@ -147,7 +147,7 @@ void BM_RecordDetector(benchmark::State& state) {
         [&](uint64_t frame) { return std::vector{detector->completionSignal(frame)}; });
 }
 
-// GPU-driven (aabb-tree, ebpi): the detector reads the pairs and boxes of a broadphase recorded
+// GPU-driven (aabb-tree, ebpi, stencil, consistent-pairs): the detector reads the pairs and boxes of a broadphase recorded
 // just before it into the same command buffer; only the detector's record() is timed.
 template <class Detector>
 void BM_RecordGpuDriven(benchmark::State& state) {
@@ -178,6 +178,8 @@ BENCHMARK_TEMPLATE(BM_RecordDetector, LdiDetector)->Apply(objectCounts);
 BENCHMARK_TEMPLATE(BM_RecordDetector, EbpiDetector)->Apply(objectCounts);
 BENCHMARK_TEMPLATE(BM_RecordGpuDriven, AabbTreeDetector)->Apply(objectCounts);
 BENCHMARK_TEMPLATE(BM_RecordGpuDriven, EbpiDetector)->Apply(objectCounts);
+BENCHMARK_TEMPLATE(BM_RecordGpuDriven, StencilDetector)->Apply(objectCounts);
+BENCHMARK_TEMPLATE(BM_RecordGpuDriven, ConsistentPairsDetector)->Apply(objectCounts);
 
 }  // namespace
 }  // namespace vkc::bench

@@ -120,6 +120,26 @@ protected:
         ASSERT_TRUE(test::pollUntilReady([&] { return broadphase.results(frame, pcs); }).ok());
     }
 
+    // kFrames frames of `detector` (and its details) recorded GPU-driven after the broadphase, each
+    // handed to `check(frame, results, details)`.
+    template <class Detector, class Details, class Check>
+    void runGpuDrivenFrames(Scene& scene, Detector& detector, Check&& check) {
+        auto broadphase = Broadphase::create(context_);
+        ASSERT_TRUE(broadphase) << broadphase.status().describe();
+        for (uint64_t frame = 0; frame < kFrames; ++frame) {
+            SCOPED_TRACE("frame " + std::to_string(frame));
+            FrameResults results;
+            Details details;
+            runFrame(
+                scene, broadphase.value(), frame,
+                [&](VkCommandBuffer cmd) { return detector.record(cmd, scene, broadphase.value(), frame); },
+                [&] { return detector.completionSignal(frame); },
+                [&] { return detector.results(frame, results, &details); });
+            if (HasFatalFailure()) return;
+            check(int(frame), results, details);
+        }
+    }
+
     // The scene: the fixed sphere (uploaded) and the growing one, read in place from the host's buffer.
     Result<Scene> makeScene(MeshData& fixed) {
         fixed = solids::sphere(0.5f, 2);
@@ -273,25 +293,15 @@ TEST_F(GpuDrivenFramesTest, StencilFindsThePairWheneverTheSpheresOverlap) {
     MeshData fixed;
     auto scene = makeScene(fixed);
     ASSERT_TRUE(scene) << scene.status().describe();
-    auto broadphase = Broadphase::create(context_);
     auto detector = StencilDetector::create(context_);
-    ASSERT_TRUE(broadphase && detector);
+    ASSERT_TRUE(detector) << detector.status().describe();
     int found = 0;
-    for (uint64_t frame = 0; frame < kFrames; ++frame) {
-        SCOPED_TRACE("frame " + std::to_string(frame));
-        FrameResults results;
-        StencilFrameDetails details;
-        runFrame(
-            scene.value(), broadphase.value(), frame,
-            [&](VkCommandBuffer cmd) { return detector->record(cmd, scene.value(), broadphase.value(), frame); },
-            [&] { return detector->completionSignal(frame); },
-            [&] { return detector->results(frame, results, &details); });
-        if (HasFatalFailure()) return;
-        expectImageSpaceFrame(int(frame), oracleVolume(fixed, int(frame)), results, details.pixelSize,
-                           &details.undecidedPairs);
-        EXPECT_EQ(details.drawnObjects, results.pairs.size() + details.undecidedPairs.size() == 1 ? 2u : 0u);
-        found += int(results.pairs.size());
-    }
+    runGpuDrivenFrames<StencilDetector, StencilFrameDetails>(
+        scene.value(), detector.value(), [&](int frame, const FrameResults& results, const StencilFrameDetails& details) {
+            expectImageSpaceFrame(frame, oracleVolume(fixed, frame), results, details.pixelSize, &details.undecidedPairs);
+            EXPECT_EQ(details.drawnObjects, results.pairs.size() + details.undecidedPairs.size() == 1 ? 2u : 0u);
+            found += int(results.pairs.size());
+        });
     EXPECT_GE(found, 5);
 }
 
@@ -301,25 +311,17 @@ TEST_F(GpuDrivenFramesTest, ConsistentPairsFindsThePairWheneverTheSpheresOverlap
     MeshData fixed;
     auto scene = makeScene(fixed);
     ASSERT_TRUE(scene) << scene.status().describe();
-    auto broadphase = Broadphase::create(context_);
     auto detector = ConsistentPairsDetector::create(context_);
-    ASSERT_TRUE(broadphase && detector);
+    ASSERT_TRUE(detector) << detector.status().describe();
     int found = 0;
-    for (uint64_t frame = 0; frame < kFrames; ++frame) {
-        SCOPED_TRACE("frame " + std::to_string(frame));
-        FrameResults results;
-        ConsistentPairsFrameDetails details;
-        runFrame(
-            scene.value(), broadphase.value(), frame,
-            [&](VkCommandBuffer cmd) { return detector->record(cmd, scene.value(), broadphase.value(), frame); },
-            [&] { return detector->completionSignal(frame); },
-            [&] { return detector->results(frame, results, &details); });
-        if (HasFatalFailure()) return;
-        expectImageSpaceFrame(int(frame), oracleVolume(fixed, int(frame)), results, details.pixelSize, nullptr);
-        EXPECT_FALSE(results.truncated);
-        EXPECT_EQ(details.iterationsRun, details.drawnObjects == 0 ? 0u : 1u);  // two spheres: one iteration
-        found += int(results.pairs.size());
-    }
+    runGpuDrivenFrames<ConsistentPairsDetector, ConsistentPairsFrameDetails>(
+        scene.value(), detector.value(),
+        [&](int frame, const FrameResults& results, const ConsistentPairsFrameDetails& details) {
+            expectImageSpaceFrame(frame, oracleVolume(fixed, frame), results, details.pixelSize, nullptr);
+            EXPECT_FALSE(results.truncated);
+            EXPECT_EQ(details.iterationsRun, details.drawnObjects == 0 ? 0u : 1u);  // two spheres: one iteration
+            found += int(results.pairs.size());
+        });
     EXPECT_GE(found, 5);
 }
 

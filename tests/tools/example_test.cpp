@@ -37,22 +37,42 @@ FrameGeometry frameGeometry(const io::SceneDescription& scene, uint32_t f) {
     return g;
 }
 
-std::set<uint32_t> oracleObjects(const io::SceneDescription& scene, uint32_t f) {
+std::set<std::pair<uint32_t, uint32_t>> oraclePairs(const io::SceneDescription& scene, uint32_t f) {
     const FrameGeometry g = frameGeometry(scene, f);
     auto meshOf = [&](uint32_t o) -> const MeshData& { return g.meshOf(o); };
-    std::set<uint32_t> objects;
+    std::set<std::pair<uint32_t, uint32_t>> pairs;
     for (uint32_t a = 0; a < scene.objects.size(); ++a)
         for (uint32_t b = a + 1; b < scene.objects.size(); ++b) {
             auto hit = reference::interferes(meshOf(a), scene.frames[0].transforms[a], meshOf(b), scene.frames[0].transforms[b]);
             EXPECT_TRUE(hit) << hit.status().describe();
-            if (hit && hit.value()) objects.insert({a, b});
+            if (hit && hit.value()) pairs.insert({a, b});
         }
+    return pairs;
+}
+
+std::set<uint32_t> oracleObjects(const io::SceneDescription& scene, uint32_t f) {
+    std::set<uint32_t> objects;
+    for (const auto& [a, b] : oraclePairs(scene, f)) objects.insert({a, b});
     return objects;
 }
 
+// Object o's world box in frame f's geometry.
+std::pair<glm::dvec3, glm::dvec3> worldBox(const io::SceneDescription& scene, uint32_t f, uint32_t o) {
+    const FrameGeometry g = frameGeometry(scene, f);
+    glm::dvec3 lo(1e300), hi(-1e300);
+    for (const glm::vec3& p : g.meshOf(o).positions) {
+        const glm::dvec3 w = glm::dvec3(scene.frames[0].transforms[o] * glm::dvec4(glm::dvec3(p), 1.0));
+        lo = glm::min(lo, w);
+        hi = glm::max(hi, w);
+    }
+    return {lo, hi};
+}
+
 // Runs the example on the test scene and reads back, per frame, which objects its PNG tints.
+// With `markers`, per frame the pixels of its point markers too.
 std::vector<std::vector<bool>> runAndReadTints(const std::string& methodOptions, const io::SceneDescription& scene,
-                                               uint32_t frames = kFrames) {
+                                               uint32_t frames = kFrames,
+                                               std::vector<std::vector<glm::ivec2>>* markers = nullptr) {
     const std::string scenePath = test::sourcePath("tests/tools/scenes/example_growing.json");
     const std::filesystem::path out = test::scratchDirectory();
     const test::CliRun run = test::runProgram(std::string(VKC_EXAMPLE_PATH) + " " + scenePath + " --frames " +
@@ -79,6 +99,12 @@ std::vector<std::vector<bool>> runAndReadTints(const std::string& methodOptions,
             const stbi_uc* rgb = pixels + (size_t(pixel.y) * width + pixel.x) * 4;
             EXPECT_GT(rgb[0], 40) << "object " << o << " is not drawn where the camera puts it";
             tinted.push_back(rgb[0] > 2 * rgb[1]);  // kCollidingColor against grey kPlainColor
+        }
+        if (markers) {
+            std::vector<glm::ivec2>& marked = markers->emplace_back();
+            for (int y = 0; y < height; ++y)
+                for (int x = 0; x < width; ++x)
+                    if (example::isMarkerPixel(pixels + (size_t(y) * width + x) * 4)) marked.push_back({x, y});
         }
         stbi_image_free(pixels);
         tints.push_back(tinted);
@@ -138,11 +164,18 @@ TEST(ExampleRenderer, EbpiTintsThePairsWhoseVolumeExceedsTheToleranceAndNothingA
 // An image-space method (stencil, consistent-pairs), GPU-driven in the host's frame (views fitted
 // and objects chosen on the GPU): the tinted objects are the oracle's, except the growing pair
 // within two of the view's pixels of touching, where an edge point or surface sample lying on the
-// other's surface may be seen either way (paper 1, 6.3; paper 3, 4.3's threshold).
+// other's surface may be seen either way (paper 1, 6.3; paper 3, 4.3's threshold). The point
+// markers (frames with results) lie where the oracle's colliding pairs' boxes overlap, within the
+// markers' own size and their normal markers' offset (0.2 world units here).
 void expectImageSpaceTints(const std::string& method) {
     auto scene = io::loadScene(test::sourcePath("tests/tools/scenes/example_growing.json"));
     ASSERT_TRUE(scene) << scene.status().describe();
-    const auto tints = runAndReadTints("--method " + method, scene.value());
+    std::vector<std::vector<glm::ivec2>> markers;
+    const auto tints = runAndReadTints("--method " + method, scene.value(), kFrames, &markers);
+    ASSERT_EQ(markers.size(), kFrames);
+    std::vector<example::PlacedMesh> placed;
+    for (uint32_t o = 0; o < scene->objects.size(); ++o) placed.push_back({&scene->meshOf(o), scene->frames[0].transforms[o]});
+    const glm::mat4 camera = example::cameraWorldToClip(placed, example::cameraMargin(kGrowth, kFrames));
     ASSERT_EQ(tints.size(), kFrames);
     const double centres = glm::length(glm::dvec3(scene->frames[0].transforms[1][3] - scene->frames[0].transforms[0][3]));
     std::set<std::set<uint32_t>> distinctAnswers;
@@ -155,6 +188,22 @@ void expectImageSpaceTints(const std::string& method) {
         for (uint32_t o = 0; o < scene->objects.size(); ++o) {
             if (o < 2 && std::abs(gap) < 0.02) continue;
             EXPECT_EQ(tints[f][o], expected.count(o) == 1) << scene->objects[o].name;
+        }
+        // The crates overlap on every frame: their edge points or surface samples are marked.
+        EXPECT_FALSE(markers[f].empty());
+        std::vector<std::pair<glm::ivec2, glm::ivec2>> overlaps;  // pixel rectangles, min and max corners
+        for (const auto& [a, b] : oraclePairs(scene.value(), f - 2)) {
+            const auto [loA, hiA] = worldBox(scene.value(), f - 2, a);
+            const auto [loB, hiB] = worldBox(scene.value(), f - 2, b);
+            const glm::ivec2 p0 = example::pixelOf(camera, glm::max(loA, loB) - 0.2);
+            const glm::ivec2 p1 = example::pixelOf(camera, glm::min(hiA, hiB) + 0.2);
+            overlaps.push_back({glm::min(p0, p1), glm::max(p0, p1)});
+        }
+        for (const glm::ivec2& pixel : markers[f]) {
+            bool nearAnOverlap = false;
+            for (const auto& [lo, hi] : overlaps)
+                nearAnOverlap = nearAnOverlap || (glm::all(glm::greaterThanEqual(pixel, lo)) && glm::all(glm::lessThanEqual(pixel, hi)));
+            EXPECT_TRUE(nearAnOverlap) << "marker at pixel " << pixel.x << ", " << pixel.y;
         }
     }
     EXPECT_GE(distinctAnswers.size(), 2u);

@@ -8,6 +8,7 @@
 #include "tools/examples/mesh_deformer.h"
 #include "tools/cli/renderdoc_capture.h"
 #include "tools/examples/png_image.h"
+#include "tools/examples/result_markers.h"
 #include "tools/io/scene_file.h"
 #include "vkcollide/collision_frame.h"
 #include "vkcollide/scene.h"
@@ -122,7 +123,11 @@ int runExample(const ExampleOptions& options) {
     if (!host) return fail(error);
     std::vector<const MeshData*> meshData;
     for (const auto& mesh : description->meshes) meshData.push_back(&mesh.data);
-    HostMeshes meshes = createHostMeshes(*host, meshData, error);
+    // The host draws two more meshes than the scene has: the result overlay's marker and bar.
+    const MeshData marker = markerMesh(), bar = volumeBarMesh();
+    std::vector<const MeshData*> hostMeshData = meshData;
+    hostMeshData.insert(hostMeshData.end(), {&marker, &bar});
+    HostMeshes meshes = createHostMeshes(*host, hostMeshData, error);
     int exitCode = 0;
     {
         auto context = adoptContext(host->contextDesc());
@@ -153,6 +158,8 @@ int runExample(const ExampleOptions& options) {
         MeshDeformer deformer(*host, meshes, deformedMesh, *meshData[deformedMesh], error);
         if (!error.empty()) return fail(error);
         const glm::mat4 camera = cameraWorldToClip(placed, cameraMargin(options.growth, options.frames));
+        const ResultMarkers overlay = resultMarkers(placed, cameraMargin(options.growth, options.frames),
+                                                    uint32_t(meshData.size()), uint32_t(meshData.size() + 1));
 
         VkCommandPoolCreateInfo poolInfo = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
         poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
@@ -175,6 +182,7 @@ int runExample(const ExampleOptions& options) {
         // Once frame f's fence has passed: its collision results (never a wait: they are in
         // read-back memory already) and its image, which shows frame f - 2's results.
         std::vector<std::set<ObjectPair>> colliding(options.frames);
+        std::vector<FrameResults> shown(options.frames);  // each frame's results, drawn two frames later
         auto finishFrame = [&](uint32_t f) -> bool {
             FrameSlot& slot = slots[f % kFramesInFlight];
             vkWaitForFences(host->device, 1, &slot.fence, VK_TRUE, UINT64_MAX);
@@ -190,6 +198,7 @@ int runExample(const ExampleOptions& options) {
                                           : frameResults.stencil ? *frameResults.stencil
                                                                  : *frameResults.consistentPairs;
             for (const PairResult& pair : results.pairs) colliding[f].insert({pair.a, pair.b});
+            shown[f] = results;
             for (const std::string& warning : results.warnings) std::fprintf(stderr, "frame %u: %s\n", f, warning.c_str());
             char name[32];
             std::snprintf(name, sizeof(name), "frame_%04u.png", f);
@@ -224,6 +233,11 @@ int runExample(const ExampleOptions& options) {
                                  tinted ? kCollidingColor : kPlainColor});
             }
             if (!ok) break;
+            if (f >= kFramesInFlight) {
+                std::vector<glm::vec3> centres;
+                for (const glm::dmat4& pose : poses.transforms) centres.push_back(glm::vec3(pose[3]));
+                appendResultMarkers(overlay, shown[f - kFramesInFlight], centres, draws);
+            }
             FrameSlot& slot = slots[f % kFramesInFlight];
             const bool captured = capture && f == options.captureFrame;
             if (captured) capture->begin(host->instance);

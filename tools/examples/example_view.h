@@ -16,6 +16,12 @@ namespace vkc::example {
 inline constexpr uint32_t kImageWidth = 320, kImageHeight = 240;
 inline constexpr glm::vec3 kPlainColor{0.7f, 0.7f, 0.7f};
 inline constexpr glm::vec3 kCollidingColor{0.95f, 0.15f, 0.1f};  // tint of an object in a colliding pair
+inline constexpr glm::vec3 kMarkerColor{1.0f, 0.9f, 0.05f};        // a contact or edge point
+inline constexpr glm::vec3 kNormalColor{0.05f, 0.8f, 1.0f};        // a point's normal, one marker along it
+inline constexpr glm::vec3 kVolumeBarColor{0.2f, 0.35f, 1.0f};     // a pair's measured volume
+
+// Whether an RGB pixel of the PNG is a point marker (yellow: nothing else drawn is).
+inline bool isMarkerPixel(const uint8_t* rgb) { return rgb[0] > 60 && rgb[1] > rgb[0] / 2 && rgb[2] < rgb[1] / 3; }
 
 // The deformed mesh's scale about its object-space origin in `frame`: it grows by `growth` a frame.
 inline float deformScale(uint64_t frame, float growth) { return 1.0f + growth * float(frame); }

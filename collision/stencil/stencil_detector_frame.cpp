@@ -78,14 +78,14 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     std::vector<gpu::StencilObjectGpu> objects(std::max<size_t>(1, objectCount));
     std::vector<gpu::ImageObjectDrawGpu> draws(objects.size());
     slot.objectMesh.resize(objectCount);
-    bool anyOpenMesh = false;
+    std::vector<uint32_t> openObjects;  // their recounts need a clear after them
     for (uint32_t i = 0; i < objectCount; ++i) {
         const SceneObject& o = scene.objects[i];
         const SceneMesh& mesh = scene.meshes[o.mesh];
         auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, "object \"" + o.name + "\"");
         if (!vertexSlot) return vertexSlot.status();
         meshSlots.emplace(o.mesh, vertexSlot.value());
-        anyOpenMesh = anyOpenMesh || !mesh.report.validForVolumeMethods();
+        if (!mesh.report.validForVolumeMethods()) openObjects.push_back(i);
         const StencilMeshRange& range = slot.topology.ranges[o.mesh];
         objects[i] = {objectGpu(scene, o, candidates.origin, vertexSlot.value()), slot.topology.normals[o.mesh].normalBase,
                       0u, 0u, 0u};
@@ -101,6 +101,7 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     const std::vector<VkBuffer>& meshBuffers = vertexSlots.buffers();
 
     StencilPassInputs in;
+    in.openObjects = std::move(openObjects);
     in.pipelines = {&frameSetup, &normals, &edgeDepth, &count, &positive, &negative, &penetrating,
                     &recount, &penetratedId, &scan, &compact};
     in.setupSet = slot.setupSet;
@@ -114,8 +115,6 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     in.views = s.views;
     in.paddingPixels = s.regionPaddingPixels;
     in.edgeOffsetPixels = s.edgeOffsetPixels;
-    // Conservative: whether an open mesh is drawn is the GPU's to know.
-    in.clearAfterRecount = anyOpenMesh;
     for (const auto& [mesh, vertexSlot] : meshSlots) {
         gpu::StencilNormalsPush push = slot.topology.normals[mesh];
         push.vertices = vertexSource(scene.meshes[mesh], vertexSlot);

@@ -8,6 +8,8 @@
 
 #include <volk.h>
 
+#include <algorithm>
+
 namespace vkc {
 
 void addStencilIdentifyPasses(Graph& graph, const StencilPassInputs& in, uint32_t view, StencilGraphState& state) {
@@ -52,7 +54,8 @@ void addStencilIdentifyPasses(Graph& graph, const StencilPassInputs& in, uint32_
             r.device().vkCmdEndQuery(cmd, in.occlusion, queryBase + 2 + objects + i);
             // The identifying draw restored the stencil (stencil == 1 -> 0, as the paper does); a
             // clear of the stencil aspect also undoes other counts, left by open meshes.
-            if (in.clearAfterRecount && i + 1 < objects) r.device().vkCmdClearAttachments(cmd, 1, &reset, 1, &all);
+            if (i + 1 < objects && std::binary_search(in.openObjects.begin(), in.openObjects.end(), i))
+                r.device().vkCmdClearAttachments(cmd, 1, &reset, 1, &all);
         }
         r.device().vkCmdEndRendering(cmd);
     });

@@ -61,8 +61,8 @@ struct StencilPassInputs : PairListSizes {  // candidateCount: entries the candi
     float paddingPixels = 0.0f;                   // StencilSettings::regionPaddingPixels
     float edgeOffsetPixels = 0.0f;                // StencilSettings::edgeOffsetPixels (the draws' push)
     // The identifying draw restores the stencil of a closed solid's recount (counts are 0 or 1);
-    // an open or non-manifold mesh can leave other counts, which a clear after each object undoes.
-    bool clearAfterRecount = false;
+    // an open or non-manifold mesh can leave other counts, which a clear after its recount undoes.
+    std::vector<uint32_t> openObjects;  // objects whose meshes are not closed solids, increasing
 
     std::vector<gpu::StencilNormalsPush> normalDispatches;  // one per mesh of the scene's objects
 

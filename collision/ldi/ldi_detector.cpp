@@ -34,7 +34,10 @@ static_assert(sizeof(gpu::LdiDrawPush) == 16 && sizeof(gpu::LdiComputePush) == 1
 
 namespace {
 
-constexpr uint32_t kDefaultResolution = 256;
+// 320: the stated bound stays within a fifth of the volume on the shared meshes' overlapping pairs
+// (bunny_60k against itself 0.5 apart: 20.6% at 256², 15.0% at 320², 7.4% at 512²; the bound
+// shrinks with the pixel side, the error is ~1e-4 of it).
+constexpr uint32_t kDefaultResolution = 320;
 constexpr uint32_t kDefaultLayerCap = 16;
 constexpr uint32_t kDefaultMaxPairs = 4;
 constexpr uint32_t kDefaultInsideCapacity = 65536;

@@ -36,7 +36,7 @@ namespace vkc {
 // fits 1 pair there, and 1024^2 x cap 4 fits 4): create() refuses larger settings with
 // InvalidArgument naming resolution, layerCap and maxPairs.
 struct LdiSettings : DetectorSettings {
-    uint32_t resolution = 0;      // 0: 256. Pixels per side of each LDI (the paper used 128)
+    uint32_t resolution = 0;      // 0: 320. Pixels per side of each LDI (the paper used 128)
     uint32_t layerCap = 0;        // 0: 16, at most 254. Layers peeled per pixel, at most; an LDI with
                                   // more (n_max > cap) is `truncated` and gives no volume
     uint32_t maxPairs = 0;        // 0: 4. Pairs with a volume of interest one frame renders (the

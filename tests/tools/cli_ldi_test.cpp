@@ -109,6 +109,24 @@ TEST(CliDetect, LdiMethodMeetsReferenceVolumesWithinItsBound) {
 // More pairs than one ldi frame holds (at 1024² and 8 layers, 2 pairs fill lavapipe's 128 MiB
 // binding): the CLI runs them in batches, and a mesh with a zero-area triangle, warned about by
 // every batch, is named once in the frame's report.
+// Issue 12: ldi's bound useful on clearly overlapping pairs, within 20% of the volume, at its
+// default resolution: the bunny pair's bound is the largest of the shared pairs (20.6% at 256²).
+TEST(CliDetect, LdiDefaultResolutionKeepsTheBunnyPairsBoundWithinAFifthOfItsVolume) {
+    const std::filesystem::path reportPath = test::scratchDirectory() / "report.json";
+    auto run = runCli("detect " + sourcePath("tests/tools/scenes/ldi_bunny.json") + " --method ldi --report " +
+                      reportPath.string());
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    std::ifstream file(reportPath);
+    const nlohmann::json report = nlohmann::json::parse(file);
+    EXPECT_EQ(report["settings"]["resolution"], 320);
+    const nlohmann::json& pairs = report["frames"][0]["pairs"];
+    ASSERT_EQ(pairs.size(), 1u) << pairs.dump(1);
+    constexpr double kExact = 0.323436872305;  // the meshes README's reference volume (CGAL)
+    const double volume = pairs[0]["volume"], bound = pairs[0]["volume_error_bound"];
+    EXPECT_LE(std::abs(volume - kExact), bound);
+    EXPECT_LE(bound, 0.2 * kExact);
+}
+
 TEST(CliDetect, LdiBatchesNameADegenerateMeshOnce) {
     const std::filesystem::path dir = test::scratchDirectory();
     // A unit box whose top face is a fan around a vertex on one of its edges: closed, one zero-area triangle.

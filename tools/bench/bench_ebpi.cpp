@@ -4,7 +4,7 @@
 // (EbpiFrameDetails::stageTimingsMs) per EbpiDetector::run (record, submit, wait, read back).
 // Counters: rays, achieved bound and error against the README (relative), truncated. Large pairs
 // (a million triangles) only with VKC_BENCH_LARGE_MESHES=1.
-// BM_EbpiVsLdi: ebpi against ldi at equal achieved error: ldi at its default 256^2 gives a volume
+// BM_EbpiVsLdi: ebpi against ldi at equal achieved error: ldi at 256^2 gives a volume
 // and its volume_error_bound; ebpi (compute backend) at that bound as its tolerance gives its rays
 // and time. Both errors are against the README's exact volume.
 #include "tools/bench/bench_context.h"  // envIsOne
@@ -122,6 +122,7 @@ void BM_EbpiVsLdi(benchmark::State& state, const SharedMeshPair& pair) {
     PairScene* prepared = preparedPair(state, pair);
     if (!prepared) return;
     LdiSettings ldiSettings;
+    ldiSettings.resolution = 256;  // the README's figures
     ldiSettings.layerCap = 32;
     ldiSettings.maxPairs = 1;
     ldiSettings.framesInFlight = 1;

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <span>
+#include <utility>
 
 namespace vkc::example {
 
@@ -34,9 +35,8 @@ struct PlacedMesh {
 // The camera's margin around the rest boxes: room for `frames` of growth.
 inline float cameraMargin(float growth, uint32_t frames) { return 0.1f + growth * float(frames); }
 
-// An orthographic camera looking down -z at every object's rest box, grown by `margin` of the
-// scene's size on each side (room for the deformation): world -> Vulkan clip space.
-inline glm::mat4 cameraWorldToClip(std::span<const PlacedMesh> objects, float margin) {
+// The objects' rest box in world space: its min and max corners.
+inline std::pair<glm::vec3, glm::vec3> restBox(std::span<const PlacedMesh> objects) {
     glm::vec3 lo(1e30f), hi(-1e30f);
     for (const PlacedMesh& o : objects)
         for (const glm::vec3& p : o.mesh->positions) {
@@ -44,6 +44,13 @@ inline glm::mat4 cameraWorldToClip(std::span<const PlacedMesh> objects, float ma
             lo = glm::min(lo, w);
             hi = glm::max(hi, w);
         }
+    return {lo, hi};
+}
+
+// An orthographic camera looking down -z at every object's rest box, grown by `margin` of the
+// scene's size on each side (room for the deformation): world -> Vulkan clip space.
+inline glm::mat4 cameraWorldToClip(std::span<const PlacedMesh> objects, float margin) {
+    const auto [lo, hi] = restBox(objects);
     const glm::vec3 center = 0.5f * (lo + hi);
     const float aspect = float(kImageWidth) / float(kImageHeight);
     const float size = std::max(hi.x - lo.x, (hi.y - lo.y) * aspect) * (0.5f + margin);

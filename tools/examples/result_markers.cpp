@@ -26,13 +26,7 @@ MeshData volumeBarMesh() {
 }
 
 ResultMarkers resultMarkers(std::span<const PlacedMesh> objects, float margin, uint32_t markerMesh, uint32_t barMesh) {
-    glm::vec3 lo(1e30f), hi(-1e30f);
-    for (const PlacedMesh& o : objects)
-        for (const glm::vec3& p : o.mesh->positions) {
-            const glm::vec3 w = glm::vec3(o.objectToWorld * glm::dvec4(glm::dvec3(p), 1.0));
-            lo = glm::min(lo, w);
-            hi = glm::max(hi, w);
-        }
+    const auto [lo, hi] = restBox(objects);
     const float extent = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z});
     // The camera's depth range reaches margin x the depth above the top (cameraWorldToClip).
     return {markerMesh, barMesh, hi.z + 0.5f * margin * (hi.z - lo.z), 0.008f * extent};

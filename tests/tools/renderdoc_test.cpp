@@ -31,13 +31,16 @@ std::string convertToXml(const std::filesystem::path& capture) {
 void expectPassLabelsAndNames(const std::string& xml) {
     ASSERT_FALSE(xml.empty()) << "renderdoccmd convert failed";
     for (const char* label : {"broadphase-clear", "broadphase-bounds", "broadphase-pairs", "broadphase-readback",
-                              "stencil-edges", "stencil-count", "stencil-boolean", "stencil-penetrating"})
+                              "stencil-frame-candidates", "stencil-frame-views", "stencil-edges", "stencil-count",
+                              "stencil-boolean", "stencil-penetrating", "stencil-compact"})
         EXPECT_NE(xml.find(label), std::string::npos) << "pass label " << label << " missing from the capture";
-    for (const char* name : {"broadphase world bounds", "broadphase pairs", "scene vertex page 0"})
+    for (const char* name : {"broadphase world bounds", "broadphase pairs", "scene vertex page 0", "stencil frame views",
+                             "stencil indirect commands"})
         EXPECT_NE(xml.find(name), std::string::npos) << "resource name " << name << " missing from the capture";
 }
 
-// The stencil method: compute (broadphase, scans) and raster passes (edges, two-sided stencil).
+// The stencil method, GPU-driven: compute (broadphase, frame setup, scans) and raster passes
+// (edges, two-sided stencil) drawn indirectly.
 const std::string kDetectDemo =
     "detect " + test::sourcePath("tools/scenes/demo.json") + " --method stencil --resolution 128 --frames 1";
 

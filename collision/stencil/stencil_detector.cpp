@@ -31,8 +31,6 @@ static_assert(sizeof(gpu::StencilObjectGpu) == 96 && sizeof(gpu::StencilDrawPush
               "stencil draw structs must match their std430 / push-constant layouts");
 static_assert(sizeof(gpu::StencilNormalsPush) == 32 && sizeof(gpu::StencilScanPush) == 20 &&
               sizeof(gpu::StencilCompactPush) == 16);
-// The frame setup writes the compaction's dispatch in groups of its own size.
-static_assert(gpu::kStencilCompactGroupSize == gpu::kImageFrameSetupGroupSize);
 static_assert(sizeof(gpu::StencilListHeader) == 16 && sizeof(gpu::StencilPairGpu) == 16 &&
               sizeof(gpu::StencilPointGpu) == 16);
 

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <set>
 
 namespace vkc {
 
@@ -77,31 +78,23 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     std::map<MeshId, uint32_t> meshSlots;
     std::vector<gpu::StencilObjectGpu> objects(std::max<size_t>(1, objectCount));
     std::vector<gpu::ImageObjectDrawGpu> draws(objects.size());
-    slot.objectMesh.resize(objectCount);
-    std::vector<uint32_t> openObjects;  // their recounts need a clear after them
+    slot.openObjects.clear();
     for (uint32_t i = 0; i < objectCount; ++i) {
         const SceneObject& o = scene.objects[i];
         const SceneMesh& mesh = scene.meshes[o.mesh];
         auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, "object \"" + o.name + "\"");
         if (!vertexSlot) return vertexSlot.status();
         meshSlots.emplace(o.mesh, vertexSlot.value());
-        if (!mesh.report.validForVolumeMethods()) openObjects.push_back(i);
+        if (!mesh.report.validForVolumeMethods()) slot.openObjects[i] = mesh.data.name;
         const StencilMeshRange& range = slot.topology.ranges[o.mesh];
         objects[i] = {objectGpu(scene, o, candidates.origin, vertexSlot.value()), slot.topology.normals[o.mesh].normalBase,
                       0u, 0u, 0u};
         draws[i] = {range.edgeFirst, range.edgeCount, range.triangleFirst, range.triangleCount, 0u, 0u, 0u, 0u};
-        slot.objectMesh[i] = o.mesh;
-    }
-    slot.meshNames.clear();
-    slot.meshOpen.clear();
-    for (const SceneMesh& mesh : scene.meshes) {
-        slot.meshNames.push_back(mesh.data.name);
-        slot.meshOpen.push_back(!mesh.report.validForVolumeMethods());
     }
     const std::vector<VkBuffer>& meshBuffers = vertexSlots.buffers();
 
     StencilPassInputs in;
-    in.openObjects = std::move(openObjects);
+    for (const auto& [object, mesh] : slot.openObjects) in.openObjects.push_back(object);  // their recounts need a clear
     in.pipelines = {&frameSetup, &normals, &edgeDepth, &count, &positive, &negative, &penetrating,
                     &recount, &penetratedId, &scan, &compact};
     in.setupSet = slot.setupSet;
@@ -201,16 +194,14 @@ Status StencilDetectorImpl::readResults(uint64_t frame, FrameResults& out, Stenc
             if (q[2 + objects + i] != 0) penetratedObject[i] = true;
         }
     }
-    // Drawn meshes that are not closed solids: their counts are unreliable.
-    std::vector<bool> meshDrawn(slot.meshNames.size(), false);
     for (uint32_t i = 0; i < objects; ++i) {
         if (penetratingObject[i]) d.penetratingObjects.push_back(i);
         if (penetratedObject[i]) d.penetratedObjects.push_back(i);
-        if (drawn[i] == gpu::kImageFrameDrawn) meshDrawn[slot.objectMesh[i]] = true;
     }
-    std::vector<std::string> openMeshes;
-    for (size_t mesh = 0; mesh < meshDrawn.size(); ++mesh)
-        if (meshDrawn[mesh] && slot.meshOpen[mesh]) openMeshes.push_back(slot.meshNames[mesh]);
+    // Drawn meshes that are not closed solids: their counts are unreliable.
+    std::set<std::string> openMeshes;
+    for (const auto& [object, mesh] : slot.openObjects)
+        if (drawn[object] == gpu::kImageFrameDrawn) openMeshes.insert(mesh);
 
     const ReadbackList pairList = readbackList(layout.bytes(base, kStencilReadbackPairs), settings.maxCandidatePairs);
     const ReadbackList pointList = readbackList(layout.bytes(base, kStencilReadbackPoints), settings.pointCapacity);

@@ -14,6 +14,7 @@
 #include "vk/query_pool.h"
 #include "vkcollide/stencil.h"
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -39,9 +40,7 @@ struct StencilSlot {
     // What the frame recorded, for results(); which objects it drew, the GPU says.
     uint32_t objectCount = 0;
     glm::dvec3 origin{0.0};  // the frame rendered in world minus this (the candidates' origin)
-    std::vector<uint32_t> objectMesh;     // per scene object: its mesh
-    std::vector<std::string> meshNames;   // per scene mesh
-    std::vector<bool> meshOpen;           // per scene mesh: not a closed solid
+    std::map<uint32_t, std::string> openObjects;  // objects whose meshes are not closed solids: the mesh's name
 };
 
 struct StencilDetectorImpl {

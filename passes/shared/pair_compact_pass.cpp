@@ -1,12 +1,16 @@
 // The flag-matrix compaction pass; see pair_compact_pass.h.
 #include "passes/shared/pair_compact_pass.h"
 
+#include "shaders_glsl/shared/image_frame.h"
 #include "shaders_glsl/shared/stencil.h"
 #include "vk/descriptors.h"
 
 #include <volk.h>
 
 namespace vkc {
+
+// The image-frame setup writes the indirect dispatch in groups of its own size.
+static_assert(gpu::kStencilCompactGroupSize == gpu::kImageFrameSetupGroupSize);
 
 void writePairCompactDescriptors(const VulkanContext& ctx, VkDescriptorSet set, VkBuffer candidates,
                                  VkBuffer pairFlags, VkBuffer pairs, VkBuffer unfound) {

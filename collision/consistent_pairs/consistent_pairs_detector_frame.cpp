@@ -52,14 +52,6 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     const ConsistentPairsSettings& s = settings;
     const uint32_t objectCount = uint32_t(scene.objects.size());
     VKC_TRY(checkImageFrameObjects(c, objectCount, "consistent-pairs"));
-    // Front and back faces alternate only along rays through closed, outward-oriented solids: the
-    // host's candidates are checked here (refused, as before the frame); the broadphase's are
-    // known only on the GPU, which leaves such objects undrawn and the frame says so.
-    if (source.host) {
-        auto pairs = frameCandidatePairs({"consistent-pairs", "ConsistentPairsSettings", s}, objectCount, *source.host);
-        if (!pairs) return pairs.status();
-        for (uint32_t object : objectsOfPairs(pairs.value())) VKC_TRY(requireClosedSolid(scene, object, "consistent-pairs"));
-    }
     // The slot is free once the frame that last used it has completed on the GPU (never waits).
     VKC_TRY(ringSlotAvailable(c, frames.ring, frame));
     ConsistentPairsSlot& slot = slots[frame % slots.size()];
@@ -68,6 +60,10 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     auto added = addFrameCandidates(graph, {"consistent-pairs", "ConsistentPairsSettings", s}, scene, source);
     if (!added) return added.status();
     const CandidateBuffers& candidates = added->buffers;
+    // Front and back faces alternate only along rays through closed, outward-oriented solids: the
+    // host's candidates are checked here (refused before the frame); the broadphase's are known
+    // only on the GPU, which leaves such objects undrawn and the frame says so.
+    for (uint32_t object : objectsOfPairs(added->checked)) VKC_TRY(requireClosedSolid(scene, object, "consistent-pairs"));
     ensureSceneIndices(slot.indices, scene);
 
     // Every object of the scene has its table entry and its triangles' draws per iteration: which

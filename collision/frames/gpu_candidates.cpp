@@ -73,7 +73,9 @@ Result<HostCandidates> addFrameCandidates(Graph& graph, const CandidateLimits& l
     if (source.host) {
         auto pairs = frameCandidatePairs(limits, objectCount, *source.host);
         if (!pairs) return pairs.status();
-        return addHostCandidates(graph, method, scene, pairs.value(), source.host->worldBounds);
+        HostCandidates host = addHostCandidates(graph, method, scene, pairs.value(), source.host->worldBounds);
+        host.checked = std::move(pairs.value());
+        return host;
     }
     VKC_TRY(checkObjectCount(limits, objectCount));
     if (source.gpu->objectCount != objectCount)

@@ -51,6 +51,7 @@ struct HostCandidates {
     CandidateBuffers buffers;
     std::vector<uint32_t> bounds;  // encoded as the broadphase writes them
     std::vector<uint32_t> pairs;   // header, then a, b per pair
+    std::vector<ObjectPair> checked;  // the host's pairs as frameCandidatePairs returned them; none imported
 };
 
 // What a detector's record() was given: the host's candidates, or a broadphase's recorded frame.

@@ -21,6 +21,7 @@ layout(set = 0, binding = kStencilBindingFrame, std430) readonly buffer Frame { 
 layout(push_constant) uniform Push { StencilDrawPush push; };
 
 invariant gl_Position;
+layout(location = 0) flat out uint outObject;  // the id passes' object (id object + 1)
 
 void main() {
     StencilObjectGpu stencilObject = objects[gl_InstanceIndex];  // the frame setup's firstInstance
@@ -33,4 +34,5 @@ void main() {
         if (dot(normal, normal) > 0.0) world += normalize(normal) * (push.edgeOffsetPixels * frame.pixelSize);
     }
     gl_Position = frame.worldToClip[push.view] * vec4(world, 1.0);
+    outObject = uint(gl_InstanceIndex);
 }

@@ -2,6 +2,8 @@
 // each pixel holding a penetrating id a and a penetrated id b != a sets bit (a, b) of the
 // pair-flag matrix and appends the unprojected world-space edge point to the capacity-bounded
 // point list (count exact past capacity). The flag matrix makes pairs unique for the compaction.
+// Every id either image holds also flags its object (kStencilObject*), in place of the per-object
+// occlusion queries a pass per object would need (StencilFrameDetails' object lists).
 #version 460
 #extension GL_GOOGLE_include_directive : require
 
@@ -19,6 +21,7 @@ layout(set = 0, binding = kStencilBindingPoints, std430) buffer Points {
 };
 
 layout(set = 0, binding = kStencilBindingFrame, std430) readonly buffer Frame { ImageFrameGpu frame; };
+layout(set = 0, binding = kStencilBindingObjectFlags, std430) buffer ObjectFlags { uint objectFlags[]; };
 
 layout(push_constant) uniform Push { StencilScanPush push; };
 
@@ -27,6 +30,11 @@ void main() {
     if (pixel.x >= push.width || pixel.y >= push.height) return;
     uvec4 edge = imageLoad(penetrating, ivec2(pixel));
     uint inside = imageLoad(penetrated, ivec2(pixel)).x;
+    // Set once per object and view in practice: the load keeps most pixels from an atomic.
+    if (edge.x != 0u && (objectFlags[edge.x - 1u] & kStencilObjectPenetrating) == 0u)
+        atomicOr(objectFlags[edge.x - 1u], kStencilObjectPenetrating);
+    if (inside != 0u && (objectFlags[inside - 1u] & kStencilObjectPenetrated) == 0u)
+        atomicOr(objectFlags[inside - 1u], kStencilObjectPenetrated);
     if (edge.x == 0u || inside == 0u || edge.x == inside) return;
     uint a = edge.x - 1u;
     uint b = inside - 1u;

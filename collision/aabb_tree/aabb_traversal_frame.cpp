@@ -86,7 +86,7 @@ Result<AabbTraversalRecording> addAabbTraversal(Graph& graph, const VulkanContex
             next.layout.push_back(object.mesh);
             cached.push_back(t.value());
             const SceneMesh& mesh = scene.meshes[object.mesh];
-            auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, "mesh \"" + mesh.data.name + "\"");
+            auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, [&] { return "mesh \"" + mesh.data.name + "\""; });
             if (!vertexSlot) return vertexSlot.status();
             treeVertexSlot.push_back(vertexSlot.value());
         }

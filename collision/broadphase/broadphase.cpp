@@ -219,7 +219,7 @@ Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, 
     for (uint32_t i = 0; i < objectCount; ++i) {
         const SceneObject& object = scene.objects[i];
         const SceneMesh& mesh = scene.meshes[object.mesh];
-        auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, "object \"" + object.name + "\"");
+        auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, [&] { return "object \"" + object.name + "\""; });
         if (!vertexSlot) return vertexSlot.status();
         objects[i] = objectGpu(scene, object, origin, vertexSlot.value());
         maxVertexCount = std::max(maxVertexCount, objects[i].vertices.count);

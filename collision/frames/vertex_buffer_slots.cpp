@@ -16,18 +16,20 @@ PipelineLayoutDesc withVertexBufferCapacity(PipelineLayoutDesc layout, uint32_t 
     return layout;
 }
 
-Result<uint32_t> VertexBufferSlots::slot(VkBuffer buffer, const std::string& user) {
+uint32_t VertexBufferSlots::assign(VkBuffer buffer) {
     auto [it, inserted] = slots_.try_emplace(buffer, uint32_t(buffers_.size()));
     if (inserted) buffers_.push_back(buffer);
-    // Settings bound what a frame reads within the array's length, so only the device's
-    // storage-buffer limits (less what the other bindings need) can be exceeded here.
-    if (buffers_.size() > capacity_)
-        return makeError(ErrorCode::Unsupported,
-                         reading_ + " more than " + std::to_string(capacity_) + " distinct vertex buffers (" + user +
-                             "), the most one descriptor array may hold within the device's "
-                             "maxPerStageDescriptorStorageBuffers, maxDescriptorSetStorageBuffers and "
-                             "maxPerStageResources");
     return it->second;
+}
+
+// Settings bound what a frame reads within the array's length, so only the device's
+// storage-buffer limits (less what the other bindings need) can be exceeded.
+Status VertexBufferSlots::tooMany(const std::string& user) const {
+    return makeError(ErrorCode::Unsupported,
+                     reading_ + " more than " + std::to_string(capacity_) + " distinct vertex buffers (" + user +
+                         "), the most one descriptor array may hold within the device's "
+                         "maxPerStageDescriptorStorageBuffers, maxDescriptorSetStorageBuffers and "
+                         "maxPerStageResources");
 }
 
 }  // namespace vkc

@@ -27,11 +27,20 @@ public:
     // buffers (<user>), ...", e.g. reading = "stencil: the candidate objects read".
     VertexBufferSlots(uint32_t capacity, std::string reading) : capacity_(capacity), reading_(std::move(reading)) {}
 
-    // The slot of `buffer`; Unsupported once more than `capacity` distinct buffers are used.
-    Result<uint32_t> slot(VkBuffer buffer, const std::string& user);
+    // The slot of `buffer`; Unsupported once more than `capacity` distinct buffers are used, naming
+    // the reader `user()` (a callable: the name is built only for the error, as frames ask per object).
+    template <class User>
+    Result<uint32_t> slot(VkBuffer buffer, const User& user) {
+        const uint32_t assigned = assign(buffer);
+        if (buffers_.size() > capacity_) return tooMany(user());
+        return assigned;
+    }
     const std::vector<VkBuffer>& buffers() const { return buffers_; }
 
 private:
+    uint32_t assign(VkBuffer buffer);
+    Status tooMany(const std::string& user) const;
+
     uint32_t capacity_;
     std::string reading_;
     std::vector<VkBuffer> buffers_;

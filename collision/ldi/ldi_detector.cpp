@@ -15,7 +15,7 @@
 #include "spirv/ldi_layer_count.comp.h"
 #include "spirv/ldi_peel.frag.h"
 #include "spirv/ldi_peel.vert.h"
-#include "spirv/stencil_fullscreen.vert.h"
+#include "spirv/fullscreen_triangle.vert.h"
 #include "spirv/ldi_points.comp.h"
 #include "spirv/ldi_sort.comp.h"
 #include "spirv/ldi_volume.comp.h"
@@ -90,7 +90,7 @@ Status LdiDetectorImpl::createPipelines() {
     // A layer pass's stencil clear: one triangle over the atlas zeroing the stencil, drawn only when
     // the GPU found a tile with that layer (ldi_indirect.comp).
     GraphicsPipelineDesc clear;
-    clear.vertexSpirv = kSpirv_stencil_fullscreen_vert;
+    clear.vertexSpirv = kSpirv_fullscreen_triangle_vert;
     clear.layout = {{}, 0};  // no descriptors, no push constants
     clear.stencilTest = true;
     clear.stencilFront = clear.stencilBack = {VK_STENCIL_OP_ZERO, VK_STENCIL_OP_ZERO, VK_STENCIL_OP_ZERO,

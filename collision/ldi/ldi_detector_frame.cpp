@@ -49,7 +49,7 @@ Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene,
     VertexBufferSlots vertexSlots(frames.vertexBufferCapacity, "ldi: the frame reads");
     std::vector<LdiPointTest> pointTests;
     for (const PointRequest& request : points) {
-        auto used = vertexSlots.slot(request.buffer, "points");
+        auto used = vertexSlots.slot(request.buffer, [] { return std::string("points"); });
         if (!used) return used.status();
         pointTests.push_back(request.test);
         pointTests.back().points.slot = used.value();
@@ -63,7 +63,7 @@ Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene,
     for (uint32_t t = 0; t < tiles.size(); ++t) {
         const SceneObject& o = scene.objects[tiles[t].object];
         const SceneMesh& mesh = scene.meshes[o.mesh];
-        auto meshSlot = vertexSlots.slot(mesh.vertexBuffer, objectLabel(scene, tiles[t].object));
+        auto meshSlot = vertexSlots.slot(mesh.vertexBuffer, [&] { return objectLabel(scene, tiles[t].object); });
         if (!meshSlot) return meshSlot.status();
         const LdiView& view = tiles[t].view;
         gpu::LdiTileGpu& tile = gpuTiles[t];

@@ -15,7 +15,7 @@
 
 #include "spirv/pair_compact.comp.h"
 #include "spirv/stencil_empty.frag.h"
-#include "spirv/stencil_fullscreen.vert.h"
+#include "spirv/fullscreen_triangle.vert.h"
 #include "spirv/stencil_geometry.vert.h"
 #include "spirv/stencil_normals.comp.h"
 #include "spirv/stencil_penetrated.frag.h"
@@ -111,7 +111,7 @@ Status StencilDetectorImpl::createPipelines() {
 
     // Boolean tests: reference OP stencil, i.e. bias < stencil (positive) and bias > stencil (negative).
     GraphicsPipelineDesc test;
-    test.vertexSpirv = kSpirv_stencil_fullscreen_vert;
+    test.vertexSpirv = kSpirv_fullscreen_triangle_vert;
     test.layout = kStencilFullscreenLayout;
     test.stencilTest = true;
     test.stencilFront = test.stencilBack = stencilOp(VK_COMPARE_OP_LESS, gpu::kStencilBias, VK_STENCIL_OP_KEEP, 0u);
@@ -174,7 +174,7 @@ Status StencilDetectorImpl::createResources() {
         VKC_TRY(make.descriptorSet(slot.normalsSet, pool, normals.setLayouts[0], "stencil normals set", vertexBuffers));
         VKC_TRY(make.descriptorSet(slot.scanSet, pool, scan.setLayouts[0], "stencil scan set"));
         VKC_TRY(make.descriptorSet(slot.compactSet, pool, compact.setLayouts[0], "stencil compact set"));
-        VKC_TRY(make.queryPool(slot.occlusion, VK_QUERY_TYPE_OCCLUSION, stencilOcclusionQueries(s.views, s.maxObjects),
+        VKC_TRY(make.queryPool(slot.occlusion, VK_QUERY_TYPE_OCCLUSION, stencilOcclusionQueries(s.views),
                                "stencil occlusion"));
     }
     return Status::success();

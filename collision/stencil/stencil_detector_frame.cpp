@@ -49,6 +49,7 @@ Status StencilDetectorImpl::writeDescriptors(const StencilSlot& slot, const Grap
     d.storageBuffer(slot.scanSet, gpu::kStencilBindingPairFlags, in.pairFlags);
     d.storageBuffer(slot.scanSet, gpu::kStencilBindingPoints, in.points);
     d.storageBuffer(slot.scanSet, gpu::kStencilBindingFrame, in.frame);
+    d.storageBuffer(slot.scanSet, gpu::kStencilBindingObjectFlags, in.objectFlags);
     d.storageImage(slot.scanSet, gpu::kStencilBindingPenetratingImage, in.penetratingImage);
     d.storageImage(slot.scanSet, gpu::kStencilBindingPenetratedImage, in.penetratedImage);
     writePairCompactDescriptors(c, slot.compactSet, d.buffer(in.candidates), d.buffer(in.pairFlags), d.buffer(in.pairs),
@@ -82,7 +83,7 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     for (uint32_t i = 0; i < objectCount; ++i) {
         const SceneObject& o = scene.objects[i];
         const SceneMesh& mesh = scene.meshes[o.mesh];
-        auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, "object \"" + o.name + "\"");
+        auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, [&] { return "object \"" + o.name + "\""; });
         if (!vertexSlot) return vertexSlot.status();
         meshSlots.emplace(o.mesh, vertexSlot.value());
         if (!mesh.report.validForVolumeMethods()) slot.openObjects[i] = mesh.data.name;
@@ -133,6 +134,7 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     in.pairs = graph.createBuffer("stencil pairs", {stencilPairsBytes(s.maxCandidatePairs)});
     in.unfound = graph.createBuffer("stencil unfound candidates", {stencilPairsBytes(s.maxCandidatePairs)});
     in.points = graph.createBuffer("stencil points", {stencilPointsBytes(s.pointCapacity)});
+    in.objectFlags = graph.createBuffer("stencil object flags", {VkDeviceSize(std::max(objectCount, 1u)) * 4});
     in.meshVertices = importVertexBuffers(graph, meshBuffers);
     in.readback = importReadbackSlot(graph, "stencil readback slot", frames.ring, frame);
     in.readbackLayout = &frames.readback;
@@ -173,30 +175,25 @@ Status StencilDetectorImpl::readResults(uint64_t frame, FrameResults& out, Stenc
     const ReadbackLayout& layout = frames.readback;
     const uint32_t objects = slot.objectCount;
     const uint32_t views = objects == 0 ? 0 : settings.views;
-    const uint32_t perView = stencilQueriesPerView(objects);
     const std::span<const uint64_t> samples =
         layout.span<uint64_t>(base, kStencilReadbackOcclusion, stencilRecordedQueries(views, objects));
     gpu::ImageFrameGpu fitted;
     std::memcpy(&fitted, layout.bytes(base, kStencilReadbackFrame), sizeof(fitted));
     const std::span<const uint32_t> drawn = layout.span<uint32_t>(base, kStencilReadbackDrawn, objects);
+    const std::span<const uint32_t> objectFlags = layout.span<uint32_t>(base, kStencilReadbackObjectFlags, objects);
 
     StencilFrameDetails d;
     d.drawnObjects = fitted.drawnObjects;
     d.pixelSize = fitted.pixelSize;
-    std::vector<bool> penetratingObject(objects, false), penetratedObject(objects, false);
     for (uint32_t view = 0; view < views; ++view) {
-        const uint64_t* q = samples.data() + size_t(view) * perView;
+        const uint64_t* q = samples.data() + size_t(view) * kStencilQueriesPerView;
         d.interferingSamples.push_back(q[0]);
         d.negativeSamples.push_back(q[1]);
         d.interference = d.interference || q[0] != 0;
-        for (uint32_t i = 0; i < objects; ++i) {
-            if (q[2 + i] != 0) penetratingObject[i] = true;
-            if (q[2 + objects + i] != 0) penetratedObject[i] = true;
-        }
     }
     for (uint32_t i = 0; i < objects; ++i) {
-        if (penetratingObject[i]) d.penetratingObjects.push_back(i);
-        if (penetratedObject[i]) d.penetratedObjects.push_back(i);
+        if (objectFlags[i] & gpu::kStencilObjectPenetrating) d.penetratingObjects.push_back(i);
+        if (objectFlags[i] & gpu::kStencilObjectPenetrated) d.penetratedObjects.push_back(i);
     }
     // Drawn meshes that are not closed solids: their counts are unreliable.
     std::set<std::string> openMeshes;

@@ -1,9 +1,9 @@
 // Method `stencil` (paper 1, Knott & Pai, CInDeR): interference of closed meshes by image-space ray
 // casting. Edges of the potentially colliding objects write depth; one two-sided stencil draw of
 // their triangles counts, per pixel, front minus back faces in front of the nearest edge point;
-// a positive count is an edge point inside another solid. Occlusion queries give the boolean and
-// the penetrating / penetrated objects; id images, scanned and compacted on the GPU, give the
-// pairs and the world-space edge points. Precision is one pixel of the orthographic view fitted
+// a positive count is an edge point inside another solid. Occlusion queries give the boolean; id
+// images, scanned and compacted on the GPU, give the pairs, the world-space edge points and the
+// penetrating / penetrated objects. Precision is one pixel of the orthographic view fitted
 // to the potentially colliding set's overlap region (section 6.5), fitted on the GPU from the
 // frame's candidate pairs and boxes, which also choose the objects drawn (indirect draws: no
 // instance for an object in no pair). Results come back frames later through a mapped read-back
@@ -41,15 +41,18 @@ struct StencilSettings : DetectorSettings {
                                   // views x resolution^2 bytes more per frame in flight
 };
 
-// What the paper reads with occlusion queries, per frame (views in the order z, x, y).
+// What the paper reads with occlusion queries, per frame (views in the order z, x, y), and what
+// the id images held of each object.
 struct StencilFrameDetails {
     bool interference = false;                  // any view had a pixel with signed stencil > 0 (6.1)
     std::vector<uint64_t> interferingSamples;   // per view: samples with signed stencil > 0
     // Per view: samples with signed stencil < 0: an open mesh (a warning names it), or a few from
     // rounding where closed meshes' faces meet an edge point's depth (no warning).
     std::vector<uint64_t> negativeSamples;
-    std::vector<uint32_t> penetratingObjects;   // objects whose edges passed the stencil test (5.1)
-    std::vector<uint32_t> penetratedObjects;    // objects whose recount reached 1 somewhere (5.2)
+    // Objects whose id image A holds somewhere (an edge passed the stencil test, 5.1), and B (an
+    // edge point inside it by its own recount, 5.2; one object per pixel: the last one drawn).
+    std::vector<uint32_t> penetratingObjects;
+    std::vector<uint32_t> penetratedObjects;
     uint32_t drawnObjects = 0;                  // objects of the candidate pairs, drawn in each view
     uint32_t pointCount = 0;                    // exact, even past pointCapacity
     bool pointsTruncated = false;

@@ -31,7 +31,7 @@ namespace vkc {
 
 struct DepthPeelPipelines {
     const Pipeline* peel = nullptr;        // ldi_peel.vert/.frag, stencil EQUAL (dynamic reference), incr-clamp
-    const Pipeline* clear = nullptr;       // stencil_fullscreen.vert, stencil ALWAYS, ZERO: a layer's clear
+    const Pipeline* clear = nullptr;       // fullscreen_triangle.vert, stencil ALWAYS, ZERO: a layer's clear
     const Pipeline* layerCount = nullptr;  // ldi_layer_count.comp
     const Pipeline* indirect = nullptr;    // ldi_indirect.comp
     const Pipeline* sort = nullptr;        // ldi_sort.comp

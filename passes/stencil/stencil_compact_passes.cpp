@@ -2,7 +2,7 @@
 // images into the pair-flag matrix and the world-space point list; after all views a compaction
 // of the flags into unique pairs over the candidate pairs (those with no flag: the unfound list);
 // then one copy into the ring slot.
-// Reads: id images A/B, candidates. Writes: pair flags, points, pairs, the ring slot.
+// Reads: id images A/B, candidates. Writes: pair flags, points, object flags, pairs, the ring slot.
 // Where the paper read the colour buffer back and parsed it on the CPU (~1 ms for 256^2 in 2003,
 // section 6.1), only the compact lists cross to the host, copied into a mapped ring.
 // Invariant: list counts are exact; at most `capacity` entries are stored.
@@ -30,7 +30,8 @@ const PipelineLayoutDesc kStencilScanLayout = {
      {0, gpu::kStencilBindingPenetratedImage, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
      {0, gpu::kStencilBindingPairFlags, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kStencilBindingPoints, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
-     {0, gpu::kStencilBindingFrame, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
+     {0, gpu::kStencilBindingFrame, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kStencilBindingObjectFlags, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
     sizeof(gpu::StencilScanPush)};
 const PipelineLayoutDesc kStencilCompactLayout = {
     {{0, gpu::kStencilBindingCandidates, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
@@ -46,6 +47,7 @@ void addStencilScanPass(Graph& graph, const StencilPassInputs& in, uint32_t view
     scan.read(state.frame, Access::ComputeRead);
     state.pairFlags = scan.write(state.pairFlags, Access::ComputeReadWrite);
     state.points = scan.write(state.points, Access::ComputeReadWrite);
+    state.objectFlags = scan.write(state.objectFlags, Access::ComputeReadWrite);
     const Pipeline* pipeline = in.pipelines.scan;
     const VkDescriptorSet set = in.scanSet;
     const gpu::StencilScanPush push = {view, in.resolution, in.resolution, in.objectCount, in.pointCapacity};
@@ -63,10 +65,11 @@ ReadbackLayout stencilReadbackLayout(uint32_t pairCapacity, uint32_t pointCapaci
     ReadbackLayout layout;
     layout.add(stencilPairsBytes(pairCapacity));
     layout.add(stencilPointsBytes(pointCapacity));
-    layout.add(VkDeviceSize(stencilOcclusionQueries(views, maxObjects)) * sizeof(uint64_t));
+    layout.add(VkDeviceSize(stencilOcclusionQueries(views)) * sizeof(uint64_t));
     layout.add(countsBytes);
     layout.add(stencilPairsBytes(pairCapacity));
     layout.add(sizeof(gpu::ImageFrameGpu));
+    layout.add(VkDeviceSize(maxObjects) * 4);
     layout.add(VkDeviceSize(maxObjects) * 4);
     return layout;
 }
@@ -88,7 +91,8 @@ void addStencilCompactPasses(Graph& graph, const StencilPassInputs& in, StencilG
                                    {kStencilReadbackCounts, state.counts, countsBytes},
                                    {kStencilReadbackUnfound, state.unfound, stencilPairsBytes(in.pairCapacity)},
                                    {kStencilReadbackFrame, state.frame, sizeof(gpu::ImageFrameGpu)},
-                                   {kStencilReadbackDrawn, state.drawn, VkDeviceSize(in.objectCount) * 4}};
+                                   {kStencilReadbackDrawn, state.drawn, VkDeviceSize(in.objectCount) * 4},
+                                   {kStencilReadbackObjectFlags, state.objectFlags, VkDeviceSize(in.objectCount) * 4}};
     const uint32_t queries = stencilRecordedQueries(in.views, in.objectCount);
     const ReadbackQueries occlusion = {kStencilReadbackOcclusion, in.occlusion, 0, queries};
     addReadbackPass(graph, "stencil-readback", *in.readbackLayout, in.readback, copies, {&occlusion, 1});

@@ -35,11 +35,14 @@ void bindStencilDrawPipeline(VkCommandBuffer cmd, const PassResources& r, const 
     r.device().vkCmdBindIndexBuffer(cmd, r.buffer(in.topology), r.bufferOffset(in.topology), VK_INDEX_TYPE_UINT32);
 }
 
-void drawStencilObject(VkCommandBuffer cmd, const PassResources& r, const StencilPassInputs& in,
-                       const StencilGraphState& state, const Pipeline& pipeline, uint32_t view, uint32_t object,
-                       bool edges) {
-    const gpu::StencilDrawPush push = {object, view, in.edgeOffsetPixels, 0u};
+void pushStencilDraw(VkCommandBuffer cmd, const PassResources& r, const StencilPassInputs& in, const Pipeline& pipeline,
+                     uint32_t view) {
+    const gpu::StencilDrawPush push = {view, in.edgeOffsetPixels, 0u, 0u};
     r.device().vkCmdPushConstants(cmd, pipeline.layout, pipeline.stages, 0, sizeof(push), &push);
+}
+
+void drawStencilObject(VkCommandBuffer cmd, const PassResources& r, const StencilPassInputs& in,
+                       const StencilGraphState& state, uint32_t object, bool edges) {
     const VkDeviceSize command = imageFrameDrawOffset(edges ? 0 : 1, object, in.objectCount);
     r.device().vkCmdDrawIndexedIndirect(cmd, r.buffer(state.commands), r.bufferOffset(state.commands) + command, 1,
                                          sizeof(VkDrawIndexedIndirectCommand));
@@ -47,8 +50,7 @@ void drawStencilObject(VkCommandBuffer cmd, const PassResources& r, const Stenci
 
 void drawStencilObjects(VkCommandBuffer cmd, const PassResources& r, const StencilPassInputs& in,
                         const StencilGraphState& state, const Pipeline& pipeline, uint32_t view, bool edges) {
-    const gpu::StencilDrawPush push = {0u, view, in.edgeOffsetPixels, 0u};
-    r.device().vkCmdPushConstants(cmd, pipeline.layout, pipeline.stages, 0, sizeof(push), &push);
+    pushStencilDraw(cmd, r, in, pipeline, view);
     const VkDeviceSize first = imageFrameDrawOffset(edges ? 0 : 1, 0, in.objectCount);
     r.device().vkCmdDrawIndexedIndirect(cmd, r.buffer(state.commands), r.bufferOffset(state.commands) + first,
                                          in.objectCount, sizeof(VkDrawIndexedIndirectCommand));
@@ -64,8 +66,7 @@ void readStencilGeometry(PassBuilder& pass, const StencilPassInputs& in, const S
 }
 
 void addStencilCountPasses(Graph& graph, const StencilPassInputs& in, uint32_t view, StencilGraphState& state) {
-    const uint32_t objects = in.objectCount;
-    const uint32_t queryBase = view * stencilQueriesPerView(objects);
+    const uint32_t queryBase = view * kStencilQueriesPerView;
 
     // Pass 1: edge depths. Clearing here (depth 1, stencil = bias) starts the view afresh.
     PassBuilder edges = graph.addPass("stencil-edges");

@@ -54,7 +54,7 @@ struct StencilPassInputs : PairListSizes {  // candidateCount: entries the candi
     VkDescriptorSet normalsSet = VK_NULL_HANDLE;  // topology, normals, mesh vertices
     VkDescriptorSet scanSet = VK_NULL_HANDLE;     // id images, pair flags, points, frame
     VkDescriptorSet compactSet = VK_NULL_HANDLE;  // candidates, pair flags, pairs, unfound
-    VkQueryPool occlusion = VK_NULL_HANDLE;       // stencilQueriesPerView(objectCount) per view
+    VkQueryPool occlusion = VK_NULL_HANDLE;       // kStencilQueriesPerView per view
     bool storeOpNone = false;                     // Vulkan 1.3: read-only attachments store nothing
     uint32_t resolution = 0;
     uint32_t views = 0;                           // 1 or 3
@@ -80,6 +80,7 @@ struct StencilPassInputs : PairListSizes {  // candidateCount: entries the candi
     BufferHandle pairs;                     // StencilListHeader + StencilPairGpu * pairCapacity
     BufferHandle unfound;                   // StencilListHeader + StencilPairGpu * pairCapacity
     BufferHandle points;                    // StencilListHeader + StencilPointGpu * pointCapacity
+    BufferHandle objectFlags;               // uint per scene object: kStencilObject* bits from the scans
     BufferHandle readback;                  // the frame's ring slot
     const ReadbackLayout* readbackLayout = nullptr;  // stencilReadbackLayout
     ImageHandle depthStencil;               // resolution^2, 8-bit stencil
@@ -98,8 +99,10 @@ extern const PipelineLayoutDesc kStencilCompactLayout;
 inline constexpr VkFormat kStencilPenetratingFormat = VK_FORMAT_R32G32B32A32_UINT;
 inline constexpr VkFormat kStencilPenetratedFormat = VK_FORMAT_R32_UINT;
 
-// Occlusion queries of one view: [positive, negative, penetrating per object, penetrated per object].
-inline uint32_t stencilQueriesPerView(uint32_t objects) { return 2 + 2 * objects; }
+// Occlusion queries of one view: [positive, negative] (6.1). Which objects penetrate or are
+// penetrated the id-image scan flags (no query per object, so a frame records no per-object
+// commands where one multi-draw serves every object).
+inline constexpr uint32_t kStencilQueriesPerView = 2;
 inline VkDeviceSize stencilPairsBytes(uint32_t capacity) {
     return sizeof(gpu::StencilListHeader) + VkDeviceSize(capacity) * sizeof(gpu::StencilPairGpu);
 }
@@ -110,19 +113,19 @@ inline VkDeviceSize stencilPairFlagsBytes(uint32_t objectCount) {
     return ((VkDeviceSize(objectCount) * objectCount + 31) / 32) * 4;
 }
 
-// Occlusion queries of a frame of `objects` scene objects in `views` views (the pool's size with
-// the settings' maxObjects).
-inline uint32_t stencilOcclusionQueries(uint32_t views, uint32_t objects) { return views * stencilQueriesPerView(objects); }
+// Occlusion queries of a frame in `views` views (the pool's size).
+inline uint32_t stencilOcclusionQueries(uint32_t views) { return views * kStencilQueriesPerView; }
 // Those a frame records: none in a scene without objects (no view is drawn).
 inline uint32_t stencilRecordedQueries(uint32_t views, uint32_t objects) {
-    return objects == 0 ? 0 : stencilOcclusionQueries(views, objects);
+    return objects == 0 ? 0 : stencilOcclusionQueries(views);
 }
 // Per object: draw 0 its edges, draw 1 its triangles (image_frame_setup_pass.h's layout).
 inline constexpr uint32_t kStencilDrawsPerObject = 2;
 
 // Read-back regions: the pair list, the point list, the occlusion query results (uint64_t each, in
 // query order), each view's stencil (countsBytes: stencilCountsBytes with keepImages, else 0), the
-// unfound candidates (as the pair list), the fitted frame, the drawn flag of every object.
+// unfound candidates (as the pair list), the fitted frame, the drawn flag of every object, the
+// scans' flags of every object.
 enum StencilReadback : uint32_t {
     kStencilReadbackPairs,
     kStencilReadbackPoints,
@@ -130,7 +133,8 @@ enum StencilReadback : uint32_t {
     kStencilReadbackCounts,
     kStencilReadbackUnfound,
     kStencilReadbackFrame,
-    kStencilReadbackDrawn
+    kStencilReadbackDrawn,
+    kStencilReadbackObjectFlags
 };
 ReadbackLayout stencilReadbackLayout(uint32_t pairCapacity, uint32_t pointCapacity, uint32_t maxObjects, uint32_t views,
                                      VkDeviceSize countsBytes);
@@ -140,7 +144,7 @@ inline VkDeviceSize stencilCountsBytes(uint32_t views, uint32_t resolution) {
 
 // Handles that the passes advance (each write makes a new version).
 struct StencilGraphState {
-    BufferHandle frame, drawn, commands, normals, pairFlags, pairs, unfound, points, counts;
+    BufferHandle frame, drawn, commands, normals, pairFlags, pairs, unfound, points, objectFlags, counts;
     ImageHandle depthStencil, penetratingImage, penetratedImage;
 };
 
@@ -169,12 +173,14 @@ void beginStencilRendering(VkCommandBuffer cmd, const PassResources& r, const St
 // rebinding keeps each pass independent of what the previous one bound).
 void bindStencilDrawPipeline(VkCommandBuffer cmd, const PassResources& r, const StencilPassInputs& in,
                              const Pipeline& pipeline);
-// Pushes the view and the object, and draws the object's edges or triangles with the indirect
-// command the frame setup wrote (no instance when the object is in no candidate pair).
+// Pushes the view and the edge offset (kept across the draw pipelines: their layouts are compatible).
+void pushStencilDraw(VkCommandBuffer cmd, const PassResources& r, const StencilPassInputs& in, const Pipeline& pipeline,
+                     uint32_t view);
+// Draws one object's edges or triangles with the indirect command the frame setup wrote (no
+// instance when the object is in no candidate pair; its first instance names the object).
 void drawStencilObject(VkCommandBuffer cmd, const PassResources& r, const StencilPassInputs& in,
-                       const StencilGraphState& state, const Pipeline& pipeline, uint32_t view, uint32_t object,
-                       bool edges);
-// The same for every object at once: one multi-draw (the passes that need no per-object query).
+                       const StencilGraphState& state, uint32_t object, bool edges);
+// The same for every object at once: one multi-draw, with the push.
 void drawStencilObjects(VkCommandBuffer cmd, const PassResources& r, const StencilPassInputs& in,
                         const StencilGraphState& state, const Pipeline& pipeline, uint32_t view, bool edges);
 // What every geometry pass reads: topology, objects, normals, the frame's views, the draws.

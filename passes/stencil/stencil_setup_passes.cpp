@@ -1,4 +1,4 @@
-// Stencil method, frame setup (paper 1): clears the pair-flag matrix and the list headers, resets
+// Stencil method, frame setup (paper 1): clears the pair-flag matrix, the object flags and the list headers, resets
 // the frame's occlusion queries, then sets the frame up on the GPU from the candidates
 // (image_frame_setup_pass.h: the views fitted where the pairs' boxes overlap, section 6.5, and
 // every object's indirect draws) and recomputes every mesh's vertex normals (section 6.3 offsets
@@ -18,13 +18,17 @@ void addStencilSetupPasses(Graph& graph, const StencilPassInputs& in, StencilGra
     state.pairs = clear.write(state.pairs, Access::TransferDst);
     state.unfound = clear.write(state.unfound, Access::TransferDst);
     state.points = clear.write(state.points, Access::TransferDst);
-    const BufferHandle flags = state.pairFlags, pairs = state.pairs, unfound = state.unfound, points = state.points;
+    state.objectFlags = clear.write(state.objectFlags, Access::TransferDst);
+    const BufferHandle flags = state.pairFlags, pairs = state.pairs, unfound = state.unfound, points = state.points,
+                       objectFlags = state.objectFlags;
     const VkQueryPool occlusion = in.occlusion;
     const uint32_t objectCount = in.objectCount, pairCapacity = in.pairCapacity, pointCapacity = in.pointCapacity;
     const uint32_t queries = stencilRecordedQueries(in.views, in.objectCount);
     clear.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
         const VkDeviceSize flagBytes = stencilPairFlagsBytes(objectCount);
         if (flagBytes != 0) r.device().vkCmdFillBuffer(cmd, r.buffer(flags), r.bufferOffset(flags), flagBytes, 0u);
+        if (objectCount != 0)
+            r.device().vkCmdFillBuffer(cmd, r.buffer(objectFlags), r.bufferOffset(objectFlags), VkDeviceSize(objectCount) * 4, 0u);
         const gpu::StencilListHeader pairHeader = {0u, pairCapacity, 0u, 0u};
         const gpu::StencilListHeader pointHeader = {0u, pointCapacity, 0u, 0u};
         r.device().vkCmdUpdateBuffer(cmd, r.buffer(pairs), r.bufferOffset(pairs), sizeof(pairHeader), &pairHeader);
@@ -76,6 +80,7 @@ void addStencilPasses(Graph& graph, const StencilPassInputs& in) {
     state.pairs = in.pairs;
     state.unfound = in.unfound;
     state.points = in.points;
+    state.objectFlags = in.objectFlags;
     state.depthStencil = in.depthStencil;
     state.penetratingImage = in.penetratingImage;
     state.penetratedImage = in.penetratedImage;

@@ -30,6 +30,7 @@ VKC_CONSTANT(uint, kStencilBindingPenetratingImage, 0u)
 VKC_CONSTANT(uint, kStencilBindingPenetratedImage, 1u)
 VKC_CONSTANT(uint, kStencilBindingPairFlags, 2u)
 VKC_CONSTANT(uint, kStencilBindingPoints, 3u)
+VKC_CONSTANT(uint, kStencilBindingObjectFlags, 8u)  // uint per scene object: kStencilObject* bits
 // Compact set (compute): the potentially colliding pairs, the flag matrix, the unique pair list,
 // the candidates no view found (unfound).
 VKC_CONSTANT(uint, kStencilBindingCandidates, 4u)
@@ -46,12 +47,18 @@ struct StencilObjectGpu {
     uint pad2;
 };
 
-// Push constants of every draw (vertex and fragment stages, 16 bytes).
+// What the id-image scan saw of an object in some view (StencilFrameDetails): its id in image A
+// (an edge of it passed the stencil test, 5.1) or in image B (an edge point inside it, 5.2).
+VKC_CONSTANT(uint, kStencilObjectPenetrating, 1u)
+VKC_CONSTANT(uint, kStencilObjectPenetrated, 2u)
+
+// Push constants of every draw (vertex and fragment stages, 16 bytes). The object is the draw's
+// instance (the frame setup's firstInstance), which the vertex shader hands to the id passes.
 struct StencilDrawPush {
-    uint object;             // the id image passes' object (id object + 1); vertices take gl_InstanceIndex
     uint view;               // index into the frame's views
     float edgeOffsetPixels;  // edges move this many of the frame's pixels along vertex normals (paper 6.3)
-    uint pad;
+    uint pad0;
+    uint pad1;
 };
 
 struct StencilNormalsPush {

@@ -93,7 +93,7 @@ protected:
         VertexBufferSlots slots(capacity_, "ebpi directions test");
         std::vector<gpu::ObjectGpu> objects;
         for (const SceneObject& o : scene.objects) {
-            auto slot = slots.slot(scene.meshes[o.mesh].vertexBuffer, "test object");
+            auto slot = slots.slot(scene.meshes[o.mesh].vertexBuffer, [] { return std::string("test object"); });
             EXPECT_TRUE(slot) << slot.status().describe();
             if (!slot) return std::nullopt;
             objects.push_back(objectGpu(scene, o, origin, slot.value()));

@@ -9,7 +9,7 @@
 
 #include "spirv/pair_compact.comp.h"
 #include "spirv/stencil_empty.frag.h"
-#include "spirv/stencil_fullscreen.vert.h"
+#include "spirv/fullscreen_triangle.vert.h"
 #include "spirv/stencil_geometry.vert.h"
 #include "spirv/stencil_normals.comp.h"
 #include "spirv/stencil_penetrated.frag.h"
@@ -36,7 +36,7 @@ TEST(StencilLayouts, MatchShaders) {
     EXPECT_TRUE(test::checkPipelineLayout(kSpirv_stencil_penetrating_frag, kStencilDrawLayout, "penetrating").ok());
     EXPECT_TRUE(test::checkPipelineLayout(kSpirv_stencil_penetrated_frag, kStencilDrawLayout, "penetrated").ok());
     EXPECT_TRUE(test::checkPipelineLayout(kSpirv_stencil_empty_frag, {{}, 0}, "empty").ok());
-    EXPECT_TRUE(test::checkPipelineLayout(kSpirv_stencil_fullscreen_vert, kStencilFullscreenLayout, "fullscreen").ok());
+    EXPECT_TRUE(test::checkPipelineLayout(kSpirv_fullscreen_triangle_vert, kStencilFullscreenLayout, "fullscreen").ok());
     for (auto [spirv, layout, name] :
          {std::tuple{std::span<const uint32_t>(kSpirv_stencil_normals_comp), &kStencilNormalsLayout, "normals"},
           std::tuple{std::span<const uint32_t>(kSpirv_stencil_scan_comp), &kStencilScanLayout, "scan"},

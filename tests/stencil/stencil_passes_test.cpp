@@ -47,6 +47,7 @@ StencilPassInputs fakeInputs(Graph& graph, uint32_t views) {
     in.pairs = buffer("pairs");
     in.unfound = buffer("unfound");
     in.points = buffer("points");
+    in.objectFlags = buffer("object flags");
     ImportedBuffer readback;
     readback.buffer = reinterpret_cast<VkBuffer>(uintptr_t(0x2000));
     readback.final = syncStateOf(Access::HostRead);

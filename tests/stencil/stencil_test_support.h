@@ -47,15 +47,16 @@ protected:
                     overlapping, results.pairs.size());
         if (std::getenv("VKC_STENCIL_VERBOSE"))
             for (const PairResult& pair : results.pairs) std::printf("[ stencil  ]   pair (%u, %u)\n", pair.a, pair.b);
-        // The per-object occlusion queries (paper 5.1, 5.2) cover the ids the pair list names.
+        // The scans' per-object flags (paper 5.1, 5.2, read from id images A and B) cover the ids
+        // the pair list names.
         for (const PairResult& pair : results.pairs) {
             EXPECT_FALSE(pair.penetrating.empty() && pair.penetrated.empty());
             for (uint32_t object : pair.penetrating)
                 EXPECT_TRUE(std::count(details.penetratingObjects.begin(), details.penetratingObjects.end(), object))
-                    << "object " << object << " penetrates in the id image but not in its occlusion query";
+                    << "object " << object << " penetrates in a pair but is not flagged penetrating";
             for (uint32_t object : pair.penetrated)
                 EXPECT_TRUE(std::count(details.penetratedObjects.begin(), details.penetratedObjects.end(), object))
-                    << "object " << object << " is penetrated in the id image but not in its occlusion query";
+                    << "object " << object << " is penetrated in a pair but not flagged penetrated";
         }
         // The occlusion-query boolean agrees with the pair list.
         EXPECT_EQ(results.colliding, !results.pairs.empty());

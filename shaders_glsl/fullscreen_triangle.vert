@@ -1,6 +1,7 @@
 // One triangle covering the viewport, for the stencil-test draws whose occlusion queries answer
 // "any interference?" and "any negative count?" without reading an image (paper 1, section 6.1),
-// and for ldi's stencil clears that the GPU draws only for the layers a frame has.
+// for ldi's stencil clears that the GPU draws only for the layers a frame has, and for
+// consistent-pairs' peel clears that it draws only for the iterations a frame runs.
 #version 460
 
 void main() {

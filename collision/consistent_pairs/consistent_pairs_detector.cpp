@@ -14,12 +14,16 @@
 #include "vk/assign_result.h"
 #include "vk/descriptors.h"
 
+#include "spirv/consistent_pairs_back_clear.comp.h"
 #include "spirv/consistent_pairs_back_id.frag.h"
+#include "spirv/consistent_pairs_clear.frag.h"
 #include "spirv/consistent_pairs_consistency.frag.h"
 #include "spirv/consistent_pairs_decide.comp.h"
 #include "spirv/consistent_pairs_determination.frag.h"
 #include "spirv/consistent_pairs_geometry.vert.h"
+#include "spirv/consistent_pairs_layer_copy.comp.h"
 #include "spirv/consistent_pairs_peel.frag.h"
+#include "spirv/fullscreen_triangle.vert.h"
 #include "spirv/pair_compact.comp.h"
 
 #include <algorithm>
@@ -27,7 +31,8 @@
 namespace vkc {
 
 static_assert(sizeof(gpu::ConsistentPairsFrameGpu) == 32 && sizeof(gpu::ConsistentPairsDrawPush) == 16 &&
-                  sizeof(gpu::ConsistentPairsDecidePush) == 16,
+                  sizeof(gpu::ConsistentPairsDecidePush) == 16 && sizeof(gpu::ConsistentPairsIterationGpu) == 32 &&
+                  sizeof(gpu::ConsistentPairsImagesPush) == 16,
               "consistent-pairs structs must match their std430 / push-constant layouts");
 static_assert(sizeof(gpu::ConsistentPairsStatsGpu) == 16 + 4 * gpu::kConsistentPairsMaxIterations && sizeof(gpu::ConsistentPairsPointGpu) == 64);
 
@@ -48,7 +53,8 @@ ConsistentPairsDetectorImpl::~ConsistentPairsDetectorImpl() {
     for (ConsistentPairsSlot& slot : slots) destroyQueryPool(*ctx, slot.occlusion);
     destroyDetectorFrames(*ctx, frames);
     destroyImageFramePipelines(*ctx, frameSetup);
-    for (Pipeline* p : {&peel, &consistency, &backId, &determination, &decide, &compact}) destroyPipeline(*ctx, *p);
+    for (Pipeline* p : {&peel, &consistency, &backId, &determination, &decide, &clear, &layerCopy, &backClear, &compact})
+        destroyPipeline(*ctx, *p);
 }
 
 Status ConsistentPairsDetectorImpl::createPipelines() {
@@ -57,6 +63,10 @@ Status ConsistentPairsDetectorImpl::createPipelines() {
     VKC_TRY(createImageFramePipelines(c, "consistent-pairs", frameSetup));
     VKC_TRY(assignResult(decide, createComputePipeline(c, kSpirv_consistent_pairs_decide_comp, kConsistentPairsDecideLayout, {},
                                                        "consistent-pairs-decide")));
+    VKC_TRY(assignResult(layerCopy, createComputePipeline(c, kSpirv_consistent_pairs_layer_copy_comp,
+                                                          kConsistentPairsImagesLayout, {}, "consistent-pairs-layer-copy")));
+    VKC_TRY(assignResult(backClear, createComputePipeline(c, kSpirv_consistent_pairs_back_clear_comp,
+                                                          kConsistentPairsImagesLayout, {}, "consistent-pairs-back-clear")));
     // The flag-matrix compaction is the stencil method's, unchanged.
     VKC_TRY(assignResult(compact, createComputePipeline(c, kSpirv_pair_compact_comp, kStencilCompactLayout, {},
                                                         "consistent-pairs-compact")));
@@ -78,6 +88,19 @@ Status ConsistentPairsDetectorImpl::createPipelines() {
     peeling.colorFormats = {kConsistentPairsLayerFormat};
     peeling.name = "consistent-pairs-peel";
     VKC_TRY(graphics(peel, peeling));
+
+    // A peel's clear, drawn only in an iteration that runs: depth 1 everywhere, the background texel.
+    GraphicsPipelineDesc clearing;
+    clearing.vertexSpirv = kSpirv_fullscreen_triangle_vert;
+    clearing.fragmentSpirv = kSpirv_consistent_pairs_clear_frag;
+    clearing.layout = kConsistentPairsClearLayout;
+    clearing.depthFormat = kConsistentPairsDepthFormat;
+    clearing.depthTest = true;
+    clearing.depthWrite = true;
+    clearing.depthCompare = VK_COMPARE_OP_ALWAYS;
+    clearing.colorFormats = {kConsistentPairsLayerFormat};
+    clearing.name = "consistent-pairs-clear";
+    VKC_TRY(assignResult(clear, createGraphicsPipeline(c, clearing)));
 
     // The other draws differ only in their fragment shader and the faces they cull.
     struct WindowDraw {
@@ -108,6 +131,7 @@ Status ConsistentPairsDetectorImpl::createSlot(ConsistentPairsSlot& slot, uint32
                                frames.vertexBufferCapacity));
     VKC_TRY(make.descriptorSet(slot.windowSet, pool, peel.setLayouts[1], "consistent-pairs window set"));
     VKC_TRY(make.descriptorSet(slot.decideSet, pool, decide.setLayouts[0], "consistent-pairs decide set"));
+    VKC_TRY(make.descriptorSet(slot.imagesSet, pool, layerCopy.setLayouts[0], "consistent-pairs images set"));
     VKC_TRY(make.descriptorSet(slot.compactSet, pool, compact.setLayouts[0], "consistent-pairs compact set"));
     return make.queryPool(slot.occlusion, VK_QUERY_TYPE_OCCLUSION,
                           consistentPairsPeelCount(settings.layersPerIteration, settings.maxIterations),
@@ -118,10 +142,10 @@ Status ConsistentPairsDetectorImpl::createResources() {
     const uint32_t slotCount = settings.framesInFlight;
     const uint32_t vertexBuffers = frames.vertexBufferCapacity;
     VkDescriptorPoolSize sizes[2] = {
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (6 + 3 + vertexBuffers + 4 + 4 + 4)},
-        {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, slotCount * 3}};
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (6 + 3 + vertexBuffers + 4 + 5 + 4)},
+        {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, slotCount * (3 + 4)}};
     VKC_TRY(createDetectorFrames(*ctx,
-                                 {"consistent-pairs", slotCount, slotCount * 5, sizes,
+                                 {"consistent-pairs", slotCount, slotCount * 6, sizes,
                                   consistentPairsReadbackLayout(
                                       settings.maxCandidatePairs, settings.pointCapacity,
                                       consistentPairsPeelCount(settings.layersPerIteration, settings.maxIterations),

@@ -40,6 +40,11 @@ void ConsistentPairsDetectorImpl::writeDescriptors(const ConsistentPairsSlot& sl
     d.storageBuffer(slot.decideSet, gpu::kConsistentPairsBindingDraws, in.draws);
     d.storageBuffer(slot.decideSet, gpu::kConsistentPairsBindingDecideView, in.view);
     d.storageBuffer(slot.decideSet, gpu::kConsistentPairsBindingDecideDrawn, in.drawn);
+    d.storageBuffer(slot.decideSet, gpu::kConsistentPairsBindingIterations, in.iterationCommands);
+    d.storageImage(slot.imagesSet, gpu::kConsistentPairsBindingPeelTarget, in.peelTarget);
+    d.storageImage(slot.imagesSet, gpu::kConsistentPairsBindingLayerArray, in.layers);
+    d.storageImage(slot.imagesSet, gpu::kConsistentPairsBindingBackDepthArray, in.backDepth);
+    d.storageImage(slot.imagesSet, gpu::kConsistentPairsBindingBackIdArray, in.backId);
     writeImageFrameSetupDescriptors(c, slot.setupSet, d.buffer(in.candidates), d.buffer(in.bounds), d.buffer(in.objectDraws),
                                     d.buffer(in.view), d.buffer(in.drawn), d.buffer(in.draws));
     writePairCompactDescriptors(c, slot.compactSet, d.buffer(in.candidates), d.buffer(in.pairFlags), d.buffer(in.pairs),
@@ -75,7 +80,7 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     for (uint32_t i = 0; i < objectCount; ++i) {
         const SceneObject& o = scene.objects[i];
         const SceneMesh& mesh = scene.meshes[o.mesh];
-        auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, "object \"" + o.name + "\"");
+        auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, [&] { return "object \"" + o.name + "\""; });
         if (!vertexSlot) return vertexSlot.status();
         objects[i] = objectGpu(scene, o, candidates.origin, vertexSlot.value());
         const bool closed = mesh.report.validForVolumeMethods();
@@ -95,11 +100,12 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     limits.inconsistentImage = s.keepImages ? 1u : 0u;
 
     ConsistentPairsPassInputs in;
-    in.pipelines = {&frameSetup, &peel, &consistency, &backId, &determination, &decide, &compact};
+    in.pipelines = {&frameSetup, &peel, &consistency, &backId, &determination, &decide, &clear, &layerCopy, &backClear, &compact};
     in.setupSet = slot.setupSet;
     in.geometrySet = slot.geometrySet;
     in.windowSet = slot.windowSet;
     in.decideSet = slot.decideSet;
+    in.imagesSet = slot.imagesSet;
     in.compactSet = slot.compactSet;
     in.occlusion = slot.occlusion.pool;
     in.storeOpNone = c.apiVersion >= VK_API_VERSION_1_3;
@@ -119,8 +125,10 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     in.view = graph.createBuffer("consistent-pairs frame view", {sizeof(gpu::ImageFrameGpu)});
     in.drawn = graph.createBuffer("consistent-pairs drawn objects", {imageFrameDrawnBytes(objectCount)});
     in.indices = declareSceneIndices(graph, slot.indices, "cp");
-    // The GPU writes every draw, and rewrites instanceCount of iterations after the first.
+    // The GPU writes every draw, and each iteration's decision rewrites its instanceCount.
     in.draws = graph.createBuffer("consistent-pairs indirect draws", {imageFrameCommandsBytes(objectCount, s.maxIterations)});
+    in.iterationCommands = graph.createBuffer("consistent-pairs iteration commands",
+                                              {VkDeviceSize(s.maxIterations) * sizeof(gpu::ConsistentPairsIterationGpu)});
     in.unfound = graph.createBuffer("consistent-pairs unfound candidates", {stencilPairsBytes(s.maxCandidatePairs)});
     in.pairFlags = graph.createBuffer("consistent-pairs pair flags", {std::max<VkDeviceSize>(16, stencilPairFlagsBytes(objectCount))});
     in.stats = graph.createBuffer("consistent-pairs stats", {sizeof(gpu::ConsistentPairsStatsGpu)});
@@ -169,7 +177,7 @@ Status ConsistentPairsDetectorImpl::readResults(uint64_t frame, FrameResults& ou
     d.distanceThreshold = settings.distanceThresholdPixels * view.pixelSize;
     const auto stats = layout.value<gpu::ConsistentPairsStatsGpu>(base, kConsistentPairsReadbackStats);
     // The first iteration runs when anything is drawn; the decisions count the others.
-    d.iterationsRun = view.drawnObjects == 0 ? 0 : 1 + stats.iterations;
+    d.iterationsRun = stats.iterations;
     d.inconsistentPixels = stats.inconsistentPixels;
     if (settings.keepImages) {
         const auto image = layout.span<uint32_t>(base, kConsistentPairsReadbackInconsistentImage,

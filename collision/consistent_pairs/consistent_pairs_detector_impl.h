@@ -30,6 +30,7 @@ struct ConsistentPairsSlot {
     VkDescriptorSet geometrySet = VK_NULL_HANDLE;
     VkDescriptorSet windowSet = VK_NULL_HANDLE;
     VkDescriptorSet decideSet = VK_NULL_HANDLE;
+    VkDescriptorSet imagesSet = VK_NULL_HANDLE;
     VkDescriptorSet compactSet = VK_NULL_HANDLE;
     QueryPool occlusion;
     std::unique_ptr<Graph> graph;  // kept for pass names when reading timings
@@ -47,7 +48,7 @@ struct ConsistentPairsDetectorImpl {
     Context* context = nullptr;  // for the broadphase of run(scene)
     ConsistentPairsSettings settings;
     ImageFramePipelines frameSetup;
-    Pipeline peel, consistency, backId, determination, decide, compact;
+    Pipeline peel, consistency, backId, determination, decide, clear, layerCopy, backClear, compact;
     DetectorFrames frames;
     std::vector<ConsistentPairsSlot> slots;
 

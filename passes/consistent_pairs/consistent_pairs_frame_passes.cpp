@@ -1,7 +1,7 @@
 // Consistent pairs, the frame around the iterations (paper 3, section 5): setup (clear the flag
 // matrix, list headers and stats, with keepImages the per-pixel image; reset the peels' occlusion
-// queries; the view and the draws set up on the GPU from the candidates), the GPU decision after each iteration (copy the last peel's query result, write the
-// next iteration's indirect draws), then the compaction of the flag matrix into unique pairs and
+// queries; the view and the draws set up on the GPU from the candidates), the GPU decision before each iteration (from the second on, copy the previous one's last peel's query result; write the
+// iteration's indirect draws and commands), then the compaction of the flag matrix into unique pairs and
 // one copy into the ring slot (the peels' query results included).
 // Reads: queries, candidates, flags. Writes: stats, indirect draws, pairs, the ring slot.
 // Invariant: list counts are exact; at most `capacity` entries are stored.
@@ -10,6 +10,8 @@
 
 
 #include <volk.h>
+
+#include <algorithm>
 
 namespace vkc {
 
@@ -30,8 +32,16 @@ const PipelineLayoutDesc kConsistentPairsDecideLayout = {
     {{0, gpu::kConsistentPairsBindingDecideStats, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kConsistentPairsBindingDraws, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kConsistentPairsBindingDecideView, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
-     {0, gpu::kConsistentPairsBindingDecideDrawn, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
+     {0, gpu::kConsistentPairsBindingDecideDrawn, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kConsistentPairsBindingIterations, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
     sizeof(gpu::ConsistentPairsDecidePush)};
+const PipelineLayoutDesc kConsistentPairsImagesLayout = {
+    {{0, gpu::kConsistentPairsBindingPeelTarget, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
+     {0, gpu::kConsistentPairsBindingLayerArray, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
+     {0, gpu::kConsistentPairsBindingBackDepthArray, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
+     {0, gpu::kConsistentPairsBindingBackIdArray, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1}},
+    sizeof(gpu::ConsistentPairsImagesPush)};
+const PipelineLayoutDesc kConsistentPairsClearLayout = {{}, 0};
 
 static void addSetupPass(Graph& graph, const ConsistentPairsPassInputs& in, ConsistentPairsGraphState& state) {
     PassBuilder setup = graph.addPass("consistent-pairs-setup");
@@ -83,31 +93,39 @@ static void addSetupPass(Graph& graph, const ConsistentPairsPassInputs& in, Cons
 
 void addConsistentPairsDecidePasses(Graph& graph, const ConsistentPairsPassInputs& in, uint32_t iteration,
                                     ConsistentPairsGraphState& state) {
-    PassBuilder copy = graph.addPass("consistent-pairs-query-copy");
-    state.stats = copy.write(state.stats, Access::TransferDst);
-    const BufferHandle copyStats = state.stats;
-    copy.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
-        const uint32_t query = consistentPairsLastLayer(in.layersPerIteration, iteration);
-        const VkDeviceSize offset =
-            r.bufferOffset(copyStats) + offsetof(gpu::ConsistentPairsStatsGpu, peelSamples) + sizeof(uint32_t) * iteration;
-        // WAIT: the copy waits on the GPU for the peel's query, never on the CPU.
-        r.device().vkCmdCopyQueryPoolResults(cmd, in.occlusion, query, 1, r.buffer(copyStats), offset,
-                                             sizeof(uint32_t), VK_QUERY_RESULT_WAIT_BIT);
-    });
+    if (iteration != 0) {
+        PassBuilder copy = graph.addPass("consistent-pairs-query-copy");
+        state.stats = copy.write(state.stats, Access::TransferDst);
+        const BufferHandle copyStats = state.stats;
+        copy.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+            const uint32_t previous = iteration - 1;
+            const uint32_t query = consistentPairsLastLayer(in.layersPerIteration, previous);
+            const VkDeviceSize offset = r.bufferOffset(copyStats) + offsetof(gpu::ConsistentPairsStatsGpu, peelSamples) +
+                                        sizeof(uint32_t) * previous;
+            // WAIT: the copy waits on the GPU for the peel's query, never on the CPU.
+            r.device().vkCmdCopyQueryPoolResults(cmd, in.occlusion, query, 1, r.buffer(copyStats), offset,
+                                                 sizeof(uint32_t), VK_QUERY_RESULT_WAIT_BIT);
+        });
+    }
 
     PassBuilder decide = graph.addPass("consistent-pairs-decide");
     decide.read(state.view, Access::ComputeRead);
     decide.read(state.drawn, Access::ComputeRead);
     state.stats = decide.write(state.stats, Access::ComputeReadWrite);
     state.draws = decide.write(state.draws, Access::ComputeReadWrite);
+    // Each decision writes its own iteration's entry; the earlier ones' stay as they were.
+    state.iterationCommands = decide.write(state.iterationCommands, Access::ComputeWrite);
     decide.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
         const Pipeline& pipeline = *in.pipelines.decide;
-        gpu::ConsistentPairsDecidePush push = {iteration, in.objectCount, 0u, 0u};
+        const uint32_t imageGroups = (in.resolution + gpu::kConsistentPairsImageGroupSize - 1) / gpu::kConsistentPairsImageGroupSize;
+        gpu::ConsistentPairsDecidePush push = {iteration, in.objectCount, imageGroups, 0u};
         r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
         r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &in.decideSet, 0,
                                            nullptr);
         r.device().vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
-        r.device().vkCmdDispatch(cmd, (push.drawCount + gpu::kConsistentPairsDecideGroupSize - 1) / gpu::kConsistentPairsDecideGroupSize, 1, 1);
+        // At least one workgroup: its first thread writes the iteration's own commands.
+        const uint32_t groups = (push.drawCount + gpu::kConsistentPairsDecideGroupSize - 1) / gpu::kConsistentPairsDecideGroupSize;
+        r.device().vkCmdDispatch(cmd, std::max(groups, 1u), 1, 1);
     });
 }
 
@@ -154,6 +172,7 @@ void addConsistentPairsPasses(Graph& graph, const ConsistentPairsPassInputs& in)
     state.view = in.view;
     state.drawn = in.drawn;
     state.draws = in.draws;
+    state.iterationCommands = in.iterationCommands;
     state.pairFlags = in.pairFlags;
     state.stats = in.stats;
     state.pairs = in.pairs;
@@ -168,9 +187,9 @@ void addConsistentPairsPasses(Graph& graph, const ConsistentPairsPassInputs& in)
     addSetupPass(graph, in, state);
     if (in.objectCount != 0) {
         for (uint32_t iteration = 0; iteration < in.iterations; ++iteration) {
+            addConsistentPairsDecidePasses(graph, in, iteration, state);
             addConsistentPairsPeelPasses(graph, in, iteration, state);
             addConsistentPairsWindowPasses(graph, in, iteration, state);
-            if (iteration + 1 < in.iterations) addConsistentPairsDecidePasses(graph, in, iteration, state);
         }
     }
     addCompactPasses(graph, in, state);

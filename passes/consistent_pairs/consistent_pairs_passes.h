@@ -1,8 +1,9 @@
 // Passes of method `consistent-pairs` (paper 3, Jang, Jeong & Han), in frame order:
 //   setup (clear flags, lists, stats; reset queries) -> frame set-up on the GPU from the candidates
 //   (image_frame_setup_pass.h: the view, the drawn objects, every object's draws per iteration) ->
-//   per iteration: peel (+ copy into the layer array) per new front layer -> clear back slots ->
-//                  consistency -> back ids -> determination -> decide (not after the last) ->
+//   per iteration: (query copy of the previous one's last peel ->) decide whether it runs ->
+//                  peel (+ copy into the layer array) per new front layer -> clear back slots ->
+//                  consistency -> back ids -> determination ->
 //   compact -> readback.
 // Reads: mesh vertices in place, per-frame objects, the candidates (the broadphase's buffers of the
 // same frame, or the host's in their layout), the triangle indices.
@@ -10,7 +11,8 @@
 // the stats, occlusion queries (one per peel) and the ring slot (pairs, points, stats).
 // Invariant: every iteration is recorded, with one draw per scene object; the GPU sets the draws of
 // an unneeded iteration and of an object in no candidate pair to zero instances, so they leave
-// every output unchanged.
+// every output unchanged, and gives an unneeded iteration's clears and copies (draws and dispatches
+// too: ConsistentPairsIterationGpu) nothing to do, so that it costs only its recorded commands.
 #pragma once
 
 #include "passes/graph/graph.h"
@@ -32,6 +34,9 @@ struct ConsistentPairsPipelines {
     const Pipeline* backId = nullptr;         // back faces, no depth test (4.3, back/back)
     const Pipeline* determination = nullptr;  // all faces, no depth test (4.3)
     const Pipeline* decide = nullptr;         // consistent_pairs_decide.comp (5)
+    const Pipeline* clear = nullptr;          // fullscreen_triangle.vert + consistent_pairs_clear.frag: a peel's clear
+    const Pipeline* layerCopy = nullptr;      // consistent_pairs_layer_copy.comp: a peel into its layer slot
+    const Pipeline* backClear = nullptr;      // consistent_pairs_back_clear.comp: the back slots before a window
     const Pipeline* compact = nullptr;        // pair_compact.comp: the same flag-matrix compaction
 };
 
@@ -41,6 +46,7 @@ struct ConsistentPairsPassInputs : PairListSizes {  // candidateCount: entries t
     VkDescriptorSet geometrySet = VK_NULL_HANDLE;  // set 0 of every draw
     VkDescriptorSet windowSet = VK_NULL_HANDLE;    // set 1 of every draw
     VkDescriptorSet decideSet = VK_NULL_HANDLE;
+    VkDescriptorSet imagesSet = VK_NULL_HANDLE;    // peel target, layers, back depth, back ids (storage images)
     VkDescriptorSet compactSet = VK_NULL_HANDLE;   // candidates, pair flags, pairs, unfound (stencil bindings)
     VkQueryPool occlusion = VK_NULL_HANDLE;        // one query per peel, in global layer order
     bool storeOpNone = false;                      // Vulkan 1.3: read-only attachments store nothing
@@ -58,6 +64,7 @@ struct ConsistentPairsPassInputs : PairListSizes {  // candidateCount: entries t
     BufferHandle indices;                   // every mesh's triangle indices (the index buffer)
     std::vector<BufferHandle> meshVertices; // every vertex buffer the objects read
     BufferHandle draws;                     // image frame commands: per iteration one draw per object
+    BufferHandle iterationCommands;         // gpu::ConsistentPairsIterationGpu per iteration
     BufferHandle candidates;                // PairListHeader, then uvec2 per candidate pair
     BufferHandle unfound;                   // StencilListHeader + StencilPairGpu * pairCapacity: tested, not colliding
     BufferHandle pairFlags;                 // objectCount^2 bits
@@ -77,6 +84,8 @@ struct ConsistentPairsPassInputs : PairListSizes {  // candidateCount: entries t
 // Descriptor layouts (checked against the SPIR-V by tests/consistent_pairs).
 extern const PipelineLayoutDesc kConsistentPairsDrawLayout;
 extern const PipelineLayoutDesc kConsistentPairsDecideLayout;
+extern const PipelineLayoutDesc kConsistentPairsImagesLayout;
+extern const PipelineLayoutDesc kConsistentPairsClearLayout;
 
 inline constexpr VkFormat kConsistentPairsLayerFormat = VK_FORMAT_R32G32B32A32_UINT;
 inline constexpr VkFormat kConsistentPairsBackDepthFormat = VK_FORMAT_R32_UINT;
@@ -101,7 +110,7 @@ inline VkDeviceSize consistentPairsPointsBytes(uint32_t capacity) {
 
 // Handles that the passes advance (each write makes a new version).
 struct ConsistentPairsGraphState {
-    BufferHandle view, drawn, draws, pairFlags, stats, pairs, points, unfound, inconsistentImage;
+    BufferHandle view, drawn, draws, iterationCommands, pairFlags, stats, pairs, points, unfound, inconsistentImage;
     ImageHandle depth, peelTarget, layers, backDepth, backId;
 };
 
@@ -134,8 +143,15 @@ void addConsistentPairsPeelPasses(Graph& graph, const ConsistentPairsPassInputs&
                                   ConsistentPairsGraphState& state);
 void addConsistentPairsWindowPasses(Graph& graph, const ConsistentPairsPassInputs& in, uint32_t iteration,
                                     ConsistentPairsGraphState& state);
+// Whether `iteration` runs: the previous iteration's last peel query copied on the GPU (from the
+// second on), then the decision pass writing the iteration's draws and commands.
 void addConsistentPairsDecidePasses(Graph& graph, const ConsistentPairsPassInputs& in, uint32_t iteration,
                                     ConsistentPairsGraphState& state);
+// A dispatch of an iteration image pipeline (layer copy, back clear) over the view's pixels, with the
+// iteration's workgroups.
+void dispatchConsistentPairsImages(VkCommandBuffer cmd, const PassResources& r, const ConsistentPairsPassInputs& in,
+                                   const Pipeline& pipeline, BufferHandle iterationCommands, uint32_t iteration,
+                                   const gpu::ConsistentPairsImagesPush& push);
 
 // Shared by the draw passes: what every draw reads (geometry, indirect draws), and the draws of one
 // iteration, one multi-draw of every object's indirect draw (its first instance names the object,
@@ -145,7 +161,8 @@ void readConsistentPairsGeometry(PassBuilder& pass, const ConsistentPairsPassInp
 void drawConsistentPairsObjects(VkCommandBuffer cmd, const PassResources& r, const ConsistentPairsPassInputs& in,
                                 const Pipeline& pipeline, BufferHandle draws, uint32_t iteration,
                                 uint32_t windowBase, bool firstLayer);
-// Dynamic rendering over the view's depth image (written or read-only) and an optional colour target.
+// Dynamic rendering over the view's depth image (written or read-only) and an optional colour target;
+// a written one is not cleared on load (the peel draws its clear, and only when its iteration runs).
 void beginConsistentPairsRendering(VkCommandBuffer cmd, const PassResources& r, const ConsistentPairsPassInputs& in,
                                    ImageHandle depth, bool readOnlyDepth, ImageHandle color);
 

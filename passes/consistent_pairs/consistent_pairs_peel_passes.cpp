@@ -5,11 +5,13 @@
 // paper kept three layers in the channels of three MRT textures, the layers here are the slots of
 // one 2D array image indexed per pixel by the later passes: any number of layers per iteration,
 // and no descriptor-array indexing of images (an attachment cannot also be a bound storage image).
+// The peel's clear is a draw and its copy a dispatch, both indirect with the iteration's own
+// commands, so that an iteration the GPU skips clears and copies nothing.
 #include "passes/consistent_pairs/consistent_pairs_passes.h"
 
 #include <volk.h>
 
-#include <bit>
+#include <cstddef>
 
 namespace vkc {
 
@@ -19,21 +21,17 @@ void beginConsistentPairsRendering(VkCommandBuffer cmd, const PassResources& r, 
     depthInfo.imageView = r.imageView(depth);
     depthInfo.imageLayout = readOnlyDepth ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL
                                           : VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
-    depthInfo.loadOp = readOnlyDepth ? VK_ATTACHMENT_LOAD_OP_LOAD : VK_ATTACHMENT_LOAD_OP_CLEAR;
+    depthInfo.loadOp = readOnlyDepth ? VK_ATTACHMENT_LOAD_OP_LOAD : VK_ATTACHMENT_LOAD_OP_DONT_CARE;
     // A read-only attachment must not be stored (a write the graph did not declare); STORE_OP_NONE
     // is core in Vulkan 1.3.
     depthInfo.storeOp = readOnlyDepth && in.storeOpNone ? VK_ATTACHMENT_STORE_OP_NONE : VK_ATTACHMENT_STORE_OP_STORE;
-    depthInfo.clearValue.depthStencil = {1.0f, 0};
 
     VkRenderingAttachmentInfo colorInfo = {VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
     if (color.valid()) {
         colorInfo.imageView = r.imageView(color);
         colorInfo.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-        colorInfo.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+        colorInfo.loadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
         colorInfo.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-        // The background: depth 1 (the far plane), no object.
-        colorInfo.clearValue.color.uint32[0] = std::bit_cast<uint32_t>(1.0f);
-        colorInfo.clearValue.color.uint32[1] = gpu::kConsistentPairsNoObject;
     }
     VkRenderingInfo info = {VK_STRUCTURE_TYPE_RENDERING_INFO};
     info.renderArea = {{0, 0}, {in.resolution, in.resolution}};
@@ -74,6 +72,18 @@ void drawConsistentPairsObjects(VkCommandBuffer cmd, const PassResources& r, con
     r.device().vkCmdDrawIndexedIndirect(cmd, r.buffer(draws), offset, in.objectCount, sizeof(VkDrawIndexedIndirectCommand));
 }
 
+void dispatchConsistentPairsImages(VkCommandBuffer cmd, const PassResources& r, const ConsistentPairsPassInputs& in,
+                                   const Pipeline& pipeline, BufferHandle iterationCommands, uint32_t iteration,
+                                   const gpu::ConsistentPairsImagesPush& push) {
+    r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
+    r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &in.imagesSet, 0,
+                                       nullptr);
+    r.device().vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+    r.device().vkCmdDispatchIndirect(cmd, r.buffer(iterationCommands),
+                                     r.bufferOffset(iterationCommands) + iteration * sizeof(gpu::ConsistentPairsIterationGpu) +
+                                         offsetof(gpu::ConsistentPairsIterationGpu, groupsX));
+}
+
 void addConsistentPairsPeelPasses(Graph& graph, const ConsistentPairsPassInputs& in, uint32_t iteration,
                                   ConsistentPairsGraphState& state) {
     const uint32_t layers = in.layersPerIteration;
@@ -88,10 +98,16 @@ void addConsistentPairsPeelPasses(Graph& graph, const ConsistentPairsPassInputs&
         else peel.read(state.layers, Access::FragmentRead);
         state.depth = peel.write(state.depth, Access::DepthStencilAttachment);
         state.peelTarget = peel.write(state.peelTarget, Access::ColorAttachment);
+        peel.read(state.iterationCommands, Access::IndirectRead);
         const ImageHandle depth = state.depth, target = state.peelTarget;
-        const BufferHandle draws = state.draws;
+        const BufferHandle draws = state.draws, commands = state.iterationCommands;
         peel.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
             beginConsistentPairsRendering(cmd, r, in, depth, false, target);
+            // The clear: depth 1 and the background texel (depth 1, no object), if the iteration runs.
+            r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, in.pipelines.clear->pipeline);
+            r.device().vkCmdDrawIndirect(cmd, r.buffer(commands),
+                                         r.bufferOffset(commands) + iteration * sizeof(gpu::ConsistentPairsIterationGpu),
+                                         1, sizeof(VkDrawIndirectCommand));
             r.device().vkCmdBeginQuery(cmd, in.occlusion, layer, VK_QUERY_CONTROL_PRECISE_BIT);
             drawConsistentPairsObjects(cmd, r, in, *in.pipelines.peel, draws, iteration, layer, layer == 0);
             r.device().vkCmdEndQuery(cmd, in.occlusion, layer);
@@ -99,16 +115,14 @@ void addConsistentPairsPeelPasses(Graph& graph, const ConsistentPairsPassInputs&
         });
 
         PassBuilder copy = graph.addPass("consistent-pairs-peel-copy");
-        copy.read(state.peelTarget, Access::TransferSrc);
-        state.layers = copy.write(state.layers, Access::TransferDst);
-        const ImageHandle source = state.peelTarget, destination = state.layers;
+        copy.read(state.peelTarget, Access::ComputeRead);
+        copy.read(state.iterationCommands, Access::IndirectRead);
+        // Writes one slot; the others keep the layers peeled before (no barrier discards contents).
+        state.layers = copy.write(state.layers, Access::ComputeWrite);
+        const BufferHandle copyCommands = state.iterationCommands;
         copy.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
-            VkImageCopy region = {};
-            region.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-            region.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, layer % layers, 1};
-            region.extent = {in.resolution, in.resolution, 1};
-            r.device().vkCmdCopyImage(cmd, r.image(source), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, r.image(destination),
-                                      VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+            dispatchConsistentPairsImages(cmd, r, in, *in.pipelines.layerCopy, copyCommands, iteration,
+                                          {layer % layers, in.resolution, layers, 0u});
         });
     }
 }

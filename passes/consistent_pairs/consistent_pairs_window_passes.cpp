@@ -15,17 +15,15 @@ void addConsistentPairsWindowPasses(Graph& graph, const ConsistentPairsPassInput
                                     ConsistentPairsGraphState& state) {
     const uint32_t base = consistentPairsWindowBase(in.layersPerIteration, iteration);
 
+    // A dispatch with the iteration's workgroups (none when it does not run): no back face yet.
     PassBuilder clear = graph.addPass("consistent-pairs-clear-back");
-    state.backDepth = clear.write(state.backDepth, Access::TransferDst);
-    state.backId = clear.write(state.backId, Access::TransferDst);
-    const ImageHandle clearDepth = state.backDepth, clearId = state.backId;
+    clear.read(state.iterationCommands, Access::IndirectRead);
+    state.backDepth = clear.write(state.backDepth, Access::ComputeWrite);
+    state.backId = clear.write(state.backId, Access::ComputeWrite);
+    const BufferHandle commands = state.iterationCommands;
     clear.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
-        const VkImageSubresourceRange all = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, VK_REMAINING_ARRAY_LAYERS};
-        VkClearColorValue none = {};
-        none.uint32[0] = gpu::kConsistentPairsNoDepth;
-        r.device().vkCmdClearColorImage(cmd, r.image(clearDepth), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &none, 1, &all);
-        VkClearColorValue noObject = {};
-        r.device().vkCmdClearColorImage(cmd, r.image(clearId), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &noObject, 1, &all);
+        dispatchConsistentPairsImages(cmd, r, in, *in.pipelines.backClear, commands, iteration,
+                                      {0u, in.resolution, in.layersPerIteration, 0u});
     });
 
     // Each draw pass renders with the last peel's depth image attached read-only (the pipelines do

@@ -38,11 +38,22 @@ VKC_CONSTANT(uint, kConsistentPairsBindingStats, 4u)
 VKC_CONSTANT(uint, kConsistentPairsBindingPoints, 5u)
 // Inconsistent back-face fragments per pixel (keepImages; else a placeholder the shader skips).
 VKC_CONSTANT(uint, kConsistentPairsBindingInconsistentImage, 6u)
-// Decision set (compute): the stats, the indirect draws, the frame's view and drawn flags.
+// Decision set (compute): the stats, the indirect draws, the frame's view and drawn flags, the
+// iterations' own commands.
 VKC_CONSTANT(uint, kConsistentPairsBindingDecideStats, 0u)
 VKC_CONSTANT(uint, kConsistentPairsBindingDraws, 1u)
 VKC_CONSTANT(uint, kConsistentPairsBindingDecideView, 2u)
 VKC_CONSTANT(uint, kConsistentPairsBindingDecideDrawn, 3u)
+VKC_CONSTANT(uint, kConsistentPairsBindingIterations, 4u)
+// Iteration image set (compute: consistent_pairs_layer_copy.comp uses the first two,
+// consistent_pairs_back_clear.comp the last two): the peel's colour target, the front layers, the
+// nearest back faces and their ids.
+VKC_CONSTANT(uint, kConsistentPairsBindingPeelTarget, 0u)
+VKC_CONSTANT(uint, kConsistentPairsBindingLayerArray, 1u)
+VKC_CONSTANT(uint, kConsistentPairsBindingBackDepthArray, 2u)
+VKC_CONSTANT(uint, kConsistentPairsBindingBackIdArray, 3u)
+// 8 x 8 pixel tiles for the iteration image passes.
+VKC_CONSTANT(uint, kConsistentPairsImageGroupSize, 8u)
 
 // The frame's limits (std430, 32 bytes); its view is the image frame's first (along z).
 struct ConsistentPairsFrameGpu {
@@ -65,16 +76,37 @@ struct ConsistentPairsDrawPush {
 };
 
 struct ConsistentPairsDecidePush {
-    uint iteration;       // the iteration whose last peel decides the next one
+    uint iteration;       // the iteration this pass enables or not (from the earlier ones' last peels)
     uint drawCount;       // draws (scene objects) per iteration
+    uint imageGroups;     // workgroups per side of the iteration image passes (resolution / 8, rounded up)
     uint pad0;
-    uint pad1;
+};
+
+// An iteration's own indirect commands, written by its decision pass: the peels' clear draw
+// (a full-screen triangle) and the dispatch of the layer copies and the back-slot clear. An
+// iteration that does not run gets no instance and no workgroup, so it costs no clear or copy.
+struct ConsistentPairsIterationGpu {
+    uint clearVertexCount;    // VkDrawIndirectCommand
+    uint clearInstanceCount;
+    uint clearFirstVertex;
+    uint clearFirstInstance;
+    uint groupsX;             // VkDispatchIndirectCommand
+    uint groupsY;
+    uint groupsZ;
+    uint pad;
+};
+
+struct ConsistentPairsImagesPush {
+    uint layer;           // copy: the layer slot the peel goes into
+    uint resolution;
+    uint layerCount;      // clear: slots of the back images
+    uint pad;
 };
 
 // Per-frame counters. peelSamples[i] is the occlusion query of iteration i's last peel, copied
 // on the GPU (vkCmdCopyQueryPoolResults) for the decision pass.
 struct ConsistentPairsStatsGpu {
-    uint iterations;          // iterations after the first that ran (those the decision pass enabled)
+    uint iterations;          // iterations that ran (those the decision passes enabled)
     uint inconsistentPixels;  // back-face fragments whose nearest front face has another id (4.2)
     uint pad0;
     uint pad1;

@@ -1,18 +1,22 @@
 // Tier A (no device): the consistent-pairs passes compile into a graph (no stale handles) in the
 // frame order of passes/consistent_pairs/consistent_pairs_passes.h: every iteration recorded up front, later ones
-// peeling one layer fewer (they start from the previous last layer), a decision between
-// iterations whose indirect draws the next iteration reads; and every pipeline layout against its
-// shader's SPIR-V.
+// peeling one layer fewer (they start from the previous last layer), a decision before each
+// iteration whose indirect draws and commands (clears, copies) the iteration reads; and every
+// pipeline layout against its shader's SPIR-V.
 #include "passes/consistent_pairs/consistent_pairs_passes.h"
 #include "passes/stencil/stencil_passes.h"
 #include "tests/support/reflection_check.h"
 
+#include "spirv/consistent_pairs_back_clear.comp.h"
 #include "spirv/consistent_pairs_back_id.frag.h"
+#include "spirv/consistent_pairs_clear.frag.h"
 #include "spirv/consistent_pairs_consistency.frag.h"
 #include "spirv/consistent_pairs_decide.comp.h"
 #include "spirv/consistent_pairs_determination.frag.h"
 #include "spirv/consistent_pairs_geometry.vert.h"
+#include "spirv/consistent_pairs_layer_copy.comp.h"
 #include "spirv/consistent_pairs_peel.frag.h"
+#include "spirv/fullscreen_triangle.vert.h"
 #include "spirv/pair_compact.comp.h"
 
 #include <gtest/gtest.h>
@@ -52,6 +56,7 @@ ConsistentPairsPassInputs fakeInputs(Graph& graph, uint32_t layers, uint32_t ite
     in.indices = buffer("indices");
     in.meshVertices = {buffer("mesh vertices")};
     in.draws = buffer("draws");
+    in.iterationCommands = buffer("iteration commands");
     in.candidates = buffer("candidates");
     in.bounds = buffer("bounds");
     in.objectDraws = buffer("draw ranges");
@@ -86,6 +91,8 @@ TEST(ConsistentPairsPasses, CompileInFrameOrderWithEveryIterationRecorded) {
     std::vector<std::string> expected = {"consistent-pairs-setup", "consistent-pairs-frame-reset",
                                          "consistent-pairs-frame-candidates", "consistent-pairs-frame-views"};
     for (uint32_t iteration = 0; iteration < iterations; ++iteration) {
+        if (iteration != 0) expected.push_back("consistent-pairs-query-copy");
+        expected.push_back("consistent-pairs-decide");
         // The first iteration peels all its layers; later ones start from the previous last layer.
         for (uint32_t k = iteration == 0 ? 0 : 1; k < layers; ++k) {
             expected.push_back("consistent-pairs-peel");
@@ -93,10 +100,6 @@ TEST(ConsistentPairsPasses, CompileInFrameOrderWithEveryIterationRecorded) {
         }
         for (const char* pass : {"consistent-pairs-clear-back", "consistent-pairs-consistency", "consistent-pairs-back-id", "consistent-pairs-determination"})
             expected.push_back(pass);
-        if (iteration + 1 < iterations) {
-            expected.push_back("consistent-pairs-query-copy");
-            expected.push_back("consistent-pairs-decide");
-        }
     }
     expected.push_back("consistent-pairs-compact");
     expected.push_back("consistent-pairs-readback");
@@ -104,7 +107,7 @@ TEST(ConsistentPairsPasses, CompileInFrameOrderWithEveryIterationRecorded) {
     for (uint32_t i = 0; i < graph.passCount(); ++i) EXPECT_EQ(graph.passName(i), expected[i]) << "pass " << i;
     EXPECT_EQ(consistentPairsPeelCount(layers, iterations), 7u);
 
-    // The peel after a decision waits for the decision's writes to the indirect draws.
+    // The peel after a decision waits for the decision's writes to the indirect draws and commands.
     bool indirectAfterDecide = false;
     for (uint32_t pass = 1; pass < graph.passCount(); ++pass) {
         if (graph.passName(pass - 1) != "consistent-pairs-decide") continue;
@@ -137,6 +140,12 @@ TEST(ConsistentPairsLayouts, MatchShaders) {
           std::tuple{std::span<const uint32_t>(kSpirv_consistent_pairs_determination_frag), &kConsistentPairsDrawLayout,
                      "determination"},
           std::tuple{std::span<const uint32_t>(kSpirv_consistent_pairs_decide_comp), &kConsistentPairsDecideLayout, "decide"},
+          std::tuple{std::span<const uint32_t>(kSpirv_consistent_pairs_layer_copy_comp), &kConsistentPairsImagesLayout,
+                     "layer copy"},
+          std::tuple{std::span<const uint32_t>(kSpirv_consistent_pairs_back_clear_comp), &kConsistentPairsImagesLayout,
+                     "back clear"},
+          std::tuple{std::span<const uint32_t>(kSpirv_fullscreen_triangle_vert), &kConsistentPairsClearLayout, "clear vertex"},
+          std::tuple{std::span<const uint32_t>(kSpirv_consistent_pairs_clear_frag), &kConsistentPairsClearLayout, "clear"},
           std::tuple{std::span<const uint32_t>(kSpirv_pair_compact_comp), &kStencilCompactLayout, "compact"}}) {
         Status status = test::checkPipelineLayout(spirv, *layout, name);
         EXPECT_TRUE(status.ok()) << status.describe();

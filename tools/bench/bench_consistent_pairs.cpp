@@ -5,7 +5,9 @@
 // comes from one broadphase run per case (untimed); each iteration is ConsistentPairsDetector::run
 // (record, submit, wait, read back), timed in wall-clock time (the CPU mostly waits). Counters:
 // objects, triangles, pairs, iterations (that the GPU ran), points, gpu_ms (sum of the method's
-// pass timestamps) and gpu_<pass>_ms per pass label.
+// pass timestamps) and gpu_<pass>_ms per pass label. BM_ConsistentPairs/iterations (issue 14):
+// the same frame with maxIterations at the default 8 and at exactly the iterations the scene needs,
+// whose costs must differ by less than 20%.
 #include "tools/bench/broadphase_setup.h"
 #include "tools/bench/candidate_scene.h"
 #include "tools/bench/detector_cache.h"
@@ -53,7 +55,8 @@ Result<SolidScene> sharedMeshScene(uint32_t count, uint32_t seed) {
 
 // One detector per resolution (detector_cache.h) beside the context; each case is warmed up once.
 struct Setup : BroadphaseSetup {
-    std::map<uint32_t, std::unique_ptr<ConsistentPairsDetector>> detectors;  // by resolution
+    // By maxIterations (0: the default), then resolution.
+    std::map<uint32_t, std::map<uint32_t, std::unique_ptr<ConsistentPairsDetector>>> detectors;
     std::map<uint32_t, std::unique_ptr<CandidateScene>> cases;              // by object count
 };
 
@@ -66,11 +69,12 @@ Setup& setup() {
     return created;
 }
 
-ConsistentPairsDetector* detectorAt(uint32_t resolution, std::string& error) {
+ConsistentPairsDetector* detectorAt(uint32_t resolution, uint32_t maxIterations, std::string& error) {
     ConsistentPairsSettings settings;
     settings.resolution = resolution;
+    settings.maxIterations = maxIterations;
     settings.pointCapacity = 1u << 20;  // so that no case is truncated
-    return cachedDetector(setup().detectors, setup().context, settings, error);
+    return cachedDetector(setup().detectors[maxIterations], setup().context, settings, error);
 }
 
 CandidateScene* prepare(uint32_t objects, ConsistentPairsDetector& detector, std::string& error) {
@@ -97,19 +101,41 @@ CandidateScene* prepare(uint32_t objects, ConsistentPairsDetector& detector, std
     return cached.get();
 }
 
-// Args: objects, resolution.
+// The iterations a default detector runs on the case: what the scene needs.
+uint32_t iterationsNeeded(uint32_t objects, uint32_t resolution, std::string& error) {
+    ConsistentPairsDetector* detector = detectorAt(resolution, 0, error);
+    CandidateScene* prepared = detector ? prepare(objects, *detector, error) : nullptr;
+    if (!prepared) return 0;
+    ConsistentPairsFrameDetails details;
+    auto ran = detector->run(*prepared->scene, prepared->pcs, &details);
+    if (!ran) {
+        error = ran.status().describe();
+        return 0;
+    }
+    return details.iterationsRun;
+}
+
+// Args: objects, resolution, and with BM_ConsistentPairs/iterations maxIterations (0: exactly the
+// iterations needed; otherwise the setting, 0 being the default).
 void BM_ConsistentPairs(benchmark::State& state) {
     std::string error;
     if (!setup().broadphase) {
         state.SkipWithError(("no Vulkan device: " + setup().error).c_str());
         return;
     }
-    ConsistentPairsDetector* detector = detectorAt(uint32_t(state.range(1)), error);
-    CandidateScene* prepared = detector ? prepare(uint32_t(state.range(0)), *detector, error) : nullptr;
+    const uint32_t objects = uint32_t(state.range(0)), resolution = uint32_t(state.range(1));
+    uint32_t maxIterations = state.range(2);
+    if (state.range(2) == 0 && !(maxIterations = iterationsNeeded(objects, resolution, error))) {
+        state.SkipWithError(error.c_str());
+        return;
+    }
+    ConsistentPairsDetector* detector = detectorAt(resolution, maxIterations, error);
+    CandidateScene* prepared = detector ? prepare(objects, *detector, error) : nullptr;
     if (!prepared) {
         state.SkipWithError(error.c_str());
         return;
     }
+    state.counters["max_iterations"] = double(maxIterations);
     ConsistentPairsFrameDetails details;
     GpuTimings timings;
     auto runFrame = [&] { return detector->run(*prepared->scene, prepared->pcs, &details); };
@@ -121,13 +147,18 @@ void BM_ConsistentPairs(benchmark::State& state) {
 
 // Table 1: 50 and 100 objects, at the method's default resolution.
 BENCHMARK(BM_ConsistentPairs)->Name("BM_ConsistentPairs/table1")
-    ->ArgNames({"objects", "resolution"})
-    ->Args({50, 1024})->Args({100, 1024})
+    ->ArgNames({"objects", "resolution", "max_iterations"})
+    ->Args({50, 1024, 8})->Args({100, 1024, 8})
     ->UseRealTime()->Unit(benchmark::kMillisecond);
 // Fig. 14: time against resolution.
 BENCHMARK(BM_ConsistentPairs)->Name("BM_ConsistentPairs/resolution")
-    ->ArgNames({"objects", "resolution"})
-    ->Args({50, 256})->Args({50, 512})->Args({50, 768})->Args({50, 1024})
+    ->ArgNames({"objects", "resolution", "max_iterations"})
+    ->Args({50, 256, 8})->Args({50, 512, 8})->Args({50, 768, 8})->Args({50, 1024, 8})
+    ->UseRealTime()->Unit(benchmark::kMillisecond);
+// Issue 14: 8 allowed iterations against exactly the iterations needed (max_iterations 0).
+BENCHMARK(BM_ConsistentPairs)->Name("BM_ConsistentPairs/iterations")
+    ->ArgNames({"objects", "resolution", "max_iterations"})
+    ->Args({50, 256, 0})->Args({50, 256, 8})->Args({50, 1024, 0})->Args({50, 1024, 8})
     ->UseRealTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace

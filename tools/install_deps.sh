@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything vkcollide needs on a fresh Debian 12 machine: toolchain, libraries, the
-# Vulkan validation layer, RenderDoc's headless parts, and Mesa from bookworm-backports (its
+# Vulkan validation layer, RenderDoc's headless parts, GLFW and a virtual X server (the example's
+# window, tested under Xvfb), and Mesa from bookworm-backports (its
 # lavapipe has ray queries and acceleration structures; bookworm's own Mesa 22 does not).
 # Idempotent and quiet when everything is already installed. Writes no host name: the backports
 # entry copies the URIs of the machine's own Debian entry.
@@ -15,6 +16,7 @@ packages=(
   renderdoccmd librenderdoc librenderdoc-dev
   gnuplot-nox
   clang-14 libfuzzer-14-dev
+  libglfw3-dev xvfb xauth
 )
 backports_packages=(mesa-vulkan-drivers)
 

@@ -19,3 +19,11 @@ if(last_output MATCHES "validation: ")
   message(FATAL_ERROR "validation messages:\n${last_output}")
 endif()
 message(STATUS "${last_output}")
+# The whole embedding example, built against the package: a few frames of the GPU-driven
+# aabb-tree method under validation (its exit code is 1 on any validation message).
+run(${WORK_DIR}/build/vkcollide-example ${SOURCE_DIR}/tests/tools/scenes/example_growing.json --frames 4
+    --validation --out ${WORK_DIR}/example-frames)
+if(NOT last_output MATCHES "frame 3: colliding")
+  message(FATAL_ERROR "the installed-package example did not report its last frame:\n${last_output}")
+endif()
+message(STATUS "${last_output}")

@@ -69,16 +69,19 @@ std::pair<glm::dvec3, glm::dvec3> worldBox(const io::SceneDescription& scene, ui
 }
 
 // Runs the example on the test scene and reads back, per frame, which objects its PNG tints.
-// With `markers`, per frame the pixels of its point markers too.
+// With `markers`, per frame the pixels of its point markers too; `launcher` runs the example (a
+// virtual display); `output` receives what it printed.
 std::vector<std::vector<bool>> runAndReadTints(const std::string& methodOptions, const io::SceneDescription& scene,
                                                uint32_t frames = kFrames,
-                                               std::vector<std::vector<glm::ivec2>>* markers = nullptr) {
+                                               std::vector<std::vector<glm::ivec2>>* markers = nullptr,
+                                               const std::string& launcher = "", std::string* output = nullptr) {
     const std::string scenePath = test::sourcePath("tests/tools/scenes/example_growing.json");
     const std::filesystem::path out = test::scratchDirectory();
-    const test::CliRun run = test::runProgram(std::string(VKC_EXAMPLE_PATH) + " " + scenePath + " --frames " +
+    const test::CliRun run = test::runProgram(launcher + std::string(VKC_EXAMPLE_PATH) + " " + scenePath + " --frames " +
                                               std::to_string(frames) + " --growth " + std::to_string(kGrowth) +
                                               " --validation " + methodOptions + " --out " + out.string());
     EXPECT_EQ(run.exitCode, 0) << run.output;
+    if (output) *output = run.output;
     std::vector<example::PlacedMesh> placed;
     for (uint32_t o = 0; o < scene.objects.size(); ++o) placed.push_back({&scene.meshOf(o), scene.frames[0].transforms[o]});
     const glm::mat4 camera = example::cameraWorldToClip(placed, example::cameraMargin(kGrowth, frames));
@@ -127,6 +130,25 @@ TEST(ExampleRenderer, TintsExactlyTheObjectsOfTheOraclesPairsOfTheFrameItsResult
     }
     // The growing pair is first apart, then touching: the detector read the deformed vertices.
     EXPECT_GE(distinctAnswers.size(), 3u);
+}
+
+// --window under a virtual X server (xvfb-run, installed by tools/install_deps.sh): every frame is
+// blitted into the window's swapchain and presented, validation-clean (the presentation's
+// semaphores and layouts included), and the PNGs still tint exactly the oracle's objects.
+TEST(ExampleRenderer, WindowModePresentsEveryFrameAndTintsAsHeadless) {
+    auto scene = io::loadScene(test::sourcePath("tests/tools/scenes/example_growing.json"));
+    ASSERT_TRUE(scene) << scene.status().describe();
+    const uint32_t frames = 5;
+    std::string output;
+    const auto tints = runAndReadTints("--window", scene.value(), frames, nullptr, "xvfb-run -a ", &output);
+    ASSERT_EQ(tints.size(), frames) << output;
+    for (uint32_t f = 0; f < frames; ++f) {
+        SCOPED_TRACE("frame " + std::to_string(f));
+        EXPECT_NE(output.find("frame " + std::to_string(f) + ": presented"), std::string::npos) << output;
+        const std::set<uint32_t> expected = f >= 2 ? oracleObjects(scene.value(), f - 2) : std::set<uint32_t>{};
+        for (uint32_t o = 0; o < scene->objects.size(); ++o)
+            EXPECT_EQ(tints[f][o], expected.count(o) == 1) << scene->objects[o].name;
+    }
 }
 
 // ebpi, GPU-driven in the host's frame: an object is tinted when the exact intersection volume of
@@ -215,7 +237,7 @@ TEST(ExampleRenderer, ConsistentPairsTintsTheOraclesObjectsAwayFromTheMomentOfCo
     expectImageSpaceTints("consistent-pairs");
 }
 
-TEST(ExampleRenderer, RefusesMethodsThatAreNotGpuDrivenYetAndBadScenes) {
+TEST(ExampleRenderer, RefusesMethodsThatAreNotGpuDrivenYetBadScenesAndAWindowWithoutADisplay) {
     const std::string scenePath = test::sourcePath("tests/tools/scenes/example_growing.json");
     test::CliRun run = test::runProgram(std::string(VKC_EXAMPLE_PATH) + " " + scenePath + " --method ldi --frames 1");
     EXPECT_EQ(run.exitCode, 2);
@@ -223,6 +245,11 @@ TEST(ExampleRenderer, RefusesMethodsThatAreNotGpuDrivenYetAndBadScenes) {
     run = test::runProgram(std::string(VKC_EXAMPLE_PATH) + " " + scenePath + ".missing --frames 1");
     EXPECT_EQ(run.exitCode, 2);
     EXPECT_NE(run.output.find(".missing"), std::string::npos) << run.output;
+    // A window without a display: a clear error, not a crash.
+    run = test::runProgram("env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(VKC_EXAMPLE_PATH) + " " + scenePath +
+                           " --window --frames 1 --out " + test::scratchDirectory().string());
+    EXPECT_EQ(run.exitCode, 2);
+    EXPECT_NE(run.output.find("--window: no display"), std::string::npos) << run.output;
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "tools/cli/renderdoc_capture.h"
 #include "tools/examples/png_image.h"
 #include "tools/examples/result_markers.h"
+#include "tools/examples/window_presenter.h"
 #include "tools/io/scene_file.h"
 #include "vkcollide/collision_frame.h"
 #include "vkcollide/scene.h"
@@ -119,7 +120,16 @@ int runExample(const ExampleOptions& options) {
         capture = std::move(loaded.value());
     }
     std::string error;
-    std::unique_ptr<HostDevice> host = HostDevice::create(features, options.validation, error);
+    std::unique_ptr<WindowPresenter> window;
+    Presentation presentation;
+    if (options.window) {
+        window = WindowPresenter::open(kImageWidth, kImageHeight, error);
+        if (!window) return fail(error);
+        presentation = {window->instanceExtensions(), [&](VkInstance instance, VkPhysicalDevice device, uint32_t family) {
+                            return window->canPresent(instance, device, family);
+                        }};
+    }
+    std::unique_ptr<HostDevice> host = HostDevice::create(features, options.validation, error, presentation);
     if (!host) return fail(error);
     std::vector<const MeshData*> meshData;
     for (const auto& mesh : description->meshes) meshData.push_back(&mesh.data);
@@ -157,6 +167,7 @@ int runExample(const ExampleOptions& options) {
         if (!error.empty()) return fail(error);
         MeshDeformer deformer(*host, meshes, deformedMesh, *meshData[deformedMesh], error);
         if (!error.empty()) return fail(error);
+        if (window && !(error = window->createSwapchain(*host, kFramesInFlight)).empty()) return fail(error);
         const glm::mat4 camera = cameraWorldToClip(placed, cameraMargin(options.growth, options.frames));
         const ResultMarkers overlay = resultMarkers(placed, cameraMargin(options.growth, options.frames),
                                                     uint32_t(meshData.size()), uint32_t(meshData.size() + 1));
@@ -215,7 +226,8 @@ int runExample(const ExampleOptions& options) {
 
         bool ok = error.empty();
         if (!ok) fail(error);
-        for (uint32_t f = 0; f < options.frames && ok; ++f) {
+        uint32_t submitted = 0;  // fewer than options.frames when the window is closed early
+        for (uint32_t f = 0; f < options.frames && ok && !(window && window->closed()); ++f) {
             if (f >= kFramesInFlight) ok = finishFrame(f - kFramesInFlight);
             if (!ok) break;
             const io::SceneFrame& poses = description->frames[f % description->frames.size()];
@@ -239,6 +251,12 @@ int runExample(const ExampleOptions& options) {
                 appendResultMarkers(overlay, shown[f - kFramesInFlight], centres, draws);
             }
             FrameSlot& slot = slots[f % kFramesInFlight];
+            // The slot's previous frame has finished (its fence): its acquisition semaphore is free.
+            if (window && !window->acquire(f % kFramesInFlight, error)) {
+                fail(error);
+                ok = false;
+                break;
+            }
             const bool captured = capture && f == options.captureFrame;
             if (captured) capture->begin(host->instance);
             VkCommandBufferBeginInfo begin = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
@@ -251,6 +269,7 @@ int runExample(const ExampleOptions& options) {
             deformer.record(slot.cmd, deformScale(f, options.growth));
             Status recorded = collisions->record(slot.cmd, *scene, f);
             renderer.record(slot.cmd, f % kFramesInFlight, meshes, camera, draws);
+            if (window) window->recordBlit(slot.cmd, renderer.image(f % kFramesInFlight));
             const VkResult ended = vkEndCommandBuffer(slot.cmd);
             if (recorded.ok() && ended != VK_SUCCESS) recorded = makeError(ErrorCode::Unsupported, "vkEndCommandBuffer failed");
             if (!recorded.ok()) {
@@ -260,14 +279,26 @@ int runExample(const ExampleOptions& options) {
             }
             const VkCommandBufferSubmitInfo cmdInfo = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, nullptr, slot.cmd, 0};
             slot.signal = collisions->completionSignal(f);
+            // With a window: wait for the swapchain image at the blit, signal its presentation.
+            const VkSemaphoreSubmitInfo acquired = window ? window->acquiredWait(f % kFramesInFlight) : VkSemaphoreSubmitInfo{};
+            const VkSemaphoreSubmitInfo signals[2] = {slot.signal, window ? window->renderedSignal() : VkSemaphoreSubmitInfo{}};
             VkSubmitInfo2 submit = {VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+            submit.waitSemaphoreInfoCount = window ? 1 : 0;
+            submit.pWaitSemaphoreInfos = &acquired;
             submit.commandBufferInfoCount = 1;
             submit.pCommandBufferInfos = &cmdInfo;
-            submit.signalSemaphoreInfoCount = 1;
-            submit.pSignalSemaphoreInfos = &slot.signal;
+            submit.signalSemaphoreInfoCount = window ? 2 : 1;
+            submit.pSignalSemaphoreInfos = signals;
             if (submit2(host->queue, 1, &submit, slot.fence) != VK_SUCCESS) {
                 fail("vkQueueSubmit2 failed");
                 ok = false;
+            } else {
+                ++submitted;
+            }
+            if (ok && window) {
+                ok = window->present(host->queue, error);
+                if (!ok) fail(error);
+                else std::printf("frame %u: presented\n", f);
             }
             if (captured) {
                 if (Status written = capture->end(); !written.ok()) {
@@ -276,9 +307,10 @@ int runExample(const ExampleOptions& options) {
                 }
             }
         }
-        const uint32_t drained = std::min(options.frames, kFramesInFlight);
-        for (uint32_t f = options.frames - drained; f < options.frames && ok; ++f) ok = finishFrame(f);
+        const uint32_t drained = std::min(submitted, kFramesInFlight);
+        for (uint32_t f = submitted - drained; f < submitted && ok; ++f) ok = finishFrame(f);
         vkDeviceWaitIdle(host->device);
+        window.reset();  // its swapchain and surface go before the host's device and instance
         for (FrameSlot& slot : slots) vkDestroyFence(host->device, slot.fence, nullptr);
         vkDestroyCommandPool(host->device, pool, nullptr);
         if (!ok) exitCode = 2;

@@ -1,7 +1,9 @@
 // The example's frame loop, as a renderer runs it: per frame one command buffer holding the host's
-// deformation pass, vkcollide's CollisionFrame (the broadphase and a GPU-driven detector, aabb-tree
-// or ebpi, reading the deformed vertices in place, no CPU boxes; one completion signal), and the draw, whose tints come from the collision
-// results of two frames earlier (read without waiting, once that frame's fence has passed).
+// deformation pass, vkcollide's CollisionFrame (the broadphase and a GPU-driven detector, aabb-tree,
+// ebpi, stencil or consistent-pairs, reading the deformed vertices in place, no CPU boxes; one
+// completion signal), and the draw, whose tints come from the collision results of two frames
+// earlier (read without waiting, once that frame's fence has passed); with a window, the image
+// blitted into the swapchain and presented.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +22,7 @@ struct ExampleOptions {
     bool validation = false;  // Khronos layer; any message makes the exit code 1
     std::string renderdocCapture;  // .rdc file: RenderDoc captures frame `captureFrame` (host's passes and vkcollide's)
     uint32_t captureFrame = 2;
+    bool window = false;  // also show the frames in a window (needs a display; the PNGs are still written)
 };
 
 // 0 on success, 1 for validation messages, 2 for bad input or a Vulkan failure (said on stderr).

@@ -29,6 +29,8 @@ public:
     // its read-back buffer (visible to the host once the submit completed).
     void record(VkCommandBuffer cmd, uint32_t slot, const HostMeshes& meshes, const glm::mat4& worldToClip,
                 const std::vector<ObjectDraw>& objects) const;
+    // Slot `slot`'s colour image, in TRANSFER_SRC_OPTIMAL after record() (a window's blit source).
+    VkImage image(uint32_t slot) const { return slots_[slot].color; }
     // Slot `slot`'s last image, RGBA8, kImageWidth x kImageHeight.
     const uint8_t* pixels(uint32_t slot) const { return static_cast<const uint8_t*>(slots_[slot].readback.mapped); }
 

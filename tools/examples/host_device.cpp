@@ -7,19 +7,20 @@
 
 namespace vkc::example {
 
-std::unique_ptr<HostDevice> HostDevice::create(FeatureSets sets, bool validation, std::string& error) {
+std::unique_ptr<HostDevice> HostDevice::create(FeatureSets sets, bool validation, std::string& error,
+                                               const Presentation& presentation) {
     if (volkInitialize() != VK_SUCCESS) {
         error = "no Vulkan loader (libvulkan.so.1)";
         return nullptr;
     }
     std::unique_ptr<HostDevice> host(new HostDevice());
     host->sets_ = sets;
-    error = host->createInstance(validation);
-    if (error.empty()) error = host->createDevice(sets);
+    error = host->createInstance(validation, presentation);
+    if (error.empty()) error = host->createDevice(sets, presentation);
     return error.empty() ? std::move(host) : nullptr;
 }
 
-std::string HostDevice::createInstance(bool validation) {
+std::string HostDevice::createInstance(bool validation, const Presentation& presentation) {
     apiVersion = volkGetInstanceVersion() >= VK_API_VERSION_1_3 ? VK_API_VERSION_1_3 : VK_API_VERSION_1_2;
     VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.pApplicationName = "vkcollide-example";
@@ -34,6 +35,8 @@ std::string HostDevice::createInstance(bool validation) {
     bool debugUtils = validation;
     for (const VkExtensionProperties& e : offered) debugUtils |= !std::strcmp(e.extensionName, VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
     if (debugUtils) instanceExtensions_.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    instanceExtensions_.insert(instanceExtensions_.end(), presentation.instanceExtensions.begin(),
+                               presentation.instanceExtensions.end());
     VkInstanceCreateInfo info = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
     info.pApplicationInfo = &app;
     info.enabledLayerCount = validation ? 1 : 0;
@@ -55,7 +58,8 @@ std::string HostDevice::createInstance(bool validation) {
     return {};
 }
 
-std::string HostDevice::createDevice(FeatureSets sets) {
+std::string HostDevice::createDevice(FeatureSets sets, const Presentation& presentation) {
+    const bool presents = bool(presentation.canPresent);
     const DeviceRequirements requirements = requiredDeviceFeatures(sets);
     uint32_t count = 0;
     vkEnumeratePhysicalDevices(instance, &count, nullptr);
@@ -76,7 +80,9 @@ std::string HostDevice::createDevice(FeatureSets sets) {
         DeviceFeatureChain supported;
         initFeatureChain(supported, version, available);
         vkGetPhysicalDeviceFeatures2(candidate, supported.head());
-        const std::vector<std::string> missing = missingRequirements(requirements, version, available, supported.head());
+        std::vector<std::string> missing = missingRequirements(requirements, version, available, supported.head());
+        if (presents && std::find(available.begin(), available.end(), VK_KHR_SWAPCHAIN_EXTENSION_NAME) == available.end())
+            missing.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
         if (version < VK_API_VERSION_1_2 || !missing.empty()) {
             rejected += std::string("\n  ") + properties.deviceName + ": lacks " + (missing.empty() ? "Vulkan 1.2" : missing[0]);
             continue;
@@ -89,6 +95,7 @@ std::string HostDevice::createDevice(FeatureSets sets) {
         physicalDevice = candidate;
         deviceExtensions_.clear();
         for (const char* name : deviceExtensionNames(requirements, version, available)) deviceExtensions_.push_back(name);
+        if (presents) deviceExtensions_.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
         apiVersion = version;
     }
     if (!physicalDevice) return "no Vulkan device has what vkcollide's aabb-tree method needs:" + rejected;
@@ -101,8 +108,11 @@ std::string HostDevice::createDevice(FeatureSets sets) {
     const VkQueueFlags need = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
     queueFamily = UINT32_MAX;
     for (uint32_t i = 0; i < familyCount && queueFamily == UINT32_MAX; ++i)
-        if ((families[i].queueFlags & need) == need) queueFamily = i;
-    if (queueFamily == UINT32_MAX) return "the device has no graphics+compute queue";
+        if ((families[i].queueFlags & need) == need && (!presents || presentation.canPresent(instance, physicalDevice, i)))
+            queueFamily = i;
+    if (queueFamily == UINT32_MAX)
+        return presents ? "the device has no graphics+compute queue that can present to the window"
+                        : "the device has no graphics+compute queue";
 
     initFeatureChain(features_, apiVersion, deviceExtensions_);
     enableRequiredFeatures(features_, requirements, nullptr);

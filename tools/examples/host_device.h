@@ -8,18 +8,28 @@
 #include "vkcollide/device_requirements.h"
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace vkc::example {
 
+// What presenting to a window needs of the instance and the queue (a window system's answers;
+// empty: no presentation).
+struct Presentation {
+    std::vector<const char*> instanceExtensions;
+    std::function<bool(VkInstance, VkPhysicalDevice, uint32_t family)> canPresent;
+};
+
 class HostDevice {
 public:
     // A device with a graphics+compute queue that has every feature `sets` needs (discrete GPUs
-    // first); with `validation`, the Khronos layer and a messenger that counts warnings and errors.
+    // first); with `validation`, the Khronos layer and a messenger that counts warnings and errors;
+    // with `presentation`, its instance extensions, VK_KHR_swapchain and a queue that can present.
     // On failure returns null and says why in `error`.
-    static std::unique_ptr<HostDevice> create(FeatureSets sets, bool validation, std::string& error);
+    static std::unique_ptr<HostDevice> create(FeatureSets sets, bool validation, std::string& error,
+                                              const Presentation& presentation = {});
     ~HostDevice();
 
     // What vkcollide adopts: these handles, volk's vkGetInstanceProcAddr and what was enabled.
@@ -36,8 +46,8 @@ public:
 
 private:
     HostDevice() = default;
-    std::string createInstance(bool validation);
-    std::string createDevice(FeatureSets sets);
+    std::string createInstance(bool validation, const Presentation& presentation);
+    std::string createDevice(FeatureSets sets, const Presentation& presentation);
     static VKAPI_ATTR VkBool32 VKAPI_CALL onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT,
                                                     VkDebugUtilsMessageTypeFlagsEXT,
                                                     const VkDebugUtilsMessengerCallbackDataEXT* data, void* user);

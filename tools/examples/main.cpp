@@ -1,6 +1,6 @@
 // vkcollide-example: a small Vulkan renderer that uses vkcollide the way an engine would (its own
 // instance and device through volk, its own vertex buffer, its own deformation pass, vkcollide's
-// passes recorded into its command buffers). Headless: one PNG per frame.
+// passes recorded into its command buffers). One PNG per frame, and with --window a window too.
 #include "tools/examples/example_run.h"
 
 #include <CLI/CLI.hpp>
@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
     app.add_option("--growth", options.growth, "How much that mesh grows each frame (fraction of its size)")
         ->check(CLI::Range(0.0f, 1.0f));
     app.add_flag("--validation", options.validation, "Khronos validation layer; any message fails the run");
+    app.add_flag("--window", options.window, "Also show the frames in a window (needs a display, e.g. X11 or xvfb-run)");
     app.add_option("--renderdoc-capture", options.renderdocCapture,
                    "Capture one frame with RenderDoc's in-application API into this .rdc file");
     app.add_option("--capture-frame", options.captureFrame, "The frame --renderdoc-capture captures (default 2)");

@@ -1,7 +1,13 @@
 // Potentially colliding set: every object pair (a < b) whose margin-expanded world boxes overlap,
-// found by one thread per leaf searching the tree for the leaves after it in sorted order (a
-// subtree wholly before it is skipped, so each pair is found once), appended to a capacity-bounded
-// list. The list order is not deterministic (callers sort); the count stays exact past capacity.
+// found by one thread per leaf visiting only the subtrees after it in sorted order (so each pair is
+// found once), appended to a capacity-bounded list. The list order is not deterministic (callers
+// sort); the count stays exact past capacity.
+// The walk needs no stack: in Karras' tree the subtree that follows sorted position s (its "rope")
+// is the right child of the node whose split is s, which by the tree's numbering is internal node
+// s + 1 when that node's range starts at s + 1, and leaf s + 1 otherwise. So a thread starts at its
+// leaf's rope, descends into a node whose box overlaps (left child first) and otherwise jumps to
+// the rope of the node's last position. A stack per thread is private memory indexed at run time,
+// which CPU implementations (lavapipe) spill and GPUs keep in slow local memory.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 
@@ -20,6 +26,17 @@ layout(push_constant) uniform Push { BroadphasePush push; };
 
 #include "broadphase_tree_box.glsl"
 
+const uint kRopeEnd = 0xffffffffu;  // past the last position (no node or leaf has this name)
+
+// The subtree after sorted position `position`, or kRopeEnd.
+uint ropeAfter(uint position) {
+    uint next = position + 1u;
+    if (next >= push.objectCount) return kRopeEnd;
+    // Internal node `next` exists below objectCount - 1; its range starts at `next` when it ends after it.
+    if (next + 1u < push.objectCount && nodes[next].last > next) return next;
+    return kTreeLeafBit | next;
+}
+
 void main() {
     uint leaf = gl_GlobalInvocationID.x;
     if (leaf + 1u >= push.objectCount) return;  // the last leaf has nothing after it
@@ -27,29 +44,21 @@ void main() {
     uint object = floatBitsToUint(lo.w);
     TreeBox box = TreeBox(lo.xyz, leafBoxes[2u * leaf + 1u].xyz);
     if (any(greaterThan(box.lo, box.hi))) return;  // no vertices: overlaps nothing
-    // Each level below the root lengthens the shared prefix of code and position (64 bits), and
-    // the stack holds at most one pending sibling per level: kTreeStackDepth always suffices.
-    uint stack[kTreeStackDepth];
-    uint depth = 0u;
-    uint node = 0u;
-    while (true) {
-        uint children[2] = uint[2](nodes[node].left, nodes[node].right);
-        for (uint c = 0u; c < 2u; ++c) {
-            uint child = children[c];
-            if ((child & kTreeLeafBit) != 0u) {
-                uint position = child & ~kTreeLeafBit;
-                if (position <= leaf) continue;
-                vec4 otherLo = leafBoxes[2u * position];
-                if (!boxesOverlap(box, TreeBox(otherLo.xyz, leafBoxes[2u * position + 1u].xyz))) continue;
+    uint node = ropeAfter(leaf);
+    while (node != kRopeEnd) {
+        if ((node & kTreeLeafBit) != 0u) {
+            uint position = node & ~kTreeLeafBit;
+            vec4 otherLo = leafBoxes[2u * position];
+            if (boxesOverlap(box, TreeBox(otherLo.xyz, leafBoxes[2u * position + 1u].xyz))) {
                 uint other = floatBitsToUint(otherLo.w);
                 uint slot = atomicAdd(header.count, 1u);
                 if (slot < header.capacity) pairs[slot] = uvec2(min(object, other), max(object, other));
-            } else if (nodes[child].last > leaf &&
-                       boxesOverlap(box, TreeBox(nodes[child].lo.xyz, nodes[child].hi.xyz))) {
-                stack[depth++] = child;
             }
+            node = ropeAfter(position);
+        } else if (boxesOverlap(box, TreeBox(nodes[node].lo.xyz, nodes[node].hi.xyz))) {
+            node = nodes[node].left;
+        } else {
+            node = ropeAfter(nodes[node].last);
         }
-        if (depth == 0u) break;
-        node = stack[--depth];
     }
 }

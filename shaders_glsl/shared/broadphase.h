@@ -15,9 +15,6 @@ VKC_CONSTANT(uint, kTreeGroupSize, 64u)
 // At most this many vertices per object and the bounds pass gives each object one thread that
 // walks its vertices (crowds of small meshes); above it, one thread per vertex.
 VKC_CONSTANT(uint, kBoundsThreadPerObjectVertices, 64u)
-// Depth of the pair search's stack: a Karras tree over 30-bit codes, ties split by position, is at
-// most 30 + 32 levels deep.
-VKC_CONSTANT(uint, kTreeStackDepth, 64u)
 // A child reference with this bit is a leaf (its sorted position), else an internal node.
 VKC_CONSTANT(uint, kTreeLeafBit, 0x80000000u)
 

@@ -63,6 +63,34 @@ std::vector<gpu::AabbEntranceGpu> entranceTable(const std::map<ObjectPair, uint3
 
 }  // namespace
 
+Status aabbTreesFitBindings(const std::string& method, std::span<const AabbTreeFootprint> trees,
+                            VkDeviceSize bindingLimit) {
+    const struct {
+        const char* what;
+        uint64_t AabbTreeFootprint::*count;
+        VkDeviceSize bytesEach;
+    } buffers[] = {{"nodes", &AabbTreeFootprint::nodes, sizeof(gpu::AabbNodeGpu)},
+                   {"leaves", &AabbTreeFootprint::leaves, sizeof(glm::uvec4)}};
+    for (const auto& buffer : buffers) {
+        VkDeviceSize bytes = 0;
+        const AabbTreeFootprint* largest = nullptr;
+        for (const AabbTreeFootprint& tree : trees) {
+            bytes += tree.*buffer.count * buffer.bytesEach;
+            if (!largest || tree.*buffer.count > largest->*buffer.count) largest = &tree;
+        }
+        if (bytes <= bindingLimit) continue;
+        return makeError(ErrorCode::Unsupported,
+                         method + ": the AABB trees of the scene's meshes need " + std::to_string(bytes) + " bytes of " +
+                             buffer.what + " (the largest: mesh \"" + largest->mesh + "\", " +
+                             std::to_string(largest->triangles) + " triangles, " +
+                             std::to_string(largest->*buffer.count * buffer.bytesEach) + " bytes), above the " +
+                             std::to_string(bindingLimit) +
+                             " bytes one storage-buffer binding reaches on this device (maxStorageBufferRange, at most "
+                             "2^32 - 1); use fewer or smaller meshes");
+    }
+    return Status::success();
+}
+
 Result<AabbTraversalRecording> addAabbTraversal(Graph& graph, const VulkanContext& ctx, AabbTreeCache& cache,
                                                 const AabbTraversalSlot& slot, const SceneImpl& scene,
                                                 const AabbCandidatePairs& candidates, const AabbTraversalRequest& request) {
@@ -95,6 +123,14 @@ Result<AabbTraversalRecording> addAabbTraversal(Graph& graph, const VulkanContex
 
     // Tree headers, nodes and leaves. A slot rewrites its nodes from the CPU trees only when the
     // set of trees changed; otherwise the boxes the GPU refit last are kept.
+    std::vector<AabbTreeFootprint> footprints;
+    for (uint32_t t = 0; t < next.layout.size(); ++t) {
+        const SceneMesh& mesh = scene.meshes[next.layout[t]];
+        footprints.push_back({mesh.data.name, mesh.data.indices.size() / 3, cached[t]->tree.nodes.size(),
+                              cached[t]->tree.leaves.size()});
+    }
+    VKC_TRY(aabbTreesFitBindings(method, footprints,
+                                 std::min<VkDeviceSize>(ctx.properties.limits.maxStorageBufferRange, UINT32_MAX)));
     std::vector<gpu::AabbTreeGpu> headers;
     uint32_t nodeCount = 0, leafCount = 0;
     for (uint32_t t = 0; t < next.layout.size(); ++t) {

@@ -19,6 +19,8 @@
 
 #include <cstddef>
 #include <map>
+#include <span>
+#include <string>
 #include <vector>
 
 namespace vkc {
@@ -77,6 +79,20 @@ struct AabbTraversalRequest {
     BufferHandle readback;                           // the frame's ring slot, with
     const ReadbackLayout* readbackLayout = nullptr;  // aabbTreeReadbackLayout; null: no read-back pass
 };
+
+// One mesh's tree as the frame's node and leaf buffers hold it.
+struct AabbTreeFootprint {
+    std::string mesh;
+    uint64_t triangles = 0;
+    uint64_t nodes = 0;
+    uint64_t leaves = 0;
+};
+// The frame binds all trees' nodes and all their leaves as one storage buffer each, which the
+// shaders index with uint: Unsupported when either exceeds `bindingLimit` bytes, saying how many
+// bytes it needs and naming the largest mesh; success otherwise. (A binding past the device's
+// maxStorageBufferRange would be undefined behaviour, not an error.)
+Status aabbTreesFitBindings(const std::string& method, std::span<const AabbTreeFootprint> trees,
+                            VkDeviceSize bindingLimit);
 
 // A traversal added to a graph, waiting for the graph's compile to be bound.
 struct AabbTraversalRecording {

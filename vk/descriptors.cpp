@@ -45,6 +45,10 @@ Result<VkDescriptorSet> allocateDescriptorSet(VulkanContext& ctx, VkDescriptorPo
     return set;
 }
 
+VkDeviceSize storageBindingLimit(const VulkanContext& ctx) {
+    return std::min<VkDeviceSize>(ctx.properties.limits.maxStorageBufferRange, UINT32_MAX);
+}
+
 uint32_t maxVariableDescriptorCount(const VulkanContext& ctx) {
     const VkPhysicalDeviceLimits& limits = ctx.properties.limits;
     const uint32_t deviceLimit = std::min({limits.maxPerStageDescriptorStorageBuffers,

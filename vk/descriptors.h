@@ -24,6 +24,9 @@ inline constexpr uint32_t kMaxVariableDescriptors = 1u << 20;
 // limits (maxPerStageDescriptorStorageBuffers, maxDescriptorSetStorageBuffers, maxPerStageResources)
 // less kReservedStorageBuffers, at most kMaxVariableDescriptors.
 uint32_t maxVariableDescriptorCount(const VulkanContext& ctx);
+// The most bytes one whole-buffer storage binding may hold when shaders index it with uint:
+// maxStorageBufferRange, at most 2^32 - 1.
+VkDeviceSize storageBindingLimit(const VulkanContext& ctx);
 // Points `binding` of `set` at [offset, offset + range) of `buffer` (storage or uniform `type`).
 void writeBufferDescriptor(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
                            VkBuffer buffer, VkDeviceSize offset = 0, VkDeviceSize range = VK_WHOLE_SIZE);

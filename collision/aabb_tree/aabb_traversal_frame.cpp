@@ -129,8 +129,7 @@ Result<AabbTraversalRecording> addAabbTraversal(Graph& graph, const VulkanContex
         footprints.push_back({mesh.data.name, mesh.data.indices.size() / 3, cached[t]->tree.nodes.size(),
                               cached[t]->tree.leaves.size()});
     }
-    VKC_TRY(aabbTreesFitBindings(method, footprints,
-                                 std::min<VkDeviceSize>(ctx.properties.limits.maxStorageBufferRange, UINT32_MAX)));
+    VKC_TRY(aabbTreesFitBindings(method, footprints, storageBindingLimit(ctx)));
     std::vector<gpu::AabbTreeGpu> headers;
     uint32_t nodeCount = 0, leafCount = 0;
     for (uint32_t t = 0; t < next.layout.size(); ++t) {

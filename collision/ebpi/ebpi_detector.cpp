@@ -18,6 +18,7 @@
 #include "passes/ebpi/ebpi_trace_passes.h"
 #include "passes/ebpi/ebpi_volume_passes.h"
 #include "vk/assign_result.h"
+#include "vk/descriptors.h"
 
 #include "spirv/aabb_indirect.comp.h"
 #include "spirv/aabb_pairs.comp.h"
@@ -91,7 +92,7 @@ Status checkSettings(const VulkanContext& ctx, EbpiSettings& s) {
         return makeError(ErrorCode::InvalidArgument,
                          "EbpiSettings: maxRays x hitCapacity " + std::to_string(uint64_t(s.maxRays) * s.hitCapacity) +
                              " exceeds 2^26 (the volume sums could wrap): lower one");
-    const VkDeviceSize limit = std::min<VkDeviceSize>(ctx.properties.limits.maxStorageBufferRange, UINT32_MAX);
+    const VkDeviceSize limit = storageBindingLimit(ctx);
     const struct {
         const char* what;
         VkDeviceSize bytes;

@@ -170,7 +170,7 @@ Result<LdiDetector> LdiDetector::create(Context& context, const LdiSettings& set
                                                          "^2 do not fit the device's framebuffer");
     // The compute set binds every per-frame buffer whole, the dynamic offsets of the draw set are 32-bit
     // and the shaders index with uint: each buffer must fit maxStorageBufferRange and 2^32 bytes.
-    const VkDeviceSize bufferLimit = std::min<VkDeviceSize>(limits.maxStorageBufferRange, UINT32_MAX);
+    const VkDeviceSize bufferLimit = storageBindingLimit(*impl->ctx);
     const std::string sizes = "LdiSettings: resolution " + std::to_string(s.resolution) + ", layerCap " +
                               std::to_string(s.layerCap) + " and maxPairs " + std::to_string(s.maxPairs);
     const VkDeviceSize perTileBytes = VkDeviceSize(s.resolution) * s.resolution;

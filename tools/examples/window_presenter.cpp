@@ -59,16 +59,22 @@ std::string WindowPresenter::createSwapchain(const HostDevice& host, uint32_t fr
     if (glfwCreateWindowSurface(host.instance, window_, nullptr, &surface_) != VK_SUCCESS)
         return "--window: cannot create a Vulkan surface for the window";
     VkBool32 supported = VK_FALSE;
-    vkGetPhysicalDeviceSurfaceSupportKHR(host.physicalDevice, host.queueFamily, surface_, &supported);
-    if (!supported) return "--window: the device's queue cannot present to the window";
+    if (vkGetPhysicalDeviceSurfaceSupportKHR(host.physicalDevice, host.queueFamily, surface_, &supported) != VK_SUCCESS ||
+        !supported)
+        return "--window: the device's queue cannot present to the window";
     VkSurfaceCapabilitiesKHR caps;
-    vkGetPhysicalDeviceSurfaceCapabilitiesKHR(host.physicalDevice, surface_, &caps);
+    if (vkGetPhysicalDeviceSurfaceCapabilitiesKHR(host.physicalDevice, surface_, &caps) != VK_SUCCESS)
+        return "--window: vkGetPhysicalDeviceSurfaceCapabilitiesKHR failed";
     if (!(caps.supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_DST_BIT))
         return "--window: the surface's images cannot be blitted into (no TRANSFER_DST usage)";
     uint32_t count = 0;
-    vkGetPhysicalDeviceSurfaceFormatsKHR(host.physicalDevice, surface_, &count, nullptr);
-    std::vector<VkSurfaceFormatKHR> formats(count);
-    vkGetPhysicalDeviceSurfaceFormatsKHR(host.physicalDevice, surface_, &count, formats.data());
+    std::vector<VkSurfaceFormatKHR> formats;
+    if (vkGetPhysicalDeviceSurfaceFormatsKHR(host.physicalDevice, surface_, &count, nullptr) == VK_SUCCESS) {
+        formats.resize(count);
+        if (vkGetPhysicalDeviceSurfaceFormatsKHR(host.physicalDevice, surface_, &count, formats.data()) < VK_SUCCESS)
+            formats.clear();
+        formats.resize(std::min<size_t>(count, formats.size()));
+    }
     if (formats.empty()) return "--window: the surface offers no format";
     // The rendered image is UNORM: an UNORM swapchain shows it as the PNGs do.
     VkSurfaceFormatKHR format = formats[0];
@@ -90,9 +96,11 @@ std::string WindowPresenter::createSwapchain(const HostDevice& host, uint32_t fr
     info.presentMode = VK_PRESENT_MODE_FIFO_KHR;  // always there; vsync, as a game's default
     info.clipped = VK_TRUE;
     if (vkCreateSwapchainKHR(host.device, &info, nullptr, &swapchain_) != VK_SUCCESS) return "--window: vkCreateSwapchainKHR failed";
-    vkGetSwapchainImagesKHR(host.device, swapchain_, &count, nullptr);
+    if (vkGetSwapchainImagesKHR(host.device, swapchain_, &count, nullptr) != VK_SUCCESS) return "--window: vkGetSwapchainImagesKHR failed";
     images_.resize(count);
-    vkGetSwapchainImagesKHR(host.device, swapchain_, &count, images_.data());
+    if (vkGetSwapchainImagesKHR(host.device, swapchain_, &count, images_.data()) < VK_SUCCESS)
+        return "--window: vkGetSwapchainImagesKHR failed";
+    images_.resize(count);
     const VkSemaphoreCreateInfo semaphore = {VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
     acquired_.resize(framesInFlight);
     rendered_.resize(count);

@@ -9,13 +9,18 @@ namespace vkc {
 
 Status submitAndWait(VulkanContext& ctx, const std::function<void(VkCommandBuffer)>& record, const char* name) {
     const VolkDeviceTable& vk = ctx.vkd;
-    VkCommandBufferAllocateInfo allocInfo = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    allocInfo.commandPool = ctx.oneShotPool;
-    allocInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    allocInfo.commandBufferCount = 1;
     VkCommandBuffer cmd = VK_NULL_HANDLE;
-    std::string what = std::string("vkAllocateCommandBuffers(") + name + ")";
-    VKC_TRY(checkVk(vk.vkAllocateCommandBuffers(ctx.device, &allocInfo, &cmd), what.c_str()));
+    if (ctx.idleOneShotCommandBuffers.empty()) {
+        VkCommandBufferAllocateInfo allocInfo = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+        allocInfo.commandPool = ctx.oneShotPool;
+        allocInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+        allocInfo.commandBufferCount = 1;
+        std::string what = std::string("vkAllocateCommandBuffers(") + name + ")";
+        VKC_TRY(checkVk(vk.vkAllocateCommandBuffers(ctx.device, &allocInfo, &cmd), what.c_str()));
+    } else {
+        cmd = ctx.idleOneShotCommandBuffers.back();
+        ctx.idleOneShotCommandBuffers.pop_back();  // taken, so a nested call records into another
+    }
     setObjectName(ctx, VK_OBJECT_TYPE_COMMAND_BUFFER, cmd, name);
 
     VkFenceCreateInfo fenceInfo = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
@@ -24,7 +29,7 @@ Status submitAndWait(VulkanContext& ctx, const std::function<void(VkCommandBuffe
                             (std::string("vkCreateFence(") + name + ")").c_str());
     if (status) {
         VkCommandBufferBeginInfo begin = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-        begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+        begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;  // resets it: the pool allows that
         status = checkVk(vk.vkBeginCommandBuffer(cmd, &begin), (std::string("vkBeginCommandBuffer(") + name + ")").c_str());
     }
     if (status) {
@@ -45,7 +50,13 @@ Status submitAndWait(VulkanContext& ctx, const std::function<void(VkCommandBuffe
         status = checkVk(vk.vkWaitForFences(ctx.device, 1, &fence, VK_TRUE, UINT64_MAX),
                          (std::string("vkWaitForFences(") + name + ")").c_str());
     if (fence) vk.vkDestroyFence(ctx.device, fence, ctx.allocationCallbacks);
-    vk.vkFreeCommandBuffers(ctx.device, ctx.oneShotPool, 1, &cmd);
+    // Kept for the next call, not freed: besides an allocation saved per call, freeing a command
+    // buffer the moment its fence signals races in Debian 12's validation layer (1.3.239): its queue
+    // thread drops the last reference afterwards and erases that handle's debug labels unlocked,
+    // while the next command buffer, often given the same handle, records labels (a use after free
+    // ASan caught; KhronosGroup/Vulkan-ValidationLayers#5172, fixed in 1.3.243). One whose wait
+    // failed may still be pending, and is left to the pool.
+    if (status) ctx.idleOneShotCommandBuffers.push_back(cmd);
     return status;
 }
 

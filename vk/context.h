@@ -51,6 +51,7 @@ struct VulkanContext {
     Allocator* allocator = nullptr;
     std::unique_ptr<Allocator> ownedAllocator;
     VkCommandPool oneShotPool = VK_NULL_HANDLE;  // submitAndWait
+    std::vector<VkCommandBuffer> idleOneShotCommandBuffers;  // retired, for submitAndWait's next call
 
     VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
     std::atomic<uint32_t> validationCount{0};

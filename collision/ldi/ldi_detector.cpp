@@ -11,6 +11,7 @@
 #include "vk/assign_result.h"
 #include "vk/descriptors.h"
 
+#include "spirv/ldi_drawn_bound.comp.h"
 #include "spirv/ldi_indirect.comp.h"
 #include "spirv/ldi_layer_count.comp.h"
 #include "spirv/ldi_peel.frag.h"
@@ -26,8 +27,8 @@
 
 namespace vkc {
 
-static_assert(sizeof(gpu::LdiTileGpu) == 112 && sizeof(gpu::LdiTileStatsGpu) == 32 &&
-                  sizeof(gpu::LdiPairResultGpu) == 16 && sizeof(gpu::LdiListHeader) == 16,
+static_assert(sizeof(gpu::LdiTileGpu) == 208 && sizeof(gpu::LdiTileStatsGpu) == 32 &&
+                  sizeof(gpu::LdiPairResultGpu) == 32 && sizeof(gpu::LdiListHeader) == 16,
               "ldi structs must match their std430 layouts");
 static_assert(sizeof(gpu::LdiDrawPush) == 16 && sizeof(gpu::LdiComputePush) == 112,
               "ldi push constants must match their blocks");
@@ -50,7 +51,7 @@ constexpr uint32_t kMaxPairsLimit = 1024;
 LdiDetectorImpl::~LdiDetectorImpl() {
     if (!ctx) return;
     destroyDetectorFrames(*ctx, frames);
-    for (Pipeline* p : {&peel, &stencilClear, &layerCount, &indirect, &sort, &volume, &volumeSum, &points})
+    for (Pipeline* p : {&peel, &stencilClear, &layerCount, &indirect, &sort, &volume, &volumeSum, &points, &drawnBound})
         destroyPipeline(*ctx, *p);
 }
 
@@ -69,6 +70,7 @@ Status LdiDetectorImpl::createPipelines() {
     VKC_TRY(compute(volume, kSpirv_ldi_volume_comp, "ldi-volume"));
     VKC_TRY(compute(volumeSum, kSpirv_ldi_volume_sum_comp, "ldi-volume-sum"));
     VKC_TRY(compute(points, kSpirv_ldi_points_comp, "ldi-points"));
+    VKC_TRY(compute(drawnBound, kSpirv_ldi_drawn_bound_comp, "ldi-drawn-bound"));
 
     // §4: depth test and culling off; the stencil routes one fragment per pixel and pass (EQUAL
     // the pass's layer, set per pass) and counts every fragment (increment-and-clamp on pass and fail).

@@ -11,11 +11,19 @@
 #include "collision/frames/vertex_buffer_slots.h"
 #include "vk/descriptors.h"
 
+#include <glm/gtc/matrix_transform.hpp>
+
 namespace vkc {
 
 namespace {
 
 glm::mat4 toFloat(const glm::dmat4& m) { return glm::mat4(m); }
+
+// Whether the GPU may draw other positions than the CPU holds: the host deforms the mesh in its
+// own buffer (markDeformed, MeshDesc::deformedEveryFrame), and the CPU keeps its rest pose.
+bool drawnDiffersFromCpu(const SceneMesh& mesh) {
+    return !mesh.ownsPositions() && (mesh.deformedGeneration != 0 || mesh.deformedEveryFrame);
+}
 
 }  // namespace
 
@@ -36,6 +44,8 @@ void LdiDetectorImpl::writeDescriptors(const LdiSlot& slot, const Graph& graph, 
     d.storageBuffer(slot.computeSet, gpu::kLdiBindingDepthImage, in.depthImage);
     d.storageBuffer(slot.computeSet, gpu::kLdiBindingInsideList, in.inside);
     d.storageBuffer(slot.computeSet, gpu::kLdiBindingVolumePartials, in.volumePartials);
+    // Read by ldi-drawn-bound only, and a storage buffer only in frames that have that pass.
+    if (in.boundFromDrawn) d.storageBuffer(slot.computeSet, gpu::kLdiBindingIndices, peel.indices);
     for (VkDescriptorSet set : {slot.drawSet, slot.computeSet})
         writeStorageBufferArray(c, set, gpu::kBindingVertexBuffers, meshBuffers);
 }
@@ -60,6 +70,7 @@ Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene,
     // previous frame left it, so that frame's results still read consistent tiles.
     std::vector<uint32_t> tileObjects;
     std::vector<LdiView> tileViews;
+    bool boundFromDrawn = false;
     for (uint32_t t = 0; t < tiles.size(); ++t) {
         const SceneObject& o = scene.objects[tiles[t].object];
         const SceneMesh& mesh = scene.meshes[o.mesh];
@@ -77,6 +88,13 @@ Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene,
         tile.firstIndex = slot.indices.firstIndex[o.mesh];
         tile.nearWorld = view.nearWorld;
         tile.farWorld = view.farWorld;
+        if (const std::optional<LdiDrawnBoundRegion>& region = tiles[t].drawnBound) {
+            tile.boundFromDrawn = 1;
+            tile.objectToLocal = toFloat(glm::translate(glm::dmat4(1.0), -region->origin) * glm::dmat4(o.objectToWorld));
+            tile.nearLo = glm::vec4(region->nearLo, region->margin);
+            tile.nearHi = glm::vec4(region->nearHi, 0.0f);
+            boundFromDrawn = true;
+        }
         peel.tiles.push_back({tile.indexCount, tile.firstIndex});
         tileObjects.push_back(tiles[t].object);
         tileViews.push_back(view);
@@ -111,9 +129,11 @@ Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene,
     in.pipelines.volume = &volume;
     in.pipelines.volumeSum = &volumeSum;
     in.pipelines.points = &this->points;
+    in.pipelines.drawnBound = &this->drawnBound;
     in.pairCount = pairCount;
     in.insideCapacity = s.insideCapacity;
     in.pointTests = std::move(pointTests);
+    in.boundFromDrawn = boundFromDrawn;
     in.pairResults = graph.createBuffer("ldi pair results", {sizeof(gpu::LdiPairResultGpu) * s.maxPairs});
     in.depthImage = graph.createBuffer("ldi intersection depth", {VkDeviceSize(s.maxPairs) * perTile * sizeof(float)});
     in.volumePartials = graph.createBuffer(
@@ -173,11 +193,18 @@ Status LdiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene,
         const SceneMesh& meshB = scene.meshes[b.mesh];
         const LdiView viewA = ldiView(r.voi, true, settings.resolution);
         const LdiView viewB = ldiView(r.voi, false, settings.resolution);
-        r.boundWithoutDepth = ldiVolumeErrorBound(meshA.data, a.objectToWorld, meshB.data, b.objectToWorld, r.voi,
-                                                  settings.resolution);
+        // A bound must come from the triangles drawn: from the CPU's positions when they are those,
+        // else from the GPU's (looser, see ldi_drawn_bound.comp).
+        r.boundFromDrawn = drawnDiffersFromCpu(meshA) || drawnDiffersFromCpu(meshB);
+        std::optional<LdiDrawnBoundRegion> region;
+        if (r.boundFromDrawn)
+            region = ldiDrawnBoundRegion(r.voi, settings.resolution);
+        else
+            r.boundWithoutDepth = ldiVolumeErrorBound(meshA.data, a.objectToWorld, meshB.data, b.objectToWorld, r.voi,
+                                                      settings.resolution);
         r.pixelArea = viewA.pixelU * viewA.pixelV;
-        tiles.push_back({r.a, viewA});
-        tiles.push_back({r.b, viewB});
+        tiles.push_back({r.a, viewA, region});
+        tiles.push_back({r.b, viewB, region});
         // §3.3b: each object's vertices against the other's LDI.
         for (uint32_t side = 0; side < 2; ++side) {
             const SceneObject& o = side == 0 ? a : b;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "collision/frames/detector_frames.h"
+#include "collision/ldi/ldi_error_bound.h"
 #include "collision/ldi/ldi_views.h"
 #include "collision/ldi/ldi_voi.h"
 #include "collision/scene/scene_index_cache.h"
@@ -16,6 +17,7 @@
 #include "vkcollide/ldi.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,7 +29,11 @@ struct SceneImpl;
 struct LdiRecordedPair {
     uint32_t a = 0, b = 0;
     LdiVoi voi;
-    double boundWithoutDepth = 0.0;  // ldiVolumeErrorBound; the float-depth term needs n_max
+    // ldiVolumeErrorBound; the float-depth term needs n_max. Unless boundFromDrawn: a mesh the host
+    // deforms in its own buffer, whose CPU positions are a rest pose, and the GPU bounds the pair
+    // from the triangles it drew (ldi_drawn_bound.comp).
+    double boundWithoutDepth = 0.0;
+    bool boundFromDrawn = false;
     double pixelArea = 0.0;
 };
 
@@ -56,7 +62,7 @@ struct LdiDetectorImpl {
     uint32_t maxTiles = 0;
     uint32_t atlasColumns = 0;
     VkFormat depthStencilFormat = VK_FORMAT_UNDEFINED;
-    Pipeline peel, stencilClear, layerCount, indirect, sort, volume, volumeSum, points;
+    Pipeline peel, stencilClear, layerCount, indirect, sort, volume, volumeSum, points, drawnBound;
     DetectorFrames frames;
     std::vector<LdiSlot> slots;
 
@@ -67,6 +73,7 @@ struct LdiDetectorImpl {
     struct TileRequest {
         uint32_t object;
         LdiView view;
+        std::optional<LdiDrawnBoundRegion> drawnBound;  // set: ldi_drawn_bound.comp bounds the pair
     };
     // Points read from `buffer` (its descriptor slot is filled in here).
     struct PointRequest {

@@ -102,7 +102,8 @@ Status LdiDetectorImpl::readResults(uint64_t frame, FrameResults& out, LdiFrameD
         pd.box = r.voi.box;
         if (!pd.truncated) {
             pd.volume = v.pairs[p].lengthSum * r.pixelArea;
-            pd.volumeErrorBound = r.boundWithoutDepth + ldiFloatDepthErrorBound(r.voi, a.layers, b.layers);
+            const double bound = r.boundFromDrawn ? v.pairs[p].drawnBoundA + v.pairs[p].drawnBoundB : r.boundWithoutDepth;
+            pd.volumeErrorBound = bound + ldiFloatDepthErrorBound(r.voi, a.layers, b.layers);
         }
         if (settings.keepImages) {
             const float* image =

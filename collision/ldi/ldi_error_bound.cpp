@@ -87,6 +87,24 @@ double ldiVolumeErrorBound(const MeshData& meshA, const glm::mat4& transformA, c
     return midpointErrorBound(terms, window, voi.depthExtent()) + snapping;
 }
 
+LdiDrawnBoundRegion ldiDrawnBoundRegion(const LdiVoi& voi, uint32_t resolution) {
+    const uint32_t u = (voi.axis + 1) % 3, v = (voi.axis + 2) % 3;
+    const double pu = (double(voi.box.max[u]) - voi.box.min[u]) / resolution;
+    const double pv = (double(voi.box.max[v]) - voi.box.min[v]) / resolution;
+    const double d = (0.5 + 2.0 / gpu::kLdiSubpixelSteps) * std::sqrt(pu * pu + pv * pv);
+    LdiDrawnBoundRegion region;
+    region.origin = glm::dvec3(voi.overlap.min);
+    const glm::dvec3 extent = glm::dvec3(voi.overlap.max) - region.origin;
+    // The shader transforms in float: a vertex may move by a few float steps of the world
+    // coordinates, so the region grows by far more than those as well.
+    const double far = glm::length(glm::abs(region.origin) + extent);
+    const double grow = d * (1.0 + 1e-6) + far * std::ldexp(1.0, -18);
+    region.nearLo = glm::vec3(glm::dvec3(-grow));
+    region.nearHi = glm::vec3(extent + grow);
+    region.margin = float(d * (1.0 + 1e-6));  // rounded up, never below d
+    return region;
+}
+
 double ldiFloatDepthErrorBound(const LdiVoi& voi, uint32_t layersA, uint32_t layersB) {
     uint32_t u = (voi.axis + 1) % 3, v = (voi.axis + 2) % 3;
     double footprint = (double(voi.box.max[u]) - voi.box.min[u]) * (double(voi.box.max[v]) - voi.box.min[v]);

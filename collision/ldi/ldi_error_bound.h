@@ -29,6 +29,19 @@ namespace vkc {
 double ldiVolumeErrorBound(const MeshData& meshA, const glm::mat4& transformA, const MeshData& meshB,
                            const glm::mat4& transformB, const LdiVoi& voi, uint32_t resolution);
 
+// Where ldi_drawn_bound.comp counts triangles, for a pair whose CPU positions may not be what the
+// GPU drew (a mesh the host deforms in its own buffer): world coordinates relative to `origin` (the
+// VoI overlap's low corner, so floats keep their precision near the pair), a triangle counting when
+// its box meets [nearLo, nearHi], the overlap grown by the margin d = (1/2 + 2/256) pixel diagonals
+// and by float rounding. The shader documents the bound (the Steiner volume of those triangles
+// grown by d).
+struct LdiDrawnBoundRegion {
+    glm::dvec3 origin{0.0};
+    glm::vec3 nearLo{0.0f}, nearHi{0.0f};
+    float margin = 0.0f;  // d
+};
+LdiDrawnBoundRegion ldiDrawnBoundRegion(const LdiVoi& voi, uint32_t resolution);
+
 // What float depths add on the GPU: every stored layer depth is off by at most 2^-20 of the VoI's
 // depth range (stored as depth + 1 in [1, 2], spacing 2^-23, plus the rasterizer's interpolation
 // of z), so each pixel's overlap length moves by at most (layersA + layersB) such steps, over the

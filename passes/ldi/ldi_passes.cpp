@@ -82,6 +82,20 @@ void addLdiPasses(Graph& graph, const LdiPassInputs& in) {
         });
     }
 
+    if (in.pairCount != 0 && in.boundFromDrawn) {
+        PassBuilder drawnBound = graph.addPass("ldi-drawn-bound");
+        drawnBound.read(in.peel.tileBuffer, Access::ComputeRead);
+        drawnBound.read(in.peel.indices, Access::ComputeRead);
+        for (BufferHandle vertices : in.peel.meshVertices) drawnBound.read(vertices, Access::ComputeRead);
+        pairResults = drawnBound.write(pairResults, Access::ComputeReadWrite);
+        drawnBound.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+            gpu::LdiComputePush push = base;
+            push.pairCount = in.pairCount;
+            bindCompute(cmd, r, in, *in.pipelines.drawnBound, push);
+            r.device().vkCmdDispatch(cmd, 2 * in.pairCount, 1, 1);  // one workgroup per tile
+        });
+    }
+
     if (!in.pointTests.empty()) {
         PassBuilder points = graph.addPass("ldi-points");
         for (BufferHandle vertices : in.peel.meshVertices) points.read(vertices, Access::ComputeRead);

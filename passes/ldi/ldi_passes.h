@@ -1,7 +1,7 @@
 // Passes of method `ldi` (paper 2), in frame order:
 //   ldi-setup (reset pair results and the inside list) -> depth peeling of every tile
-//   (ldi_peel_passes.h) -> ldi-volume, ldi-volume-sum (§3.3a, pairs) -> ldi-points (§3.3b) ->
-//   ldi-readback.
+//   (ldi_peel_passes.h) -> ldi-volume, ldi-volume-sum (§3.3a, pairs) -> ldi-drawn-bound (pairs
+//   whose tiles ask for it) -> ldi-points (§3.3b) -> ldi-readback.
 // Pair p's LDIs are tiles 2p (object a) and 2p + 1 (object b); a point query has one tile.
 // Reads: the peeled, sorted layers and stencil counts, mesh vertices / caller points in place.
 // Writes: per-pair interval-length sums and inside counts, the per-pixel intersection depth
@@ -21,6 +21,7 @@ struct LdiPipelines {
     const Pipeline* volume = nullptr;     // ldi_volume.comp
     const Pipeline* volumeSum = nullptr;  // ldi_volume_sum.comp
     const Pipeline* points = nullptr;  // ldi_points.comp
+    const Pipeline* drawnBound = nullptr;  // ldi_drawn_bound.comp
 };
 
 // One dispatch of ldi_points.comp: points read like vertices tested against a tile.
@@ -37,6 +38,7 @@ struct LdiPassInputs {
     uint32_t pairCount = 0;        // pairs with a volume: tiles 2p, 2p + 1
     uint32_t insideCapacity = 0;
     std::vector<LdiPointTest> pointTests;
+    bool boundFromDrawn = false;   // some pair's tiles ask ldi_drawn_bound.comp for its error bound
 
     BufferHandle pairResults;      // LdiPairResultGpu per pair
     BufferHandle depthImage;       // res^2 floats per pair

@@ -27,7 +27,8 @@ const PipelineLayoutDesc kLdiComputeLayout = {
      {0, gpu::kLdiBindingPairResults, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kLdiBindingDepthImage, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kLdiBindingInsideList, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
-     {0, gpu::kLdiBindingVolumePartials, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
+     {0, gpu::kLdiBindingVolumePartials, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kLdiBindingIndices, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
     sizeof(gpu::LdiComputePush)};
 
 gpu::LdiComputePush ldiComputePush(uint32_t resolution, uint32_t layerCap, uint32_t tileCount, uint32_t atlasColumns) {

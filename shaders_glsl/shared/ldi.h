@@ -39,8 +39,9 @@ VKC_CONSTANT(uint, kLdiBindingPairResults, 7u)
 VKC_CONSTANT(uint, kLdiBindingDepthImage, 8u)
 VKC_CONSTANT(uint, kLdiBindingInsideList, 9u)
 VKC_CONSTANT(uint, kLdiBindingVolumePartials, 10u)
+VKC_CONSTANT(uint, kLdiBindingIndices, 11u)  // the frame's triangle indices (ldi_drawn_bound.comp)
 
-// One LDI: an object rendered into one res x res tile of the atlas (std430, 112 bytes).
+// One LDI: an object rendered into one res x res tile of the atlas (std430, 208 bytes).
 struct LdiTileGpu {
     mat4 objectToClip;    // object space -> the VoI's orthographic clip space (x, y in [-1, 1], z in [0, 1])
     VertexSourceGpu vertices;  // the object's mesh
@@ -51,9 +52,14 @@ struct LdiTileGpu {
     uint firstIndex;      // in the frame's index buffer
     float nearWorld;      // world coordinate along the ray axis of depth 0 (the outside face)
     float farWorld;       // ... of depth 1
-    uint pad0;
+    uint boundFromDrawn;  // 1: ldi_drawn_bound.comp bounds the pair's error from the drawn triangles
+    // ldi_drawn_bound.comp only: object space -> world minus the VoI overlap's low corner, and the
+    // triangles that count (their boxes meet [nearLo, nearHi] there: the overlap grown by the margin,
+    // which nearLo.w holds).
+    mat4 objectToLocal;
+    vec4 nearLo;
+    vec4 nearHi;
 };
-
 // What the peeling measured per tile (std430, 32 bytes). Reset each frame.
 struct LdiTileStatsGpu {
     uint layers;          // n_max: the largest stencil count (clamped at 255)
@@ -66,11 +72,14 @@ struct LdiTileStatsGpu {
     uint maxDepthBits;
 };
 
-// Per pair (std430, 16 bytes): the interval-length sum (world units) and inside-vertex counts.
+// Per pair (std430, 32 bytes): the interval-length sum (world units), inside-vertex counts and,
+// for a pair whose tiles say boundFromDrawn, each side's error-bound term from its drawn triangles.
 struct LdiPairResultGpu {
     double lengthSum;     // sum over pixels of the overlap length of the inside intervals
     uint insideA;         // vertices of a inside b's LDI (exact)
     uint insideB;         // vertices of b inside a's LDI (exact)
+    double drawnBoundA;   // ldi_drawn_bound.comp over a's tile (2p) ...
+    double drawnBoundB;   // ... and b's (2p + 1)
 };
 
 // Inside-vertex list header (16 bytes), then uvec2 entries (tag, vertex index); count is exact.

@@ -8,6 +8,7 @@
 #include "tests/support/reflection_check.h"
 #include "collision/scene/generated_solids.h"
 
+#include "spirv/ldi_drawn_bound.comp.h"
 #include "spirv/ldi_indirect.comp.h"
 #include "spirv/ldi_layer_count.comp.h"
 #include "spirv/ldi_peel.frag.h"
@@ -31,7 +32,8 @@ TEST(LdiLayouts, MatchShaders) {
           std::tuple{std::span<const uint32_t>(kSpirv_ldi_sort_comp), &kLdiComputeLayout, "sort"},
           std::tuple{std::span<const uint32_t>(kSpirv_ldi_volume_comp), &kLdiComputeLayout, "volume"},
           std::tuple{std::span<const uint32_t>(kSpirv_ldi_volume_sum_comp), &kLdiComputeLayout, "volume_sum"},
-          std::tuple{std::span<const uint32_t>(kSpirv_ldi_points_comp), &kLdiComputeLayout, "points"}}) {
+          std::tuple{std::span<const uint32_t>(kSpirv_ldi_points_comp), &kLdiComputeLayout, "points"},
+          std::tuple{std::span<const uint32_t>(kSpirv_ldi_drawn_bound_comp), &kLdiComputeLayout, "drawn_bound"}}) {
         Status status = test::checkPipelineLayout(spirv, *layout, name);
         EXPECT_TRUE(status.ok()) << status.describe();
     }

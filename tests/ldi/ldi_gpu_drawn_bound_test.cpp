@@ -1,0 +1,122 @@
+// Tier B: ldi's volume_error_bound comes from the triangles the GPU drew. A mesh whose positions
+// the host writes in its own buffer keeps the CPU's tight bound while the host leaves it as given;
+// once the host deforms it (markDeformed), the CPU holds only a rest pose, and the bound is the
+// Steiner volume of the drawn triangles near the overlap (ldi_drawn_bound.comp), computed on the
+// GPU: checked against that formula evaluated in double over the deformed positions, against the
+// exact oracle's volume, and against the same formula over the rest pose it must not use.
+#include "collision/ldi/ldi_error_bound.h"
+#include "collision/reference/intersection_volume.h"
+#include "collision/scene/generated_solids.h"
+#include "tests/ldi/ldi_gpu_support.h"
+#include "tests/support/host_vertex_buffer.h"
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include <cmath>
+#include <numbers>
+
+namespace vkc {
+namespace {
+
+class LdiDrawnBound : public test::VulkanTest {};
+
+// ldi_drawn_bound.comp's sum in double: every triangle whose box meets the overlap grown by
+// `grow`, grown by the margin d into its Steiner volume.
+double steinerBound(const MeshData& mesh, const glm::dmat4& transform, const LdiVoi& voi, double d, double grow) {
+    constexpr double pi = std::numbers::pi;
+    double bound = 0.0;
+    for (size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
+        glm::dvec3 p[3];
+        for (int c = 0; c < 3; ++c) p[c] = glm::dvec3(transform * glm::dvec4(glm::dvec3(mesh.positions[mesh.indices[t + c]]), 1.0));
+        bool near = true;
+        for (int k = 0; k < 3 && near; ++k) {
+            const double lo = std::min({p[0][k], p[1][k], p[2][k]}), hi = std::max({p[0][k], p[1][k], p[2][k]});
+            near = hi >= voi.overlap.min[k] - grow && lo <= voi.overlap.max[k] + grow;
+        }
+        if (!near) continue;
+        const double area = 0.5 * glm::length(glm::cross(p[1] - p[0], p[2] - p[0]));
+        const double perimeter = glm::length(p[1] - p[0]) + glm::length(p[2] - p[1]) + glm::length(p[0] - p[2]);
+        bound += 2.0 * d * area + 0.5 * pi * d * d * perimeter + 4.0 / 3.0 * pi * d * d * d;
+    }
+    return bound;
+}
+
+TEST_F(LdiDrawnBound, HostDeformedMeshIsBoundedFromTheTrianglesDrawn) {
+    constexpr uint32_t kResolution = 128;
+    const MeshData rest = solids::sphere(0.6f, 3);
+    const MeshData other = solids::torus(0.5f, 0.2f, 24);
+    MeshData deformed = rest;  // stretched along x, squashed along y: not a rigid motion
+    for (glm::vec3& p : deformed.positions) p *= glm::vec3(1.35f, 0.8f, 1.0f);
+    const glm::dmat4 ta(1.0), tb = glm::translate(glm::dmat4(1.0), {0.55, 0.1, 0.05});
+
+    auto host = test::createInterleavedVertexBuffer(vk(), rest.positions, 3, 0, "host sphere");
+    ASSERT_TRUE(host) << host.status().describe();
+    struct Destroy {
+        VulkanContext& vk;
+        Buffer& buffer;
+        ~Destroy() { destroyBuffer(vk, buffer); }
+    } destroy{vk(), host.value()};
+    auto scene = Scene::create(context_, kVolumeMethodRequirements);
+    ASSERT_TRUE(scene) << scene.status().describe();
+    auto hostMesh = scene->addMesh({"host sphere", &rest, host->buffer, 0, 12});
+    auto ownMesh = scene->addMesh({"torus", &other});
+    ASSERT_TRUE(hostMesh && ownMesh);
+    ASSERT_TRUE(scene->addObject(hostMesh.value(), ta) && scene->addObject(ownMesh.value(), tb));
+    auto detector = LdiDetector::create(context_, ldi_test::settingsAt(kResolution));
+    ASSERT_TRUE(detector) << detector.status().describe();
+
+    // runs one frame with the world boxes of `sphere` as drawn; returns the pair and its VoI
+    auto run = [&](const MeshData& sphere, LdiPairDetails& pair, LdiVoi& voi) {
+        BroadphaseResults pcs;
+        pcs.worldBounds = {placedMeshBounds(sphere, ta), placedMeshBounds(other, tb)};
+        pcs.pairs = {{0, 1}};
+        pcs.pairCount = 1;
+        LdiFrameDetails details;
+        auto results = detector->run(scene.value(), pcs, &details);
+        ASSERT_TRUE(results) << results.status().describe();
+        ASSERT_EQ(details.pairs.size(), 1u);
+        pair = details.pairs[0];
+        ASSERT_FALSE(pair.truncated);
+        auto computed = computeLdiVoi(pcs.worldBounds[0], pcs.worldBounds[1]);
+        ASSERT_TRUE(computed);
+        voi = *computed;
+    };
+
+    // As given: the CPU's positions are the drawn ones, and the bound is the CPU's tight one.
+    LdiPairDetails asGiven;
+    LdiVoi voi;
+    run(rest, asGiven, voi);
+    const double tight = ldiVolumeErrorBound(rest, glm::mat4(ta), other, glm::mat4(tb), voi, kResolution) +
+                         ldiFloatDepthErrorBound(voi, asGiven.layersA, asGiven.layersB);
+    EXPECT_NEAR(asGiven.volumeErrorBound, tight, 1e-12 * tight);
+
+    // Deformed in the host's buffer: the CPU still holds the rest pose.
+    const std::vector<float> data = test::interleavePositions(deformed.positions, 3, 0);
+    ASSERT_TRUE(uploadBuffer(vk(), host.value(), data.data(), data.size() * sizeof(float)).ok());
+    scene->markDeformed(hostMesh.value());
+    LdiPairDetails drawn;
+    run(deformed, drawn, voi);
+    const LdiDrawnBoundRegion region = ldiDrawnBoundRegion(voi, kResolution);
+    const double d = region.margin;
+    const double depth = ldiFloatDepthErrorBound(voi, drawn.layersA, drawn.layersB);
+    // The GPU's region is the overlap grown by d and by float rounding: between the two sums.
+    const double exactRegion = steinerBound(deformed, ta, voi, d, d) + steinerBound(other, tb, voi, d, d);
+    const double grownRegion = steinerBound(deformed, ta, voi, d, -double(region.nearLo.x)) +
+                               steinerBound(other, tb, voi, d, -double(region.nearLo.x));
+    std::printf("bound %.6g: drawn-triangle formula %.6g..%.6g (+ depth %.3g); tight over the drawn %.6g\n",
+                drawn.volumeErrorBound, exactRegion, grownRegion, depth,
+                ldiVolumeErrorBound(deformed, glm::mat4(ta), other, glm::mat4(tb), voi, kResolution));
+    EXPECT_GE(drawn.volumeErrorBound, (exactRegion + depth) * (1.0 - 1e-6));
+    EXPECT_LE(drawn.volumeErrorBound, (grownRegion + depth) * (1.0 + 1e-6));
+    // Not the rest pose's triangles (the stretch changes their area by far more than this).
+    const double restFormula = steinerBound(rest, ta, voi, d, d) + steinerBound(other, tb, voi, d, d);
+    EXPECT_GT(std::abs(drawn.volumeErrorBound - restFormula), 0.05 * restFormula);
+    // Sound for the deformed pair: the exact oracle's volume lies within it.
+    auto exact = reference::intersectionVolume(deformed, ta, other, tb);
+    ASSERT_TRUE(exact) << exact.status().describe();
+    EXPECT_GT(exact.value(), 0.01);
+    EXPECT_LE(std::abs(drawn.volume - exact.value()), drawn.volumeErrorBound);
+}
+
+}  // namespace
+}  // namespace vkc

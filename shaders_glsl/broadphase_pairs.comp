@@ -1,7 +1,8 @@
 // Potentially colliding set: every object pair (a < b) whose margin-expanded world boxes overlap,
 // found by one thread per leaf visiting only the subtrees after it in sorted order (so each pair is
-// found once), appended to a capacity-bounded list. The list order is not deterministic (callers
-// sort); the count stays exact past capacity.
+// found once), appended to a capacity-bounded list, and counted per a for the grouping that
+// follows (broadphase_pair_offsets.comp, broadphase_pair_group.comp). The list order is not
+// deterministic; the count stays exact past capacity.
 // The walk needs no stack: in Karras' tree the subtree that follows sorted position s (its "rope")
 // is the right child of the node whose split is s, which by the tree's numbering is internal node
 // s + 1 when that node's range starts at s + 1, and leaf s + 1 otherwise. So a thread starts at its
@@ -21,6 +22,7 @@ layout(set = 0, binding = kBindingPairs, std430) buffer Pairs {
     PairListHeader header;
     uvec2 pairs[];
 };
+layout(set = 0, binding = kBindingPairOffsets, std430) buffer PairOffsets { uint pairOffsets[]; };
 
 layout(push_constant) uniform Push { BroadphasePush push; };
 
@@ -52,7 +54,10 @@ void main() {
             if (boxesOverlap(box, TreeBox(otherLo.xyz, leafBoxes[2u * position + 1u].xyz))) {
                 uint other = floatBitsToUint(otherLo.w);
                 uint slot = atomicAdd(header.count, 1u);
-                if (slot < header.capacity) pairs[slot] = uvec2(min(object, other), max(object, other));
+                if (slot < header.capacity) {
+                    pairs[slot] = uvec2(min(object, other), max(object, other));
+                    atomicAdd(pairOffsets[min(object, other)], 1u);  // counted for the grouping
+                }
             }
             node = ropeAfter(position);
         } else if (boxesOverlap(box, TreeBox(nodes[node].lo.xyz, nodes[node].hi.xyz))) {

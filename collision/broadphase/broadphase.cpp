@@ -20,6 +20,8 @@
 #include "spirv/broadphase_bounds.comp.h"
 #include "spirv/broadphase_centre_box.comp.h"
 #include "spirv/broadphase_morton.comp.h"
+#include "spirv/broadphase_pair_group.comp.h"
+#include "spirv/broadphase_pair_offsets.comp.h"
 #include "spirv/broadphase_pairs.comp.h"
 #include "spirv/broadphase_tree_build.comp.h"
 #include "spirv/broadphase_tree_fit.comp.h"
@@ -90,7 +92,7 @@ void BroadphaseImpl::destroyResources() {
     destroyDetectorFrames(*ctx, frames);
     destroyPipeline(*ctx, boundsPipeline);
     for (Pipeline* tree : {&treePipelines.centreBox, &treePipelines.morton, &treePipelines.build, &treePipelines.fit,
-                           &treePipelines.pairs})
+                           &treePipelines.pairs, &treePipelines.pairOffsets, &treePipelines.pairGroup})
         destroyPipeline(*ctx, *tree);
     destroyRadixSortPipelines(*ctx, sortPipelines);
 }
@@ -112,6 +114,8 @@ Status BroadphaseImpl::createResources() {
     VKC_TRY(tree(treePipelines.build, kSpirv_broadphase_tree_build_comp, "broadphase-tree-build"));
     VKC_TRY(tree(treePipelines.fit, kSpirv_broadphase_tree_fit_comp, "broadphase-tree-fit"));
     VKC_TRY(tree(treePipelines.pairs, kSpirv_broadphase_pairs_comp, "broadphase-pairs"));
+    VKC_TRY(tree(treePipelines.pairOffsets, kSpirv_broadphase_pair_offsets_comp, "broadphase-pair-offsets"));
+    VKC_TRY(tree(treePipelines.pairGroup, kSpirv_broadphase_pair_group_comp, "broadphase-pair-group"));
     VKC_TRY(assignResult(sortPipelines, createRadixSortPipelines(c)));
 
     const uint32_t slotCount = settings.framesInFlight;
@@ -211,6 +215,8 @@ Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, 
     in.leafParents = graph.createBuffer("broadphase leaf parents", {broadphasePerObjectBytes(objectCount)});
     in.fitVisits = graph.createBuffer("broadphase fit visits", {broadphasePerObjectBytes(objectCount)});
     in.leafBoxes = graph.createBuffer("broadphase sorted leaf boxes", {broadphaseLeafBoxesBytes(objectCount)});
+    in.pairOffsets = graph.createBuffer("broadphase pair offsets", {broadphasePerObjectBytes(objectCount)});
+    in.groupedPairs = graph.createBuffer("broadphase grouped pairs", {broadphasePairsBytes(settings.pairCapacity)});
 
     // Each mesh's vertex-buffer slot, found once per mesh (a scene has far fewer meshes than objects).
     VertexBufferSlots vertexSlots(frames.vertexBufferCapacity, "broadphase: the scene reads");
@@ -239,6 +245,7 @@ Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, 
     in.pairCapacity = settings.pairCapacity;
     in.maxVertexCount = maxVertexCount;
     in.maxRows = c.properties.limits.maxComputeWorkGroupCount[1];
+    in.maxGroupsX = c.properties.limits.maxComputeWorkGroupCount[0];
     in.meshVertices = importVertexBuffers(graph, vertexSlots.buffers());
     in.readback = importReadbackSlot(graph, "broadphase readback slot", frames.ring, frame);
     in.readbackLayout = &frames.readback;
@@ -262,7 +269,8 @@ Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, 
         {gpu::kBindingBounds, in.bounds},         {gpu::kBindingPairs, in.pairs},
         {gpu::kBindingCentreBox, in.centreBox},   {gpu::kBindingSortedCodes, in.codes},
         {gpu::kBindingTreeNodes, in.treeNodes},   {gpu::kBindingLeafParents, in.leafParents},
-        {gpu::kBindingFitVisits, in.fitVisits},   {gpu::kBindingLeafBoxes, in.leafBoxes}};
+        {gpu::kBindingFitVisits, in.fitVisits},   {gpu::kBindingLeafBoxes, in.leafBoxes},
+        {gpu::kBindingPairOffsets, in.pairOffsets}, {gpu::kBindingGroupedPairs, in.groupedPairs}};
     for (const auto& [binding, buffer] : treeBindings) d.storageBuffer(slot.treeSet, binding, buffer);
     for (const auto& [set, source, destination] :
          {std::tuple{slot.codesToScratch, in.codes, in.codesScratch}, std::tuple{slot.scratchToCodes, in.codesScratch, in.codes}}) {
@@ -344,7 +352,12 @@ Status Broadphase::results(uint64_t frame, BroadphaseResults& out) {
     out.pairs.resize(stored);
     if (stored != 0)  // an empty vector's data() may be null, which memcpy must not get even for 0 bytes
         std::memcpy(out.pairs.data(), pairBytes + sizeof(header), stored * sizeof(ObjectPair));
-    std::sort(out.pairs.begin(), out.pairs.end());
+    // Grouped by a in increasing order on the GPU: each group sorted by b makes the list sorted.
+    for (auto group = out.pairs.begin(); group != out.pairs.end();) {
+        const auto end = std::find_if(group, out.pairs.end(), [a = group->a](const ObjectPair& p) { return p.a != a; });
+        std::sort(group, end);
+        group = end;
+    }
     return readFrameTimings(*impl_->ctx, impl_->frames, frame, *slot.graph, out.gpuTimingsMs);
 }
 

@@ -1,6 +1,6 @@
 // Broadphase passes; see broadphase_passes.h. GLSL: broadphase_bounds.comp, broadphase_centre_box.comp,
 // broadphase_morton.comp, radix_sort_*.comp, broadphase_tree_build.comp, broadphase_tree_fit.comp,
-// broadphase_pairs.comp.
+// broadphase_pairs.comp, broadphase_pair_offsets.comp, broadphase_pair_group.comp.
 #include "passes/broadphase/broadphase_passes.h"
 
 #include <volk.h>
@@ -24,7 +24,9 @@ const PipelineLayoutDesc kBroadphaseTreeLayout = {
      {0, gpu::kBindingTreeNodes, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kBindingLeafParents, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kBindingFitVisits, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
-     {0, gpu::kBindingLeafBoxes, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
+     {0, gpu::kBindingLeafBoxes, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kBindingPairOffsets, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kBindingGroupedPairs, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
     sizeof(gpu::BroadphasePush)};
 
 static uint32_t groupsFor(uint32_t threads, uint32_t groupSize) { return (threads + groupSize - 1) / groupSize; }
@@ -58,14 +60,18 @@ void addBroadphasePasses(Graph& graph, const BroadphasePassInputs& in) {
     BufferHandle pairs = in.pairs;
     BufferHandle centreBox = in.centreBox;
     BufferHandle visits = in.fitVisits;
+    BufferHandle pairOffsets = in.pairOffsets;
+    BufferHandle groupedPairs = in.groupedPairs;
 
     // Reset: mins to the largest encoded float, maxes to the smallest (bounds and centre box), the
-    // fit's visit counts and the pair count to zero.
+    // fit's visit counts, the per-object pair counts and both lists' pair counts to zero.
     PassBuilder clear = graph.addPass("broadphase-clear");
     bounds = clear.write(bounds, Access::TransferDst);
     pairs = clear.write(pairs, Access::TransferDst);
     centreBox = clear.write(centreBox, Access::TransferDst);
     visits = clear.write(visits, Access::TransferDst);
+    pairOffsets = clear.write(pairOffsets, Access::TransferDst);
+    groupedPairs = clear.write(groupedPairs, Access::TransferDst);
     clear.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
         const VkDeviceSize half = broadphaseBoundsBytes(objectCount) / 2;
         if (half != 0) {  // zero-sized fills are invalid; an empty scene has no bounds
@@ -75,8 +81,10 @@ void addBroadphasePasses(Graph& graph, const BroadphasePassInputs& in) {
         r.device().vkCmdFillBuffer(cmd, r.buffer(centreBox), 0, 12, 0xffffffffu);
         r.device().vkCmdFillBuffer(cmd, r.buffer(centreBox), 12, 12, 0u);
         r.device().vkCmdFillBuffer(cmd, r.buffer(visits), 0, VK_WHOLE_SIZE, 0u);
+        r.device().vkCmdFillBuffer(cmd, r.buffer(pairOffsets), 0, VK_WHOLE_SIZE, 0u);
         gpu::PairListHeader header = {0u, in.pairCapacity, 0u, 0u};
         r.device().vkCmdUpdateBuffer(cmd, r.buffer(pairs), 0, sizeof(header), &header);
+        r.device().vkCmdUpdateBuffer(cmd, r.buffer(groupedPairs), 0, sizeof(header), &header);
     });
 
     PassBuilder boundsPass = graph.addPass("broadphase-bounds");
@@ -147,10 +155,32 @@ void addBroadphasePasses(Graph& graph, const BroadphasePassInputs& in) {
     search.read(nodes, Access::ComputeRead);
     search.read(leafBoxes, Access::ComputeRead);
     pairs = search.write(pairs, Access::ComputeReadWrite);
+    pairOffsets = search.write(pairOffsets, Access::ComputeReadWrite);
+
+    PassBuilder offsets = graph.addPass("broadphase-pair-offsets");
+    pairOffsets = offsets.write(pairOffsets, Access::ComputeReadWrite);
+    offsets.setRecord([&pipeline = tree.pairOffsets, set = in.treeSet, push = in.push, objectCount](
+                          VkCommandBuffer cmd, const PassResources& r) {
+        if (objectCount < 2) return;
+        bindAndPush(cmd, r, pipeline, set, push);
+        r.device().vkCmdDispatch(cmd, 1, 1, 1);
+    });
+
+    PassBuilder group = graph.addPass("broadphase-pair-group");
+    group.read(pairs, Access::ComputeRead);
+    pairOffsets = group.write(pairOffsets, Access::ComputeReadWrite);
+    groupedPairs = group.write(groupedPairs, Access::ComputeWrite);
+    group.setRecord([&pipeline = tree.pairGroup, set = in.treeSet, push = in.push, objectCount,
+                     groups = std::clamp(groupsFor(in.pairCapacity, gpu::kTreeGroupSize), 1u, in.maxGroupsX)](
+                        VkCommandBuffer cmd, const PassResources& r) {
+        if (objectCount < 2) return;
+        bindAndPush(cmd, r, pipeline, set, push);
+        r.device().vkCmdDispatch(cmd, groups, 1, 1);
+    });
 
     // Results go to the mapped ring with a copy, not a host read of device memory (DESIGN.md).
     const ReadbackCopy copies[] = {{kBroadphaseReadbackBounds, bounds, broadphaseBoundsBytes(objectCount)},
-                                   {kBroadphaseReadbackPairs, pairs, broadphasePairsBytes(in.pairCapacity)}};
+                                   {kBroadphaseReadbackPairs, groupedPairs, broadphasePairsBytes(in.pairCapacity)}};
     addReadbackPass(graph, "broadphase-readback", *in.readbackLayout, in.readback, copies);
 }
 

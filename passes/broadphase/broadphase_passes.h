@@ -1,6 +1,7 @@
 // Broadphase passes (DESIGN.md "shared by all methods"): clear → world bounds → tree over the
 // objects (centre box → Morton codes → radix sort → internal nodes → boxes bottom-up) → pair
-// search → copy into the read-back ring slot. O(n log n) in the objects: the tree is a linear BVH
+// search → the pairs grouped by their first object (counts → offsets → scatter), so the host
+// sorts a few pairs per group instead of the whole list → copy into the read-back ring slot. O(n log n) in the objects: the tree is a linear BVH
 // built from scratch every frame (Karras 2012), so moving and deforming objects need nothing kept.
 // Reads: per-object transforms, mesh vertex buffers (ours or the host's, in place).
 // Writes: world AABBs (ordered-uint encoded) and a capacity-bounded pair list with exact count.
@@ -24,6 +25,8 @@ struct BroadphaseTreePipelines {
     Pipeline build;
     Pipeline fit;
     Pipeline pairs;
+    Pipeline pairOffsets;
+    Pipeline pairGroup;
 };
 
 struct BroadphasePassInputs {
@@ -38,6 +41,7 @@ struct BroadphasePassInputs {
     uint32_t pairCapacity = 0;
     uint32_t maxVertexCount = 0;  // over all objects: the vertex-parallel bounds dispatch's x extent
     uint32_t maxRows = 0;         // device limit on workgroups in y (the bounds dispatch folds into z)
+    uint32_t maxGroupsX = 0;      // device limit on workgroups in x (the grouping's threads loop past it)
 
     BufferHandle objects;                    // gpu::ObjectGpu per object
     std::vector<BufferHandle> meshVertices;  // every vertex buffer the objects read
@@ -51,6 +55,8 @@ struct BroadphasePassInputs {
     BufferHandle fitVisits;                  // uint per internal node
     BufferHandle leafBoxes;                  // broadphaseLeafBoxesBytes: the boxes in sorted order
     BufferHandle pairs;                      // PairListHeader + uvec2 * pairCapacity
+    BufferHandle pairOffsets;                // uint per object: its pairs' count, then their offset
+    BufferHandle groupedPairs;               // as pairs, grouped by a (what is read back)
     BufferHandle readback;                   // the frame's ring slot
     const ReadbackLayout* readbackLayout = nullptr;  // broadphaseReadbackLayout
 };
@@ -75,7 +81,7 @@ inline VkDeviceSize broadphaseLeafBoxesBytes(uint32_t objectCount) { return std:
 // nodes within one storage-buffer binding (2,796,202 on lavapipe's 128 MiB).
 uint32_t broadphaseObjectLimit(const VulkanContext& ctx);
 
-// Read-back regions: the world bounds (6 uints per object), then the pair list.
+// Read-back regions: the world bounds (6 uints per object), then the pair list grouped by a.
 enum BroadphaseReadback : uint32_t { kBroadphaseReadbackBounds, kBroadphaseReadbackPairs };
 ReadbackLayout broadphaseReadbackLayout(uint32_t maxObjects, uint32_t pairCapacity);
 

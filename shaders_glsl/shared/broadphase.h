@@ -27,6 +27,10 @@ VKC_CONSTANT(uint, kBindingTreeNodes, 5u)
 VKC_CONSTANT(uint, kBindingLeafParents, 6u)
 VKC_CONSTANT(uint, kBindingFitVisits, 7u)
 VKC_CONSTANT(uint, kBindingLeafBoxes, 8u)  // per sorted position: lo (w: the object's index bits), hi
+VKC_CONSTANT(uint, kBindingPairOffsets, 9u)  // per object: its stored pairs (a = it), then where they start
+VKC_CONSTANT(uint, kBindingGroupedPairs, 10u)  // the pair list again, grouped by a in increasing order
+// Threads of the one workgroup that turns the per-object pair counts into offsets.
+VKC_CONSTANT(uint, kPairOffsetsThreads, 256u)
 
 // World AABBs, order-preserving uint encoding of floats so atomicMin/Max work (float_order.h):
 // bounds[object * 3 + axis] = min, bounds[(objectCount + object) * 3 + axis] = max. Mins and maxes

@@ -17,6 +17,8 @@
 #include "spirv/broadphase_bounds.comp.h"
 #include "spirv/broadphase_centre_box.comp.h"
 #include "spirv/broadphase_morton.comp.h"
+#include "spirv/broadphase_pair_group.comp.h"
+#include "spirv/broadphase_pair_offsets.comp.h"
 #include "spirv/broadphase_pairs.comp.h"
 #include "spirv/broadphase_tree_build.comp.h"
 #include "spirv/broadphase_tree_fit.comp.h"
@@ -276,6 +278,38 @@ TEST_F(BroadphaseTest, OverflowKeepsExactCountAndSaysTruncated) {
         EXPECT_LT(pair.a, pair.b);
         EXPECT_LT(pair.b, 20u);
     }
+    // The stored five, grouped on the GPU, come back sorted and distinct.
+    EXPECT_TRUE(std::is_sorted(results->pairs.begin(), results->pairs.end()));
+    EXPECT_EQ(std::adjacent_find(results->pairs.begin(), results->pairs.end()), results->pairs.end());
+}
+
+// The GPU groups the pairs by their first object (counts, offsets over chunks of the objects,
+// scatter) and the host sorts inside each group. A scene of 700 objects (the offsets' 256 threads
+// take 3 each, the last few none) with one large box in the middle of the ids: it overlaps
+// hundreds of the small ones, so its group (the pairs with a larger second id) is large, each
+// smaller id's pair with it is a group of its own, and most objects have no group at all.
+TEST_F(BroadphaseTest, PairsGroupedOnTheGpuComeBackAsTheReferenceList) {
+    auto scene = Scene::create(context_);
+    ASSERT_TRUE(scene);
+    MeshData small = solids::box(glm::vec3(0.3f)), large = solids::box(glm::vec3(6.0f));
+    auto smallMesh = scene->addMesh({"small", &small});
+    auto largeMesh = scene->addMesh({"large", &large});
+    ASSERT_TRUE(smallMesh && largeMesh);
+    std::mt19937 rng(20261127);
+    std::uniform_real_distribution<float> position(-8.0f, 8.0f);
+    for (uint32_t i = 0; i < 700; ++i) {
+        const glm::mat4 at = glm::translate(glm::mat4(1.0f), {position(rng), position(rng), position(rng)});
+        ASSERT_TRUE(scene->addObject(i == 350 ? largeMesh.value() : smallMesh.value(), i == 350 ? glm::mat4(1.0f) : at));
+    }
+    auto broadphase = Broadphase::create(context_, {0.01f});
+    ASSERT_TRUE(broadphase) << broadphase.status().describe();
+    auto results = broadphase->run(scene.value());
+    ASSERT_TRUE(results) << results.status().describe();
+    const std::vector<ObjectPair> expected = overlappingPairs(results->worldBounds, 0.01f);
+    EXPECT_EQ(results->pairs, expected);
+    const auto largeGroup = std::count_if(expected.begin(), expected.end(), [](const ObjectPair& p) { return p.a == 350; });
+    EXPECT_GT(largeGroup, 20) << "the large box should lead a large group";
+    EXPECT_GT(std::count_if(expected.begin(), expected.end(), [](const ObjectPair& p) { return p.b == 350; }), 20);
 }
 
 TEST_F(BroadphaseTest, ReadsHostVertexBufferInPlaceWithStride) {
@@ -429,6 +463,8 @@ TEST_F(BroadphaseTest, ShaderLayoutsMatchTheirSpirv) {
     EXPECT_TRUE(test::checkPipelineLayout(kSpirv_broadphase_tree_build_comp, kBroadphaseTreeLayout, "broadphase_tree_build"));
     EXPECT_TRUE(test::checkPipelineLayout(kSpirv_broadphase_tree_fit_comp, kBroadphaseTreeLayout, "broadphase_tree_fit"));
     EXPECT_TRUE(test::checkPipelineLayout(kSpirv_broadphase_pairs_comp, kBroadphaseTreeLayout, "broadphase_pairs"));
+    EXPECT_TRUE(test::checkPipelineLayout(kSpirv_broadphase_pair_offsets_comp, kBroadphaseTreeLayout, "broadphase_pair_offsets"));
+    EXPECT_TRUE(test::checkPipelineLayout(kSpirv_broadphase_pair_group_comp, kBroadphaseTreeLayout, "broadphase_pair_group"));
     for (auto [spirv, name] : {std::pair{std::span<const uint32_t>(kSpirv_radix_sort_histogram_comp), "radix_sort_histogram"},
                                std::pair{std::span<const uint32_t>(kSpirv_radix_sort_scan_comp), "radix_sort_scan"},
                                std::pair{std::span<const uint32_t>(kSpirv_radix_sort_scatter_comp), "radix_sort_scatter"}})

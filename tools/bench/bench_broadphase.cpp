@@ -81,6 +81,7 @@ void setCounters(benchmark::State& state, const SolidScene& solids, size_t pairC
     auto notBounds = [](const std::string& pass) { return pass != "broadphase-bounds"; };
     state.counters["gpu_ms"] = timings ? perIteration(timings->totalMs()) : benchmark::Counter(kNotMeasured);
     state.counters["gpu_tree_ms"] = timings ? perIteration(timings->totalMs(notBounds)) : benchmark::Counter(kNotMeasured);
+    if (timings) timings->setPassCounters(state);  // gpu_<pass>_ms: where the GPU time goes
     state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(solids.objectCount()));
 }
 

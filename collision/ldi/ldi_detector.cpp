@@ -152,6 +152,9 @@ Result<LdiDetector> LdiDetector::create(Context& context, const LdiSettings& set
         return makeError(ErrorCode::InvalidArgument, "LdiSettings::layerCap " + std::to_string(s.layerCap) +
                                                          " exceeds " + std::to_string(gpu::kLdiMaxLayerCap) +
                                                          " (the 8-bit stencil clamps at 255)");
+    if (s.errorBound != LdiErrorBound::Tight && s.errorBound != LdiErrorBound::DrawnTriangles)
+        return makeError(ErrorCode::InvalidArgument, "LdiSettings::errorBound " + std::to_string(uint32_t(s.errorBound)) +
+                                                         " is not an LdiErrorBound (Tight 0, DrawnTriangles 1)");
     if (s.maxPairs > kMaxPairsLimit)
         return makeError(ErrorCode::InvalidArgument, "LdiSettings::maxPairs " + std::to_string(s.maxPairs) +
                                                          " exceeds " + std::to_string(kMaxPairsLimit));

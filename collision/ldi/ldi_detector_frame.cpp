@@ -193,9 +193,10 @@ Status LdiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene,
         const SceneMesh& meshB = scene.meshes[b.mesh];
         const LdiView viewA = ldiView(r.voi, true, settings.resolution);
         const LdiView viewB = ldiView(r.voi, false, settings.resolution);
-        // A bound must come from the triangles drawn: from the CPU's positions when they are those,
-        // else from the GPU's (looser, see ldi_drawn_bound.comp).
-        r.boundFromDrawn = drawnDiffersFromCpu(meshA) || drawnDiffersFromCpu(meshB);
+        // A bound must come from the triangles drawn: from the CPU's positions when they are those
+        // (unless the host chose the GPU's bound), else from the GPU's (looser, ldi_drawn_bound.comp).
+        r.boundFromDrawn = settings.errorBound == LdiErrorBound::DrawnTriangles || drawnDiffersFromCpu(meshA) ||
+                           drawnDiffersFromCpu(meshB);
         std::optional<LdiDrawnBoundRegion> region;
         if (r.boundFromDrawn)
             region = ldiDrawnBoundRegion(r.voi, settings.resolution);

@@ -35,6 +35,19 @@ namespace vkc {
 // maxStorageBufferRange and 2^32 bytes (4 GiB; lavapipe binds at most 128 MiB, e.g. 1024^2 x cap 16
 // fits 1 pair there, and 1024^2 x cap 4 fits 4): create() refuses larger settings with
 // InvalidArgument naming resolution, layerCap and maxPairs.
+// Where each pair's volume_error_bound comes from (LdiPairDetails::volumeErrorBound).
+enum class LdiErrorBound : uint32_t {
+    // The tight bound, computed in record() on the CPU from the meshes' edges and the curves where
+    // their surfaces cross: about 1-2% of the volume, and milliseconds of CPU per pair (4 ms on the
+    // meshes README's pairs). A pair with a mesh the host deforms in its own buffer, whose drawn
+    // positions the CPU does not have, gets the DrawnTriangles bound instead.
+    Tight = 0,
+    // Every pair's bound on the GPU from its drawn triangles (the Steiner volume of those near the
+    // overlap): sound, 4-20 times looser (27-87% of the volume on the meshes README's cube, sphere
+    // and torus pairs at 128^2, against 4-8%), and no CPU time in record().
+    DrawnTriangles = 1,
+};
+
 struct LdiSettings : DetectorSettings {
     uint32_t resolution = 0;      // 0: 320. Pixels per side of each LDI (the paper used 128)
     uint32_t layerCap = 0;        // 0: 16, at most 254. Layers peeled per pixel, at most; an LDI with
@@ -43,6 +56,7 @@ struct LdiSettings : DetectorSettings {
                                   // atlas holds 2 LDIs per pair); more is InvalidArgument naming it
     uint32_t insideCapacity = 0;  // 0: 65536. Inside vertices / points listed per frame; counts stay exact
     bool keepImages = false;      // read back each pair's per-pixel intersection depth (LdiPairDetails)
+    LdiErrorBound errorBound = LdiErrorBound::Tight;
 };
 
 // Inside-vertex encoding in PairResult::insideVertices: a vertex index of object a (inside b's LDI)
@@ -65,8 +79,9 @@ struct LdiPairDetails {
     double volume = 0.0;                // as in PairResult (0 when truncated)
     // |volume - exact| is at most this, computed from the triangles drawn: on the CPU (tight, about
     // 1-2% of the volume) while the CPU's positions are the drawn ones; on the GPU (the Steiner
-    // volume of the triangles near the overlap, sound but about ten times looser) for a pair with
-    // a mesh the host deforms in its own buffer (markDeformed, MeshDesc::deformedEveryFrame).
+    // volume of the triangles near the overlap, sound but 4-20 times looser) for a pair with
+    // a mesh the host deforms in its own buffer (markDeformed, MeshDesc::deformedEveryFrame), and
+    // for every pair with LdiSettings::errorBound = DrawnTriangles.
     double volumeErrorBound = 0.0;
     std::vector<float> intersectionDepth;  // res^2, row j (axis (axis+2)%3) major: overlap length of
                                            // the inside intervals, world units; only with keepImages

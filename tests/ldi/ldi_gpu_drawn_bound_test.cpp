@@ -3,7 +3,8 @@
 // once the host deforms it (markDeformed), the CPU holds only a rest pose, and the bound is the
 // Steiner volume of the drawn triangles near the overlap (ldi_drawn_bound.comp), computed on the
 // GPU: checked against that formula evaluated in double over the deformed positions, against the
-// exact oracle's volume, and against the same formula over the rest pose it must not use.
+// exact oracle's volume, and against the same formula over the rest pose it must not use. A host
+// may choose that bound for every pair (LdiErrorBound::DrawnTriangles), to save record()'s CPU.
 #include "collision/ldi/ldi_error_bound.h"
 #include "collision/reference/intersection_volume.h"
 #include "collision/scene/generated_solids.h"
@@ -14,6 +15,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <random>
 
 namespace vkc {
 namespace {
@@ -39,6 +41,23 @@ double steinerBound(const MeshData& mesh, const glm::dmat4& transform, const Ldi
         bound += 2.0 * d * area + 0.5 * pi * d * d * perimeter + 4.0 / 3.0 * pi * d * d * d;
     }
     return bound;
+}
+
+// The GPU's drawn-triangle bound of `pair` against the formula over the given placed meshes: the
+// shader's region is the overlap grown by d and by float rounding, so it lies between the sums
+// over the two regions (plus the float-depth term).
+void expectDrawnTriangleBound(const LdiPairDetails& pair, const MeshData& a, const glm::dmat4& ta, const MeshData& b,
+                              const glm::dmat4& tb, const LdiVoi& voi, uint32_t resolution) {
+    const LdiDrawnBoundRegion region = ldiDrawnBoundRegion(voi, resolution);
+    const double d = region.margin, grown = -double(region.nearLo.x);
+    const double depth = ldiFloatDepthErrorBound(voi, pair.layersA, pair.layersB);
+    const double exactRegion = steinerBound(a, ta, voi, d, d) + steinerBound(b, tb, voi, d, d);
+    const double grownRegion = steinerBound(a, ta, voi, d, grown) + steinerBound(b, tb, voi, d, grown);
+    std::printf("bound %.6g: drawn-triangle formula %.6g..%.6g (+ depth %.3g); tight over the drawn %.6g\n",
+                pair.volumeErrorBound, exactRegion, grownRegion, depth,
+                ldiVolumeErrorBound(a, glm::mat4(ta), b, glm::mat4(tb), voi, resolution));
+    EXPECT_GE(pair.volumeErrorBound, (exactRegion + depth) * (1.0 - 1e-6));
+    EXPECT_LE(pair.volumeErrorBound, (grownRegion + depth) * (1.0 + 1e-6));
 }
 
 TEST_F(LdiDrawnBound, HostDeformedMeshIsBoundedFromTheTrianglesDrawn) {
@@ -96,19 +115,9 @@ TEST_F(LdiDrawnBound, HostDeformedMeshIsBoundedFromTheTrianglesDrawn) {
     scene->markDeformed(hostMesh.value());
     LdiPairDetails drawn;
     run(deformed, drawn, voi);
-    const LdiDrawnBoundRegion region = ldiDrawnBoundRegion(voi, kResolution);
-    const double d = region.margin;
-    const double depth = ldiFloatDepthErrorBound(voi, drawn.layersA, drawn.layersB);
-    // The GPU's region is the overlap grown by d and by float rounding: between the two sums.
-    const double exactRegion = steinerBound(deformed, ta, voi, d, d) + steinerBound(other, tb, voi, d, d);
-    const double grownRegion = steinerBound(deformed, ta, voi, d, -double(region.nearLo.x)) +
-                               steinerBound(other, tb, voi, d, -double(region.nearLo.x));
-    std::printf("bound %.6g: drawn-triangle formula %.6g..%.6g (+ depth %.3g); tight over the drawn %.6g\n",
-                drawn.volumeErrorBound, exactRegion, grownRegion, depth,
-                ldiVolumeErrorBound(deformed, glm::mat4(ta), other, glm::mat4(tb), voi, kResolution));
-    EXPECT_GE(drawn.volumeErrorBound, (exactRegion + depth) * (1.0 - 1e-6));
-    EXPECT_LE(drawn.volumeErrorBound, (grownRegion + depth) * (1.0 + 1e-6));
+    expectDrawnTriangleBound(drawn, deformed, ta, other, tb, voi, kResolution);
     // Not the rest pose's triangles (the stretch changes their area by far more than this).
+    const double d = ldiDrawnBoundRegion(voi, kResolution).margin;
     const double restFormula = steinerBound(rest, ta, voi, d, d) + steinerBound(other, tb, voi, d, d);
     EXPECT_GT(std::abs(drawn.volumeErrorBound - restFormula), 0.05 * restFormula);
     // Sound for the deformed pair: the exact oracle's volume lies within it.
@@ -116,6 +125,53 @@ TEST_F(LdiDrawnBound, HostDeformedMeshIsBoundedFromTheTrianglesDrawn) {
     ASSERT_TRUE(exact) << exact.status().describe();
     EXPECT_GT(exact.value(), 0.01);
     EXPECT_LE(std::abs(drawn.volume - exact.value()), drawn.volumeErrorBound);
+}
+
+}  // namespace
+}  // namespace vkc
+
+namespace vkc {
+namespace {
+
+// LdiErrorBound::DrawnTriangles: every pair bounded on the GPU, meshes the library owns included;
+// sound against the exact oracle over seeded rigid motions, and looser than the tight bound.
+TEST_F(LdiDrawnBound, ChosenForEveryPairItBoundsOwnedMeshesToo) {
+    constexpr uint32_t kResolution = 128;
+    LdiSettings settings = ldi_test::settingsAt(kResolution);
+    settings.errorBound = LdiErrorBound::DrawnTriangles;
+    auto detector = LdiDetector::create(context_, settings);
+    ASSERT_TRUE(detector) << detector.status().describe();
+    const MeshData shapes[] = {solids::sphere(0.6f, 3), solids::torus(0.6f, 0.25f, 24), solids::box({1.2f, 0.5f, 0.8f})};
+    std::mt19937 rng(20261127);
+    int overlapping = 0;
+    for (int trial = 0; trial < 4; ++trial) {
+        const MeshData& a = shapes[trial % 3];
+        const MeshData& b = shapes[(trial + 1) % 3];
+        const glm::mat4 ta = ldi_test::randomRigid(rng, 0.5f), tb = ldi_test::randomRigid(rng, 0.5f);
+        auto gpu = ldi_test::runPair(context_, detector.value(), a, ta, b, tb);
+        ASSERT_TRUE(gpu);
+        if (gpu->details.pairs.empty()) continue;  // the boxes do not overlap
+        const LdiPairDetails& pair = gpu->details.pairs[0];
+        ASSERT_FALSE(pair.truncated);
+        auto voi = computeLdiVoi(placedMeshBounds(a, ta), placedMeshBounds(b, tb));
+        ASSERT_TRUE(voi);
+        expectDrawnTriangleBound(pair, a, glm::dmat4(ta), b, glm::dmat4(tb), *voi, kResolution);
+        EXPECT_GT(pair.volumeErrorBound, ldiVolumeErrorBound(a, ta, b, tb, *voi, kResolution)) << "trial " << trial;
+        auto exact = reference::intersectionVolume(a, ta, b, tb);
+        ASSERT_TRUE(exact) << exact.status().describe();
+        EXPECT_LE(std::abs(pair.volume - exact.value()), pair.volumeErrorBound) << "trial " << trial;
+        overlapping += exact.value() > 0.0;
+    }
+    EXPECT_GE(overlapping, 2);
+}
+
+TEST_F(LdiDrawnBound, UnknownChoiceIsRefusedNamingTheSetting) {
+    LdiSettings settings;
+    settings.errorBound = LdiErrorBound(7);
+    auto detector = LdiDetector::create(context_, settings);
+    ASSERT_FALSE(detector);
+    EXPECT_EQ(detector.status().code, ErrorCode::InvalidArgument);
+    EXPECT_NE(detector.status().message.find("LdiSettings::errorBound 7"), std::string::npos) << detector.status().message;
 }
 
 }  // namespace

@@ -156,5 +156,38 @@ TEST(CliDetect, LdiBatchesNameADegenerateMeshOnce) {
     EXPECT_EQ(named, 1u) << frame["warnings"].dump(1);
 }
 
+// --error-bound drawn-triangles: the report names the choice, every pair's volume lies within its
+// bound of the meshes README's volume, and each bound is looser than the default's; an unknown
+// name is refused listing the choices.
+TEST(CliDetect, LdiErrorBoundFromTheDrawnTrianglesIsChosenAndNamed) {
+    const std::filesystem::path dir = test::scratchDirectory();
+    auto report = [&](const std::string& extra) {
+        const std::filesystem::path path = dir / "report.json";
+        auto run = runCli("detect " + sourcePath("tests/tools/scenes/ldi_volumes.json") +
+                          " --method ldi --resolution 128 --layer-cap 8 --report " + path.string() + extra);
+        EXPECT_EQ(run.exitCode, 0) << run.output;
+        std::ifstream file(path);
+        return nlohmann::json::parse(file);
+    };
+    const nlohmann::json tight = report(""), drawn = report(" --error-bound drawn-triangles");
+    EXPECT_EQ(tight["settings"]["error_bound"], "tight");
+    EXPECT_EQ(drawn["settings"]["error_bound"], "drawn-triangles");
+    const double volumes[] = {0.125, 1.29100111077, 1.38331932222};  // the meshes README's
+    const nlohmann::json& pairs = drawn["frames"][0]["pairs"];
+    ASSERT_EQ(pairs.size(), std::size(volumes));
+    for (size_t i = 0; i < std::size(volumes); ++i) {
+        const double volume = pairs[i]["volume"], bound = pairs[i]["volume_error_bound"];
+        const double tightBound = tight["frames"][0]["pairs"][i]["volume_error_bound"];
+        std::printf("pair %zu: error %.2g, drawn-triangle bound %.3g, tight %.3g\n", i, std::abs(volume - volumes[i]),
+                    bound, tightBound);
+        EXPECT_LE(std::abs(volume - volumes[i]), bound) << "pair " << i;
+        EXPECT_GT(bound, tightBound) << "pair " << i;
+    }
+    auto refused = runCli("detect " + sourcePath("tests/tools/scenes/ldi_volumes.json") + " --method ldi --error-bound loose");
+    EXPECT_NE(refused.exitCode, 0);
+    EXPECT_NE(refused.output.find("--error-bound"), std::string::npos) << refused.output;
+    EXPECT_NE(refused.output.find("drawn-triangles"), std::string::npos) << refused.output;
+}
+
 }  // namespace
 }  // namespace vkc

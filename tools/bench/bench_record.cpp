@@ -134,12 +134,19 @@ Result<Detector> createDetector(Context& context) {
     }
 }
 
-template <class Detector>
+// ldi with every pair's bound from its drawn triangles on the GPU (none computed in record()).
+Result<LdiDetector> createLdiWithDrawnTriangleBound(Context& context) {
+    LdiSettings settings;
+    settings.errorBound = LdiErrorBound::DrawnTriangles;
+    return LdiDetector::create(context, settings);
+}
+
+template <class Detector, Result<Detector> (*create)(Context&) = createDetector<Detector>>
 void BM_RecordDetector(benchmark::State& state) {
     std::string error;
     CandidateScene* scene = sceneOf(uint32_t(state.range(0)), error);
     if (!scene) return state.SkipWithError(error.c_str());
-    auto detector = createDetector<Detector>(recordSetup().context);
+    auto detector = create(recordSetup().context);
     if (!detector) return state.SkipWithError(detector.status().describe().c_str());
     const CandidateSet candidates(scene->pcs);
     timeRecord(
@@ -176,6 +183,7 @@ BENCHMARK_TEMPLATE(BM_RecordDetector, AabbTreeDetector)->Apply(objectCounts);
 BENCHMARK_TEMPLATE(BM_RecordDetector, StencilDetector)->Apply(objectCounts);
 BENCHMARK_TEMPLATE(BM_RecordDetector, ConsistentPairsDetector)->Apply(objectCounts);
 BENCHMARK_TEMPLATE(BM_RecordDetector, LdiDetector)->Apply(objectCounts);
+BENCHMARK_TEMPLATE(BM_RecordDetector, LdiDetector, createLdiWithDrawnTriangleBound)->Apply(objectCounts);
 BENCHMARK_TEMPLATE(BM_RecordDetector, EbpiDetector)->Apply(objectCounts);
 BENCHMARK_TEMPLATE(BM_RecordGpuDriven, AabbTreeDetector)->Apply(objectCounts);
 BENCHMARK_TEMPLATE(BM_RecordGpuDriven, EbpiDetector)->Apply(objectCounts);

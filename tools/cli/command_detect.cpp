@@ -108,6 +108,8 @@ void addDetectCommand(CLI::App& app, int& exitCode) {
                         "ldi: layers peeled per pixel at most (default: the method's, shown in the report); deeper "
                         "pairs are reported truncated")
         ->check(CLI::Range(1u, 254u));
+    command->add_option("--error-bound", options->methodOptions.errorBound, kLdiErrorBoundHelp)
+        ->check(CLI::IsMember(ldiErrorBoundNames()));
     command->add_option("--views", options->methodOptions.views, "stencil: orthogonal views, 3 or 1 (default: the method's)")
         ->check(CLI::IsMember({1u, 3u}));
     command->add_option("--tolerance", options->methodOptions.tolerance,

@@ -32,6 +32,16 @@ constexpr EbpiRayBackendChoice kRayBackends[] = {EbpiRayBackendChoice::Compute, 
 constexpr std::pair<const char*, EbpiDirectionChoice> kDirections[] = {{"optimised", EbpiDirectionChoice::Optimized},
                                                                        {"axes", EbpiDirectionChoice::WorldAxes}};
 
+// ldi's error bounds --error-bound names (tight is the default).
+constexpr std::pair<const char*, LdiErrorBound> kLdiErrorBounds[] = {{"tight", LdiErrorBound::Tight},
+                                                                     {"drawn-triangles", LdiErrorBound::DrawnTriangles}};
+
+const char* ldiErrorBoundName(LdiErrorBound choice) {
+    for (const auto& [name, known] : kLdiErrorBounds)
+        if (known == choice) return name;
+    return "unknown";
+}
+
 const char* directionName(EbpiDirectionChoice choice) {
     for (const auto& [name, known] : kDirections)
         if (known == choice) return name;
@@ -134,6 +144,8 @@ Result<MethodRun> startLdi(const MethodOptions& options, Context& context, const
     runner->settings.resolution = options.resolution.value_or(0);
     runner->settings.layerCap = options.layerCap.value_or(0);
     runner->settings.keepImages = !options.images.empty();
+    for (const auto& [name, choice] : kLdiErrorBounds)
+        if (options.errorBound == name) runner->settings.errorBound = choice;
     auto framesWritten = std::make_shared<size_t>(0);
     MethodRun run;
     run.runFrame = [images = options.images, &context, &scene, runner, framesWritten](
@@ -149,7 +161,8 @@ Result<MethodRun> startLdi(const MethodOptions& options, Context& context, const
     run.settings = [runner] {
         if (!runner->detector) return nlohmann::json::object();  // no frame ran
         const LdiSettings& used = runner->detector->settings();
-        return nlohmann::json{{"resolution", used.resolution}, {"layer_cap", used.layerCap}};
+        return nlohmann::json{{"resolution", used.resolution}, {"layer_cap", used.layerCap},
+                              {"error_bound", ldiErrorBoundName(used.errorBound)}};
     };
     return run;
 }
@@ -215,6 +228,12 @@ constexpr std::pair<std::string_view, MethodStart> kMethodStarts[] = {
 std::vector<std::string> directionNames() {
     std::vector<std::string> names;
     for (const auto& entry : kDirections) names.push_back(entry.first);
+    return names;
+}
+
+std::vector<std::string> ldiErrorBoundNames() {
+    std::vector<std::string> names;
+    for (const auto& entry : kLdiErrorBounds) names.push_back(entry.first);
     return names;
 }
 

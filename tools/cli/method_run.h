@@ -24,6 +24,7 @@ struct MethodOptions {
     std::optional<uint32_t> resolution;  // image-space methods: pixels per side
     std::optional<uint32_t> views;       // stencil: 1 or 3
     std::optional<uint32_t> layerCap;    // ldi
+    std::string errorBound;              // ldi: empty (tight) or one of ldiErrorBoundNames()
     std::optional<double> tolerance;     // ebpi (required): absolute volume tolerance per pair
     std::string gradient;                // ebpi: --gradient FILE
     std::string rayBackend;              // ebpi: empty (the device's best) or an ebpiRayBackendName
@@ -36,6 +37,13 @@ struct MethodOptions {
 std::vector<std::string> rayBackendNames();
 inline constexpr const char* kRayBackendHelp =
     "ebpi: how rays are cast (default: ray-query where the device has it, else ray-tracing-pipeline, else compute)";
+
+// The names --error-bound accepts (LdiErrorBound), and the option's help.
+std::vector<std::string> ldiErrorBoundNames();
+inline constexpr const char* kLdiErrorBoundHelp =
+    "ldi: tight (default; on the CPU from the meshes' edges and surface crossings, about 1-2% of the volume, "
+    "milliseconds of CPU per pair) or drawn-triangles (on the GPU from the drawn triangles: 4-20 times "
+    "looser, no CPU time)";
 
 // The names --directions accepts, and the option's help.
 std::vector<std::string> directionNames();

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <utility>
 
 namespace vkc {
 
@@ -31,6 +33,15 @@ bool clipSegment(const glm::dvec2& a, const glm::dvec2& b, const glm::dvec2& lo,
     return true;
 }
 
+// Column range [first, last] of `window` covering world x in [lo, hi], one pixel wider each side
+// for rounding; clamped in double first, so that far-away segments cannot overflow the casts.
+std::pair<int64_t, int64_t> columnsCovering(double lo, double hi, const EbpiWindow& window) {
+    const double first = std::floor((lo - window.origin.x) / window.pixelSize.x) - 1.0;
+    const double last = std::floor((hi - window.origin.x) / window.pixelSize.x) + 1.0;
+    return {int64_t(std::clamp(first, 0.0, double(window.width))),
+            int64_t(std::clamp(last, -1.0, double(window.width) - 1))};
+}
+
 }  // namespace
 
 bool ebpiSegmentTouchesRect(const glm::dvec2& a, const glm::dvec2& b, const EbpiRect& rect) {
@@ -47,18 +58,27 @@ glm::dvec2 ebpiClippedExtent(const glm::dvec2& a, const glm::dvec2& b, const Ebp
 
 std::vector<glm::uvec2> ebpiPixelsTouched(const glm::dvec2& a, const glm::dvec2& b, const EbpiWindow& window) {
     std::vector<glm::uvec2> pixels;
-    // Candidates: the pixels of the segment's bounding box, one wider for rounding.
-    const glm::dvec2 lo = glm::floor((glm::min(a, b) - window.origin) / window.pixelSize) - 1.0;
-    const glm::dvec2 hi = glm::floor((glm::max(a, b) - window.origin) / window.pixelSize) + 1.0;
-    // Clamped in double first, so that far-away segments cannot overflow the integer casts.
-    const int64_t x0 = int64_t(std::clamp(lo.x, 0.0, double(window.width)));
-    const int64_t y0 = int64_t(std::clamp(lo.y, 0.0, double(window.height)));
-    const int64_t x1 = int64_t(std::clamp(hi.x, -1.0, double(window.width) - 1));
-    const int64_t y1 = int64_t(std::clamp(hi.y, -1.0, double(window.height) - 1));
-    for (int64_t y = y0; y <= y1; ++y)
+    // Rows of the segment's bounding box, one wider for rounding.
+    const double rowLo = std::floor((std::min(a.y, b.y) - window.origin.y) / window.pixelSize.y) - 1.0;
+    const double rowHi = std::floor((std::max(a.y, b.y) - window.origin.y) / window.pixelSize.y) + 1.0;
+    const int64_t y0 = int64_t(std::clamp(rowLo, 0.0, double(window.height)));
+    const int64_t y1 = int64_t(std::clamp(rowHi, -1.0, double(window.height) - 1));
+    // In each row, only the columns the segment crosses while within a pixel of that row are
+    // candidates (a few, where the bounding box has as many as the segment is long): any pixel the
+    // segment touches is among them, so the exact test below decides the same pixels.
+    const glm::dvec2 d = b - a;
+    for (int64_t y = y0; y <= y1; ++y) {
+        const double bandLo = window.origin.y + double(y - 1) * window.pixelSize.y;
+        const double bandHi = window.origin.y + double(y + 2) * window.pixelSize.y;
+        constexpr double kInf = std::numeric_limits<double>::infinity();
+        double t0, t1;
+        if (!clipSegment(a, b, {-kInf, bandLo}, {kInf, bandHi}, t0, t1)) continue;
+        const double xa = a.x + d.x * t0, xb = a.x + d.x * t1;
+        const auto [x0, x1] = columnsCovering(std::min(xa, xb), std::max(xa, xb), window);
         for (int64_t x = x0; x <= x1; ++x)
             if (ebpiSegmentTouchesRect(a, b, ebpiTileRect(window, {uint32_t(x), uint32_t(y), 1, 1})))
                 pixels.emplace_back(uint32_t(x), uint32_t(y));
+    }
     return pixels;
 }
 

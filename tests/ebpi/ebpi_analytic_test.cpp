@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 
 namespace vkc {
 namespace {
@@ -106,6 +107,44 @@ TEST(EbpiSegmentPixels, DiagonalTouchesEveryPixelItMeetsCornersIncluded) {
     const auto shortEdge = ebpiPixelsTouched({0.095, 0.0951}, {0.105, 0.1051}, window);
     EXPECT_EQ(shortEdge.size(), 3u);
     EXPECT_GT(double(shortEdge.size()), 0.01 / 0.1 + 0.01 / 0.1);
+}
+
+// ebpiPixelsTouched tests only the columns the segment crosses near each row; every pixel of the
+// bounding box, tested with the same exact predicate, must give the same list in the same order.
+// Seeded segments: long and short, axis-parallel, points, partly or wholly outside the window,
+// through pixel corners, and far away.
+TEST(EbpiSegmentPixels, RowWalkEqualsTheBoundingBoxSearch) {
+    auto everyBoxPixel = [](const glm::dvec2& a, const glm::dvec2& b, const EbpiWindow& window) {
+        std::vector<glm::uvec2> pixels;
+        for (uint32_t y = 0; y < window.height; ++y)
+            for (uint32_t x = 0; x < window.width; ++x)
+                if (ebpiSegmentTouchesRect(a, b, ebpiTileRect(window, {x, y, 1, 1}))) pixels.emplace_back(x, y);
+        return pixels;
+    };
+    const EbpiWindow window{{-0.3, 0.2}, {0.05, 0.03}, 40, 30};
+    std::mt19937 rng(20261127);
+    std::uniform_real_distribution<double> coordinate(-0.8, 2.0), unit(0.0, 1.0);
+    std::uniform_int_distribution<int> pixelIndex(-2, 42);
+    size_t touched = 0;
+    for (int trial = 0; trial < 4000; ++trial) {
+        glm::dvec2 a(coordinate(rng), coordinate(rng)), b(coordinate(rng), coordinate(rng));
+        switch (trial % 6) {
+            case 1: b.y = a.y; break;                         // along a row
+            case 2: b.x = a.x; break;                         // along a column
+            case 3: b = a + 0.01 * (b - a); break;            // short
+            case 4:                                           // from pixel corner to pixel corner
+                a = window.origin + window.pixelSize * glm::dvec2(pixelIndex(rng), pixelIndex(rng));
+                b = window.origin + window.pixelSize * glm::dvec2(pixelIndex(rng), pixelIndex(rng));
+                break;
+            case 5: if (unit(rng) < 0.2) b = a; else if (unit(rng) < 0.2) a += 1e12; break;  // a point; far away
+            default: break;
+        }
+        const std::vector<glm::uvec2> expected = everyBoxPixel(a, b, window);
+        ASSERT_EQ(ebpiPixelsTouched(a, b, window), expected) << "segment (" << a.x << ", " << a.y << ") - (" << b.x
+                                                             << ", " << b.y << ")";
+        touched += expected.size();
+    }
+    EXPECT_GT(touched, 20000u) << "the segments should cross the window";
 }
 
 TEST(EbpiImage, TileSumsItsPixelsAndEvaluatesAtItsSize) {

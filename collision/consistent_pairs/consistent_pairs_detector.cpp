@@ -181,7 +181,7 @@ Result<ConsistentPairsDetector> ConsistentPairsDetector::create(Context& context
     if (s.regionPaddingPixels == 0.0f) s.regionPaddingPixels = kDefaultPaddingPixels;
     if (s.pointCapacity == 0) s.pointCapacity = kDefaultPointCapacity;
     // Pair indices front * objectCount + object are 32-bit in consistent_pairs_consistency.frag and the compaction.
-    VKC_TRY(applyDetectorDefaults(s, kDefaultMaxCandidatePairs, "ConsistentPairsSettings"));
+    VKC_TRY(applyDetectorDefaults(s, kDefaultMaxCandidatePairs, "ConsistentPairsSettings", kMaxPackedIdObjects));
     if (s.layersPerIteration < 2 || s.layersPerIteration > gpu::kConsistentPairsMaxLayers)
         return makeError(ErrorCode::InvalidArgument, "ConsistentPairsSettings::layersPerIteration must be 2.." +
                                                          std::to_string(gpu::kConsistentPairsMaxLayers) + ", not " +

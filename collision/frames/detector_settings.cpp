@@ -1,6 +1,8 @@
 // Shared settings checks and defaults of the detectors; see detector_settings.h.
 #include "collision/frames/detector_settings.h"
 
+#include "vk/descriptors.h"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -16,19 +18,25 @@ Status checkFramebufferResolution(const VulkanContext& ctx, uint32_t resolution,
     return Status::success();
 }
 
-Status checkMaxObjects(uint32_t maxObjects, const char* settings) {
-    if (maxObjects > kMaxDetectorObjects)
+uint32_t perObjectTableLimit(const VulkanContext& ctx, VkDeviceSize bytesPerObject) {
+    constexpr uint32_t kIdLimit = 0x7fffffffu;
+    if (bytesPerObject == 0) return kIdLimit;
+    return uint32_t(std::min<VkDeviceSize>(storageBindingLimit(ctx) / bytesPerObject, kIdLimit));
+}
+
+Status checkMaxObjects(uint32_t maxObjects, uint32_t limit, const char* settings) {
+    if (maxObjects > limit)
         return makeError(ErrorCode::InvalidArgument, std::string(settings) + "::maxObjects " +
-                                                         std::to_string(maxObjects) + " exceeds " +
-                                                         std::to_string(kMaxDetectorObjects));
+                                                         std::to_string(maxObjects) + " exceeds " + std::to_string(limit));
     return Status::success();
 }
 
-Status applyDetectorDefaults(DetectorSettings& common, uint32_t maxCandidatePairs, const char* settings) {
+Status applyDetectorDefaults(DetectorSettings& common, uint32_t maxCandidatePairs, const char* settings,
+                             uint32_t objectLimit) {
     if (common.framesInFlight == 0) common.framesInFlight = 2;
     if (common.maxObjects == 0) common.maxObjects = 4096;
     if (common.maxCandidatePairs == 0) common.maxCandidatePairs = maxCandidatePairs;
-    return checkMaxObjects(common.maxObjects, settings);
+    return checkMaxObjects(common.maxObjects, objectLimit, settings);
 }
 
 bool validPixelDistance(float pixels) { return std::isfinite(pixels) && pixels >= 0.0f; }

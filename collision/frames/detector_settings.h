@@ -11,16 +11,23 @@ namespace vkc {
 // render target of `resolution` pixels does not fit the framebuffer limits.
 Status checkFramebufferResolution(const VulkanContext& ctx, uint32_t resolution, const char* settings);
 
-// The most objects a detector accepts: ids are packed in 16 bits (stencil's point list), and a
-// pair index front * count + object must fit in 32 bits (consistent-pairs, 65535^2 - 1 < 2^32).
-inline constexpr uint32_t kMaxDetectorObjects = 65535;
+// The most objects stencil and consistent-pairs accept: their ids are packed in 16 bits (stencil's
+// point list), and a pair index front * count + object must fit in 32 bits (consistent-pairs,
+// 65535^2 - 1 < 2^32).
+inline constexpr uint32_t kMaxPackedIdObjects = 65535;
 
-// InvalidArgument "<settings>::maxObjects N exceeds 65535" when maxObjects > kMaxDetectorObjects.
-Status checkMaxObjects(uint32_t maxObjects, const char* settings);
+// The most objects a method with 32-bit object ids accepts (aabb-tree, ldi, ebpi): as many as its
+// per-object table of `bytesPerObject` holds within one storage-buffer binding (2^31 - 1 without one).
+uint32_t perObjectTableLimit(const VulkanContext& ctx, VkDeviceSize bytesPerObject);
+
+// InvalidArgument "<settings>::maxObjects N exceeds LIMIT" when maxObjects > limit.
+Status checkMaxObjects(uint32_t maxObjects, uint32_t limit, const char* settings);
 
 // Fills the zero fields of the common part with the documented defaults (detector.h), with
-// `maxCandidatePairs` the method's own, and checks maxObjects (checkMaxObjects) as `settings`.
-Status applyDetectorDefaults(DetectorSettings& common, uint32_t maxCandidatePairs, const char* settings);
+// `maxCandidatePairs` the method's own, and checks maxObjects against the method's `objectLimit`
+// (checkMaxObjects) as `settings`.
+Status applyDetectorDefaults(DetectorSettings& common, uint32_t maxCandidatePairs, const char* settings,
+                             uint32_t objectLimit);
 
 // A distance in pixels that may be used: finite and not negative.
 bool validPixelDistance(float pixels);

@@ -199,7 +199,7 @@ Result<StencilDetector> StencilDetector::create(Context& context, const StencilS
     if (s.regionPaddingPixels == 0.0f) s.regionPaddingPixels = kDefaultPaddingPixels;
     if (s.pointCapacity == 0) s.pointCapacity = kDefaultPointCapacity;
     // Ids are packed as 16 bits in the point list.
-    VKC_TRY(applyDetectorDefaults(s, kDefaultMaxCandidatePairs, "StencilSettings"));
+    VKC_TRY(applyDetectorDefaults(s, kDefaultMaxCandidatePairs, "StencilSettings", kMaxPackedIdObjects));
     if (s.views != 1 && s.views != 3)
         return makeError(ErrorCode::InvalidArgument, "StencilSettings::views must be 1 or 3, not " + std::to_string(s.views));
     VKC_TRY(checkFramebufferResolution(*impl->ctx, s.resolution, "StencilSettings"));

@@ -1,8 +1,8 @@
 // Issue 14: the CPU time a host spends in record() per frame, per method and object count: the
 // broadphase, and each detector over the broadphase's pairs, recorded into a host command buffer
 // of random generated-solid scenes of 10, 1,000 and 4,096 objects (the detectors' maxObjects
-// default), and the broadphase also at 100,000 (above the 65,535 objects a detector takes at
-// most: DetectorSettings::maxObjects). Only the record() call is timed
+// default), and the broadphase also at 100,000 (above the 65,535 objects stencil and
+// consistent-pairs take at most: DetectorSettings::maxObjects). Only the record() call is timed
 // (UseManualTime); the submit, the wait and the completion signal that frees the frame's slot
 // are outside it; the GPU-driven detectors (aabb-tree, ebpi) also from the broadphase recorded
 // before them into the same command buffer (untimed). Counters: objects, candidate pairs.

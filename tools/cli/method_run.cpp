@@ -71,10 +71,15 @@ Status noteImages(const Result<std::vector<std::filesystem::path>>& written, con
 // Method `id`, a detector whose blocking run() over the broadphase's pairs is the frame; its
 // details go into the report under `key`, its per-pixel counts into `images` (when set) as
 // count_images.h writes them.
+// Every detector takes the scene's objects, however many (a method that cannot refuses naming
+// its limit), instead of DetectorSettings' default 4,096.
+uint32_t sceneObjects(const Scene& scene) { return std::max(1u, uint32_t(scene.objectCount())); }
+
 template <class Detector>
 Result<MethodRun> startDetector(Context& context, typename Detector::Settings settings, const Scene& scene,
                                 const char* id, const char* key, const std::string& images) {
     settings.keepImages = !images.empty();
+    settings.maxObjects = sceneObjects(scene);
     auto created = Detector::create(context, settings);
     if (!created) return created.status();
     auto detector = std::make_shared<Detector>(std::move(created.value()));
@@ -107,6 +112,7 @@ Result<MethodRun> startAabbTree(const MethodOptions& options, Context& context, 
                                 const Scene& scene) {
     AabbTreeSettings settings;
     settings.keepTrianglePairList = options.list;
+    settings.maxObjects = sceneObjects(scene);
     auto created = AabbTreeDetector::create(context, settings);
     if (!created) return created.status();
     // runAabbTreeFrame replaces the detector when its lists must grow.
@@ -143,6 +149,7 @@ Result<MethodRun> startLdi(const MethodOptions& options, Context& context, const
     auto runner = std::make_shared<LdiRunner>();
     runner->settings.resolution = options.resolution.value_or(0);
     runner->settings.layerCap = options.layerCap.value_or(0);
+    runner->settings.maxObjects = sceneObjects(scene);
     runner->settings.keepImages = !options.images.empty();
     for (const auto& [name, choice] : kLdiErrorBounds)
         if (options.errorBound == name) runner->settings.errorBound = choice;
@@ -178,6 +185,7 @@ Result<MethodRun> startEbpi(const MethodOptions& options, Context& context, cons
                          "--tolerance " + std::to_string(*options.tolerance) + ": must be a finite volume > 0");
     auto runner = std::make_shared<EbpiRunner>();
     runner->settings.tolerance = *options.tolerance;
+    runner->settings.maxObjects = sceneObjects(scene);
     runner->settings.resolution = options.resolution.value_or(0);
     runner->settings.keepImages = !options.images.empty();
     for (EbpiRayBackendChoice backend : kRayBackends)

@@ -49,6 +49,12 @@ VkDeviceSize storageBindingLimit(const VulkanContext& ctx) {
     return std::min<VkDeviceSize>(ctx.properties.limits.maxStorageBufferRange, UINT32_MAX);
 }
 
+uint32_t objectsPerBinding(const VulkanContext& ctx, VkDeviceSize bytesPerObject) {
+    constexpr uint32_t kIdLimit = 0x7fffffffu;
+    if (bytesPerObject == 0) return kIdLimit;
+    return uint32_t(std::min<VkDeviceSize>(storageBindingLimit(ctx) / bytesPerObject, kIdLimit));
+}
+
 uint32_t maxVariableDescriptorCount(const VulkanContext& ctx) {
     const VkPhysicalDeviceLimits& limits = ctx.properties.limits;
     const uint32_t deviceLimit = std::min({limits.maxPerStageDescriptorStorageBuffers,

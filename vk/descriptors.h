@@ -27,6 +27,9 @@ uint32_t maxVariableDescriptorCount(const VulkanContext& ctx);
 // The most bytes one whole-buffer storage binding may hold when shaders index it with uint:
 // maxStorageBufferRange, at most 2^32 - 1.
 VkDeviceSize storageBindingLimit(const VulkanContext& ctx);
+// The most objects a per-object table of `bytesPerObject` holds within one such binding, at most
+// 2^31 - 1 (object ids stay positive ints); 2^31 - 1 for 0 bytes (no table).
+uint32_t objectsPerBinding(const VulkanContext& ctx, VkDeviceSize bytesPerObject);
 // Points `binding` of `set` at [offset, offset + range) of `buffer` (storage or uniform `type`).
 void writeBufferDescriptor(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
                            VkBuffer buffer, VkDeviceSize offset = 0, VkDeviceSize range = VK_WHOLE_SIZE);

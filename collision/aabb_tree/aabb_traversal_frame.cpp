@@ -40,8 +40,7 @@ Result<const AabbCachedTree*> AabbTreeCache::tree(const SceneImpl& scene, MeshId
     // The CPU copy of a mesh read from the host's buffer is its rest pose: once the host has
     // deformed it, the built boxes match no generation, so every slot refits them on the GPU.
     const SceneMesh& m = scene.meshes[mesh];
-    const bool cpuCurrent = m.ownsPositions() || m.deformedGeneration == 0;
-    cached.builtGeneration = cpuCurrent ? m.deformedGeneration : kAabbUnknownGeneration;
+    cached.builtGeneration = m.cpuPositionsCurrent() ? m.deformedGeneration : kAabbUnknownGeneration;
     return &cached;
 }
 

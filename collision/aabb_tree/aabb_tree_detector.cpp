@@ -107,7 +107,7 @@ Result<AabbTreeDetector> AabbTreeDetector::create(Context& context, const AabbTr
     if (s.nodePairCapacity == 0) s.nodePairCapacity = kAabbDefaultNodePairCapacity;
     if (s.trianglePairCapacity == 0) s.trianglePairCapacity = kAabbDefaultTrianglePairCapacity;
     VKC_TRY(applyDetectorDefaults(s, kAabbDefaultMaxCandidatePairs, "AabbTreeSettings",
-                                  perObjectTableLimit(*impl->ctx, sizeof(gpu::AabbObjectGpu))));
+                                  objectsPerBinding(*impl->ctx, sizeof(gpu::AabbObjectGpu))));
     // Both ping-pong lists index one buffer with 32-bit entry numbers.
     if (s.nodePairCapacity > (1u << 30))
         return makeError(ErrorCode::InvalidArgument, "AabbTreeSettings::nodePairCapacity " +

@@ -77,7 +77,7 @@ Status checkSettings(const VulkanContext& ctx, EbpiSettings& s) {
     if (s.trianglePairCapacity == 0) s.trianglePairCapacity = kDefaultTrianglePairCapacity;
     if (s.nodePairCapacity == 0) s.nodePairCapacity = kDefaultNodePairCapacity;
     VKC_TRY(applyDetectorDefaults(s, kDefaultMaxCandidatePairs, "EbpiSettings",
-                                  perObjectTableLimit(ctx, sizeof(gpu::EbpiSceneObjectGpu))));
+                                  objectsPerBinding(ctx, sizeof(gpu::EbpiSceneObjectGpu))));
     if (s.maxSplit > gpu::kEbpiRayMaxSplitLimit)
         return makeError(ErrorCode::InvalidArgument, field("maxSplit", s.maxSplit) + " exceeds " +
                                                          std::to_string(gpu::kEbpiRayMaxSplitLimit));

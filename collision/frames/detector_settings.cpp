@@ -1,8 +1,6 @@
 // Shared settings checks and defaults of the detectors; see detector_settings.h.
 #include "collision/frames/detector_settings.h"
 
-#include "vk/descriptors.h"
-
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -16,12 +14,6 @@ Status checkFramebufferResolution(const VulkanContext& ctx, uint32_t resolution,
                                                          std::to_string(resolution) +
                                                          " exceeds the device's framebuffer size");
     return Status::success();
-}
-
-uint32_t perObjectTableLimit(const VulkanContext& ctx, VkDeviceSize bytesPerObject) {
-    constexpr uint32_t kIdLimit = 0x7fffffffu;
-    if (bytesPerObject == 0) return kIdLimit;
-    return uint32_t(std::min<VkDeviceSize>(storageBindingLimit(ctx) / bytesPerObject, kIdLimit));
 }
 
 Status checkMaxObjects(uint32_t maxObjects, uint32_t limit, const char* settings) {

@@ -16,9 +16,8 @@ Status checkFramebufferResolution(const VulkanContext& ctx, uint32_t resolution,
 // 65535^2 - 1 < 2^32).
 inline constexpr uint32_t kMaxPackedIdObjects = 65535;
 
-// The most objects a method with 32-bit object ids accepts (aabb-tree, ldi, ebpi): as many as its
-// per-object table of `bytesPerObject` holds within one storage-buffer binding (2^31 - 1 without one).
-uint32_t perObjectTableLimit(const VulkanContext& ctx, VkDeviceSize bytesPerObject);
+// The most objects a method with 32-bit object ids accepts (aabb-tree, ldi, ebpi) is its per-object
+// table's objectsPerBinding (vk/descriptors.h).
 
 // InvalidArgument "<settings>::maxObjects N exceeds LIMIT" when maxObjects > limit.
 Status checkMaxObjects(uint32_t maxObjects, uint32_t limit, const char* settings);

@@ -147,7 +147,7 @@ Result<LdiDetector> LdiDetector::create(Context& context, const LdiSettings& set
     if (s.layerCap == 0) s.layerCap = kDefaultLayerCap;
     if (s.maxPairs == 0) s.maxPairs = kDefaultMaxPairs;
     if (s.insideCapacity == 0) s.insideCapacity = kDefaultInsideCapacity;
-    VKC_TRY(applyDetectorDefaults(s, kDefaultMaxCandidatePairs, "LdiSettings", perObjectTableLimit(*impl->ctx, 0)));
+    VKC_TRY(applyDetectorDefaults(s, kDefaultMaxCandidatePairs, "LdiSettings", objectsPerBinding(*impl->ctx, 0)));
     if (s.layerCap > gpu::kLdiMaxLayerCap)
         return makeError(ErrorCode::InvalidArgument, "LdiSettings::layerCap " + std::to_string(s.layerCap) +
                                                          " exceeds " + std::to_string(gpu::kLdiMaxLayerCap) +

@@ -19,12 +19,6 @@ namespace {
 
 glm::mat4 toFloat(const glm::dmat4& m) { return glm::mat4(m); }
 
-// Whether the GPU may draw other positions than the CPU holds: the host deforms the mesh in its
-// own buffer (markDeformed, MeshDesc::deformedEveryFrame), and the CPU keeps its rest pose.
-bool drawnDiffersFromCpu(const SceneMesh& mesh) {
-    return !mesh.ownsPositions() && (mesh.deformedGeneration != 0 || mesh.deformedEveryFrame);
-}
-
 }  // namespace
 
 void LdiDetectorImpl::writeDescriptors(const LdiSlot& slot, const Graph& graph, const LdiPassInputs& in,
@@ -195,8 +189,8 @@ Status LdiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene,
         const LdiView viewB = ldiView(r.voi, false, settings.resolution);
         // A bound must come from the triangles drawn: from the CPU's positions when they are those
         // (unless the host chose the GPU's bound), else from the GPU's (looser, ldi_drawn_bound.comp).
-        r.boundFromDrawn = settings.errorBound == LdiErrorBound::DrawnTriangles || drawnDiffersFromCpu(meshA) ||
-                           drawnDiffersFromCpu(meshB);
+        r.boundFromDrawn = settings.errorBound == LdiErrorBound::DrawnTriangles || !meshA.cpuPositionsCurrent() ||
+                           !meshB.cpuPositionsCurrent();
         std::optional<LdiDrawnBoundRegion> region;
         if (r.boundFromDrawn)
             region = ldiDrawnBoundRegion(r.voi, settings.resolution);

@@ -95,10 +95,12 @@ LdiDrawnBoundRegion ldiDrawnBoundRegion(const LdiVoi& voi, uint32_t resolution) 
     LdiDrawnBoundRegion region;
     region.origin = glm::dvec3(voi.overlap.min);
     const glm::dvec3 extent = glm::dvec3(voi.overlap.max) - region.origin;
-    // The shader transforms in float: a vertex may move by a few float steps of the world
-    // coordinates, so the region grows by far more than those as well.
-    const double far = glm::length(glm::abs(region.origin) + extent);
-    const double grow = d * (1.0 + 1e-6) + far * std::ldexp(1.0, -18);
+    // The shader transforms in float into coordinates relative to `origin`, where the vertices that
+    // decide a triangle's test lie within about the grown overlap: each may move by a few float
+    // steps of that size, so the region grows by far more than those as well (a world position far
+    // from the origin costs nothing: the float translation is small).
+    const double local = glm::length(extent) + 2.0 * d;
+    const double grow = d * (1.0 + 1e-6) + local * std::ldexp(1.0, -18);
     region.nearLo = glm::vec3(glm::dvec3(-grow));
     region.nearHi = glm::vec3(extent + grow);
     region.margin = float(d * (1.0 + 1e-6));  // rounded up, never below d

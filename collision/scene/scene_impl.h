@@ -24,6 +24,9 @@ struct SceneMesh {
     // Whether the CPU positions are what the GPU reads (our copy), not a rest pose the host may
     // have deformed since.
     bool ownsPositions() const { return vertexPage >= 0; }
+    // Whether the CPU positions are what the GPU draws this frame: our copy, or the host's buffer as
+    // it was given (never marked deformed, not rewritten every frame).
+    bool cpuPositionsCurrent() const { return ownsPositions() || (deformedGeneration == 0 && !deformedEveryFrame); }
 };
 
 struct SceneObject {

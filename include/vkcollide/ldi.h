@@ -43,8 +43,8 @@ enum class LdiErrorBound : uint32_t {
     // positions the CPU does not have, gets the DrawnTriangles bound instead.
     Tight = 0,
     // Every pair's bound on the GPU from its drawn triangles (the Steiner volume of those near the
-    // overlap): sound, 4-20 times looser (27-87% of the volume on the meshes README's cube, sphere
-    // and torus pairs at 128^2, against 4-8%), and no CPU time in record().
+    // overlap): sound, 5-76 times looser (a median 12; on ../shared/scenes/regressions' pairs a
+    // median 99% of the volume, against 7%), and no CPU time in record().
     DrawnTriangles = 1,
 };
 
@@ -79,7 +79,7 @@ struct LdiPairDetails {
     double volume = 0.0;                // as in PairResult (0 when truncated)
     // |volume - exact| is at most this, computed from the triangles drawn: on the CPU (tight, about
     // 1-2% of the volume) while the CPU's positions are the drawn ones; on the GPU (the Steiner
-    // volume of the triangles near the overlap, sound but 4-20 times looser) for a pair with
+    // volume of the triangles near the overlap, sound but 5-76 times looser) for a pair with
     // a mesh the host deforms in its own buffer (markDeformed, MeshDesc::deformedEveryFrame), and
     // for every pair with LdiSettings::errorBound = DrawnTriangles.
     double volumeErrorBound = 0.0;

@@ -3,6 +3,8 @@
 // broadphase_pairs.comp, broadphase_pair_offsets.comp, broadphase_pair_group.comp.
 #include "passes/broadphase/broadphase_passes.h"
 
+#include "vk/descriptors.h"
+
 #include <volk.h>
 
 #include <algorithm>
@@ -35,8 +37,7 @@ uint32_t broadphaseObjectLimit(const VulkanContext& ctx) {
     const VkPhysicalDeviceLimits& limits = ctx.properties.limits;
     const uint64_t threads = uint64_t(limits.maxComputeWorkGroupCount[0]) * gpu::kTreeGroupSize;
     // The largest per-object buffer, the tree's nodes, within one storage-buffer binding.
-    const uint64_t nodes = limits.maxStorageBufferRange / sizeof(gpu::TreeNode);
-    return uint32_t(std::min<uint64_t>({threads, nodes, 0x7fffffffu}));
+    return uint32_t(std::min<uint64_t>(threads, objectsPerBinding(ctx, sizeof(gpu::TreeNode))));
 }
 
 ReadbackLayout broadphaseReadbackLayout(uint32_t maxObjects, uint32_t pairCapacity) {

@@ -117,7 +117,7 @@ TEST_F(LargeScene, EachMethodRefusesMoreObjectsThanItsIdsOrTablesHold) {
     EXPECT_NE(refusedStencil.status().message.find("StencilSettings::maxObjects 65536 exceeds 65535"), std::string::npos)
         << refusedStencil.status().message;
     AabbTreeSettings aabb;
-    aabb.maxObjects = perObjectTableLimit(vk(), sizeof(gpu::AabbObjectGpu)) + 1;
+    aabb.maxObjects = objectsPerBinding(vk(), sizeof(gpu::AabbObjectGpu)) + 1;
     auto refusedAabb = AabbTreeDetector::create(context_, aabb);
     ASSERT_FALSE(refusedAabb);
     EXPECT_NE(refusedAabb.status().message.find("AabbTreeSettings::maxObjects " + std::to_string(aabb.maxObjects) +

@@ -15,7 +15,10 @@
 
 #include <cmath>
 #include <numbers>
+#include <optional>
 #include <random>
+#include <string>
+#include <utility>
 
 namespace vkc {
 namespace {
@@ -127,42 +130,74 @@ TEST_F(LdiDrawnBound, HostDeformedMeshIsBoundedFromTheTrianglesDrawn) {
     EXPECT_LE(std::abs(drawn.volume - exact.value()), drawn.volumeErrorBound);
 }
 
-}  // namespace
-}  // namespace vkc
+constexpr uint32_t kDrawnResolution = 128;
 
-namespace vkc {
-namespace {
+Result<LdiDetector> drawnTriangleDetector(Context& context) {
+    LdiSettings settings = ldi_test::settingsAt(kDrawnResolution);
+    settings.errorBound = LdiErrorBound::DrawnTriangles;
+    return LdiDetector::create(context, settings);
+}
+
+// One pair through a DrawnTriangles detector: its bound against the formula over the placed
+// meshes, and the exact oracle's volume within it. Returns the pair and the exact volume, or
+// nothing when the boxes do not overlap (no pair tested).
+std::optional<std::pair<LdiPairDetails, double>> checkDrawnTrianglePair(Context& context, LdiDetector& detector,
+                                                                         const MeshData& a, const glm::mat4& ta,
+                                                                         const MeshData& b, const glm::mat4& tb) {
+    auto gpu = ldi_test::runPair(context, detector, a, ta, b, tb);
+    EXPECT_TRUE(gpu);
+    if (!gpu || gpu->details.pairs.empty()) return std::nullopt;
+    const LdiPairDetails& pair = gpu->details.pairs[0];
+    EXPECT_FALSE(pair.truncated);
+    auto voi = computeLdiVoi(placedMeshBounds(a, ta), placedMeshBounds(b, tb));
+    EXPECT_TRUE(voi);
+    auto exact = reference::intersectionVolume(a, glm::dmat4(ta), b, glm::dmat4(tb));
+    EXPECT_TRUE(exact) << exact.status().describe();
+    if (!voi || !exact) return std::nullopt;
+    expectDrawnTriangleBound(pair, a, glm::dmat4(ta), b, glm::dmat4(tb), *voi, kDrawnResolution);
+    EXPECT_LE(std::abs(pair.volume - exact.value()), pair.volumeErrorBound);
+    EXPECT_GT(pair.volumeErrorBound, ldiVolumeErrorBound(a, ta, b, tb, *voi, kDrawnResolution)) << "looser than tight";
+    return std::pair{pair, exact.value()};
+}
 
 // LdiErrorBound::DrawnTriangles: every pair bounded on the GPU, meshes the library owns included;
 // sound against the exact oracle over seeded rigid motions, and looser than the tight bound.
 TEST_F(LdiDrawnBound, ChosenForEveryPairItBoundsOwnedMeshesToo) {
-    constexpr uint32_t kResolution = 128;
-    LdiSettings settings = ldi_test::settingsAt(kResolution);
-    settings.errorBound = LdiErrorBound::DrawnTriangles;
-    auto detector = LdiDetector::create(context_, settings);
+    auto detector = drawnTriangleDetector(context_);
     ASSERT_TRUE(detector) << detector.status().describe();
     const MeshData shapes[] = {solids::sphere(0.6f, 3), solids::torus(0.6f, 0.25f, 24), solids::box({1.2f, 0.5f, 0.8f})};
     std::mt19937 rng(20261127);
     int overlapping = 0;
     for (int trial = 0; trial < 4; ++trial) {
-        const MeshData& a = shapes[trial % 3];
-        const MeshData& b = shapes[(trial + 1) % 3];
+        SCOPED_TRACE("trial " + std::to_string(trial));
         const glm::mat4 ta = ldi_test::randomRigid(rng, 0.5f), tb = ldi_test::randomRigid(rng, 0.5f);
-        auto gpu = ldi_test::runPair(context_, detector.value(), a, ta, b, tb);
-        ASSERT_TRUE(gpu);
-        if (gpu->details.pairs.empty()) continue;  // the boxes do not overlap
-        const LdiPairDetails& pair = gpu->details.pairs[0];
-        ASSERT_FALSE(pair.truncated);
-        auto voi = computeLdiVoi(placedMeshBounds(a, ta), placedMeshBounds(b, tb));
-        ASSERT_TRUE(voi);
-        expectDrawnTriangleBound(pair, a, glm::dmat4(ta), b, glm::dmat4(tb), *voi, kResolution);
-        EXPECT_GT(pair.volumeErrorBound, ldiVolumeErrorBound(a, ta, b, tb, *voi, kResolution)) << "trial " << trial;
-        auto exact = reference::intersectionVolume(a, ta, b, tb);
-        ASSERT_TRUE(exact) << exact.status().describe();
-        EXPECT_LE(std::abs(pair.volume - exact.value()), pair.volumeErrorBound) << "trial " << trial;
-        overlapping += exact.value() > 0.0;
+        auto checked = checkDrawnTrianglePair(context_, detector.value(), shapes[trial % 3], ta, shapes[(trial + 1) % 3], tb);
+        overlapping += checked && checked->second > 0.0;
     }
     EXPECT_GE(overlapping, 2);
+}
+
+// The same bound at scales from a thousandth to a thousand and a pair 20,000 units from the
+// origin: the formula over the placed meshes, and the exact oracle's volume within it.
+TEST_F(LdiDrawnBound, HoldsAtEveryScaleAndFarFromTheOrigin) {
+    auto detector = drawnTriangleDetector(context_);
+    ASSERT_TRUE(detector) << detector.status().describe();
+    const MeshData sphere = solids::sphere(0.6f, 3), torus = solids::torus(0.5f, 0.2f, 24);
+    const struct {
+        double scale;
+        glm::dvec3 at;
+    } placements[] = {{1e-3, glm::dvec3(0.0)}, {1e3, glm::dvec3(0.0)}, {1.0, glm::dvec3(2e4, -1e4, 5e3)}};
+    for (const auto& placement : placements) {
+        SCOPED_TRACE("scale " + std::to_string(placement.scale));
+        const glm::dmat4 place = glm::scale(glm::translate(glm::dmat4(1.0), placement.at), glm::dvec3(placement.scale));
+        const glm::mat4 ta(place), tb(place * glm::translate(glm::dmat4(1.0), {0.55, 0.1, 0.05}));
+        auto checked = checkDrawnTrianglePair(context_, detector.value(), sphere, ta, torus, tb);
+        ASSERT_TRUE(checked) << "the pair overlaps";
+        EXPECT_GT(checked->second, 0.0);
+        // Useful at every placement: not inflated by the world position or the scale (this pair's
+        // bound lies below its volume at the origin).
+        EXPECT_LE(checked->first.volumeErrorBound, checked->second);
+    }
 }
 
 TEST_F(LdiDrawnBound, UnknownChoiceIsRefusedNamingTheSetting) {

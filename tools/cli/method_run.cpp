@@ -36,16 +36,20 @@ constexpr std::pair<const char*, EbpiDirectionChoice> kDirections[] = {{"optimis
 constexpr std::pair<const char*, LdiErrorBound> kLdiErrorBounds[] = {{"tight", LdiErrorBound::Tight},
                                                                      {"drawn-triangles", LdiErrorBound::DrawnTriangles}};
 
-const char* ldiErrorBoundName(LdiErrorBound choice) {
-    for (const auto& [name, known] : kLdiErrorBounds)
+// The option name of `choice` in one of the tables above.
+template <class Choice, size_t N>
+const char* choiceName(const std::pair<const char*, Choice> (&table)[N], Choice choice) {
+    for (const auto& [name, known] : table)
         if (known == choice) return name;
     return "unknown";
 }
 
-const char* directionName(EbpiDirectionChoice choice) {
-    for (const auto& [name, known] : kDirections)
-        if (known == choice) return name;
-    return "unknown";
+// Every option name of a table, for the option's check.
+template <class Choice, size_t N>
+std::vector<std::string> choiceNames(const std::pair<const char*, Choice> (&table)[N]) {
+    std::vector<std::string> names;
+    for (const auto& entry : table) names.push_back(entry.first);
+    return names;
 }
 
 // The broadphase must keep every pair the method found (it is conservative by construction).
@@ -169,7 +173,7 @@ Result<MethodRun> startLdi(const MethodOptions& options, Context& context, const
         if (!runner->detector) return nlohmann::json::object();  // no frame ran
         const LdiSettings& used = runner->detector->settings();
         return nlohmann::json{{"resolution", used.resolution}, {"layer_cap", used.layerCap},
-                              {"error_bound", ldiErrorBoundName(used.errorBound)}};
+                              {"error_bound", choiceName(kLdiErrorBounds, used.errorBound)}};
     };
     return run;
 }
@@ -212,7 +216,7 @@ Result<MethodRun> startEbpi(const MethodOptions& options, Context& context, cons
                               {"max_split", used.maxSplit}, {"max_rays", used.maxRays},
                               {"hit_capacity", used.hitCapacity},
                               {"ray_backend", ebpiRayBackendName(runner->detector->rayBackend())},
-                              {"directions", directionName(used.directions)}};
+                              {"directions", choiceName(kDirections, used.directions)}};
     };
     run.finish = [gradient = options.gradient, gradients]() -> Status {
         if (gradient.empty()) return Status::success();
@@ -233,17 +237,9 @@ constexpr std::pair<std::string_view, MethodStart> kMethodStarts[] = {
 
 }  // namespace
 
-std::vector<std::string> directionNames() {
-    std::vector<std::string> names;
-    for (const auto& entry : kDirections) names.push_back(entry.first);
-    return names;
-}
+std::vector<std::string> directionNames() { return choiceNames(kDirections); }
 
-std::vector<std::string> ldiErrorBoundNames() {
-    std::vector<std::string> names;
-    for (const auto& entry : kLdiErrorBounds) names.push_back(entry.first);
-    return names;
-}
+std::vector<std::string> ldiErrorBoundNames() { return choiceNames(kLdiErrorBounds); }
 
 std::vector<std::string> rayBackendNames() {
     std::vector<std::string> names;

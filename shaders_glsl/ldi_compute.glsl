@@ -20,6 +20,7 @@ layout(set = 0, binding = kLdiBindingInsideList, std430) buffer InsideList {
 // Per pair, one double per workgroup of kLdiVolumeGroupSize pixels (ldi_volume -> ldi_volume_sum).
 layout(set = 0, binding = kLdiBindingVolumePartials, std430) buffer VolumePartials { double volumePartials[]; };
 layout(set = 0, binding = kLdiBindingIndices, std430) readonly buffer Indices { uint triangleIndices[]; };
+layout(set = 0, binding = kLdiBindingPointTests, std430) readonly buffer PointTests { LdiPointTestGpu pointTests[]; };
 
 layout(push_constant) uniform Push { LdiComputePush push; };
 

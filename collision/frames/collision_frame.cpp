@@ -21,6 +21,7 @@ struct CollisionFrameImpl {
     std::optional<EbpiDetector> ebpi;
     std::optional<StencilDetector> stencil;
     std::optional<ConsistentPairsDetector> consistentPairs;
+    std::optional<LdiDetector> ldi;
     struct Slot {
         uint64_t releaseAt = 0;  // the frame's timeline value from which its members' signals are given
         bool released = true;    // they were
@@ -92,6 +93,7 @@ Result<CollisionFrame> CollisionFrame::create(Context& context, const CollisionF
     VKC_TRY(createMember(context, s.framesInFlight, s.ebpi, impl->ebpi));
     VKC_TRY(createMember(context, s.framesInFlight, s.stencil, impl->stencil));
     VKC_TRY(createMember(context, s.framesInFlight, s.consistentPairs, impl->consistentPairs));
+    VKC_TRY(createMember(context, s.framesInFlight, s.ldi, impl->ldi));
     auto timeline = createTimelineSemaphore(*impl->ctx, "collision frame timeline");
     if (!timeline) return timeline.status();
     impl->timeline = timeline.value();
@@ -109,7 +111,8 @@ Status CollisionFrame::record(VkCommandBuffer cmd, const Scene& scene, uint64_t 
         VKC_TRY(recordMember(f.aabbTree, cmd, scene, *f.broadphase, frame, signals));
         VKC_TRY(recordMember(f.ebpi, cmd, scene, *f.broadphase, frame, signals));
         VKC_TRY(recordMember(f.stencil, cmd, scene, *f.broadphase, frame, signals));
-        return recordMember(f.consistentPairs, cmd, scene, *f.broadphase, frame, signals);
+        VKC_TRY(recordMember(f.consistentPairs, cmd, scene, *f.broadphase, frame, signals));
+        return recordMember(f.ldi, cmd, scene, *f.broadphase, frame, signals);
     };
     Status recorded = recordAll();
     // A frame that failed is never submitted: the signals its members handed out are given once
@@ -140,6 +143,7 @@ Status CollisionFrame::results(uint64_t frame, CollisionFrameResults& out) {
     if (f.ebpi) VKC_TRY(f.ebpi->results(frame, read.ebpi.emplace()));
     if (f.stencil) VKC_TRY(f.stencil->results(frame, read.stencil.emplace()));
     if (f.consistentPairs) VKC_TRY(f.consistentPairs->results(frame, read.consistentPairs.emplace()));
+    if (f.ldi) VKC_TRY(f.ldi->results(frame, read.ldi.emplace()));
     out = std::move(read);
     return Status::success();
 }

@@ -2,6 +2,7 @@
 // entry points. Frames are recorded in ldi_detector_frame.cpp and decoded in ldi_detector_results.cpp.
 #include "collision/ldi/ldi_detector_impl.h"
 
+#include "collision/broadphase/broadphase_candidates.h"
 #include "collision/frames/frame_warnings.h"
 #include "collision/frames/blocking_run.h"
 #include "collision/frames/detector_settings.h"
@@ -14,6 +15,7 @@
 #include "spirv/ldi_drawn_bound.comp.h"
 #include "spirv/ldi_indirect.comp.h"
 #include "spirv/ldi_layer_count.comp.h"
+#include "spirv/ldi_pair_setup.comp.h"
 #include "spirv/ldi_peel.frag.h"
 #include "spirv/ldi_peel.vert.h"
 #include "spirv/fullscreen_triangle.vert.h"
@@ -28,9 +30,12 @@
 namespace vkc {
 
 static_assert(sizeof(gpu::LdiTileGpu) == 208 && sizeof(gpu::LdiTileStatsGpu) == 32 &&
-                  sizeof(gpu::LdiPairResultGpu) == 32 && sizeof(gpu::LdiListHeader) == 16,
+                  sizeof(gpu::LdiPairResultGpu) == 32 && sizeof(gpu::LdiListHeader) == 16 &&
+                  sizeof(gpu::LdiPointTestGpu) == 96 && sizeof(gpu::LdiPairInfoGpu) == 80 &&
+                  sizeof(gpu::LdiSetupStateGpu) == 32 && sizeof(gpu::LdiSceneObjectGpu) == 128 &&
+                  sizeof(gpu::LdiSetupParamsGpu) == 48,
               "ldi structs must match their std430 layouts");
-static_assert(sizeof(gpu::LdiDrawPush) == 16 && sizeof(gpu::LdiComputePush) == 112,
+static_assert(sizeof(gpu::LdiDrawPush) == 16 && sizeof(gpu::LdiComputePush) == 32,
               "ldi push constants must match their blocks");
 
 namespace {
@@ -51,15 +56,17 @@ constexpr uint32_t kMaxPairsLimit = 1024;
 LdiDetectorImpl::~LdiDetectorImpl() {
     if (!ctx) return;
     destroyDetectorFrames(*ctx, frames);
-    for (Pipeline* p : {&peel, &stencilClear, &layerCount, &indirect, &sort, &volume, &volumeSum, &points, &drawnBound})
+    for (Pipeline* p :
+         {&peel, &stencilClear, &layerCount, &indirect, &sort, &volume, &volumeSum, &points, &drawnBound, &pairSetup})
         destroyPipeline(*ctx, *p);
 }
 
 Status LdiDetectorImpl::createPipelines() {
     VulkanContext& c = *ctx;
-    // A frame reads each tile's mesh buffer (its vertices are the pairs' points too), or, for a
-    // point query, one tile's and the points' buffers: never more buffers than tiles.
-    frames.vertexBufferCapacity = vertexBufferCapacity(c, maxTiles);
+    // A host's frame reads each tile's mesh buffer (its vertices are the pairs' points too), or, for
+    // a point query, one tile's and the points' buffers: never more buffers than tiles. A
+    // GPU-driven frame binds every object's, as the GPU chooses the pairs.
+    frames.vertexBufferCapacity = vertexBufferCapacity(c, std::max(maxTiles, settings.maxObjects));
     const PipelineLayoutDesc computeLayout = withVertexBufferCapacity(kLdiComputeLayout, frames.vertexBufferCapacity);
     auto compute = [&](Pipeline& out, std::span<const uint32_t> spirv, const char* name) -> Status {
         return assignResult(out, createComputePipeline(c, spirv, computeLayout, {}, name));
@@ -71,6 +78,8 @@ Status LdiDetectorImpl::createPipelines() {
     VKC_TRY(compute(volumeSum, kSpirv_ldi_volume_sum_comp, "ldi-volume-sum"));
     VKC_TRY(compute(points, kSpirv_ldi_points_comp, "ldi-points"));
     VKC_TRY(compute(drawnBound, kSpirv_ldi_drawn_bound_comp, "ldi-drawn-bound"));
+    VKC_TRY(assignResult(pairSetup, createComputePipeline(c, kSpirv_ldi_pair_setup_comp, kLdiSetupLayout, {},
+                                                          "ldi-pair-setup")));
 
     // §4: depth test and culling off; the stencil routes one fragment per pixel and pass (EQUAL
     // the pass's layer, set per pass) and counts every fragment (increment-and-clamp on pass and fail).
@@ -108,11 +117,13 @@ Status LdiDetectorImpl::createResources() {
     const LdiSettings& s = settings;
     const uint32_t slotCount = s.framesInFlight;
     const uint32_t vertexBuffers = frames.vertexBufferCapacity;
+    // Per slot: the draw set (tiles and the vertex buffers), the compute set (tiles, the vertex
+    // buffers and 10 more), the setup set (9).
     VkDescriptorPoolSize sizes[2] = {
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (2 * (1 + vertexBuffers) + 8)},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (2 * (1 + vertexBuffers) + 10 + 9)},
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, slotCount}};
     VKC_TRY(createDetectorFrames(c,
-                                 {"ldi", slotCount, slotCount * 3, sizes,
+                                 {"ldi", slotCount, slotCount * 4, sizes,
                                   ldiReadbackLayout(s.insideCapacity, s.maxPairs, maxTiles, s.resolution, s.keepImages),
                                   !s.disableGpuTimings},
                                  frames));
@@ -126,6 +137,7 @@ Status LdiDetectorImpl::createResources() {
                                    "ldi tile layers set"));
         VKC_TRY(make.descriptorSet(slots[i].computeSet, frames.descriptorPool, sort.setLayouts[0], "ldi compute set",
                                    vertexBuffers));
+        VKC_TRY(make.descriptorSet(slots[i].setupSet, frames.descriptorPool, pairSetup.setLayouts[0], "ldi setup set"));
     }
     return Status::success();
 }
@@ -147,7 +159,8 @@ Result<LdiDetector> LdiDetector::create(Context& context, const LdiSettings& set
     if (s.layerCap == 0) s.layerCap = kDefaultLayerCap;
     if (s.maxPairs == 0) s.maxPairs = kDefaultMaxPairs;
     if (s.insideCapacity == 0) s.insideCapacity = kDefaultInsideCapacity;
-    VKC_TRY(applyDetectorDefaults(s, kDefaultMaxCandidatePairs, "LdiSettings", objectsPerBinding(*impl->ctx, 0)));
+    VKC_TRY(applyDetectorDefaults(s, kDefaultMaxCandidatePairs, "LdiSettings",
+                                  objectsPerBinding(*impl->ctx, sizeof(gpu::LdiSceneObjectGpu))));
     if (s.layerCap > gpu::kLdiMaxLayerCap)
         return makeError(ErrorCode::InvalidArgument, "LdiSettings::layerCap " + std::to_string(s.layerCap) +
                                                          " exceeds " + std::to_string(gpu::kLdiMaxLayerCap) +
@@ -224,6 +237,12 @@ Status LdiDetector::record(VkCommandBuffer cmd, const Scene& scene, const Candid
     return impl_->recordFrame(cmd, sceneImplOf(scene), candidates, frame);
 }
 
+Status LdiDetector::record(VkCommandBuffer cmd, const Scene& scene, const Broadphase& broadphase, uint64_t frame) {
+    auto candidates = broadphaseCandidates(broadphase, frame, "ldi");
+    if (!candidates) return candidates.status();
+    return impl_->recordGpuDriven(cmd, sceneImplOf(scene), candidates.value(), frame);
+}
+
 VkSemaphoreSubmitInfo LdiDetector::completionSignal(uint64_t frame) { return ringSignal(impl_->frames.ring, frame); }
 
 Status LdiDetector::results(uint64_t frame, FrameResults& out, LdiFrameDetails* details) {
@@ -250,8 +269,16 @@ Result<FrameResults> LdiDetector::run(const Scene& scene, const BroadphaseResult
 }
 
 Result<FrameResults> LdiDetector::run(const Scene& scene, LdiFrameDetails* details) {
-    return runAfterOwnBroadphase(*impl_->context, impl_->settings.broadphase, impl_->frames, scene,
-                                 [&](const BroadphaseResults& pcs) { return run(scene, pcs, details); });
+    // The tight bound needs the pairs on the CPU: its own broadphase's, read back first.
+    if (impl_->settings.errorBound == LdiErrorBound::Tight)
+        return runAfterOwnBroadphase(*impl_->context, impl_->settings.broadphase, impl_->frames, scene,
+                                     [&](const BroadphaseResults& pcs) { return run(scene, pcs, details); });
+    return runGpuDriven(
+        *impl_->context, {"ldi", "LdiSettings", impl_->settings}, impl_->frames, scene,
+        [&](VkCommandBuffer cmd, uint64_t frame, const GpuCandidates& candidates) {
+            return impl_->recordGpuDriven(cmd, sceneImplOf(scene), candidates, frame);
+        },
+        [&](uint64_t frame, FrameResults& out) { return results(frame, out, details); });
 }
 
 Result<LdiPointResults> LdiDetector::classifyPoints(const Scene& scene, uint32_t object,

@@ -1,5 +1,7 @@
-// vkc::LdiDetector, recording: the pairs' VoIs (§3.1) and their two LDI tiles, or a point query's
-// one tile; the per-slot tiles and index buffers; the pass graph (passes/ldi/ldi_passes.h).
+// vkc::LdiDetector, recording: the pairs' VoIs (§3.1), their two LDI tiles and vertex tests, on the
+// host for a host's candidates (with the tight bound) or on the GPU by ldi-pair-setup for a
+// broadphase's; a point query's one tile; the per-slot index buffers; the pass graph
+// (passes/ldi/ldi_passes.h).
 #include "collision/ldi/ldi_detector_impl.h"
 
 #include "collision/frames/frame_warnings.h"
@@ -13,16 +15,111 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include <cstring>
+
 namespace vkc {
 
 namespace {
 
 glm::mat4 toFloat(const glm::dmat4& m) { return glm::mat4(m); }
 
+gpu::LdiPairInfoGpu pairInfo(uint32_t a, uint32_t b, const LdiVoi& voi, double pixelArea) {
+    gpu::LdiPairInfoGpu info = {};
+    info.a = a;
+    info.b = b;
+    info.axis = voi.axis;
+    info.flags = (voi.aFromMin ? gpu::kLdiPairAFromMin : 0u) | (voi.extended ? gpu::kLdiPairExtended : 0u);
+    for (int k = 0; k < 3; ++k) {
+        info.box[k] = voi.box.min[k];
+        info.box[3 + k] = voi.box.max[k];
+        info.overlap[k] = voi.overlap.min[k];
+        info.overlap[3 + k] = voi.overlap.max[k];
+    }
+    info.pixelArea = pixelArea;
+    return info;
+}
+
+// ldiDispatchGrid's grid for one thread per point.
+VkDispatchIndirectCommand pointDispatch(uint32_t points, uint32_t maxGroupsX) {
+    const VkExtent2D grid = ldiDispatchGrid(points, gpu::kLdiGroupSize, maxGroupsX);
+    return {grid.width, grid.height, 1u};
+}
+
+glm::dvec4 row(const glm::dmat4& m, int r) { return {m[0][r], m[1][r], m[2][r], m[3][r]}; }
+
 }  // namespace
 
+Result<gpu::LdiTileGpu> LdiDetectorImpl::hostTile(const SceneImpl& scene, uint32_t object, const LdiView& view,
+                                                  uint32_t tile, VertexBufferSlots& vertexSlots,
+                                                  const SceneIndexCache& indices) const {
+    const SceneObject& o = scene.objects[object];
+    const SceneMesh& mesh = scene.meshes[o.mesh];
+    auto meshSlot = vertexSlots.slot(mesh.vertexBuffer, [&] { return objectLabel(scene, object); });
+    if (!meshSlot) return meshSlot.status();
+    gpu::LdiTileGpu t = {};
+    t.objectToClip = toFloat(view.worldToClip * o.objectToWorld);
+    t.vertices = vertexSource(mesh, meshSlot.value());
+    t.entryIsFront = view.entryIsFront ? 1u : 0u;
+    t.originX = (tile % atlasColumns) * settings.resolution;
+    t.originY = (tile / atlasColumns) * settings.resolution;
+    t.indexCount = uint32_t(mesh.data.indices.size() / 3 * 3);
+    t.firstIndex = indices.firstIndex[o.mesh];
+    t.nearWorld = view.nearWorld;
+    t.farWorld = view.farWorld;
+    t.objectToLocal = glm::mat4(1.0f);
+    return t;
+}
+
+Status LdiDetectorImpl::addHostPair(const SceneImpl& scene, uint32_t a, uint32_t b, const LdiVoi& voi,
+                                    VertexBufferSlots& vertexSlots, const SceneIndexCache& indices,
+                                    LdiHostTables& tables) const {
+    const uint32_t p = uint32_t(tables.pairs.size());
+    const LdiView views[2] = {ldiView(voi, true, settings.resolution), ldiView(voi, false, settings.resolution)};
+    const uint32_t objects[2] = {a, b};
+    const SceneMesh& meshA = scene.meshes[scene.objects[a].mesh];
+    const SceneMesh& meshB = scene.meshes[scene.objects[b].mesh];
+    gpu::LdiPairInfoGpu info = pairInfo(a, b, voi, views[0].pixelU * views[0].pixelV);
+    // A bound must come from the triangles drawn: from the CPU's positions when they are those
+    // (unless the host chose the GPU's bound), else from the GPU's (looser, ldi_drawn_bound.comp).
+    const bool boundFromDrawn = settings.errorBound == LdiErrorBound::DrawnTriangles ||
+                                !meshA.cpuPositionsCurrent() || !meshB.cpuPositionsCurrent();
+    std::optional<LdiDrawnBoundRegion> region;
+    if (boundFromDrawn) {
+        info.flags |= gpu::kLdiPairBoundFromDrawn;
+        region = ldiDrawnBoundRegion(voi, settings.resolution);
+        tables.boundFromDrawn = true;
+    } else {
+        info.tightBound = ldiVolumeErrorBound(meshA.data, scene.objects[a].objectToWorld, meshB.data,
+                                              scene.objects[b].objectToWorld, voi, settings.resolution);
+    }
+    for (uint32_t side = 0; side < 2; ++side) {
+        const uint32_t t = 2 * p + side;
+        auto tile = hostTile(scene, objects[side], views[side], t, vertexSlots, indices);
+        if (!tile) return tile.status();
+        const glm::dmat4& objectToWorld = scene.objects[objects[side]].objectToWorld;
+        if (region) {
+            tile->boundFromDrawn = 1;
+            tile->objectToLocal = toFloat(glm::translate(glm::dmat4(1.0), -region->origin) * objectToWorld);
+            tile->nearLo = glm::vec4(region->nearLo, region->margin);
+            tile->nearHi = glm::vec4(region->nearHi, 0.0f);
+        }
+        tables.tiles.push_back(tile.value());
+        tables.firstDraws.push_back({tile->indexCount, 1u, tile->firstIndex, 0, 0});
+        // §3.3b: this object's vertices against the other's LDI (tile t ^ 1).
+        gpu::LdiPointTestGpu test = {};
+        test.pointToTexel = toFloat(views[side ^ 1].worldToTexel * objectToWorld);
+        test.points = tile->vertices;
+        test.tile = t ^ 1u;
+        test.tag = p << 1 | side;
+        tables.pointTests.push_back(test);
+        tables.pointDispatches.push_back(pointDispatch(test.points.count, ctx->properties.limits.maxComputeWorkGroupCount[0]));
+    }
+    tables.pairs.push_back(info);
+    return Status::success();
+}
+
 void LdiDetectorImpl::writeDescriptors(const LdiSlot& slot, const Graph& graph, const LdiPassInputs& in,
-                                       std::span<const VkBuffer> meshBuffers) {
+                                       const LdiPairSetupInputs* setup, std::span<const VkBuffer> meshBuffers) {
     VulkanContext& c = *ctx;
     const GraphDescriptors d(c, graph, frames.placeholder.buffer);
     const DepthPeelInputs& peel = in.peel;
@@ -38,65 +135,39 @@ void LdiDetectorImpl::writeDescriptors(const LdiSlot& slot, const Graph& graph, 
     d.storageBuffer(slot.computeSet, gpu::kLdiBindingDepthImage, in.depthImage);
     d.storageBuffer(slot.computeSet, gpu::kLdiBindingInsideList, in.inside);
     d.storageBuffer(slot.computeSet, gpu::kLdiBindingVolumePartials, in.volumePartials);
+    d.storageBuffer(slot.computeSet, gpu::kLdiBindingPointTests, in.pointTests);
     // Read by ldi-drawn-bound only, and a storage buffer only in frames that have that pass.
     if (in.boundFromDrawn) d.storageBuffer(slot.computeSet, gpu::kLdiBindingIndices, peel.indices);
     for (VkDescriptorSet set : {slot.drawSet, slot.computeSet})
         writeStorageBufferArray(c, set, gpu::kBindingVertexBuffers, meshBuffers);
+    if (!setup) return;
+    const std::pair<uint32_t, BufferHandle> setupBindings[] = {
+        {gpu::kLdiSetupBindingBounds, setup->bounds},
+        {gpu::kLdiSetupBindingCandidates, setup->candidates},
+        {gpu::kLdiSetupBindingSceneObjects, setup->sceneObjects},
+        {gpu::kLdiSetupBindingParams, setup->params},
+        {gpu::kLdiSetupBindingTiles, setup->tiles},
+        {gpu::kLdiSetupBindingPointTests, setup->pointTests},
+        {gpu::kLdiSetupBindingPointDispatches, setup->pointDispatches},
+        {gpu::kLdiSetupBindingFirstDraws, setup->firstDraws},
+        {gpu::kLdiSetupBindingPairs, setup->pairInfos}};
+    for (const auto& [binding, buffer] : setupBindings) d.storageBuffer(slot.setupSet, binding, buffer);
 }
 
-Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene, LdiSlot& slot, uint64_t frame,
-                                    std::span<const TileRequest> tiles, uint32_t pairCount,
-                                    std::span<const PointRequest> points) {
+Status LdiDetectorImpl::recordGraph(VkCommandBuffer cmd, LdiSlot& slot, uint64_t frame, std::unique_ptr<Graph> ownedGraph,
+                                    const VertexBufferSlots& vertexSlots, uint32_t pairSlots, uint32_t tileCount,
+                                    const LdiHostTables* host, const LdiGpuSetup* gpu) {
     VulkanContext& c = *ctx;
     const LdiSettings& s = settings;
-    ensureSceneIndices(slot.indices, scene);
-    VertexBufferSlots vertexSlots(frames.vertexBufferCapacity, "ldi: the frame reads");
-    std::vector<LdiPointTest> pointTests;
-    for (const PointRequest& request : points) {
-        auto used = vertexSlots.slot(request.buffer, [] { return std::string("points"); });
-        if (!used) return used.status();
-        pointTests.push_back(request.test);
-        pointTests.back().points.slot = used.value();
-    }
-    std::vector<gpu::LdiTileGpu> gpuTiles(std::max<size_t>(tiles.size(), 1));
-    DepthPeelInputs peel;
-    // Built aside and committed only when recording succeeds: a failed record leaves the slot as its
-    // previous frame left it, so that frame's results still read consistent tiles.
-    std::vector<uint32_t> tileObjects;
-    std::vector<LdiView> tileViews;
-    bool boundFromDrawn = false;
-    for (uint32_t t = 0; t < tiles.size(); ++t) {
-        const SceneObject& o = scene.objects[tiles[t].object];
-        const SceneMesh& mesh = scene.meshes[o.mesh];
-        auto meshSlot = vertexSlots.slot(mesh.vertexBuffer, [&] { return objectLabel(scene, tiles[t].object); });
-        if (!meshSlot) return meshSlot.status();
-        const LdiView& view = tiles[t].view;
-        gpu::LdiTileGpu& tile = gpuTiles[t];
-        tile = {};
-        tile.objectToClip = toFloat(view.worldToClip * glm::dmat4(o.objectToWorld));
-        tile.vertices = vertexSource(mesh, meshSlot.value());
-        tile.entryIsFront = view.entryIsFront ? 1u : 0u;
-        tile.originX = (t % atlasColumns) * s.resolution;
-        tile.originY = (t / atlasColumns) * s.resolution;
-        tile.indexCount = uint32_t(mesh.data.indices.size() / 3 * 3);
-        tile.firstIndex = slot.indices.firstIndex[o.mesh];
-        tile.nearWorld = view.nearWorld;
-        tile.farWorld = view.farWorld;
-        if (const std::optional<LdiDrawnBoundRegion>& region = tiles[t].drawnBound) {
-            tile.boundFromDrawn = 1;
-            tile.objectToLocal = toFloat(glm::translate(glm::dmat4(1.0), -region->origin) * glm::dmat4(o.objectToWorld));
-            tile.nearLo = glm::vec4(region->nearLo, region->margin);
-            tile.nearHi = glm::vec4(region->nearHi, 0.0f);
-            boundFromDrawn = true;
-        }
-        peel.tiles.push_back({tile.indexCount, tile.firstIndex});
-        tileObjects.push_back(tiles[t].object);
-        tileViews.push_back(view);
-    }
-    auto ownedGraph = std::make_unique<Graph>();
     Graph& graph = *ownedGraph;
     const VkDeviceSize perTile = VkDeviceSize(s.resolution) * s.resolution;
     const uint32_t atlasRows = (maxTiles + atlasColumns - 1) / atlasColumns;
+    // The tables: host-written, or device buffers ldi-pair-setup writes.
+    auto table = [&](const char* name, VkDeviceSize bytes, VkBufferUsageFlags usage = 0) {
+        return graph.createBuffer(name, {std::max<VkDeviceSize>(16, bytes), usage, host != nullptr});
+    };
+    const uint32_t pointTests = host ? uint32_t(host->pointTests.size()) : tileCount;
+    DepthPeelInputs peel;
     peel.drawSet = slot.drawSet;
     peel.tileLayersSet = slot.tileLayersSet;
     peel.computeSet = slot.computeSet;
@@ -105,7 +176,9 @@ Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene,
     peel.layerCap = s.layerCap;
     peel.atlasColumns = atlasColumns;
     peel.maxGroupsX = c.properties.limits.maxComputeWorkGroupCount[0];
-    peel.tileBuffer = graph.createBuffer("ldi tiles", {gpuTiles.size() * sizeof(gpuTiles[0]), 0, true});
+    peel.tileCount = tileCount;
+    peel.tileBuffer = table("ldi tiles", tileCount * sizeof(gpu::LdiTileGpu));
+    peel.firstDraws = table("ldi first draws", tileCount * sizeof(VkDrawIndexedIndirectCommand));
     peel.indices = declareSceneIndices(graph, slot.indices, "ldi");
     peel.meshVertices = importVertexBuffers(graph, vertexSlots.buffers());
     peel.layers = graph.createBuffer("ldi layers", {VkDeviceSize(maxTiles) * ldiTileLayerBytes(s.resolution, s.layerCap)});
@@ -118,16 +191,46 @@ Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene,
     peel.depthStencil = graph.createImage("ldi atlas", {atlasColumns * s.resolution, atlasRows * s.resolution,
                                                         depthStencilFormat});
     LdiPassInputs in;
+    in.pointTests = table("ldi point tests", pointTests * sizeof(gpu::LdiPointTestGpu));
+    in.pointDispatches = table("ldi point dispatches", pointTests * sizeof(VkDispatchIndirectCommand));
+    in.pairInfos = table("ldi pair infos", ldiPairInfoBytes(pairSlots));
+    std::optional<LdiPairSetupInputs> setup;
+    BufferHandle sceneObjects, params;
+    if (gpu) {
+        LdiPairSetupInputs si;
+        si.pipeline = &pairSetup;
+        si.set = slot.setupSet;
+        si.bounds = gpu->candidates.bounds;
+        si.candidates = gpu->candidates.pairs;
+        sceneObjects = graph.createBuffer("ldi scene objects",
+                                          {gpu->objects.size() * sizeof(gpu::LdiSceneObjectGpu), 0, true});
+        params = graph.createBuffer("ldi setup parameters", {sizeof(gpu::LdiSetupParamsGpu), 0, true});
+        si.sceneObjects = sceneObjects;
+        si.params = params;
+        si.tiles = peel.tileBuffer;
+        si.pointTests = in.pointTests;
+        si.pointDispatches = in.pointDispatches;
+        si.firstDraws = peel.firstDraws;
+        si.pairInfos = in.pairInfos;
+        setup = si;
+        const LdiPairSetupInputs written = addLdiPairSetupPass(graph, si);
+        peel.tileBuffer = written.tiles;
+        peel.firstDraws = written.firstDraws;
+        in.pointTests = written.pointTests;
+        in.pointDispatches = written.pointDispatches;
+        in.pairInfos = written.pairInfos;
+    }
     in.peel = std::move(peel);
     in.pipelines.peel = {&this->peel, &stencilClear, &layerCount, &indirect, &sort};
     in.pipelines.volume = &volume;
     in.pipelines.volumeSum = &volumeSum;
-    in.pipelines.points = &this->points;
-    in.pipelines.drawnBound = &this->drawnBound;
-    in.pairCount = pairCount;
+    in.pipelines.points = &points;
+    in.pipelines.drawnBound = &drawnBound;
+    in.pairCount = pairSlots;
     in.insideCapacity = s.insideCapacity;
-    in.pointTests = std::move(pointTests);
-    in.boundFromDrawn = boundFromDrawn;
+    in.pointTestCount = pointTests;
+    // Every GPU-chosen pair is bounded from its drawn triangles: the CPU never sees which were drawn.
+    in.boundFromDrawn = host ? host->boundFromDrawn : true;
     in.pairResults = graph.createBuffer("ldi pair results", {sizeof(gpu::LdiPairResultGpu) * s.maxPairs});
     in.depthImage = graph.createBuffer("ldi intersection depth", {VkDeviceSize(s.maxPairs) * perTile * sizeof(float)});
     in.volumePartials = graph.createBuffer(
@@ -142,12 +245,27 @@ Status LdiDetectorImpl::recordTiles(VkCommandBuffer cmd, const SceneImpl& scene,
 
     VulkanGraphAllocator& allocator = *frames.allocator;
     VKC_TRY(uploadSceneIndices(allocator, graph, in.peel.indices, slot.indices));
-    VKC_TRY(fillHostBuffer(allocator, graph, in.peel.tileBuffer, std::span<const gpu::LdiTileGpu>(gpuTiles)));
-    writeDescriptors(slot, graph, in, vertexSlots.buffers());
+    if (host) {
+        gpu::LdiSetupStateGpu state = {};
+        state.activePairs = state.overlappingPairs = uint32_t(host->pairs.size());
+        std::vector<uint8_t> infos(ldiPairInfoBytes(uint32_t(host->pairs.size())));
+        std::memcpy(infos.data(), &state, sizeof(state));
+        if (!host->pairs.empty())
+            std::memcpy(infos.data() + sizeof(state), host->pairs.data(), host->pairs.size() * sizeof(host->pairs[0]));
+        VKC_TRY(fillHostBuffer(allocator, graph, in.peel.tileBuffer, std::span<const gpu::LdiTileGpu>(host->tiles)));
+        VKC_TRY(fillHostBuffer(allocator, graph, in.peel.firstDraws,
+                               std::span<const VkDrawIndexedIndirectCommand>(host->firstDraws)));
+        VKC_TRY(fillHostBuffer(allocator, graph, in.pointTests, std::span<const gpu::LdiPointTestGpu>(host->pointTests)));
+        VKC_TRY(fillHostBuffer(allocator, graph, in.pointDispatches,
+                               std::span<const VkDispatchIndirectCommand>(host->pointDispatches)));
+        VKC_TRY(fillHostBuffer(allocator, graph, in.pairInfos, std::span<const uint8_t>(infos)));
+    } else {
+        VKC_TRY(fillHostBuffer(allocator, graph, sceneObjects, std::span<const gpu::LdiSceneObjectGpu>(gpu->objects)));
+        VKC_TRY(fillHostBuffer(allocator, graph, params, std::span<const gpu::LdiSetupParamsGpu>(&gpu->params, 1)));
+    }
+    writeDescriptors(slot, graph, in, setup ? &*setup : nullptr, vertexSlots.buffers());
     VKC_TRY(executeFrameGraph(c, frames, frame, graph, cmd));
-    slot.tileObjects = std::move(tileObjects);
-    slot.tileViews = std::move(tileViews);
-    slot.tileCount = uint32_t(tiles.size());
+    slot.tileCount = tileCount;
     slot.graph = std::move(ownedGraph);
     return Status::success();
 }
@@ -157,67 +275,77 @@ Status LdiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene,
     // maxPairs counts pairs with a volume of interest (below), maxCandidatePairs the candidates.
     auto pairs = frameCandidatePairs({"ldi", "LdiSettings", settings}, uint32_t(scene.objects.size()), candidates);
     if (!pairs) return pairs.status();
-    std::vector<LdiRecordedPair> recorded;
-    std::vector<TileRequest> tiles;
-    std::vector<PointRequest> points;
+    std::vector<std::pair<ObjectPair, LdiVoi>> tested;
     for (const ObjectPair& pair : pairs.value()) {
         VKC_TRY(requireClosedSolid(scene, pair.a, "ldi"));
         VKC_TRY(requireClosedSolid(scene, pair.b, "ldi"));
         // Boxes that only touch hold no intersection volume: not tested (§3.1).
         std::optional<LdiVoi> voi = computeLdiVoi(candidates.worldBounds[pair.a], candidates.worldBounds[pair.b]);
-        if (!voi) continue;
-        LdiRecordedPair r;
-        r.a = pair.a;
-        r.b = pair.b;
-        r.voi = *voi;
-        recorded.push_back(r);
+        if (voi) tested.push_back({pair, *voi});
     }
-    if (recorded.size() > settings.maxPairs)
-        return makeError(ErrorCode::InvalidArgument, "ldi: " + std::to_string(recorded.size()) +
+    if (tested.size() > settings.maxPairs)
+        return makeError(ErrorCode::InvalidArgument, "ldi: " + std::to_string(tested.size()) +
                                                          " pairs with a volume of interest, more than "
                                                          "LdiSettings::maxPairs (" +
                                                          std::to_string(settings.maxPairs) + ")");
     // The slot is free once the frame that last used it has completed on the GPU (never waits).
     VKC_TRY(ringSlotAvailable(*ctx, frames.ring, frame));
-    for (uint32_t p = 0; p < recorded.size(); ++p) {
-        LdiRecordedPair& r = recorded[p];
-        const SceneObject& a = scene.objects[r.a];
-        const SceneObject& b = scene.objects[r.b];
-        const SceneMesh& meshA = scene.meshes[a.mesh];
-        const SceneMesh& meshB = scene.meshes[b.mesh];
-        const LdiView viewA = ldiView(r.voi, true, settings.resolution);
-        const LdiView viewB = ldiView(r.voi, false, settings.resolution);
-        // A bound must come from the triangles drawn: from the CPU's positions when they are those
-        // (unless the host chose the GPU's bound), else from the GPU's (looser, ldi_drawn_bound.comp).
-        r.boundFromDrawn = settings.errorBound == LdiErrorBound::DrawnTriangles || !meshA.cpuPositionsCurrent() ||
-                           !meshB.cpuPositionsCurrent();
-        std::optional<LdiDrawnBoundRegion> region;
-        if (r.boundFromDrawn)
-            region = ldiDrawnBoundRegion(r.voi, settings.resolution);
-        else
-            r.boundWithoutDepth = ldiVolumeErrorBound(meshA.data, a.objectToWorld, meshB.data, b.objectToWorld, r.voi,
-                                                      settings.resolution);
-        r.pixelArea = viewA.pixelU * viewA.pixelV;
-        tiles.push_back({r.a, viewA, region});
-        tiles.push_back({r.b, viewB, region});
-        // §3.3b: each object's vertices against the other's LDI.
-        for (uint32_t side = 0; side < 2; ++side) {
-            const SceneObject& o = side == 0 ? a : b;
-            const SceneMesh& mesh = side == 0 ? meshA : meshB;
-            const LdiView& other = side == 0 ? viewB : viewA;
-            LdiPointTest test;
-            test.pointToTexel = toFloat(other.worldToTexel * glm::dmat4(o.objectToWorld));
-            test.tile = 2 * p + (side == 0 ? 1 : 0);
-            test.tag = p << 1 | side;
-            test.points = vertexSource(mesh, 0);  // its slot is assigned with the tiles'
-            points.push_back({mesh.vertexBuffer, test});
-        }
-    }
     LdiSlot& slot = slots[frame % slots.size()];
-    VKC_TRY(recordTiles(cmd, scene, slot, frame, tiles, uint32_t(recorded.size()), points));
+    ensureSceneIndices(slot.indices, scene);
+    VertexBufferSlots vertexSlots(frames.vertexBufferCapacity, "ldi: the frame reads");
+    LdiHostTables tables;
+    for (const auto& [pair, voi] : tested)
+        VKC_TRY(addHostPair(scene, pair.a, pair.b, voi, vertexSlots, slot.indices, tables));
+    const uint32_t pairCount = uint32_t(tested.size());
+    VKC_TRY(recordGraph(cmd, slot, frame, std::make_unique<Graph>(), vertexSlots, pairCount, 2 * pairCount, &tables,
+                        nullptr));
     noteFrameInputs(frames, frame, scene, pairs.value(), "ldi");
     slot.pointQuery = false;
-    slot.pairs = std::move(recorded);
+    return Status::success();
+}
+
+Status LdiDetectorImpl::recordGpuDriven(VkCommandBuffer cmd, const SceneImpl& scene, const GpuCandidates& candidates,
+                                        uint64_t frame) {
+    VKC_TRY(ringSlotAvailable(*ctx, frames.ring, frame));
+    LdiSlot& slot = slots[frame % slots.size()];
+    ensureSceneIndices(slot.indices, scene);
+    auto graph = std::make_unique<Graph>();
+    auto added = addFrameCandidates(*graph, {"ldi", "LdiSettings", settings}, scene, {nullptr, &candidates});
+    if (!added) return added.status();
+    // Every object's entry: which pairs are drawn, the GPU decides.
+    LdiGpuSetup setup;
+    setup.candidates = added->buffers;
+    VertexBufferSlots vertexSlots(frames.vertexBufferCapacity, "ldi: the scene's objects read");
+    const uint32_t objectCount = uint32_t(scene.objects.size());
+    setup.objects.resize(std::max(objectCount, 1u));
+    for (uint32_t i = 0; i < objectCount; ++i) {
+        const SceneObject& o = scene.objects[i];
+        const SceneMesh& mesh = scene.meshes[o.mesh];
+        auto meshSlot = vertexSlots.slot(mesh.vertexBuffer, [&] { return objectLabel(scene, i); });
+        if (!meshSlot) return meshSlot.status();
+        gpu::LdiSceneObjectGpu& g = setup.objects[i];
+        g = {};
+        const glm::dvec4 rows[3] = {row(o.objectToWorld, 0), row(o.objectToWorld, 1), row(o.objectToWorld, 2)};
+        for (int c = 0; c < 4; ++c) {
+            g.row0[c] = rows[0][c];
+            g.row1[c] = rows[1][c];
+            g.row2[c] = rows[2][c];
+        }
+        g.vertices = vertexSource(mesh, meshSlot.value());
+        g.firstIndex = slot.indices.firstIndex[o.mesh];
+        g.indexCount = uint32_t(mesh.data.indices.size() / 3 * 3);
+        g.closed = mesh.report.validForVolumeMethods() ? 1u : 0u;
+    }
+    gpu::LdiSetupParamsGpu& params = setup.params;
+    for (int k = 0; k < 3; ++k) params.candidateOrigin[k] = setup.candidates.origin[k];
+    params.objectCount = objectCount;
+    params.maxPairs = settings.maxPairs;
+    params.resolution = settings.resolution;
+    params.atlasColumns = atlasColumns;
+    params.maxGroupsX = ctx->properties.limits.maxComputeWorkGroupCount[0];
+    VKC_TRY(recordGraph(cmd, slot, frame, std::move(graph), vertexSlots, settings.maxPairs, maxTiles, nullptr, &setup));
+    noteFrameInputs(frames, frame, scene, {}, "ldi");
+    slot.pointQuery = false;
     return Status::success();
 }
 
@@ -244,18 +372,24 @@ Status LdiDetectorImpl::recordPoints(VkCommandBuffer cmd, const SceneImpl& scene
     voi->aFromMin = true;
     VKC_TRY(ringSlotAvailable(*ctx, frames.ring, frame));
     const LdiView view = ldiView(*voi, true, settings.resolution);
-    TileRequest tile = {object, view};
-    LdiPointTest test;
-    test.pointToTexel = toFloat(view.worldToTexel);
-    test.tile = 0;
-    test.tag = 0;
-    test.points = {0, stride / 4, uint32_t(offset / 4), count};
-    PointRequest request = {pointBuffer, test};
     LdiSlot& slot = slots[frame % slots.size()];
-    VKC_TRY(recordTiles(cmd, scene, slot, frame, {&tile, 1}, 0, {&request, 1}));
+    ensureSceneIndices(slot.indices, scene);
+    VertexBufferSlots vertexSlots(frames.vertexBufferCapacity, "ldi: the frame reads");
+    LdiHostTables tables;
+    auto tile = hostTile(scene, object, view, 0, vertexSlots, slot.indices);
+    if (!tile) return tile.status();
+    auto pointSlot = vertexSlots.slot(pointBuffer, [] { return std::string("points"); });
+    if (!pointSlot) return pointSlot.status();
+    tables.tiles.push_back(tile.value());
+    tables.firstDraws.push_back({tile->indexCount, 1u, tile->firstIndex, 0, 0});
+    gpu::LdiPointTestGpu test = {};
+    test.pointToTexel = toFloat(view.worldToTexel);
+    test.points = {pointSlot.value(), stride / 4, uint32_t(offset / 4), count};
+    tables.pointTests.push_back(test);
+    tables.pointDispatches.push_back(pointDispatch(count, ctx->properties.limits.maxComputeWorkGroupCount[0]));
+    VKC_TRY(recordGraph(cmd, slot, frame, std::make_unique<Graph>(), vertexSlots, 0, 1, &tables, nullptr));
     noteFrameInputs(frames, frame, scene, {}, "ldi");  // a point query's frame tests no mesh pair
     slot.pointQuery = true;
-    slot.pairs.clear();
     return Status::success();
 }
 

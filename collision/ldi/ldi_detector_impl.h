@@ -4,6 +4,8 @@
 #pragma once
 
 #include "collision/frames/detector_frames.h"
+#include "collision/frames/gpu_candidates.h"
+#include "collision/frames/vertex_buffer_slots.h"
 #include "collision/ldi/ldi_error_bound.h"
 #include "collision/ldi/ldi_views.h"
 #include "collision/ldi/ldi_voi.h"
@@ -25,34 +27,39 @@ namespace vkc {
 
 struct SceneImpl;
 
-// A pair as recorded: what results() needs besides the GPU's numbers.
-struct LdiRecordedPair {
-    uint32_t a = 0, b = 0;
-    LdiVoi voi;
-    // ldiVolumeErrorBound; the float-depth term needs n_max. Unless boundFromDrawn: a mesh the host
-    // deforms in its own buffer, whose CPU positions are a rest pose, and the GPU bounds the pair
-    // from the triangles it drew (ldi_drawn_bound.comp).
-    double boundWithoutDepth = 0.0;
-    bool boundFromDrawn = false;
-    double pixelArea = 0.0;
-};
-
 // Everything one frame in flight uses; reused once that frame has been read back.
 // Its buffers and images are the graph's (DetectorFrames::slots).
 struct LdiSlot {
     VkDescriptorSet drawSet = VK_NULL_HANDLE;
     VkDescriptorSet tileLayersSet = VK_NULL_HANDLE;
     VkDescriptorSet computeSet = VK_NULL_HANDLE;
+    VkDescriptorSet setupSet = VK_NULL_HANDLE;  // ldi-pair-setup's (GPU-driven frames)
     std::unique_ptr<Graph> graph;  // kept for pass names when reading timings
 
     SceneIndexCache indices;  // every mesh's triangles, rebuilt when the scene's meshes change
 
-    // What the frame recorded, for results().
+    // What the frame recorded, for results(); the pairs themselves come back with the frame
+    // (LdiPairInfoGpu), whoever chose them.
     bool pointQuery = false;
-    std::vector<LdiRecordedPair> pairs;
     uint32_t tileCount = 0;
-    std::vector<uint32_t> tileObjects;  // object drawn in each tile
-    std::vector<LdiView> tileViews;
+};
+
+// A frame's tables (shaders_glsl/shared/ldi.h) as the host writes them: for host candidates and
+// point queries. A GPU-driven frame's are written by ldi-pair-setup instead.
+struct LdiHostTables {
+    std::vector<gpu::LdiTileGpu> tiles;
+    std::vector<VkDrawIndexedIndirectCommand> firstDraws;  // per tile
+    std::vector<gpu::LdiPointTestGpu> pointTests;
+    std::vector<VkDispatchIndirectCommand> pointDispatches;  // per point test
+    std::vector<gpu::LdiPairInfoGpu> pairs;
+    bool boundFromDrawn = false;  // some pair's tiles ask ldi_drawn_bound.comp for its bound
+};
+
+// What a GPU-driven frame's ldi-pair-setup reads besides the candidates.
+struct LdiGpuSetup {
+    CandidateBuffers candidates;
+    std::vector<gpu::LdiSceneObjectGpu> objects;  // per scene object
+    gpu::LdiSetupParamsGpu params{};
 };
 
 struct LdiDetectorImpl {
@@ -62,29 +69,29 @@ struct LdiDetectorImpl {
     uint32_t maxTiles = 0;
     uint32_t atlasColumns = 0;
     VkFormat depthStencilFormat = VK_FORMAT_UNDEFINED;
-    Pipeline peel, stencilClear, layerCount, indirect, sort, volume, volumeSum, points, drawnBound;
+    Pipeline peel, stencilClear, layerCount, indirect, sort, volume, volumeSum, points, drawnBound, pairSetup;
     DetectorFrames frames;
     std::vector<LdiSlot> slots;
 
     ~LdiDetectorImpl();
     Status createPipelines();
     Status createResources();
-    // One LDI per entry of `tiles` (object, view), then the pair volumes and point tests.
-    struct TileRequest {
-        uint32_t object;
-        LdiView view;
-        std::optional<LdiDrawnBoundRegion> drawnBound;  // set: ldi_drawn_bound.comp bounds the pair
-    };
-    // Points read from `buffer` (its descriptor slot is filled in here).
-    struct PointRequest {
-        VkBuffer buffer;
-        LdiPointTest test;
-    };
+    // Per tested pair (candidate order), the tile and point-test entries of pair slot `p` on the
+    // host: the VoI's two LDIs, each object's vertices against the other's (§3.3b).
+    Status addHostPair(const SceneImpl& scene, uint32_t a, uint32_t b, const LdiVoi& voi, VertexBufferSlots& vertexSlots,
+                       const SceneIndexCache& indices, LdiHostTables& tables) const;
+    // One LDI tile of `object` (its vertex-buffer slot assigned) at atlas position `tile`.
+    Result<gpu::LdiTileGpu> hostTile(const SceneImpl& scene, uint32_t object, const LdiView& view, uint32_t tile,
+                                     VertexBufferSlots& vertexSlots, const SceneIndexCache& indices) const;
     void writeDescriptors(const LdiSlot& slot, const Graph& graph, const LdiPassInputs& in,
-                          std::span<const VkBuffer> meshBuffers);
-    Status recordTiles(VkCommandBuffer cmd, const SceneImpl& scene, LdiSlot& slot, uint64_t frame,
-                       std::span<const TileRequest> tiles, uint32_t pairCount, std::span<const PointRequest> points);
+                          const LdiPairSetupInputs* setup, std::span<const VkBuffer> meshBuffers);
+    // The frame's passes over `pairSlots` pairs (tileCount tiles): tables from `host`, or from
+    // ldi-pair-setup over `gpu` (candidates imported into `graph` already).
+    Status recordGraph(VkCommandBuffer cmd, LdiSlot& slot, uint64_t frame, std::unique_ptr<Graph> graph,
+                       const VertexBufferSlots& vertexSlots, uint32_t pairSlots, uint32_t tileCount,
+                       const LdiHostTables* host, const LdiGpuSetup* gpu);
     Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, const CandidateSet& candidates, uint64_t frame);
+    Status recordGpuDriven(VkCommandBuffer cmd, const SceneImpl& scene, const GpuCandidates& candidates, uint64_t frame);
     Status recordPoints(VkCommandBuffer cmd, const SceneImpl& scene, uint32_t object, const Aabb& bounds,
                         VkBuffer points, VkDeviceSize offset, uint32_t stride, uint32_t count, uint64_t frame);
     Status readResults(uint64_t frame, FrameResults& out, LdiFrameDetails* details);

@@ -1,5 +1,6 @@
 // vkc::LdiDetector, results: decodes a frame's ring slot (inside list, per-pair sums and counts,
-// per-tile stats, optionally the intersection-depth images) into FrameResults / LdiPointResults.
+// per-tile stats, the pairs as drawn, optionally the intersection-depth images) into FrameResults /
+// LdiPointResults.
 #include "collision/ldi/ldi_detector_impl.h"
 
 #include "collision/frames/vulkan_graph.h"
@@ -21,6 +22,8 @@ struct SlotView {
     uint32_t listed;
     const gpu::LdiPairResultGpu* pairs;
     const gpu::LdiTileStatsGpu* stats;
+    gpu::LdiSetupStateGpu setup;
+    const gpu::LdiPairInfoGpu* infos;
 };
 
 SlotView decode(const char* base, const LdiDetectorImpl& impl) {
@@ -31,7 +34,52 @@ SlotView decode(const char* base, const LdiDetectorImpl& impl) {
     v.listed = std::min(v.header.count, impl.settings.insideCapacity);
     v.pairs = reinterpret_cast<const gpu::LdiPairResultGpu*>(layout.bytes(base, kLdiReadbackPairs));
     v.stats = reinterpret_cast<const gpu::LdiTileStatsGpu*>(layout.bytes(base, kLdiReadbackTileStats));
+    v.setup = layout.value<gpu::LdiSetupStateGpu>(base, kLdiReadbackPairInfos);
+    v.infos = reinterpret_cast<const gpu::LdiPairInfoGpu*>(layout.bytes(base, kLdiReadbackPairInfos) +
+                                                         sizeof(gpu::LdiSetupStateGpu));
     return v;
+}
+
+// The VoI the pair was drawn over.
+LdiVoi voiOf(const gpu::LdiPairInfoGpu& info) {
+    LdiVoi voi;
+    for (int k = 0; k < 3; ++k) {
+        voi.box.min[k] = info.box[k];
+        voi.box.max[k] = info.box[3 + k];
+        voi.overlap.min[k] = info.overlap[k];
+        voi.overlap.max[k] = info.overlap[3 + k];
+    }
+    voi.axis = info.axis;
+    voi.aFromMin = (info.flags & gpu::kLdiPairAFromMin) != 0;
+    voi.extended = (info.flags & gpu::kLdiPairExtended) != 0;
+    return voi;
+}
+
+std::string pairName(uint32_t a, uint32_t b) { return "(" + std::to_string(a) + ", " + std::to_string(b) + ")"; }
+
+// What a GPU-driven frame's setup could not test (a host's candidates are refused by record()
+// instead): the frame is truncated, with a warning naming the limit.
+void reportUntested(const gpu::LdiSetupStateGpu& setup, const LdiSettings& settings, FrameResults& out) {
+    if (setup.listedPairs > setup.listCapacity) {
+        out.warnings.push_back("ldi: the broadphase found " + std::to_string(setup.listedPairs) +
+                               " candidate pairs, more than its list holds (" + std::to_string(setup.listCapacity) +
+                               "): the pairs past it were not tested");
+        out.truncated = true;
+    }
+    if (setup.openPairs != 0) {
+        out.warnings.push_back("ldi: " + std::to_string(setup.openPairs) + " candidate pairs (one is " +
+                               pairName(setup.firstOpenA, setup.firstOpenB) +
+                               ") have an object that is not a closed, oriented solid: not tested");
+        out.truncated = true;
+    }
+    if (setup.overlappingPairs > setup.activePairs) {
+        out.warnings.push_back("ldi: " + std::to_string(setup.overlappingPairs) +
+                               " pairs with a volume of interest, more than LdiSettings::maxPairs (" +
+                               std::to_string(settings.maxPairs) + "): " +
+                               std::to_string(setup.overlappingPairs - setup.activePairs) +
+                               " not tested (the largest (a, b))");
+        out.truncated = true;
+    }
 }
 
 // World box of a tile's invalid pixels: their footprints times the depth range of their layers.
@@ -74,16 +122,19 @@ Status LdiDetectorImpl::readResults(uint64_t frame, FrameResults& out, LdiFrameD
     const uint32_t perTile = settings.resolution * settings.resolution;
 
     out = FrameResults{};
+    reportUntested(v.setup, settings, out);
+    const uint32_t pairCount = std::min(v.setup.activePairs, settings.maxPairs);
     LdiFrameDetails d;
     d.renderPasses = slot.tileCount == 0 ? 0 : cap;
-    std::vector<std::vector<uint32_t>> inside(slot.pairs.size());
+    std::vector<std::vector<uint32_t>> inside(pairCount);
     for (uint32_t i = 0; i < v.listed; ++i) {
         const uint32_t tag = v.entries[2 * i], vertex = v.entries[2 * i + 1];
         if ((tag >> 1) < inside.size()) inside[tag >> 1].push_back(tag & gpu::kLdiSideB ? vertex | kLdiInsideVertexOfB : vertex);
     }
     const bool listTruncated = v.header.count > settings.insideCapacity;
-    for (uint32_t p = 0; p < slot.pairs.size(); ++p) {
-        const LdiRecordedPair& r = slot.pairs[p];
+    for (uint32_t p = 0; p < pairCount; ++p) {
+        const gpu::LdiPairInfoGpu& r = v.infos[p];
+        const LdiVoi voi = voiOf(r);
         const gpu::LdiTileStatsGpu& a = v.stats[2 * p];
         const gpu::LdiTileStatsGpu& b = v.stats[2 * p + 1];
         LdiPairDetails pd;
@@ -96,18 +147,19 @@ Status LdiDetectorImpl::readResults(uint64_t frame, FrameResults& out, LdiFrameD
         pd.invalidOrderPixelsA = a.invalidPixels;
         pd.invalidOrderPixelsB = b.invalidPixels;
         pd.resolution = settings.resolution;
-        pd.axis = r.voi.axis;
-        pd.aFromMin = r.voi.aFromMin;
-        pd.extended = r.voi.extended;
-        pd.box = r.voi.box;
+        pd.axis = voi.axis;
+        pd.aFromMin = voi.aFromMin;
+        pd.extended = voi.extended;
+        pd.box = voi.box;
         if (!pd.truncated) {
             pd.volume = v.pairs[p].lengthSum * r.pixelArea;
-            const double bound = r.boundFromDrawn ? v.pairs[p].drawnBoundA + v.pairs[p].drawnBoundB : r.boundWithoutDepth;
-            pd.volumeErrorBound = bound + ldiFloatDepthErrorBound(r.voi, a.layers, b.layers);
+            const double bound = (r.flags & gpu::kLdiPairBoundFromDrawn) ? v.pairs[p].drawnBoundA + v.pairs[p].drawnBoundB
+                                                                         : r.tightBound;
+            pd.volumeErrorBound = bound + ldiFloatDepthErrorBound(voi, a.layers, b.layers);
         }
         if (settings.keepImages) {
             const float* image =
-                frames.readback.span<float>(base, kLdiReadbackImages, size_t(slot.pairs.size()) * perTile).data() +
+                frames.readback.span<float>(base, kLdiReadbackImages, size_t(pairCount) * perTile).data() +
                 size_t(p) * perTile;
             pd.intersectionDepth.assign(image, image + perTile);
         }
@@ -129,7 +181,7 @@ Status LdiDetectorImpl::readResults(uint64_t frame, FrameResults& out, LdiFrameD
             out.colliding = out.colliding || decidedHit;
         }
         if (pd.truncated)
-            out.warnings.push_back("ldi: pair (" + std::to_string(r.a) + ", " + std::to_string(r.b) + ") needs " +
+            out.warnings.push_back("ldi: pair " + pairName(r.a, r.b) + " needs " +
                                    (pd.neededLayers >= 255 ? "at least " : "") + std::to_string(pd.neededLayers) +
                                    " layers, more than LdiSettings::layerCap (" + std::to_string(cap) +
                                    "): no volume");
@@ -140,12 +192,15 @@ Status LdiDetectorImpl::readResults(uint64_t frame, FrameResults& out, LdiFrameD
                                "LdiSettings::insideCapacity (" + std::to_string(settings.insideCapacity) +
                                "); the lists are truncated");
 
-    // §7: per object, the invalid-order pixels of every LDI it was drawn in.
+    // §7: per object, the invalid-order pixels of every LDI it was drawn in (tiles 2p: a, 2p + 1: b).
     std::map<uint32_t, LdiSelfIntersection> self;
-    for (uint32_t t = 0; t < slot.tileCount; ++t) {
+    for (uint32_t t = 0; t < 2 * pairCount; ++t) {
         if (v.stats[t].invalidPixels == 0) continue;
-        Aabb region = invalidRegion(slot.tileViews[t], v.stats[t]);
-        auto [it, inserted] = self.try_emplace(slot.tileObjects[t], LdiSelfIntersection{slot.tileObjects[t], 0, region});
+        const gpu::LdiPairInfoGpu& info = v.infos[t / 2];
+        const bool sideA = t % 2 == 0;
+        const uint32_t object = sideA ? info.a : info.b;
+        Aabb region = invalidRegion(ldiView(voiOf(info), sideA, settings.resolution), v.stats[t]);
+        auto [it, inserted] = self.try_emplace(object, LdiSelfIntersection{object, 0, region});
         it->second.pixels += v.stats[t].invalidPixels;
         it->second.region.min = glm::min(it->second.region.min, region.min);
         it->second.region.max = glm::max(it->second.region.max, region.max);

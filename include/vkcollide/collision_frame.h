@@ -1,5 +1,5 @@
 // One object a renderer records every frame: the broadphase and the GPU-driven methods it chose
-// (aabb-tree, ebpi, stencil, consistent-pairs), each reading the broadphase's pairs and boxes on the GPU, with ONE completion
+// (aabb-tree, ebpi, stencil, consistent-pairs, ldi), each reading the broadphase's pairs and boxes on the GPU, with ONE completion
 // signal for the host's submit and ONE non-blocking results call.
 //
 //   auto collisions = CollisionFrame::create(context, {.aabbTree = AabbTreeSettings{}});
@@ -27,6 +27,7 @@
 #include "vkcollide/consistent_pairs.h"
 #include "vkcollide/context.h"
 #include "vkcollide/ebpi.h"
+#include "vkcollide/ldi.h"
 #include "vkcollide/results.h"
 #include "vkcollide/scene.h"
 #include "vkcollide/stencil.h"
@@ -45,6 +46,8 @@ struct CollisionFrameSettings {
     std::optional<EbpiSettings> ebpi;          // present: intersection volumes every frame
     std::optional<StencilSettings> stencil;    // present: interfering pairs and edge points every frame
     std::optional<ConsistentPairsSettings> consistentPairs;  // present: colliding pairs and points every frame
+    std::optional<LdiSettings> ldi;            // present: intersection volumes and inside vertices every frame
+                                               // (bounded from the drawn triangles: LdiErrorBound)
 };
 
 struct CollisionFrameResults {
@@ -53,6 +56,7 @@ struct CollisionFrameResults {
     std::optional<FrameResults> ebpi;
     std::optional<FrameResults> stencil;
     std::optional<FrameResults> consistentPairs;
+    std::optional<FrameResults> ldi;
 };
 
 struct CollisionFrameImpl;

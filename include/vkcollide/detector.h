@@ -51,10 +51,10 @@ namespace vkc {
 struct DetectorSettings {
     uint32_t framesInFlight = 0;     // 0: 2. Frames recorded but not yet read back, at most
     uint32_t maxObjects = 0;         // 0: 4096. Objects in the scene, at most 65535 for stencil and
-                                     // consistent-pairs (16-bit ids); aabb-tree and ebpi: as many as
-                                     // their per-object table (160 and 192 bytes) holds within one
-                                     // storage-buffer binding (838,860 and 699,050 on lavapipe's
-                                     // 128 MiB); ldi 2^31 - 1
+                                     // consistent-pairs (16-bit ids); aabb-tree, ebpi and ldi: as
+                                     // many as their per-object table (160, 192 and 128 bytes) holds
+                                     // within one storage-buffer binding (838,860, 699,050 and
+                                     // 1,048,576 on lavapipe's 128 MiB)
     uint32_t maxCandidatePairs = 0;  // 0: the method's default (stencil, consistent-pairs, ldi and ebpi 16384,
                                      // aabb-tree 4096). Unique candidate pairs one frame may test
     // true: frames write no pass timestamps and FrameResults::gpuTimingsMs stays empty (run(scene)'s

@@ -40,7 +40,8 @@ enum class LdiErrorBound : uint32_t {
     // The tight bound, computed in record() on the CPU from the meshes' edges and the curves where
     // their surfaces cross: about 1-2% of the volume, and milliseconds of CPU per pair (4 ms on the
     // meshes README's pairs). A pair with a mesh the host deforms in its own buffer, whose drawn
-    // positions the CPU does not have, gets the DrawnTriangles bound instead.
+    // positions the CPU does not have, gets the DrawnTriangles bound instead, and so does every
+    // pair of a GPU-driven frame (record(cmd, scene, broadphase, frame)): the CPU never sees its pairs.
     Tight = 0,
     // Every pair's bound on the GPU from its drawn triangles (the Steiner volume of those near the
     // overlap): sound, 5-76 times looser (a median 12; on ../shared/scenes/regressions' pairs a
@@ -133,6 +134,15 @@ public:
     // than maxPairs, and InvalidMesh for a mesh that is not a closed, oriented solid ("ldi: object 3
     // "o3" (mesh "x") is not a closed, manifold, outward-oriented solid (open (2 boundary edges))").
     Status record(VkCommandBuffer cmd, const Scene& scene, const CandidateSet& candidates, uint64_t frame);
+    // GPU-driven (the embedding default): over the pairs and boxes `broadphase` recorded for `frame`
+    // earlier in the same command buffer, read on the GPU (no CPU bounds, nothing stale). The GPU
+    // computes each pair's VoI, views and tiles (ldi_pair_setup.comp), draws them with indirect
+    // commands and bounds each volume from its drawn triangles (LdiErrorBound::DrawnTriangles,
+    // whatever settings.errorBound says). Every frame records maxPairs pair slots: what the GPU
+    // could not test (more pairs with a VoI than maxPairs: the largest (a, b) are left; an object
+    // that is not a closed solid; a truncated broadphase list) makes results() `truncated`, with a
+    // warning naming the limit, instead of an error here. Errors: those of detector.h.
+    Status record(VkCommandBuffer cmd, const Scene& scene, const Broadphase& broadphase, uint64_t frame);
     // Add this to the vkQueueSubmit2 that carries the frame's command buffer.
     VkSemaphoreSubmitInfo completionSignal(uint64_t frame);
     // NotReady until the GPU finished `frame`; never blocks. Pairs: every pair with a volume > 0 or
@@ -151,7 +161,9 @@ public:
 
     // Blocking conveniences for tools and tests: record, submit, wait, read.
     Result<FrameResults> run(const Scene& scene, const BroadphaseResults& pcs, LdiFrameDetails* details = nullptr);
-    // Same, running its own broadphase (settings.broadphase) first.
+    // Same, running its own broadphase (settings.broadphase) first: with errorBound Tight its pairs
+    // are read back and recorded as a host's (the tight bound needs them on the CPU); with
+    // DrawnTriangles GPU-driven, in one submit (record(cmd, scene, broadphase, frame)).
     Result<FrameResults> run(const Scene& scene, LdiFrameDetails* details = nullptr);
     // Uploads the points, builds the object's LDI over its own world box (from the mesh's CPU
     // positions: for a mesh the host deforms on the GPU, use recordPointQuery with its bounds) and

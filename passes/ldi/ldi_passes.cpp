@@ -24,18 +24,49 @@ void readPeeledLdis(PassBuilder& pass, const DepthPeelState& state) {
 
 }  // namespace
 
+const PipelineLayoutDesc kLdiSetupLayout = {
+    {{0, gpu::kLdiSetupBindingBounds, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kLdiSetupBindingCandidates, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kLdiSetupBindingSceneObjects, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kLdiSetupBindingParams, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kLdiSetupBindingTiles, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kLdiSetupBindingPointTests, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kLdiSetupBindingPointDispatches, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kLdiSetupBindingFirstDraws, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kLdiSetupBindingPairs, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
+    0};
+
+LdiPairSetupInputs addLdiPairSetupPass(Graph& graph, const LdiPairSetupInputs& in) {
+    LdiPairSetupInputs out = in;
+    PassBuilder pass = graph.addPass("ldi-pair-setup");
+    for (BufferHandle b : {in.bounds, in.candidates, in.sceneObjects, in.params}) pass.read(b, Access::ComputeRead);
+    out.tiles = pass.write(in.tiles, Access::ComputeWrite);
+    out.pointTests = pass.write(in.pointTests, Access::ComputeWrite);
+    out.pointDispatches = pass.write(in.pointDispatches, Access::ComputeWrite);
+    out.firstDraws = pass.write(in.firstDraws, Access::ComputeWrite);
+    out.pairInfos = pass.write(in.pairInfos, Access::ComputeWrite);
+    pass.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
+        r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, in.pipeline->pipeline);
+        r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, in.pipeline->layout, 0, 1, &in.set, 0,
+                                           nullptr);
+        r.device().vkCmdDispatch(cmd, 1, 1, 1);
+    });
+    return out;
+}
+
 ReadbackLayout ldiReadbackLayout(uint32_t insideCapacity, uint32_t maxPairs, uint32_t maxTiles, uint32_t resolution,
                                  bool keepImages) {
     ReadbackLayout layout;
     layout.add(ldiInsideBytes(insideCapacity));
     layout.add(VkDeviceSize(maxPairs) * sizeof(gpu::LdiPairResultGpu));
     layout.add(VkDeviceSize(maxTiles) * sizeof(gpu::LdiTileStatsGpu));
+    layout.add(ldiPairInfoBytes(maxPairs));
     layout.add(keepImages ? VkDeviceSize(maxPairs) * resolution * resolution * sizeof(float) : 0);
     return layout;
 }
 
 void addLdiPasses(Graph& graph, const LdiPassInputs& in) {
-    const uint32_t tileCount = uint32_t(in.peel.tiles.size());
+    const uint32_t tileCount = in.peel.tileCount;
     const uint32_t perTile = in.peel.resolution * in.peel.resolution;
     BufferHandle pairResults = in.pairResults, inside = in.inside, depthImage = in.depthImage,
                  partials = in.volumePartials;
@@ -96,23 +127,23 @@ void addLdiPasses(Graph& graph, const LdiPassInputs& in) {
         });
     }
 
-    if (!in.pointTests.empty()) {
+    if (in.pointTestCount != 0) {
         PassBuilder points = graph.addPass("ldi-points");
         for (BufferHandle vertices : in.peel.meshVertices) points.read(vertices, Access::ComputeRead);
         readPeeledLdis(points, state);
+        points.read(in.pointTests, Access::ComputeRead);
+        points.read(in.pointDispatches, Access::IndirectRead);
         pairResults = points.write(pairResults, Access::ComputeReadWrite);
         inside = points.write(inside, Access::ComputeReadWrite);
+        const BufferHandle dispatches = in.pointDispatches;
         points.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
             // Tests of different tiles and sides only add to counters: no barrier between dispatches.
-            for (const LdiPointTest& test : in.pointTests) {
+            for (uint32_t test = 0; test < in.pointTestCount; ++test) {
                 gpu::LdiComputePush push = base;
-                push.pointToTexel = test.pointToTexel;
-                push.tile = test.tile;
-                push.tag = test.tag;
-                push.points = test.points;
+                push.pointTest = test;
                 bindCompute(cmd, r, in, *in.pipelines.points, push);
-                const VkExtent2D grid = ldiDispatchGrid(test.points.count, gpu::kLdiGroupSize, in.peel.maxGroupsX);
-                if (test.points.count != 0) r.device().vkCmdDispatch(cmd, grid.width, grid.height, 1);
+                r.device().vkCmdDispatchIndirect(cmd, r.buffer(dispatches),
+                                                 r.bufferOffset(dispatches) + test * sizeof(VkDispatchIndirectCommand));
             }
         });
     }
@@ -121,6 +152,7 @@ void addLdiPasses(Graph& graph, const LdiPassInputs& in) {
         {kLdiReadbackInside, inside, ldiInsideBytes(in.insideCapacity)},
         {kLdiReadbackPairs, pairResults, VkDeviceSize(in.pairCount) * sizeof(gpu::LdiPairResultGpu)},
         {kLdiReadbackTileStats, state.stats, VkDeviceSize(tileCount) * sizeof(gpu::LdiTileStatsGpu)},
+        {kLdiReadbackPairInfos, in.pairInfos, ldiPairInfoBytes(in.pairCount)},
         {kLdiReadbackImages, depthImage, in.readImages ? VkDeviceSize(in.pairCount) * perTile * sizeof(float) : 0}};
     addReadbackPass(graph, "ldi-readback", *in.readbackLayout, in.readback, copies);
 }

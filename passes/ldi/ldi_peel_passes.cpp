@@ -28,12 +28,12 @@ const PipelineLayoutDesc kLdiComputeLayout = {
      {0, gpu::kLdiBindingDepthImage, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kLdiBindingInsideList, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kLdiBindingVolumePartials, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
-     {0, gpu::kLdiBindingIndices, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
+     {0, gpu::kLdiBindingIndices, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kLdiBindingPointTests, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
     sizeof(gpu::LdiComputePush)};
 
 gpu::LdiComputePush ldiComputePush(uint32_t resolution, uint32_t layerCap, uint32_t tileCount, uint32_t atlasColumns) {
     gpu::LdiComputePush push = {};
-    push.pointToTexel = glm::mat4(1.0f);
     push.resolution = resolution;
     push.layerCap = layerCap;
     push.tileCount = tileCount;
@@ -54,13 +54,13 @@ void dispatchCompute(VkCommandBuffer cmd, const PassResources& r, const DepthPee
     if (threads != 0) r.device().vkCmdDispatch(cmd, grid.width, grid.height, 1);
 }
 
-// Every tile drawn with stencil reference `layer`: directly (layer 0, the count pass) or through
-// the GPU-written indirect commands. Each draw binds only its (tile, layer) image of the layers
+// Every tile drawn with stencil reference `layer`, indirectly: from the first draws (layer 0, the
+// count pass) or from the commands ldi-indirect wrote. Each draw binds only its (tile, layer) image of the layers
 // (dynamic offset), so no two draws of a frame write the same memory, which is also what
 // synchronization validation sees.
 void drawTiles(VkCommandBuffer cmd, const PassResources& r, const DepthPeelInputs& in, BufferHandle commands,
                uint32_t layer) {
-    const uint32_t tileCount = uint32_t(in.tiles.size());
+    const uint32_t tileCount = in.tileCount;
     const Pipeline& pipeline = *in.pipelines.peel;
     r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.pipeline);
     r.device().vkCmdBindIndexBuffer(cmd, r.buffer(in.indices), r.bufferOffset(in.indices), VK_INDEX_TYPE_UINT32);
@@ -80,15 +80,11 @@ void drawTiles(VkCommandBuffer cmd, const PassResources& r, const DepthPeelInput
                                            1, &in.tileLayersSet, 1, &offset);
         gpu::LdiDrawPush push = {t, layer, in.resolution, in.layerCap};
         r.device().vkCmdPushConstants(cmd, pipeline.layout, pipeline.stages, 0, sizeof(push), &push);
-        if (layer == 0) {
-            if (in.tiles[t].indexCount != 0)
-                r.device().vkCmdDrawIndexed(cmd, in.tiles[t].indexCount, 1, in.tiles[t].firstIndex, 0, 0);
-        } else {
-            const VkDeviceSize command = ldiTileDrawCommand(tileCount, layer, t);
-            r.device().vkCmdDrawIndexedIndirect(cmd, r.buffer(commands),
-                                                r.bufferOffset(commands) + command * sizeof(VkDrawIndexedIndirectCommand),
-                                                1, sizeof(VkDrawIndexedIndirectCommand));
-        }
+        const BufferHandle source = layer == 0 ? in.firstDraws : commands;
+        const VkDeviceSize command = layer == 0 ? t : ldiTileDrawCommand(tileCount, layer, t);
+        r.device().vkCmdDrawIndexedIndirect(cmd, r.buffer(source),
+                                            r.bufferOffset(source) + command * sizeof(VkDrawIndexedIndirectCommand), 1,
+                                            sizeof(VkDrawIndexedIndirectCommand));
     }
 }
 
@@ -96,7 +92,7 @@ void drawTiles(VkCommandBuffer cmd, const PassResources& r, const DepthPeelInput
 // not by a load op, so that a layer the scene does not have costs no clear (issue 14).
 void clearStencil(VkCommandBuffer cmd, const PassResources& r, const DepthPeelInputs& in, BufferHandle commands,
                   const VkRect2D& atlas, uint32_t layer) {
-    const uint32_t tileCount = uint32_t(in.tiles.size());
+    const uint32_t tileCount = in.tileCount;
     r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, in.pipelines.clear->pipeline);
     VkViewport viewport = {0.0f, 0.0f, float(atlas.extent.width), float(atlas.extent.height), 0.0f, 1.0f};
     r.device().vkCmdSetViewport(cmd, 0, 1, &viewport);
@@ -117,7 +113,7 @@ void recordPeel(VkCommandBuffer cmd, const PassResources& r, const DepthPeelInpu
     rendering.depthLoad = count ? VK_ATTACHMENT_LOAD_OP_CLEAR : VK_ATTACHMENT_LOAD_OP_DONT_CARE;
     rendering.stencilLoad = rendering.depthLoad;
     rendering.clear = {1.0f, 0u};
-    rendering.area = {{0, 0}, ldiAtlasExtent(uint32_t(in.tiles.size()), in.atlasColumns, in.resolution)};
+    rendering.area = {{0, 0}, ldiAtlasExtent(in.tileCount, in.atlasColumns, in.resolution)};
     beginDepthStencilRendering(cmd, r, rendering);
     if (count) {
         drawTiles(cmd, r, in, commands, 0);
@@ -140,7 +136,7 @@ void readGeometry(PassBuilder& pass, const DepthPeelInputs& in) {
 }  // namespace
 
 void addDepthPeelPasses(Graph& graph, const DepthPeelInputs& in, DepthPeelState& state) {
-    const uint32_t tileCount = uint32_t(in.tiles.size());
+    const uint32_t tileCount = in.tileCount;
     if (tileCount == 0) return;
     const gpu::LdiComputePush base = ldiComputePush(in.resolution, in.layerCap, tileCount, in.atlasColumns);
 
@@ -156,6 +152,7 @@ void addDepthPeelPasses(Graph& graph, const DepthPeelInputs& in, DepthPeelState&
 
     PassBuilder count = graph.addPass("ldi-count");
     readGeometry(count, in);
+    count.read(in.firstDraws, Access::IndirectRead);
     state.layers = count.write(state.layers, Access::FragmentWrite);
     state.depthStencil = count.write(state.depthStencil, Access::DepthStencilAttachment);
     const ImageHandle countTarget = state.depthStencil;

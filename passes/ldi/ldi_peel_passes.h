@@ -4,7 +4,8 @@
 // with the number of LDIs. In frame order:
 //   ldi-peel-setup  reset the per-tile stats
 //   ldi-count       stencil EQUAL 0, increment-and-clamp on pass and fail: the stencil ends as the
-//                   depth complexity, the first routed fragment stores layer 0
+//                   depth complexity, the first routed fragment stores layer 0; each tile's draw
+//                   is indirect (firstDraws: written by the host, or by the GPU's pair setup)
 //   ldi-stencil-copy, ldi-layer-count   the stencil aspect to a buffer, n_max per tile (atomicMax)
 //   ldi-indirect    per (layer k, tile) an indexed indirect draw, instanceCount = k < n_max; per
 //                   layer k the stencil clear's draw, instanceCount = k < n_max of some tile
@@ -14,7 +15,7 @@
 //                   layers need no barriers between them, and a layer no tile has draws nothing
 //   ldi-sort        per pixel: sort min(count, cap) layers from the near plane, count pixels whose
 //                   entry / leave order is broken (§7)
-// Reads: the tiles buffer (LdiTileGpu), the index buffer, mesh vertices in place. Writes: layers
+// Reads: the tiles buffer (LdiTileGpu), the first draws, the index buffer, mesh vertices in place. Writes: layers
 // (facing * (depth + 1), cap images of res^2 floats per tile), stencil counts, tile stats, commands.
 // Invariant: the host never waits between passes; a tile with n_max > cap is truncated (its stats
 // say so) and its layers beyond the cap are missing, in no particular order.
@@ -37,12 +38,6 @@ struct DepthPeelPipelines {
     const Pipeline* sort = nullptr;        // ldi_sort.comp
 };
 
-// One LDI's draw: the object's triangle indices in the index buffer.
-struct DepthPeelTile {
-    uint32_t indexCount = 0;
-    uint32_t firstIndex = 0;
-};
-
 struct DepthPeelInputs {
     DepthPeelPipelines pipelines;
     VkDescriptorSet drawSet = VK_NULL_HANDLE;        // kLdiDrawLayout set 0
@@ -53,9 +48,10 @@ struct DepthPeelInputs {
     uint32_t layerCap = 0;                        // 1..kLdiMaxLayerCap
     uint32_t atlasColumns = 0;                    // tiles per atlas row
     uint32_t maxGroupsX = 65535;                  // maxComputeWorkGroupCount[0]: wider grids wrap into y
-    std::vector<DepthPeelTile> tiles;             // tile t draws tiles[t]; tiles buffer entry t matches
+    uint32_t tileCount = 0;                       // tiles drawn (an unused one draws nothing)
 
-    BufferHandle tileBuffer;                      // LdiTileGpu per tile (host-written)
+    BufferHandle tileBuffer;                      // LdiTileGpu per tile
+    BufferHandle firstDraws;                      // VkDrawIndexedIndirectCommand per tile: its count pass
     BufferHandle indices;                         // uint32 index buffer of every mesh
     std::vector<BufferHandle> meshVertices;       // every vertex buffer the tiles read
     BufferHandle layers;                          // tiles x cap x res^2 floats

@@ -40,6 +40,25 @@ VKC_CONSTANT(uint, kLdiBindingDepthImage, 8u)
 VKC_CONSTANT(uint, kLdiBindingInsideList, 9u)
 VKC_CONSTANT(uint, kLdiBindingVolumePartials, 10u)
 VKC_CONSTANT(uint, kLdiBindingIndices, 11u)  // the frame's triangle indices (ldi_drawn_bound.comp)
+VKC_CONSTANT(uint, kLdiBindingPointTests, 12u)  // LdiPointTestGpu per point test (ldi_points.comp)
+
+// The GPU-driven pair setup (ldi_pair_setup.comp), a set of its own: the candidates in the
+// broadphase's layout and the scene's objects in; every table the passes read out.
+VKC_CONSTANT(uint, kLdiSetupGroupSize, 64u)
+VKC_CONSTANT(uint, kLdiSetupBindingBounds, 0u)
+VKC_CONSTANT(uint, kLdiSetupBindingCandidates, 1u)
+VKC_CONSTANT(uint, kLdiSetupBindingSceneObjects, 2u)
+VKC_CONSTANT(uint, kLdiSetupBindingParams, 3u)
+VKC_CONSTANT(uint, kLdiSetupBindingTiles, 4u)
+VKC_CONSTANT(uint, kLdiSetupBindingPointTests, 5u)
+VKC_CONSTANT(uint, kLdiSetupBindingPointDispatches, 6u)
+VKC_CONSTANT(uint, kLdiSetupBindingFirstDraws, 7u)
+VKC_CONSTANT(uint, kLdiSetupBindingPairs, 8u)
+
+// LdiPairInfoGpu::flags
+VKC_CONSTANT(uint, kLdiPairAFromMin, 1u)        // a's outside face is box.min[axis]
+VKC_CONSTANT(uint, kLdiPairExtended, 2u)        // the VoI was extended (Fig. 2b)
+VKC_CONSTANT(uint, kLdiPairBoundFromDrawn, 4u)  // ldi_drawn_bound.comp bounds the error, not tightBound
 
 // One LDI: an object rendered into one res x res tile of the atlas (std430, 208 bytes).
 struct LdiTileGpu {
@@ -60,6 +79,61 @@ struct LdiTileGpu {
     vec4 nearLo;
     vec4 nearHi;
 };
+// One dispatch of ldi_points.comp: points read like vertices, tested against a tile (std430, 96 bytes).
+struct LdiPointTestGpu {
+    mat4 pointToTexel;    // the points' space -> the tile's texels (x, y in pixels, z depth in [0, 1])
+    VertexSourceGpu points;  // an object's vertices or a caller's buffer
+    uint tile;            // the LDI they are tested against
+    uint tag;             // pair << 1 | side, written with each inside point
+    uint unused0;
+    uint unused1;
+};
+
+// A tested pair as the frame drew it (std430, 80 bytes): what results() decodes the pair with,
+// written by the host (host candidates) or by ldi_pair_setup.comp (GPU-driven), read back.
+struct LdiPairInfoGpu {
+    uint a;
+    uint b;
+    uint axis;            // rays run along this world axis
+    uint flags;           // kLdiPair*
+    float box[6];         // the VoI rendered: min xyz, max xyz
+    float overlap[6];     // the boxes' overlap
+    double pixelArea;     // world units^2
+    double tightBound;    // without kLdiPairBoundFromDrawn: the CPU's bound, before the float-depth term
+};
+// Before the pair infos (std430, 32 bytes): the setup's counts.
+struct LdiSetupStateGpu {
+    uint activePairs;     // pairs drawn: tiles 2p, 2p + 1 for p < activePairs
+    uint overlappingPairs;  // candidates of closed solids whose boxes overlap with a volume
+    uint openPairs;       // candidates with an object that is not a closed solid (not tested)
+    uint firstOpenA;      // the smallest such pair
+    uint firstOpenB;
+    uint listedPairs;     // the candidate list's exact count ...
+    uint listCapacity;    // ... and what it holds
+    uint unused;
+};
+
+// Per scene object, for the GPU-driven setup (std430, 128 bytes).
+struct LdiSceneObjectGpu {
+    double row0[4];       // object -> world, rows 0..2 (row 3 is 0 0 0 1)
+    double row1[4];
+    double row2[4];
+    VertexSourceGpu vertices;
+    uint firstIndex;      // its mesh's triangles in the frame's index buffer
+    uint indexCount;
+    uint closed;          // 1: a closed, oriented solid (the only meshes ldi measures)
+    uint unused;
+};
+struct LdiSetupParamsGpu {
+    double candidateOrigin[3];  // the candidate boxes are world minus this
+    uint objectCount;
+    uint maxPairs;
+    uint resolution;
+    uint atlasColumns;
+    uint maxGroupsX;      // maxComputeWorkGroupCount[0]: the point dispatches' grids fold into rows
+    uint unused;
+};
+
 // What the peeling measured per tile (std430, 32 bytes). Reset each frame.
 struct LdiTileStatsGpu {
     uint layers;          // n_max: the largest stencil count (clamped at 255)
@@ -98,18 +172,16 @@ struct LdiDrawPush {
     uint layerCap;
 };
 
-// Push constants of every LDI compute shader (one layout for all of them, 112 bytes).
+// Push constants of every LDI compute shader (one layout for all of them, 32 bytes).
 struct LdiComputePush {
-    mat4 pointToTexel;    // points: source space -> LDI tile texels (x, y in pixels, z depth in [0, 1])
     uint resolution;
     uint layerCap;
     uint tileCount;
     uint atlasColumns;    // tiles per atlas row
     uint atlasWidth;      // pixels: the stencil copy's row length
-    uint tile;            // points: the LDI they are tested against
-    VertexSourceGpu points;  // points: where they lie (an object's vertices or a caller's buffer)
-    uint tag;             // points: pair << 1 | side, written with each inside point
-    uint pairCount;       // volume passes: pairs with a volume (workgroups beyond it do nothing)
+    uint pointTest;       // points: which LdiPointTestGpu
+    uint pairCount;       // volume passes: pair slots (workgroups beyond it do nothing)
+    uint unused;
 };
 
 VKC_NAMESPACE_END

@@ -17,6 +17,7 @@
 #include "vkcollide/collision_frame.h"
 #include "vkcollide/consistent_pairs.h"
 #include "vkcollide/ebpi.h"
+#include "vkcollide/ldi.h"
 #include "vkcollide/scene.h"
 #include "vkcollide/stencil.h"
 
@@ -325,8 +326,45 @@ TEST_F(GpuDrivenFramesTest, ConsistentPairsFindsThePairWheneverTheSpheresOverlap
     EXPECT_GE(found, 5);
 }
 
+// ldi from the broadphase's pairs and boxes on the GPU: the VoI, views, tiles, first draws and vertex
+// tests are set up there (ldi-pair-setup) and the bound comes from the triangles drawn, so the
+// volume and its bound follow the grown sphere from the first touching frame; the inside vertices
+// are the oracle's away from the other surface.
+TEST_F(GpuDrivenFramesTest, LdiVolumeWithinItsBoundOfTheExactVolumeOnEveryFrame) {
+    MeshData fixed;
+    auto scene = makeScene(fixed);
+    ASSERT_TRUE(scene) << scene.status().describe();
+    auto detector = LdiDetector::create(context_);
+    ASSERT_TRUE(detector) << detector.status().describe();
+    int measured = 0;
+    runGpuDrivenFrames<LdiDetector, LdiFrameDetails>(
+        scene.value(), detector.value(), [&](int frame, const FrameResults& results, const LdiFrameDetails& details) {
+            const double exact = oracleVolume(fixed, frame);
+            EXPECT_FALSE(results.truncated);
+            EXPECT_TRUE(results.warnings.empty()) << results.warnings.front();
+            // The pair is tested exactly while this frame's boxes overlap: x gap of the meshes' boxes.
+            const glm::dvec3 centre = glm::dvec3(grownPlacement(frame)[3]);
+            float unitMin = 0.0f;
+            for (const glm::vec3& p : unit_.positions) unitMin = std::min(unitMin, p.x);
+            const double boxGap = centre.x + growingRadius(frame) * unitMin - 0.5;
+            if (std::abs(boxGap) > 1e-5) EXPECT_EQ(details.pairs.size(), boxGap < 0.0 ? 1u : 0u) << "box gap " << boxGap;
+            if (exact > 1e-4) ASSERT_EQ(results.pairs.size(), 1u) << "exact " << exact;
+            for (const LdiPairDetails& pair : details.pairs) {
+                EXPECT_EQ(pair.a, 0u);
+                EXPECT_EQ(pair.b, 1u);
+                EXPECT_FALSE(pair.truncated);
+                EXPECT_LE(std::abs(pair.volume - exact), pair.volumeErrorBound)
+                    << "volume " << pair.volume << ", exact " << exact << ", bound " << pair.volumeErrorBound;
+                // The VoI is this frame's overlap: it reaches the grown sphere's near side.
+                EXPECT_NEAR(pair.box.min.x, centre.x + growingRadius(frame) * unitMin, 1e-5);
+                measured += exact > 1e-6;
+            }
+        });
+    EXPECT_GE(measured, 5);
+}
+
 // One object, one signal (issue 13.4): CollisionFrame records the broadphase, aabb-tree, ebpi,
-// stencil and consistent-pairs into the host's command buffer, the submit carries only its completion signal, and one
+// stencil, consistent-pairs and ldi into the host's command buffer, the submit carries only its completion signal, and one
 // results() gives every method's answer, right on every frame. Odd frames are never read: recording goes on
 // (the members' slots are released once the frame's signal has passed, not only by results()).
 TEST_F(GpuDrivenFramesTest, CollisionFrameRecordsEveryMethodBehindOneSignal) {
@@ -340,6 +378,7 @@ TEST_F(GpuDrivenFramesTest, CollisionFrameRecordsEveryMethodBehindOneSignal) {
     settings.ebpi->tolerance = 2e-3;
     settings.stencil = StencilSettings{};
     settings.consistentPairs = ConsistentPairsSettings{};
+    settings.ldi = LdiSettings{};
     auto collisions = CollisionFrame::create(context_, settings);
     ASSERT_TRUE(collisions) << collisions.status().describe();
     int touching = 0;
@@ -359,7 +398,7 @@ TEST_F(GpuDrivenFramesTest, CollisionFrameRecordsEveryMethodBehindOneSignal) {
         CollisionFrameResults results;
         const Status done = test::pollUntilReady([&] { return collisions->results(frame, results); });
         ASSERT_TRUE(done.ok()) << done.describe();
-        ASSERT_TRUE(results.aabbTree && results.ebpi && results.stencil && results.consistentPairs);
+        ASSERT_TRUE(results.aabbTree && results.ebpi && results.stencil && results.consistentPairs && results.ldi);
         const auto expected = oracleTrianglePairs(fixed, int(frame));
         std::set<std::pair<uint32_t, uint32_t>> found;
         for (const PairResult& pair : results.aabbTree->pairs)
@@ -369,6 +408,11 @@ TEST_F(GpuDrivenFramesTest, CollisionFrameRecordsEveryMethodBehindOneSignal) {
         const double exact = oracleVolume(fixed, int(frame));
         if (exact > settings.ebpi->tolerance) ASSERT_EQ(results.ebpi->pairs.size(), 1u);
         for (const PairResult& pair : results.ebpi->pairs) {
+            ASSERT_TRUE(pair.volume && pair.volumeErrorBound);
+            EXPECT_LE(std::abs(*pair.volume - exact), *pair.volumeErrorBound);
+        }
+        if (exact > 1e-4) ASSERT_EQ(results.ldi->pairs.size(), 1u);
+        for (const PairResult& pair : results.ldi->pairs) {
             ASSERT_TRUE(pair.volume && pair.volumeErrorBound);
             EXPECT_LE(std::abs(*pair.volume - exact), *pair.volumeErrorBound);
         }

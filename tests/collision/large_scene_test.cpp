@@ -1,7 +1,7 @@
 // Issue 14: a game world's object count. aabb-tree, ebpi and ldi index objects in 32 bits, so a
 // scene of more than 65,535 objects (stencil's and consistent-pairs' 16-bit limit) goes through
 // them: 70,000 small boxes apart from each other and two overlapping spheres whose ids straddle
-// 65,535, each method's run(scene) (its own GPU broadphase) against the exact oracle.
+// 65,535, each method's run(scene) (its own GPU broadphase; ldi also GPU-driven) against the exact oracle.
 #include "collision/frames/detector_settings.h"
 #include "collision/reference/intersection_volume.h"
 #include "collision/reference/triangle_pairs.h"
@@ -92,6 +92,15 @@ TEST_F(LargeScene, MethodsWithThirtyTwoBitIdsTakeMoreThan65535Objects) {
     expectOnlyTheSpheres(measured, "ldi");
     if (measured && measured->pairs.size() == 1)
         EXPECT_LE(std::abs(*measured->pairs[0].volume - exactVolume.value()), *measured->pairs[0].volumeErrorBound);
+    // GPU-driven: the pair chosen among 70,002 objects' table on the GPU.
+    LdiSettings gpuDriven = large<LdiSettings>();
+    gpuDriven.errorBound = LdiErrorBound::DrawnTriangles;
+    auto ldiGpu = LdiDetector::create(context_, gpuDriven);
+    ASSERT_TRUE(ldiGpu) << ldiGpu.status().describe();
+    auto measuredGpu = ldiGpu->run(*scene_);
+    expectOnlyTheSpheres(measuredGpu, "ldi GPU-driven");
+    if (measuredGpu && measuredGpu->pairs.size() == 1)
+        EXPECT_LE(std::abs(*measuredGpu->pairs[0].volume - exactVolume.value()), *measuredGpu->pairs[0].volumeErrorBound);
 
     EbpiSettings ebpiSettings = large<EbpiSettings>();
     ebpiSettings.tolerance = 0.05 * exactVolume.value();

@@ -56,7 +56,8 @@ Buffer frameBuffer(const LdiSlot& slot, const char* name) {
     return buffer;
 }
 
-GpuLdi readTile(VulkanContext& vk, LdiDetector& detector, uint32_t tile) {
+// Tile 0 (a) or 1 (b) of the frame's one pair, whose VoI `pair` reports.
+GpuLdi readTile(VulkanContext& vk, LdiDetector& detector, const LdiPairDetails& pair, uint32_t tile) {
     LdiDetectorImpl& impl = LdiDetectorAccess::impl(detector);
     const LdiSlot& slot = impl.slots[0];
     const uint32_t res = impl.settings.resolution, cap = impl.settings.layerCap, perTile = res * res;
@@ -66,7 +67,11 @@ GpuLdi readTile(VulkanContext& vk, LdiDetector& detector, uint32_t tile) {
     VkExtent2D atlas = ldiAtlasExtent(slot.tileCount, impl.atlasColumns, res);
     std::vector<uint8_t> counts(size_t(atlas.width) * atlas.height);
     EXPECT_TRUE(readBuffer(vk, frameBuffer(slot, "ldi stencil counts"), counts.data(), counts.size()).ok());
-    const LdiView& view = slot.tileViews[tile];
+    LdiVoi voi;
+    voi.box = pair.box;
+    voi.axis = pair.axis;
+    voi.aFromMin = pair.aFromMin;
+    const LdiView view = ldiView(voi, tile == 0, res);
     GpuLdi out;
     out.pixels.resize(perTile);
     const uint32_t x0 = (tile % impl.atlasColumns) * res, y0 = (tile / impl.atlasColumns) * res;
@@ -132,7 +137,7 @@ TEST_F(LdiGpuLayers, SortedLayersMatchTheCpuReference) {
         ASSERT_TRUE(voi);
         for (uint32_t tile = 0; tile < 2; ++tile) {
             CpuLdi cpu = tile == 0 ? buildCpuLdi(*c.a, c.ta, *voi, true, 128) : buildCpuLdi(*c.b, c.tb, *voi, false, 128);
-            GpuLdi layers = readTile(vk(), detector.value(), tile);
+            GpuLdi layers = readTile(vk(), detector.value(), gpu->details.pairs[0], tile);
             const double tolerance = std::ldexp(1.0, -16) * voi->depthExtent();
             uint32_t compared = 0;
             uint32_t differing = differingPixels(layers, cpu, tolerance, compared);
@@ -206,7 +211,7 @@ TEST_F(LdiGpuLayers, LayersMatchBruteForceRayCrossings) {
             const ldi_test::RayView view{d.box, d.axis, tile == 0 ? d.aFromMin : !d.aFromMin, kRes};
             ldi_test::RayPixels truth = tile == 0 ? ldi_test::castPixelRays(*c.a, c.ta, view)
                                                   : ldi_test::castPixelRays(*c.b, c.tb, view);
-            GpuLdi layers = readTile(vk(), detector.value(), tile);
+            GpuLdi layers = readTile(vk(), detector.value(), gpu->details.pairs[0], tile);
             uint32_t compared = 0, crossed = 0, countDiffers = 0, facingDiffers = 0, depthDiffers = 0, maxLayers = 0;
             for (uint32_t p = 0; p < kRes * kRes; ++p) {
                 if (truth.ambiguous[p]) continue;

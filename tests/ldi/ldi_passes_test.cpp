@@ -16,10 +16,10 @@ LdiPassInputs fakeInputs(Graph& graph, uint32_t tiles, uint32_t layerCap) {
     in.peel.resolution = 32;
     in.peel.layerCap = layerCap;
     in.peel.atlasColumns = 4;
-    in.peel.tiles.resize(tiles, {36, 0});
+    in.peel.tileCount = tiles;
     in.pairCount = tiles / 2;
     in.insideCapacity = 16;
-    in.pointTests.resize(tiles);
+    in.pointTestCount = tiles;
     uintptr_t next = 0x1000;
     auto buffer = [&](const char* name) {
         ImportedBuffer imported;
@@ -27,6 +27,10 @@ LdiPassInputs fakeInputs(Graph& graph, uint32_t tiles, uint32_t layerCap) {
         return graph.importBuffer(name, imported);
     };
     in.peel.tileBuffer = buffer("tiles");
+    in.peel.firstDraws = buffer("first draws");
+    in.pointTests = buffer("point tests");
+    in.pointDispatches = buffer("point dispatches");
+    in.pairInfos = buffer("pair infos");
     in.peel.indices = buffer("indices");
     in.peel.meshVertices = {buffer("mesh vertices")};
     in.peel.layers = buffer("layers");
@@ -89,6 +93,41 @@ TEST(LdiPasses, PassCountGrowsNeitherWithTheCapNorWithTheLdis) {
     EXPECT_EQ(passNames(2, 64).size(), passNames(2, 8).size());
     // A cap of one peels nothing after the count pass: no indirect draws, no layer pass.
     EXPECT_EQ(passNames(2, 1).size(), passNames(2, 8).size() - 2);
+}
+
+// A GPU-driven frame: ldi-pair-setup writes the tables before any pass reads them, and the count
+// pass's indirect first draws wait for its compute writes.
+TEST(LdiPasses, PairSetupWritesEveryTableBeforeTheCountPassDrawsFromThem) {
+    Graph graph;
+    LdiPassInputs in = fakeInputs(graph, 4, 4);
+    LdiPairSetupInputs setup;
+    setup.bounds = in.peel.layers;  // any imported buffers the pass only reads
+    setup.candidates = in.peel.stats;
+    setup.sceneObjects = in.inside;
+    setup.params = in.volumePartials;
+    setup.tiles = in.peel.tileBuffer;
+    setup.pointTests = in.pointTests;
+    setup.pointDispatches = in.pointDispatches;
+    setup.firstDraws = in.peel.firstDraws;
+    setup.pairInfos = in.pairInfos;
+    const LdiPairSetupInputs written = addLdiPairSetupPass(graph, setup);
+    in.peel.tileBuffer = written.tiles;
+    in.peel.firstDraws = written.firstDraws;
+    in.pointTests = written.pointTests;
+    in.pointDispatches = written.pointDispatches;
+    in.pairInfos = written.pairInfos;
+    addLdiPasses(graph, in);
+    Status compiled = graph.compile();
+    ASSERT_TRUE(compiled.ok()) << compiled.describe();
+    ASSERT_EQ(graph.passName(0), "ldi-pair-setup");
+    uint32_t count = 0;
+    while (count < graph.passCount() && graph.passName(count) != "ldi-count") ++count;
+    ASSERT_LT(count, graph.passCount());
+    bool indirectWaits = false;
+    for (const GraphBarrier& barrier : graph.passBarriers(count))
+        indirectWaits = indirectWaits || (!barrier.isImage && (barrier.srcAccess & VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT) &&
+                                          (barrier.dstAccess & VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT));
+    EXPECT_TRUE(indirectWaits) << graph.dump();
 }
 
 TEST(LdiPasses, StencilCopyReadsTheCountedAtlasAsATransferSource) {

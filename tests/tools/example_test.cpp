@@ -151,18 +151,18 @@ TEST(ExampleRenderer, WindowModePresentsEveryFrameAndTintsAsHeadless) {
     }
 }
 
-// ebpi, GPU-driven in the host's frame: an object is tinted when the exact intersection volume of
-// one of its pairs exceeds the tolerance (ebpi reports every such pair), never when it touches
-// nothing; a pair whose volume is within the tolerance may go either way.
-TEST(ExampleRenderer, EbpiTintsThePairsWhoseVolumeExceedsTheToleranceAndNothingApart) {
-    constexpr double kTolerance = 1e-3;
-    constexpr uint32_t kEbpiFrames = 12;  // the growing pair's volume passes the tolerance by frame 9
+// A volume method (ebpi, ldi), GPU-driven in the host's frame: an object is tinted when the exact
+// intersection volume of one of its pairs exceeds `threshold` (each method reports every such pair:
+// ebpi past its tolerance, ldi whatever volume its pixels sample), never when it touches nothing; a
+// pair whose volume is within the threshold may go either way.
+void expectVolumeTints(const std::string& methodOptions, double threshold) {
+    constexpr uint32_t kVolumeFrames = 12;  // the growing pair's volume passes 1e-3 by frame 9
     auto scene = io::loadScene(test::sourcePath("tests/tools/scenes/example_growing.json"));
     ASSERT_TRUE(scene) << scene.status().describe();
-    const auto tints = runAndReadTints("--method ebpi --tolerance " + std::to_string(kTolerance), scene.value(), kEbpiFrames);
-    ASSERT_EQ(tints.size(), kEbpiFrames);
+    const auto tints = runAndReadTints(methodOptions, scene.value(), kVolumeFrames);
+    ASSERT_EQ(tints.size(), kVolumeFrames);
     std::set<std::set<uint32_t>> distinctAnswers;
-    for (uint32_t f = 2; f < kEbpiFrames; ++f) {
+    for (uint32_t f = 2; f < kVolumeFrames; ++f) {
         SCOPED_TRACE("frame " + std::to_string(f));
         const FrameGeometry g = frameGeometry(scene.value(), f - 2);
         std::set<uint32_t> measured, touching = oracleObjects(scene.value(), f - 2);
@@ -172,7 +172,7 @@ TEST(ExampleRenderer, EbpiTintsThePairsWhoseVolumeExceedsTheToleranceAndNothingA
                 auto volume = reference::intersectionVolume(g.meshOf(a), scene->frames[0].transforms[a], g.meshOf(b),
                                                             scene->frames[0].transforms[b]);
                 ASSERT_TRUE(volume) << volume.status().describe();
-                if (volume.value() > kTolerance) measured.insert({a, b});
+                if (volume.value() > threshold) measured.insert({a, b});
             }
         distinctAnswers.insert(measured);
         for (uint32_t o = 0; o < scene->objects.size(); ++o) {
@@ -180,8 +180,15 @@ TEST(ExampleRenderer, EbpiTintsThePairsWhoseVolumeExceedsTheToleranceAndNothingA
             if (!touching.count(o)) EXPECT_FALSE(tints[f][o]) << scene->objects[o].name;
         }
     }
-    EXPECT_GE(distinctAnswers.size(), 2u);  // the growing pair's volume passes the tolerance on the way
+    EXPECT_GE(distinctAnswers.size(), 2u);  // the growing pair's volume passes the threshold on the way
 }
+
+TEST(ExampleRenderer, EbpiTintsThePairsWhoseVolumeExceedsTheToleranceAndNothingApart) {
+    constexpr double kTolerance = 1e-3;
+    expectVolumeTints("--method ebpi --tolerance " + std::to_string(kTolerance), kTolerance);
+}
+
+TEST(ExampleRenderer, LdiTintsThePairsWithAVolumeAndNothingApart) { expectVolumeTints("--method ldi", 1e-3); }
 
 // An image-space method (stencil, consistent-pairs), GPU-driven in the host's frame (views fitted
 // and objects chosen on the GPU): the tinted objects are the oracle's, except the growing pair
@@ -237,11 +244,11 @@ TEST(ExampleRenderer, ConsistentPairsTintsTheOraclesObjectsAwayFromTheMomentOfCo
     expectImageSpaceTints("consistent-pairs");
 }
 
-TEST(ExampleRenderer, RefusesMethodsThatAreNotGpuDrivenYetBadScenesAndAWindowWithoutADisplay) {
+TEST(ExampleRenderer, RefusesUnknownMethodsBadScenesAndAWindowWithoutADisplay) {
     const std::string scenePath = test::sourcePath("tests/tools/scenes/example_growing.json");
-    test::CliRun run = test::runProgram(std::string(VKC_EXAMPLE_PATH) + " " + scenePath + " --method ldi --frames 1");
+    test::CliRun run = test::runProgram(std::string(VKC_EXAMPLE_PATH) + " " + scenePath + " --method octree --frames 1");
     EXPECT_EQ(run.exitCode, 2);
-    EXPECT_NE(run.output.find("--method ldi"), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("--method octree: not a method"), std::string::npos) << run.output;
     run = test::runProgram(std::string(VKC_EXAMPLE_PATH) + " " + scenePath + ".missing --frames 1");
     EXPECT_EQ(run.exitCode, 2);
     EXPECT_NE(run.output.find(".missing"), std::string::npos) << run.output;

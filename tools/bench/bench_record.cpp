@@ -155,7 +155,7 @@ void BM_RecordDetector(benchmark::State& state) {
         [&](uint64_t frame) { return std::vector{detector->completionSignal(frame)}; });
 }
 
-// GPU-driven (aabb-tree, ebpi, stencil, consistent-pairs): the detector reads the pairs and boxes of a broadphase recorded
+// GPU-driven (aabb-tree, ebpi, stencil, consistent-pairs, ldi): the detector reads the pairs and boxes of a broadphase recorded
 // just before it into the same command buffer; only the detector's record() is timed.
 template <class Detector>
 void BM_RecordGpuDriven(benchmark::State& state) {
@@ -189,6 +189,7 @@ BENCHMARK_TEMPLATE(BM_RecordGpuDriven, AabbTreeDetector)->Apply(objectCounts);
 BENCHMARK_TEMPLATE(BM_RecordGpuDriven, EbpiDetector)->Apply(objectCounts);
 BENCHMARK_TEMPLATE(BM_RecordGpuDriven, StencilDetector)->Apply(objectCounts);
 BENCHMARK_TEMPLATE(BM_RecordGpuDriven, ConsistentPairsDetector)->Apply(objectCounts);
+BENCHMARK_TEMPLATE(BM_RecordGpuDriven, LdiDetector)->Apply(objectCounts);
 
 }  // namespace
 }  // namespace vkc::bench

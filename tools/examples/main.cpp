@@ -9,7 +9,7 @@ int main(int argc, char** argv) {
     vkc::example::ExampleOptions options;
     CLI::App app{"vkcollide-example: render a scene, deform one mesh on the GPU, tint the colliding objects"};
     app.add_option("scene", options.scene, "Scene file (JSON, see the README's formats)")->required();
-    app.add_option("--method", options.method, "Collision method: aabb-tree, ebpi, stencil or consistent-pairs (every GPU-driven one; not ldi yet)");
+    app.add_option("--method", options.method, "Collision method: aabb-tree, ebpi, stencil, consistent-pairs or ldi (each GPU-driven)");
     app.add_option("--tolerance", options.tolerance, "ebpi: intersection volume error allowed per pair, world units cubed")
         ->check(CLI::PositiveNumber);
     app.add_option("--frames", options.frames, "Frames to render")->check(CLI::Range(1u, 100000u));

@@ -51,7 +51,6 @@ VkDeviceSize storageBindingLimit(const VulkanContext& ctx) {
 
 uint32_t objectsPerBinding(const VulkanContext& ctx, VkDeviceSize bytesPerObject) {
     constexpr uint32_t kIdLimit = 0x7fffffffu;
-    if (bytesPerObject == 0) return kIdLimit;
     return uint32_t(std::min<VkDeviceSize>(storageBindingLimit(ctx) / bytesPerObject, kIdLimit));
 }
 
@@ -107,10 +106,16 @@ void writeAccelerationStructure(const VulkanContext& ctx, VkDescriptorSet set, u
 
 void writeStorageBufferArray(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding,
                              std::span<const VkBuffer> buffers) {
-    if (buffers.empty()) return;  // a write of zero descriptors is invalid
     std::vector<VkDescriptorBufferInfo> infos;
     for (VkBuffer buffer : buffers) infos.push_back({buffer, 0, VK_WHOLE_SIZE});
-    writeDescriptors(ctx, set, binding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, uint32_t(infos.size()), infos.data(), nullptr);
+    writeStorageBufferArray(ctx, set, binding, infos);
+}
+
+void writeStorageBufferArray(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding,
+                             std::span<const VkDescriptorBufferInfo> buffers) {
+    if (buffers.empty()) return;  // a write of zero descriptors is invalid
+    writeDescriptors(ctx, set, binding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, uint32_t(buffers.size()), buffers.data(),
+                     nullptr);
 }
 
 }  // namespace vkc

@@ -28,7 +28,7 @@ uint32_t maxVariableDescriptorCount(const VulkanContext& ctx);
 // maxStorageBufferRange, at most 2^32 - 1.
 VkDeviceSize storageBindingLimit(const VulkanContext& ctx);
 // The most objects a per-object table of `bytesPerObject` holds within one such binding, at most
-// 2^31 - 1 (object ids stay positive ints); 2^31 - 1 for 0 bytes (no table).
+// 2^31 - 1 (object ids stay positive ints). bytesPerObject > 0.
 uint32_t objectsPerBinding(const VulkanContext& ctx, VkDeviceSize bytesPerObject);
 // Points `binding` of `set` at [offset, offset + range) of `buffer` (storage or uniform `type`).
 void writeBufferDescriptor(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
@@ -49,5 +49,8 @@ void writeAccelerationStructure(const VulkanContext& ctx, VkDescriptorSet set, u
 // at `buffers`, whole; the elements past them keep what they held.
 void writeStorageBufferArray(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding,
                              std::span<const VkBuffer> buffers);
+// The same with each element's own range.
+void writeStorageBufferArray(const VulkanContext& ctx, VkDescriptorSet set, uint32_t binding,
+                             std::span<const VkDescriptorBufferInfo> buffers);
 
 }  // namespace vkc

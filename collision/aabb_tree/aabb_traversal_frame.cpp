@@ -113,7 +113,7 @@ Result<AabbTraversalRecording> addAabbTraversal(Graph& graph, const VulkanContex
             next.layout.push_back(object.mesh);
             cached.push_back(t.value());
             const SceneMesh& mesh = scene.meshes[object.mesh];
-            auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, [&] { return "mesh \"" + mesh.data.name + "\""; });
+            auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, vertexExtentBytes(mesh), [&] { return "mesh \"" + mesh.data.name + "\""; });
             if (!vertexSlot) return vertexSlot.status();
             treeVertexSlot.push_back(vertexSlot.value());
         }
@@ -232,8 +232,8 @@ Result<AabbTraversalRecording> addAabbTraversal(Graph& graph, const VulkanContex
         prefix + " triangle pairs",
         {bufferBytes(VkDeviceSize(request.trianglePairCapacity) * sizeof(gpu::AabbTrianglePairGpu))});
     in.pairStats = graph.createBuffer(prefix + " pair stats", {pairs * sizeof(gpu::AabbPairStatsGpu)});
-    rec.vertexBuffers = vertexSlots.buffers();
-    in.vertices = importVertexBuffers(graph, rec.vertexBuffers);
+    rec.vertexBuffers = vertexSlots.bindings();
+    in.vertices = importVertexBuffers(graph, vertexSlots.buffers());
     in.readback = request.readback;
     in.readbackLayout = request.readbackLayout;
     rec.outputs = addAabbTreePasses(graph, in);

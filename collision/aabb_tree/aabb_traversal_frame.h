@@ -99,7 +99,7 @@ struct AabbTraversalRecording {
     AabbTreePassInputs inputs;
     AabbTreePassOutputs outputs;  // the state, pair stats and triangle pairs the passes wrote
     std::vector<std::pair<BufferHandle, std::vector<std::byte>>> staged;  // host data per staging buffer
-    std::vector<VkBuffer> vertexBuffers;
+    std::vector<VkDescriptorBufferInfo> vertexBuffers;
     bool rewriteTrees = false;
     AabbTraversalSlot next;  // the slot as this frame leaves it (its set aside)
 };

@@ -227,7 +227,7 @@ Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, 
         uint32_t& meshSlot = meshSlots[object.mesh];
         if (meshSlot != kNoSlot) continue;
         const SceneMesh& mesh = scene.meshes[object.mesh];
-        auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, [&] { return "object \"" + object.name + "\""; });
+        auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, vertexExtentBytes(mesh), [&] { return "object \"" + object.name + "\""; });
         if (!vertexSlot) return vertexSlot.status();
         meshSlot = vertexSlot.value();
         maxVertexCount = std::max(maxVertexCount, uint32_t(mesh.data.positions.size()));
@@ -278,7 +278,7 @@ Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, 
         d.storageBuffer(set, gpu::kRadixBindingDestination, destination);
         d.storageBuffer(set, gpu::kRadixBindingHistogram, in.sortHistogram);
     }
-    writeStorageBufferArray(c, slot.boundsSet, gpu::kBindingVertexBuffers, vertexSlots.buffers());
+    writeStorageBufferArray(c, slot.boundsSet, gpu::kBindingVertexBuffers, vertexSlots.bindings());
     VKC_TRY(executeFrameGraph(c, frames, frame, graph, cmd));
     slot.objectCount = objectCount;
     slot.origin = origin;

@@ -22,7 +22,7 @@ namespace vkc {
 
 void ConsistentPairsDetectorImpl::writeDescriptors(const ConsistentPairsSlot& slot, const Graph& graph,
                                                    const ConsistentPairsPassInputs& in,
-                                                   std::span<const VkBuffer> meshBuffers) {
+                                                   std::span<const VkDescriptorBufferInfo> meshBuffers) {
     VulkanContext& c = *ctx;
     const GraphDescriptors d(c, graph, frames.placeholder.buffer);
     d.storageBuffer(slot.geometrySet, gpu::kConsistentPairsBindingObjects, in.objects);
@@ -80,7 +80,7 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     for (uint32_t i = 0; i < objectCount; ++i) {
         const SceneObject& o = scene.objects[i];
         const SceneMesh& mesh = scene.meshes[o.mesh];
-        auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, [&] { return "object \"" + o.name + "\""; });
+        auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, vertexExtentBytes(mesh), [&] { return "object \"" + o.name + "\""; });
         if (!vertexSlot) return vertexSlot.status();
         objects[i] = objectGpu(scene, o, candidates.origin, vertexSlot.value());
         const bool closed = mesh.report.validForVolumeMethods();
@@ -155,7 +155,7 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     VKC_TRY(fillHostBuffer(allocator, graph, in.frame, std::span<const gpu::ConsistentPairsFrameGpu>(&limits, 1)));
     VKC_TRY(fillHostBuffer(allocator, graph, in.objectDraws, std::span<const gpu::ImageObjectDrawGpu>(draws)));
     VKC_TRY(fillHostCandidates(allocator, graph, added.value()));
-    writeDescriptors(slot, graph, in, vertexSlots.buffers());
+    writeDescriptors(slot, graph, in, vertexSlots.bindings());
     VKC_TRY(executeFrameGraph(c, frames, frame, graph, cmd));
     noteFrameInputs(frames, frame, scene, {}, "consistent-pairs");
     slot.graph = std::move(graphOwner);

@@ -57,7 +57,7 @@ struct ConsistentPairsDetectorImpl {
     Status createResources();
     Status createSlot(ConsistentPairsSlot& slot, uint32_t index);
     void writeDescriptors(const ConsistentPairsSlot& slot, const Graph& graph, const ConsistentPairsPassInputs& in,
-                          std::span<const VkBuffer> meshBuffers);
+                          std::span<const VkDescriptorBufferInfo> meshBuffers);
     Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, const CandidateSource& candidates, uint64_t frame);
     Status readResults(uint64_t frame, FrameResults& out, ConsistentPairsFrameDetails* details);
 };

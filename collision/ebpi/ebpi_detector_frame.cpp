@@ -406,7 +406,7 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
         {gpu::kEbpiVolumeBindingRayCount, sums.rayCounters}};
     for (const auto& [binding, handle] : volumeBindings) d.storageBuffer(slot.volumeSet, binding, handle);
     for (VkDescriptorSet descriptorSet : {slot.directionSet, slot.imageSet, slot.traceSet})
-        writeStorageBufferArray(c, descriptorSet, gpu::kBindingVertexBuffers, vertexSlots.buffers());
+        writeStorageBufferArray(c, descriptorSet, gpu::kBindingVertexBuffers, vertexSlots.bindings());
     if (accelStructs) {
         writeAccelerationStructure(c, slot.traceSet, gpu::kEbpiTraceBindingTlas, slot.accel.structs.tlas);
         d.storageBuffer(slot.traceSet, gpu::kEbpiTraceBindingBoxes, cast.boxes);

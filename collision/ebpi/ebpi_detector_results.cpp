@@ -26,35 +26,19 @@ std::vector<T> region(const ReadbackLayout& layout, const char* base, uint32_t i
     return out;
 }
 
-std::string pairName(uint32_t a, uint32_t b) { return "(" + std::to_string(a) + ", " + std::to_string(b) + ")"; }
 
 // What the GPU's setup could not test (only a broadphase's pairs get that far: a host's are
 // refused by record()): the frame is truncated, with a warning naming the limit.
 void reportUntested(const gpu::EbpiSetupStateGpu& setup, const EbpiSettings& settings, FrameResults& out) {
-    if (setup.listedPairs > setup.listCapacity) {
-        out.warnings.push_back("ebpi: the broadphase found " + std::to_string(setup.listedPairs) +
-                               " candidate pairs, more than its list holds (" + std::to_string(setup.listCapacity) +
-                               "): the pairs past it were not tested");
-        out.truncated = true;
-    }
-    if (setup.openPairs != 0) {
-        out.warnings.push_back("ebpi: " + std::to_string(setup.openPairs) + " candidate pairs (one is " +
-                               pairName(setup.firstOpenA, setup.firstOpenB) +
-                               ") have an object that is not a closed, oriented solid: not tested");
-        out.truncated = true;
-    }
-    const uint64_t untested = uint64_t(setup.overlappingPairs) - setup.activePairs;
-    if (setup.overlappingPairs > settings.maxPairs) {
-        out.warnings.push_back("ebpi: " + std::to_string(setup.overlappingPairs) +
-                               " pairs with overlapping boxes, more than EbpiSettings::maxPairs (" +
-                               std::to_string(settings.maxPairs) + "): " + std::to_string(untested) + " not tested");
-        out.truncated = true;
-    } else if (setup.gradientDropped != 0) {
-        out.warnings.push_back("ebpi: the pairs' objects have more vertices than EbpiSettings::maxGradientVertices (" +
-                               std::to_string(settings.maxGradientVertices) + "): the last " +
-                               std::to_string(setup.gradientDropped) + " pairs (by object index) not tested");
-        out.truncated = true;
-    }
+    const UntestedPairs pairs = {setup.listedPairs, setup.listCapacity, setup.openPairs, setup.firstOpenA,
+                                 setup.firstOpenB, setup.overlappingPairs, setup.activePairs};
+    if (reportUntestedPairs("ebpi", "pairs with overlapping boxes", "EbpiSettings", settings.maxPairs, pairs, out) ||
+        setup.gradientDropped == 0)
+        return;
+    out.warnings.push_back("ebpi: the pairs' objects have more vertices than EbpiSettings::maxGradientVertices (" +
+                           std::to_string(settings.maxGradientVertices) + "): the last " +
+                           std::to_string(setup.gradientDropped) + " pairs (by object index) not tested");
+    out.truncated = true;
 }
 
 }  // namespace

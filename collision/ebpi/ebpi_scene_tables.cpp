@@ -58,7 +58,7 @@ Result<EbpiSceneTables> ebpiSceneTables(EbpiSceneCache& cache, const SceneImpl& 
         const SceneObject& object = scene.objects[i];
         const SceneMesh& mesh = scene.meshes[object.mesh];
         EbpiSceneCache::Mesh& entry = cache.meshes[object.mesh];
-        auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, [&] { return objectLabel(scene, i); });
+        auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, vertexExtentBytes(mesh), [&] { return objectLabel(scene, i); });
         if (!vertexSlot) return vertexSlot.status();
         gpu::EbpiSceneObjectGpu g{};
         const glm::dmat4& m = object.objectToWorld;

@@ -41,4 +41,27 @@ void appendFrameWarnings(const DetectorFrames& frames, uint64_t frame, std::vect
     appendFrameWarnings(frames, frame, frames.slotWarnings[frame % frames.slotWarnings.size()].pairs, out);
 }
 
+std::string pairName(uint32_t a, uint32_t b) { return "(" + std::to_string(a) + ", " + std::to_string(b) + ")"; }
+
+bool reportUntestedPairs(const std::string& method, const char* eligibleWhat, const char* settings, uint32_t maxPairs,
+                         const UntestedPairs& pairs, FrameResults& out) {
+    if (pairs.listed > pairs.listCapacity) {
+        out.warnings.push_back(method + ": the broadphase found " + std::to_string(pairs.listed) +
+                               " candidate pairs, more than its list holds (" + std::to_string(pairs.listCapacity) +
+                               "): the pairs past it were not tested");
+        out.truncated = true;
+    }
+    if (pairs.open != 0) {
+        out.warnings.push_back(method + ": " + std::to_string(pairs.open) + " candidate pairs (one is " +
+                               pairName(pairs.firstOpenA, pairs.firstOpenB) + ") have an object that is not a closed, oriented solid: not tested");
+        out.truncated = true;
+    }
+    if (pairs.eligible <= maxPairs) return false;
+    out.warnings.push_back(method + ": " + std::to_string(pairs.eligible) + " " + eligibleWhat + ", more than " +
+                           settings + "::maxPairs (" + std::to_string(maxPairs) +
+                           "): " + std::to_string(pairs.eligible - pairs.tested) + " not tested");
+    out.truncated = true;
+    return true;
+}
+
 }  // namespace vkc

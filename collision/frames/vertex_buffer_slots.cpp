@@ -16,9 +16,14 @@ PipelineLayoutDesc withVertexBufferCapacity(PipelineLayoutDesc layout, uint32_t 
     return layout;
 }
 
-uint32_t VertexBufferSlots::assign(VkBuffer buffer) {
+uint32_t VertexBufferSlots::assign(VkBuffer buffer, VkDeviceSize extent) {
     auto [it, inserted] = slots_.try_emplace(buffer, uint32_t(buffers_.size()));
-    if (inserted) buffers_.push_back(buffer);
+    if (inserted) {
+        buffers_.push_back(buffer);
+        bindings_.push_back({buffer, 0, extent});
+    }
+    VkDeviceSize& range = bindings_[it->second].range;
+    range = std::max(range, extent);
     return it->second;
 }
 

@@ -18,6 +18,16 @@ VulkanGraphAllocator::~VulkanGraphAllocator() {
 
 Result<GraphBuffer> VulkanGraphAllocator::createBuffer(const char* name, const GraphBufferDesc& desc,
                                                        VkBufferUsageFlags usage) {
+    // Every storage buffer of a frame is bound whole: one larger than a binding reaches (meshes
+    // too large for the device: their indices, trees, topology) is refused here, naming it, rather
+    // than bound past the limit.
+    const VkDeviceSize bindingLimit = storageBindingLimit(ctx_);
+    if ((usage & VK_BUFFER_USAGE_STORAGE_BUFFER_BIT) && desc.size > bindingLimit)
+        return makeError(ErrorCode::Unsupported,
+                         std::to_string(desc.size) + " bytes, above the " +
+                             std::to_string(bindingLimit) +
+                             " bytes one storage-buffer binding reaches on this device (maxStorageBufferRange, at most "
+                             "2^32 - 1): use fewer or smaller meshes, or lower the settings that size it");
     const MemoryUsage memory = desc.hostWrite ? MemoryUsage::Upload : MemoryUsage::DeviceLocal;
     auto buffer = vkc::createBuffer(ctx_, {desc.size, usage, memory, name});
     if (!buffer) return buffer.status();

@@ -54,7 +54,7 @@ Result<gpu::LdiTileGpu> LdiDetectorImpl::hostTile(const SceneImpl& scene, uint32
                                                   const SceneIndexCache& indices) const {
     const SceneObject& o = scene.objects[object];
     const SceneMesh& mesh = scene.meshes[o.mesh];
-    auto meshSlot = vertexSlots.slot(mesh.vertexBuffer, [&] { return objectLabel(scene, object); });
+    auto meshSlot = vertexSlots.slot(mesh.vertexBuffer, vertexExtentBytes(mesh), [&] { return objectLabel(scene, object); });
     if (!meshSlot) return meshSlot.status();
     gpu::LdiTileGpu t = {};
     t.objectToClip = toFloat(view.worldToClip * o.objectToWorld);
@@ -119,7 +119,7 @@ Status LdiDetectorImpl::addHostPair(const SceneImpl& scene, uint32_t a, uint32_t
 }
 
 void LdiDetectorImpl::writeDescriptors(const LdiSlot& slot, const Graph& graph, const LdiPassInputs& in,
-                                       const LdiPairSetupInputs* setup, std::span<const VkBuffer> meshBuffers) {
+                                       const LdiPairSetupInputs* setup, std::span<const VkDescriptorBufferInfo> meshBuffers) {
     VulkanContext& c = *ctx;
     const GraphDescriptors d(c, graph, frames.placeholder.buffer);
     const DepthPeelInputs& peel = in.peel;
@@ -263,7 +263,7 @@ Status LdiDetectorImpl::recordGraph(VkCommandBuffer cmd, LdiSlot& slot, uint64_t
         VKC_TRY(fillHostBuffer(allocator, graph, sceneObjects, std::span<const gpu::LdiSceneObjectGpu>(gpu->objects)));
         VKC_TRY(fillHostBuffer(allocator, graph, params, std::span<const gpu::LdiSetupParamsGpu>(&gpu->params, 1)));
     }
-    writeDescriptors(slot, graph, in, setup ? &*setup : nullptr, vertexSlots.buffers());
+    writeDescriptors(slot, graph, in, setup ? &*setup : nullptr, vertexSlots.bindings());
     VKC_TRY(executeFrameGraph(c, frames, frame, graph, cmd));
     slot.tileCount = tileCount;
     slot.graph = std::move(ownedGraph);
@@ -321,7 +321,7 @@ Status LdiDetectorImpl::recordGpuDriven(VkCommandBuffer cmd, const SceneImpl& sc
     for (uint32_t i = 0; i < objectCount; ++i) {
         const SceneObject& o = scene.objects[i];
         const SceneMesh& mesh = scene.meshes[o.mesh];
-        auto meshSlot = vertexSlots.slot(mesh.vertexBuffer, [&] { return objectLabel(scene, i); });
+        auto meshSlot = vertexSlots.slot(mesh.vertexBuffer, vertexExtentBytes(mesh), [&] { return objectLabel(scene, i); });
         if (!meshSlot) return meshSlot.status();
         gpu::LdiSceneObjectGpu& g = setup.objects[i];
         g = {};
@@ -356,13 +356,15 @@ Status LdiDetectorImpl::recordPoints(VkCommandBuffer cmd, const SceneImpl& scene
         return makeError(ErrorCode::InvalidArgument, "ldi: point query names unknown object " + std::to_string(object));
     if (offset % 4 != 0 || stride % 4 != 0 || stride < 12)
         return makeError(ErrorCode::InvalidArgument, "ldi: point offset and stride must be multiples of 4 bytes, stride >= 12");
-    // The shader addresses the buffer in uint floats from offset / 4: every point must lie below 2^32 floats.
-    const uint64_t lastFloat = offset / 4 + (count == 0 ? 0 : uint64_t(count - 1) * (stride / 4) + 2);
-    if (lastFloat > UINT32_MAX)
+    // The buffer is bound from its start as far as the points reach: within one storage-buffer
+    // binding (so also below the shader's 32-bit float index).
+    const uint64_t extent = offset + (count == 0 ? 4 : (uint64_t(count - 1) * stride + 12));
+    if (extent > storageBindingLimit(*ctx))
         return makeError(ErrorCode::InvalidArgument,
                          "ldi: point query offset " + std::to_string(offset) + " + " + std::to_string(count) +
-                             " points of stride " + std::to_string(stride) +
-                             " reach beyond 16 GiB (the shader's 32-bit float index)");
+                             " points of stride " + std::to_string(stride) + " reach " + std::to_string(extent) +
+                             " bytes into the buffer, beyond the " + std::to_string(storageBindingLimit(*ctx)) +
+                             " bytes one storage-buffer binding reaches on this device");
     VKC_TRY(requireClosedSolid(scene, object, "ldi"));
     // The object's own box is the VoI: every face lies on the box, so rays along z from below work.
     std::optional<LdiVoi> voi = computeLdiVoi(bounds, bounds);
@@ -378,13 +380,15 @@ Status LdiDetectorImpl::recordPoints(VkCommandBuffer cmd, const SceneImpl& scene
     LdiHostTables tables;
     auto tile = hostTile(scene, object, view, 0, vertexSlots, slot.indices);
     if (!tile) return tile.status();
-    auto pointSlot = vertexSlots.slot(pointBuffer, [] { return std::string("points"); });
+    const gpu::VertexSourceGpu points = {0, stride / 4, uint32_t(offset / 4), count};
+    auto pointSlot = vertexSlots.slot(pointBuffer, vertexExtentBytes(points), [] { return std::string("points"); });
     if (!pointSlot) return pointSlot.status();
     tables.tiles.push_back(tile.value());
     tables.firstDraws.push_back({tile->indexCount, 1u, tile->firstIndex, 0, 0});
     gpu::LdiPointTestGpu test = {};
     test.pointToTexel = toFloat(view.worldToTexel);
-    test.points = {pointSlot.value(), stride / 4, uint32_t(offset / 4), count};
+    test.points = points;
+    test.points.slot = pointSlot.value();
     tables.pointTests.push_back(test);
     tables.pointDispatches.push_back(pointDispatch(count, ctx->properties.limits.maxComputeWorkGroupCount[0]));
     VKC_TRY(recordGraph(cmd, slot, frame, std::make_unique<Graph>(), vertexSlots, 0, 1, &tables, nullptr));

@@ -84,7 +84,7 @@ struct LdiDetectorImpl {
     Result<gpu::LdiTileGpu> hostTile(const SceneImpl& scene, uint32_t object, const LdiView& view, uint32_t tile,
                                      VertexBufferSlots& vertexSlots, const SceneIndexCache& indices) const;
     void writeDescriptors(const LdiSlot& slot, const Graph& graph, const LdiPassInputs& in,
-                          const LdiPairSetupInputs* setup, std::span<const VkBuffer> meshBuffers);
+                          const LdiPairSetupInputs* setup, std::span<const VkDescriptorBufferInfo> meshBuffers);
     // The frame's passes over `pairSlots` pairs (tileCount tiles): tables from `host`, or from
     // ldi-pair-setup over `gpu` (candidates imported into `graph` already).
     Status recordGraph(VkCommandBuffer cmd, LdiSlot& slot, uint64_t frame, std::unique_ptr<Graph> graph,

@@ -3,6 +3,7 @@
 // LdiPointResults.
 #include "collision/ldi/ldi_detector_impl.h"
 
+#include "collision/frames/frame_warnings.h"
 #include "collision/frames/vulkan_graph.h"
 #include "collision/ldi/ldi_error_bound.h"
 
@@ -55,33 +56,6 @@ LdiVoi voiOf(const gpu::LdiPairInfoGpu& info) {
     return voi;
 }
 
-std::string pairName(uint32_t a, uint32_t b) { return "(" + std::to_string(a) + ", " + std::to_string(b) + ")"; }
-
-// What a GPU-driven frame's setup could not test (a host's candidates are refused by record()
-// instead): the frame is truncated, with a warning naming the limit.
-void reportUntested(const gpu::LdiSetupStateGpu& setup, const LdiSettings& settings, FrameResults& out) {
-    if (setup.listedPairs > setup.listCapacity) {
-        out.warnings.push_back("ldi: the broadphase found " + std::to_string(setup.listedPairs) +
-                               " candidate pairs, more than its list holds (" + std::to_string(setup.listCapacity) +
-                               "): the pairs past it were not tested");
-        out.truncated = true;
-    }
-    if (setup.openPairs != 0) {
-        out.warnings.push_back("ldi: " + std::to_string(setup.openPairs) + " candidate pairs (one is " +
-                               pairName(setup.firstOpenA, setup.firstOpenB) +
-                               ") have an object that is not a closed, oriented solid: not tested");
-        out.truncated = true;
-    }
-    if (setup.overlappingPairs > setup.activePairs) {
-        out.warnings.push_back("ldi: " + std::to_string(setup.overlappingPairs) +
-                               " pairs with a volume of interest, more than LdiSettings::maxPairs (" +
-                               std::to_string(settings.maxPairs) + "): " +
-                               std::to_string(setup.overlappingPairs - setup.activePairs) +
-                               " not tested (the largest (a, b))");
-        out.truncated = true;
-    }
-}
-
 // World box of a tile's invalid pixels: their footprints times the depth range of their layers.
 Aabb invalidRegion(const LdiView& view, const gpu::LdiTileStatsGpu& stats) {
     float zMin, zMax;
@@ -122,7 +96,10 @@ Status LdiDetectorImpl::readResults(uint64_t frame, FrameResults& out, LdiFrameD
     const uint32_t perTile = settings.resolution * settings.resolution;
 
     out = FrameResults{};
-    reportUntested(v.setup, settings, out);
+    reportUntestedPairs("ldi", "pairs with a volume of interest", "LdiSettings", settings.maxPairs,
+                        {v.setup.listedPairs, v.setup.listCapacity, v.setup.openPairs, v.setup.firstOpenA,
+                         v.setup.firstOpenB, v.setup.overlappingPairs, v.setup.activePairs},
+                        out);
     const uint32_t pairCount = std::min(v.setup.activePairs, settings.maxPairs);
     LdiFrameDetails d;
     d.renderPasses = slot.tileCount == 0 ? 0 : cap;

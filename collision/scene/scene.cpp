@@ -3,6 +3,7 @@
 
 #include "collision/frames/format_number.h"
 #include "collision/scene/object_transform.h"
+#include "vk/descriptors.h"
 
 #include <algorithm>
 #include <atomic>
@@ -67,7 +68,7 @@ Status placePositions(SceneImpl& scene, SceneMesh& mesh, VkDeviceSize bytes) {
 
 // Every method binds a mesh's positions and indices as storage buffers: each must fit one binding.
 Status checkBindingReach(const VulkanContext& ctx, const MeshData& mesh, const std::string& name) {
-    const VkDeviceSize reach = ctx.properties.limits.maxStorageBufferRange;
+    const VkDeviceSize reach = storageBindingLimit(ctx);
     const VkDeviceSize positionBytes = mesh.positions.size() * sizeof(glm::vec3);
     const VkDeviceSize indexBytes = mesh.indices.size() * sizeof(uint32_t);
     if (positionBytes <= reach && indexBytes <= reach) return Status::success();
@@ -107,6 +108,17 @@ Result<MeshId> Scene::addMesh(const MeshDesc& desc) {
                              "mesh \"" + name + "\": host vertex offset and stride must be multiples of 4 bytes, "
                              "stride at least 12 (got offset " + std::to_string(desc.hostVertexOffset) +
                              ", stride " + std::to_string(stride) + ")");
+        // Bound from the buffer's start as far as the mesh reaches (the buffer may be larger).
+        const VkDeviceSize count = mesh.data.positions.size();
+        const VkDeviceSize reach = desc.hostVertexOffset + (count == 0 ? 4 : (count - 1) * stride + 12);
+        const VkDeviceSize bindingLimit = storageBindingLimit(*impl_->ctx);
+        if (reach > bindingLimit)
+            return makeError(ErrorCode::Unsupported,
+                             "mesh \"" + name + "\": its vertices reach " + std::to_string(reach) +
+                                 " bytes into the host's buffer (offset " + std::to_string(desc.hostVertexOffset) +
+                                 ", stride " + std::to_string(stride) + "), beyond the " + std::to_string(bindingLimit) +
+                                 " bytes one storage-buffer binding reaches from its start on this device "
+                                 "(maxStorageBufferRange): place them nearer its start or in a buffer of their own");
         mesh.vertexBuffer = desc.hostVertexBuffer;
         mesh.vertexOffsetFloats = uint32_t(desc.hostVertexOffset / 4);
         mesh.vertexStrideFloats = stride / 4;

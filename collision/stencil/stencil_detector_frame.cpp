@@ -34,7 +34,7 @@ Status StencilDetectorImpl::ensureTopology(StencilSlot& slot, const SceneImpl& s
 }
 
 Status StencilDetectorImpl::writeDescriptors(const StencilSlot& slot, const Graph& graph, const StencilPassInputs& in,
-                                             std::span<const VkBuffer> meshBuffers) {
+                                             std::span<const VkDescriptorBufferInfo> meshBuffers) {
     VulkanContext& c = *ctx;
     const GraphDescriptors d(c, graph, frames.placeholder.buffer);
     writeImageFrameSetupDescriptors(c, slot.setupSet, d.buffer(in.candidates), d.buffer(in.bounds), d.buffer(in.draws),
@@ -83,7 +83,7 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     for (uint32_t i = 0; i < objectCount; ++i) {
         const SceneObject& o = scene.objects[i];
         const SceneMesh& mesh = scene.meshes[o.mesh];
-        auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, [&] { return "object \"" + o.name + "\""; });
+        auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, vertexExtentBytes(mesh), [&] { return "object \"" + o.name + "\""; });
         if (!vertexSlot) return vertexSlot.status();
         meshSlots.emplace(o.mesh, vertexSlot.value());
         if (!mesh.report.validForVolumeMethods()) slot.openObjects[i] = mesh.data.name;
@@ -92,7 +92,7 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
                       0u, 0u, 0u};
         draws[i] = {range.edgeFirst, range.edgeCount, range.triangleFirst, range.triangleCount, 0u, 0u, 0u, 0u};
     }
-    const std::vector<VkBuffer>& meshBuffers = vertexSlots.buffers();
+
 
     StencilPassInputs in;
     for (const auto& [object, mesh] : slot.openObjects) in.openObjects.push_back(object);  // their recounts need a clear
@@ -135,7 +135,7 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     in.unfound = graph.createBuffer("stencil unfound candidates", {stencilPairsBytes(s.maxCandidatePairs)});
     in.points = graph.createBuffer("stencil points", {stencilPointsBytes(s.pointCapacity)});
     in.objectFlags = graph.createBuffer("stencil object flags", {VkDeviceSize(std::max(objectCount, 1u)) * 4});
-    in.meshVertices = importVertexBuffers(graph, meshBuffers);
+    in.meshVertices = importVertexBuffers(graph, vertexSlots.buffers());
     in.readback = importReadbackSlot(graph, "stencil readback slot", frames.ring, frame);
     in.readbackLayout = &frames.readback;
     in.depthStencil = graph.createImage("stencil depth-stencil", {s.resolution, s.resolution, depthStencilFormat});
@@ -158,7 +158,7 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     VKC_TRY(fillHostBuffer(*frames.allocator, graph, in.objects, std::span<const gpu::StencilObjectGpu>(objects)));
     VKC_TRY(fillHostBuffer(*frames.allocator, graph, in.draws, std::span<const gpu::ImageObjectDrawGpu>(draws)));
     VKC_TRY(fillHostCandidates(*frames.allocator, graph, added.value()));
-    VKC_TRY(writeDescriptors(slot, graph, in, meshBuffers));
+    VKC_TRY(writeDescriptors(slot, graph, in, vertexSlots.bindings()));
     VKC_TRY(executeFrameGraph(c, frames, frame, graph, cmd));
     noteFrameInputs(frames, frame, scene, {}, "stencil");
     slot.graph = std::move(graphOwner);

@@ -58,7 +58,7 @@ struct StencilDetectorImpl {
     Status createResources();
     Status ensureTopology(StencilSlot& slot, const SceneImpl& scene);
     Status writeDescriptors(const StencilSlot& slot, const Graph& graph, const StencilPassInputs& in,
-                            std::span<const VkBuffer> meshBuffers);
+                            std::span<const VkDescriptorBufferInfo> meshBuffers);
     Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, const CandidateSource& candidates, uint64_t frame);
     Status readResults(uint64_t frame, FrameResults& out, StencilFrameDetails* details);
 };

@@ -153,8 +153,9 @@ public:
     // Records a vertex-in-volume query for `frame` instead of pairs: `count` points (three floats
     // each, `stride` bytes apart from `offset`; world space) in the host's storage buffer, against
     // an LDI of `object` over `objectBounds` (its world box, e.g. the broadphase's) with rays along z.
-    // offset and stride: multiples of 4 bytes, stride >= 12, and every point's floats below 16 GiB
-    // (the shader's 32-bit float index); InvalidArgument otherwise.
+    // offset and stride: multiples of 4 bytes, stride >= 12, and every point's floats within the
+    // bytes one storage-buffer binding reaches from the buffer's start (maxStorageBufferRange, at
+    // most 4 GiB; the buffer itself may be larger); InvalidArgument otherwise.
     Status recordPointQuery(VkCommandBuffer cmd, const Scene& scene, uint32_t object, const Aabb& objectBounds,
                             VkBuffer points, VkDeviceSize offset, uint32_t stride, uint32_t count, uint64_t frame);
     Status pointResults(uint64_t frame, LdiPointResults& out);

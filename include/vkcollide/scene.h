@@ -47,7 +47,10 @@ struct MeshDesc {
     const MeshData* data = nullptr;    // positions + indices; copied, need not outlive the call
     // Optional: read positions in place from the host's buffer instead of uploading data->positions.
     // The buffer needs VK_BUFFER_USAGE_STORAGE_BUFFER_BIT; positions are three floats at the start
-    // of each vertex; the host keeps it alive and writes it before the frames that read it.
+    // of each vertex; the host keeps it alive and writes it before the frames that read it. It may
+    // be of any size (an engine's shared buffer): it is bound from its start as far as its meshes
+    // reach, and each mesh's last vertex must lie within one storage-buffer binding's reach of the
+    // start (maxStorageBufferRange), else addMesh says Unsupported with the bytes.
     VkBuffer hostVertexBuffer = {};
     VkDeviceSize hostVertexOffset = 0; // bytes, multiple of 4
     uint32_t hostVertexStride = 0;     // bytes, multiple of 4 and >= 12; 0: tightly packed

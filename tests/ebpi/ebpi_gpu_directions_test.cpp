@@ -93,7 +93,7 @@ protected:
         VertexBufferSlots slots(capacity_, "ebpi directions test");
         std::vector<gpu::ObjectGpu> objects;
         for (const SceneObject& o : scene.objects) {
-            auto slot = slots.slot(scene.meshes[o.mesh].vertexBuffer, [] { return std::string("test object"); });
+            auto slot = slots.slot(scene.meshes[o.mesh].vertexBuffer, vertexExtentBytes(scene.meshes[o.mesh]), [] { return std::string("test object"); });
             EXPECT_TRUE(slot) << slot.status().describe();
             if (!slot) return std::nullopt;
             objects.push_back(objectGpu(scene, o, origin, slot.value()));
@@ -151,7 +151,7 @@ protected:
                 GraphDescriptors descriptors(vk(), graph, descriptors_.placeholder());
                 for (const auto& [binding, handle] : ebpiDirectionBufferBindings(in))
                     descriptors.storageBuffer(set_, binding, handle);
-                writeStorageBufferArray(vk(), set_, gpu::kBindingVertexBuffers, slots.buffers());
+                writeStorageBufferArray(vk(), set_, gpu::kBindingVertexBuffers, slots.bindings());
                 const Status executed = test::runGraphOnce(vk(), graph, "ebpi directions test");
                 EXPECT_TRUE(executed.ok()) << executed.describe();
                 GpuDirections gpu;

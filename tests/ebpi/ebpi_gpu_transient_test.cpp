@@ -105,7 +105,7 @@ protected:
         VertexBufferSlots slots(capacity_, "ebpi transient test");
         std::vector<gpu::ObjectGpu> objects;
         for (const SceneObject& o : scene.objects) {
-            auto slot = slots.slot(scene.meshes[o.mesh].vertexBuffer, [] { return std::string("test object"); });
+            auto slot = slots.slot(scene.meshes[o.mesh].vertexBuffer, vertexExtentBytes(scene.meshes[o.mesh]), [] { return std::string("test object"); });
             EXPECT_TRUE(slot) << slot.status().describe();
             if (!slot) return std::nullopt;
             objects.push_back(objectGpu(scene, o, views.origin, slot.value()));
@@ -198,7 +198,7 @@ protected:
                 GraphDescriptors descriptors(vk(), graph, descriptors_.placeholder());
                 for (const auto& [binding, handle] : ebpiImageBufferBindings(in))
                     descriptors.storageBuffer(imageSet_, binding, handle);
-                writeStorageBufferArray(vk(), imageSet_, gpu::kBindingVertexBuffers, slots.buffers());
+                writeStorageBufferArray(vk(), imageSet_, gpu::kBindingVertexBuffers, slots.bindings());
                 const Status executed = test::runGraphOnce(vk(), graph, "ebpi transient test");
                 EXPECT_TRUE(executed.ok()) << executed.describe();
                 GpuCrossings gpu;

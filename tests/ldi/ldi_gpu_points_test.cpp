@@ -145,8 +145,8 @@ TEST_F(LdiGpuPoints, HostParticleBufferRecordedInTheHostsFrame) {
     EXPECT_TRUE(out.truncated);  // 18 inside, capacity 10: the count stays exact
     EXPECT_EQ(out.inside.size(), 10u);
     for (uint32_t i : out.inside) EXPECT_TRUE(exact.value()[i]) << "particle " << i;
-    // The shader indexes floats with a uint: points at or past 16 GiB are refused, not wrapped.
-    // (Refused before anything is recorded, so no command buffer is needed.)
+    // Points beyond what one storage-buffer binding reaches from the buffer's start are refused, not
+    // bound past the limit or wrapped. (Refused before anything is recorded: no command buffer needed.)
     const VkDeviceSize k16GiB = VkDeviceSize(1) << 34;
     Status far = detector->recordPointQuery(VK_NULL_HANDLE, scene.value(), 0, bounds, buffer->buffer, k16GiB, 24, 1, 1);
     EXPECT_EQ(far.code, ErrorCode::InvalidArgument) << far.describe();

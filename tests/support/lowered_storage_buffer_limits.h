@@ -23,4 +23,20 @@ private:
     VkPhysicalDeviceLimits saved_;
 };
 
+// While alive, a context reports `bytes` as maxStorageBufferRange, as a device whose bindings reach
+// less would: for the refusals of buffers and meshes past one binding (storageBindingLimit).
+class LoweredStorageBufferRange {
+public:
+    LoweredStorageBufferRange(VulkanContext& vk, uint32_t bytes) : vk_(vk), saved_(vk.properties.limits) {
+        vk.properties.limits.maxStorageBufferRange = bytes;
+    }
+    ~LoweredStorageBufferRange() { vk_.properties.limits = saved_; }
+    LoweredStorageBufferRange(const LoweredStorageBufferRange&) = delete;
+    LoweredStorageBufferRange& operator=(const LoweredStorageBufferRange&) = delete;
+
+private:
+    VulkanContext& vk_;
+    VkPhysicalDeviceLimits saved_;
+};
+
 }  // namespace vkc::test

@@ -46,7 +46,7 @@ Status AabbTreeDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& s
     VKC_TRY(fillHostCandidates(*frames.allocator, *graph, added.value()));
     VKC_TRY(bindAabbTraversal(c, *frames.allocator, *graph, frames.placeholder.buffer, recorded.value(), slot.traversal));
     VKC_TRY(executeFrameGraph(c, frames, frame, *graph, cmd));
-    noteFrameInputs(frames, frame, scene, {}, "aabb-tree");
+    noteFrameInputs(frames, frame, scene, "aabb-tree");
     slot.graph = std::move(graph);
     return Status::success();
 }

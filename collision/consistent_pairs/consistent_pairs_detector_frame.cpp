@@ -157,7 +157,7 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     VKC_TRY(fillHostCandidates(allocator, graph, added.value()));
     writeDescriptors(slot, graph, in, vertexSlots.bindings());
     VKC_TRY(executeFrameGraph(c, frames, frame, graph, cmd));
-    noteFrameInputs(frames, frame, scene, {}, "consistent-pairs");
+    noteFrameInputs(frames, frame, scene, "consistent-pairs");
     slot.graph = std::move(graphOwner);
     return Status::success();
 }

@@ -99,7 +99,7 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
         auto empty = std::make_unique<Graph>();
         VKC_TRY(empty->compile(slotResources(frames, frame)));
         VKC_TRY(executeFrameGraph(c, frames, frame, *empty, cmd));
-        noteFrameInputs(frames, frame, scene, {}, "ebpi");  // results() names the tested pairs' meshes
+        noteFrameInputs(frames, frame, scene, "ebpi");  // results() names the tested pairs' meshes
         slot.graph = std::move(empty);
         return Status::success();
     }
@@ -421,7 +421,7 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
     }
     VKC_TRY(executeFrameGraph(c, frames, frame, graph, cmd));
 
-    noteFrameInputs(frames, frame, scene, {}, "ebpi");  // results() names the tested pairs' meshes
+    noteFrameInputs(frames, frame, scene, "ebpi");  // results() names the tested pairs' meshes
     slot.graph = std::move(ownedGraph);
     return Status::success();
 }

@@ -23,7 +23,6 @@ namespace vkc {
 struct FrameInputWarnings {
     std::vector<MeshId> objectMeshes;          // per scene object
     std::map<MeshId, std::string> meshWarnings;  // meshes with degenerate triangles
-    std::vector<ObjectPair> pairs;               // the host's candidates; empty when the GPU chose them
 };
 
 struct DetectorFrames {

@@ -5,10 +5,8 @@
 
 namespace vkc {
 
-void noteFrameInputs(DetectorFrames& frames, uint64_t frame, const SceneImpl& scene, std::span<const ObjectPair> pairs,
-                     const char* method) {
+void noteFrameInputs(DetectorFrames& frames, uint64_t frame, const SceneImpl& scene, const char* method) {
     FrameInputWarnings& kept = frames.slotWarnings[frame % frames.slotWarnings.size()];
-    kept.pairs.assign(pairs.begin(), pairs.end());
     kept.objectMeshes.clear();
     for (const SceneObject& object : scene.objects) kept.objectMeshes.push_back(object.mesh);
     kept.meshWarnings.clear();
@@ -35,10 +33,6 @@ void appendFrameWarnings(const DetectorFrames& frames, uint64_t frame, std::span
         auto warning = kept.meshWarnings.find(id);
         if (warning != kept.meshWarnings.end()) out.push_back(warning->second);
     }
-}
-
-void appendFrameWarnings(const DetectorFrames& frames, uint64_t frame, std::vector<std::string>& out) {
-    appendFrameWarnings(frames, frame, frames.slotWarnings[frame % frames.slotWarnings.size()].pairs, out);
 }
 
 std::string pairName(uint32_t a, uint32_t b) { return "(" + std::to_string(a) + ", " + std::to_string(b) + ")"; }

@@ -16,17 +16,13 @@
 
 namespace vkc {
 
-// Keeps, with `frame`'s slot, which mesh each object uses, one warning per mesh with degenerate
-// triangles ("<method>: mesh "name" has N degenerate triangles (first: triangle T) ...") and the
-// pairs the frame tests when the host gave them (empty when the GPU chooses them).
-void noteFrameInputs(DetectorFrames& frames, uint64_t frame, const SceneImpl& scene, std::span<const ObjectPair> pairs,
-                     const char* method);
+// Keeps, with `frame`'s slot, which mesh each object uses and one warning per mesh with degenerate
+// triangles ("<method>: mesh "name" has N degenerate triangles (first: triangle T) ...").
+void noteFrameInputs(DetectorFrames& frames, uint64_t frame, const SceneImpl& scene, const char* method);
 
-// Appends `frame`'s kept warnings of the meshes of `pairs`' objects (by default the pairs kept at
-// record time), each once.
+// Appends `frame`'s kept warnings of the meshes of the tested `pairs`' objects, each once.
 void appendFrameWarnings(const DetectorFrames& frames, uint64_t frame, std::span<const ObjectPair> pairs,
                          std::vector<std::string>& out);
-void appendFrameWarnings(const DetectorFrames& frames, uint64_t frame, std::vector<std::string>& out);
 
 // "(a, b)", as warnings name a pair.
 std::string pairName(uint32_t a, uint32_t b);

@@ -246,9 +246,7 @@ Status LdiDetector::record(VkCommandBuffer cmd, const Scene& scene, const Broadp
 VkSemaphoreSubmitInfo LdiDetector::completionSignal(uint64_t frame) { return ringSignal(impl_->frames.ring, frame); }
 
 Status LdiDetector::results(uint64_t frame, FrameResults& out, LdiFrameDetails* details) {
-    VKC_TRY(impl_->readResults(frame, out, details));
-    appendFrameWarnings(impl_->frames, frame, out.warnings);
-    return Status::success();
+    return impl_->readResults(frame, out, details);
 }
 
 Status LdiDetector::recordPointQuery(VkCommandBuffer cmd, const Scene& scene, uint32_t object, const Aabb& objectBounds,

@@ -299,7 +299,7 @@ Status LdiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene,
     const uint32_t pairCount = uint32_t(tested.size());
     VKC_TRY(recordGraph(cmd, slot, frame, std::make_unique<Graph>(), vertexSlots, pairCount, 2 * pairCount, &tables,
                         nullptr));
-    noteFrameInputs(frames, frame, scene, pairs.value(), "ldi");
+    noteFrameInputs(frames, frame, scene, "ldi");
     slot.pointQuery = false;
     return Status::success();
 }
@@ -344,7 +344,7 @@ Status LdiDetectorImpl::recordGpuDriven(VkCommandBuffer cmd, const SceneImpl& sc
     params.atlasColumns = atlasColumns;
     params.maxGroupsX = ctx->properties.limits.maxComputeWorkGroupCount[0];
     VKC_TRY(recordGraph(cmd, slot, frame, std::move(graph), vertexSlots, settings.maxPairs, maxTiles, nullptr, &setup));
-    noteFrameInputs(frames, frame, scene, {}, "ldi");
+    noteFrameInputs(frames, frame, scene, "ldi");
     slot.pointQuery = false;
     return Status::success();
 }
@@ -392,7 +392,7 @@ Status LdiDetectorImpl::recordPoints(VkCommandBuffer cmd, const SceneImpl& scene
     tables.pointTests.push_back(test);
     tables.pointDispatches.push_back(pointDispatch(count, ctx->properties.limits.maxComputeWorkGroupCount[0]));
     VKC_TRY(recordGraph(cmd, slot, frame, std::make_unique<Graph>(), vertexSlots, 0, 1, &tables, nullptr));
-    noteFrameInputs(frames, frame, scene, {}, "ldi");  // a point query's frame tests no mesh pair
+    noteFrameInputs(frames, frame, scene, "ldi");  // a point query's frame tests no mesh pair
     slot.pointQuery = true;
     return Status::success();
 }

@@ -104,6 +104,7 @@ Status LdiDetectorImpl::readResults(uint64_t frame, FrameResults& out, LdiFrameD
     LdiFrameDetails d;
     d.renderPasses = slot.tileCount == 0 ? 0 : cap;
     std::vector<std::vector<uint32_t>> inside(pairCount);
+    std::vector<ObjectPair> tested;
     for (uint32_t i = 0; i < v.listed; ++i) {
         const uint32_t tag = v.entries[2 * i], vertex = v.entries[2 * i + 1];
         if ((tag >> 1) < inside.size()) inside[tag >> 1].push_back(tag & gpu::kLdiSideB ? vertex | kLdiInsideVertexOfB : vertex);
@@ -112,6 +113,7 @@ Status LdiDetectorImpl::readResults(uint64_t frame, FrameResults& out, LdiFrameD
     for (uint32_t p = 0; p < pairCount; ++p) {
         const gpu::LdiPairInfoGpu& r = v.infos[p];
         const LdiVoi voi = voiOf(r);
+        tested.push_back({r.a, r.b});
         const gpu::LdiTileStatsGpu& a = v.stats[2 * p];
         const gpu::LdiTileStatsGpu& b = v.stats[2 * p + 1];
         LdiPairDetails pd;
@@ -164,6 +166,7 @@ Status LdiDetectorImpl::readResults(uint64_t frame, FrameResults& out, LdiFrameD
                                    "): no volume");
         d.pairs.push_back(std::move(pd));
     }
+    appendFrameWarnings(frames, frame, tested, out.warnings);
     if (listTruncated)
         out.warnings.push_back("ldi: " + std::to_string(v.header.count) + " inside vertices, more than "
                                "LdiSettings::insideCapacity (" + std::to_string(settings.insideCapacity) +

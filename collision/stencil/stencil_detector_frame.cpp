@@ -160,7 +160,7 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     VKC_TRY(fillHostCandidates(*frames.allocator, graph, added.value()));
     VKC_TRY(writeDescriptors(slot, graph, in, vertexSlots.bindings()));
     VKC_TRY(executeFrameGraph(c, frames, frame, graph, cmd));
-    noteFrameInputs(frames, frame, scene, {}, "stencil");
+    noteFrameInputs(frames, frame, scene, "stencil");
     slot.graph = std::move(graphOwner);
     return Status::success();
 }

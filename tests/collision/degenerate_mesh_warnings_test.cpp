@@ -30,11 +30,14 @@ using Detectors =
     ::testing::Types<StencilDetector, LdiDetector, ConsistentPairsDetector, AabbTreeDetector, EbpiDetector>;
 TYPED_TEST_SUITE(DegenerateMeshWarnings, Detectors);
 
-TYPED_TEST(DegenerateMeshWarnings, NamedOncePerFrameAndThePairStillFound) {
+// Three frames of `detector` over a fanned box overlapping a clean one (and a clean one apart):
+// the fanned box named once per frame, the pair found; then the clean pair alone: no warning.
+template <class Detector>
+void expectNamedOncePerFrame(Context& context, Detector& detector) {
     const MeshData fanned = boxWithZeroAreaTriangle();
     ASSERT_EQ(checkMesh(fanned).zeroAreaTriangles, 1u);
     ASSERT_TRUE(checkMesh(fanned).validForVolumeMethods());
-    auto scene = Scene::create(this->context_, kVolumeMethodRequirements);
+    auto scene = Scene::create(context, kVolumeMethodRequirements);
     ASSERT_TRUE(scene);
     auto fannedId = scene->addMesh({"fanned box", &fanned});
     const MeshData box = solids::box(glm::vec3(1.0f));
@@ -43,10 +46,8 @@ TYPED_TEST(DegenerateMeshWarnings, NamedOncePerFrameAndThePairStillFound) {
     ASSERT_TRUE(scene->addObject(fannedId.value(), glm::dmat4(1.0)));
     ASSERT_TRUE(scene->addObject(boxId.value(), glm::translate(glm::dmat4(1.0), {0.6, 0.3, 0.2})));
     ASSERT_TRUE(scene->addObject(boxId.value(), glm::translate(glm::dmat4(1.0), {0.6, 0.3, 5.0})));
-    auto detector = TypeParam::create(this->context_, test::smallSettings(static_cast<TypeParam*>(nullptr)));
-    ASSERT_TRUE(detector) << detector.status().describe();
     for (int frame = 0; frame < 3; ++frame) {
-        auto results = detector->run(scene.value());
+        auto results = detector.run(scene.value());
         ASSERT_TRUE(results) << results.status().describe();
         ASSERT_EQ(results->pairs.size(), 1u);
         EXPECT_EQ(results->pairs[0].a, 0u);
@@ -61,10 +62,28 @@ TYPED_TEST(DegenerateMeshWarnings, NamedOncePerFrameAndThePairStillFound) {
     // The clean pair alone (object 2 moved onto object 1): no warning about degenerate triangles.
     ASSERT_TRUE(scene->setTransform(0, glm::translate(glm::dmat4(1.0), {40.0, 0.0, 0.0})));
     ASSERT_TRUE(scene->setTransform(2, glm::translate(glm::dmat4(1.0), {0.9, 0.5, 0.4})));
-    auto clean = detector->run(scene.value());
+    auto clean = detector.run(scene.value());
     ASSERT_TRUE(clean) << clean.status().describe();
     EXPECT_EQ(clean->pairs.size(), 1u);
     for (const std::string& warning : clean->warnings) EXPECT_EQ(warning.find("degenerate"), std::string::npos) << warning;
+}
+
+TYPED_TEST(DegenerateMeshWarnings, NamedOncePerFrameAndThePairStillFound) {
+    auto detector = TypeParam::create(this->context_, test::smallSettings(static_cast<TypeParam*>(nullptr)));
+    ASSERT_TRUE(detector) << detector.status().describe();
+    expectNamedOncePerFrame(this->context_, detector.value());
+}
+
+// ldi GPU-driven (run(scene) with the drawn-triangle bound): the GPU chose the pairs, and the
+// warnings still name the meshes of the pairs it tested.
+class DegenerateMeshWarningsGpuDriven : public test::MethodSceneTest {};
+
+TEST_F(DegenerateMeshWarningsGpuDriven, LdiNamesTheMeshesOfThePairsTheGpuTested) {
+    LdiSettings settings = test::smallSettings(static_cast<LdiDetector*>(nullptr));
+    settings.errorBound = LdiErrorBound::DrawnTriangles;
+    auto detector = LdiDetector::create(context_, settings);
+    ASSERT_TRUE(detector) << detector.status().describe();
+    expectNamedOncePerFrame(context_, detector.value());
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace vkc {
 
@@ -99,6 +100,18 @@ Result<AabbTraversalRecording> addAabbTraversal(Graph& graph, const VulkanContex
     AabbTraversalRecording rec;
     AabbTraversalSlot& next = rec.next;
 
+    // The trees' footprints follow from the triangle counts (aabb_tree.h): a scene whose trees
+    // cannot be bound is refused before any is built (seconds of CPU for 10 million triangles).
+    std::vector<AabbTreeFootprint> footprints;
+    std::unordered_set<MeshId> measured;
+    for (const SceneObject& object : scene.objects) {
+        if (!measured.insert(object.mesh).second) continue;
+        const SceneMesh& mesh = scene.meshes[object.mesh];
+        const uint64_t triangles = mesh.data.indices.size() / 3;
+        footprints.push_back({mesh.data.name, triangles, aabbTreeNodeCount(triangles), triangles});
+    }
+    VKC_TRY(aabbTreesFitBindings(method, footprints, storageBindingLimit(ctx)));
+
     // Trees of every mesh the objects use, in first-use order (any object may be in a pair the
     // GPU found), and the distinct vertex buffers they read.
     std::unordered_map<MeshId, uint32_t> treeIndex;
@@ -122,13 +135,6 @@ Result<AabbTraversalRecording> addAabbTraversal(Graph& graph, const VulkanContex
 
     // Tree headers, nodes and leaves. A slot rewrites its nodes from the CPU trees only when the
     // set of trees changed; otherwise the boxes the GPU refit last are kept.
-    std::vector<AabbTreeFootprint> footprints;
-    for (uint32_t t = 0; t < next.layout.size(); ++t) {
-        const SceneMesh& mesh = scene.meshes[next.layout[t]];
-        footprints.push_back({mesh.data.name, mesh.data.indices.size() / 3, cached[t]->tree.nodes.size(),
-                              cached[t]->tree.leaves.size()});
-    }
-    VKC_TRY(aabbTreesFitBindings(method, footprints, storageBindingLimit(ctx)));
     std::vector<gpu::AabbTreeGpu> headers;
     uint32_t nodeCount = 0, leafCount = 0;
     for (uint32_t t = 0; t < next.layout.size(); ++t) {

@@ -94,6 +94,15 @@ uint32_t aabbTreeLevelCount(uint32_t triangleCount) {
     return levels;
 }
 
+uint64_t aabbTreeNodeCount(uint64_t triangleCount) {
+    uint64_t nodes = triangleCount;
+    for (uint64_t size = triangleCount; size > 1;) {
+        size = (size + 1) / 2;
+        nodes += size;
+    }
+    return nodes;
+}
+
 gpu::AabbTreeGpu AabbTree::gpuHeader(uint32_t nodeOffset, uint32_t leafOffset,
                                      const gpu::VertexSourceGpu& vertices) const {
     gpu::AabbTreeGpu header{};

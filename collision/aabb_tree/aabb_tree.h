@@ -47,6 +47,8 @@ struct AabbTree {
 
 // Levels of a tree with `triangleCount` leaves (>= 1): 1 + ceil(log2(triangleCount)).
 uint32_t aabbTreeLevelCount(uint32_t triangleCount);
+// Its nodes over every level (the levels' sizes halve, rounding up): known before it is built.
+uint64_t aabbTreeNodeCount(uint64_t triangleCount);
 
 // Builds the tree. Leaf order: top-down split of the triangle centroids along the longest axis,
 // at exactly the position the implicit layout imposes (the left child of a node k levels above

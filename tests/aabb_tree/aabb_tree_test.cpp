@@ -80,6 +80,7 @@ TEST(AabbTree, LevelSizesFollowCeilHalf) {
             EXPECT_LE(single, 1u);
         }
         EXPECT_EQ(tree.levelStart.back(), tree.nodes.size());
+        EXPECT_EQ(aabbTreeNodeCount(count), tree.nodes.size()) << count;  // known before the build
         EXPECT_EQ(tree.leaves.size(), count);
         // The header the GPU reads carries the same levels.
         gpu::AabbTreeGpu header = tree.gpuHeader(10, 20, {3, 4, 5, 6});

@@ -55,6 +55,7 @@ struct LdiSettings : DetectorSettings {
                                   // more (n_max > cap) is `truncated` and gives no volume
     uint32_t maxPairs = 0;        // 0: 4. Pairs with a volume of interest one frame renders (the
                                   // atlas holds 2 LDIs per pair); more is InvalidArgument naming it
+                                  // (a GPU-driven frame: `truncated`, naming it, the largest (a, b) left)
     uint32_t insideCapacity = 0;  // 0: 65536. Inside vertices / points listed per frame; counts stay exact
     bool keepImages = false;      // read back each pair's per-pixel intersection depth (LdiPairDetails)
     LdiErrorBound errorBound = LdiErrorBound::Tight;

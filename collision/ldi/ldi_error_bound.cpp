@@ -62,8 +62,7 @@ double ldiVolumeErrorBound(const MeshData& meshA, const glm::mat4& transformA, c
     rotation.rows[2][voi.axis] = 1.0;  // e_u x e_v = e_axis: right-handed, outward normals kept
     EbpiWindow window;
     window.origin = {double(voi.box.min[u]), double(voi.box.min[v])};
-    window.pixelSize = {(double(voi.box.max[u]) - voi.box.min[u]) / resolution,
-                        (double(voi.box.max[v]) - voi.box.min[v]) / resolution};
+    window.pixelSize = voi.footprint() / double(resolution);
     window.width = window.height = resolution;
     // Only edges that meet the boxes' overlap bend the intersection's depth span (EbpiEdgeRegion),
     // grown by far more than the float boxes' rounding.
@@ -88,10 +87,7 @@ double ldiVolumeErrorBound(const MeshData& meshA, const glm::mat4& transformA, c
 }
 
 LdiDrawnBoundRegion ldiDrawnBoundRegion(const LdiVoi& voi, uint32_t resolution) {
-    const uint32_t u = (voi.axis + 1) % 3, v = (voi.axis + 2) % 3;
-    const double pu = (double(voi.box.max[u]) - voi.box.min[u]) / resolution;
-    const double pv = (double(voi.box.max[v]) - voi.box.min[v]) / resolution;
-    const double d = (0.5 + 2.0 / gpu::kLdiSubpixelSteps) * std::sqrt(pu * pu + pv * pv);
+    const double d = (0.5 + 2.0 / gpu::kLdiSubpixelSteps) * glm::length(voi.footprint() / double(resolution));
     LdiDrawnBoundRegion region;
     region.origin = glm::dvec3(voi.overlap.min);
     const glm::dvec3 extent = glm::dvec3(voi.overlap.max) - region.origin;
@@ -108,9 +104,8 @@ LdiDrawnBoundRegion ldiDrawnBoundRegion(const LdiVoi& voi, uint32_t resolution) 
 }
 
 double ldiFloatDepthErrorBound(const LdiVoi& voi, uint32_t layersA, uint32_t layersB) {
-    uint32_t u = (voi.axis + 1) % 3, v = (voi.axis + 2) % 3;
-    double footprint = (double(voi.box.max[u]) - voi.box.min[u]) * (double(voi.box.max[v]) - voi.box.min[v]);
-    return footprint * voi.depthExtent() * double(layersA + layersB) * std::ldexp(1.0, -20);
+    const glm::dvec2 footprint = voi.footprint();
+    return footprint.x * footprint.y * voi.depthExtent() * double(layersA + layersB) * std::ldexp(1.0, -20);
 }
 
 }  // namespace vkc

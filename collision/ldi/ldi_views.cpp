@@ -14,7 +14,7 @@ LdiView ldiView(const LdiVoi& voi, bool forA, uint32_t resolution) {
     view.nearWorld = fromMin ? voi.box.min[d] - pad : voi.box.max[d] + pad;
     view.farWorld = fromMin ? voi.box.max[d] + pad : voi.box.min[d] - pad;
     view.entryIsFront = fromMin;
-    const double width = double(voi.box.max[u]) - voi.box.min[u], height = double(voi.box.max[v]) - voi.box.min[v];
+    const double width = voi.footprint().x, height = voi.footprint().y;
     const double depth = double(view.farWorld) - view.nearWorld;  // negative when the rays run toward -axis
     view.pixelU = width / resolution;
     view.pixelV = height / resolution;

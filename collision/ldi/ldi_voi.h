@@ -6,6 +6,8 @@
 
 #include "vkcollide/broadphase.h"
 
+#include <glm/vec2.hpp>
+
 #include <cstdint>
 #include <optional>
 
@@ -20,6 +22,12 @@ struct LdiVoi {
     bool extended = false; // Fig. 2b: no pair of opposite VoI faces lies on a's and b's boxes (one box
                            // inside the other along `axis`), so one face moved out to its object's box
     float depthExtent() const { return box.max[axis] - box.min[axis]; }
+    // The rendered box across the rays, in double: along world axes (axis+1)%3 and (axis+2)%3, the
+    // LDIs' pixel grid over it (a pixel is footprint() / resolution).
+    glm::dvec2 footprint() const {
+        const uint32_t u = (axis + 1) % 3, v = (axis + 2) % 3;
+        return {double(box.max[u]) - box.min[u], double(box.max[v]) - box.min[v]};
+    }
 };
 
 // The VoI of boxes `a` and `b` with its outside faces: each object is rendered from a face of the

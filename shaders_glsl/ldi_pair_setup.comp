@@ -167,15 +167,7 @@ View ldiView(Voi voi, bool forA, out double pixelArea) {
     return view;
 }
 
-dmat4 objectToWorld(LdiSceneObjectGpu o) {
-    dmat4 m = dmat4(1.0lf);
-    for (uint c = 0u; c < 4u; ++c) {
-        m[c][0] = o.row0[c];
-        m[c][1] = o.row1[c];
-        m[c][2] = o.row2[c];
-    }
-    return m;
-}
+dmat4 objectToWorld(LdiSceneObjectGpu o) { return transpose(dmat4(o.row0, o.row1, o.row2, dvec4(0.0lf, 0.0lf, 0.0lf, 1.0lf))); }
 
 bool before(uvec2 x, uvec2 y) { return x.x < y.x || (x.x == y.x && x.y < y.y); }
 

@@ -14,6 +14,7 @@
 #include "vk/descriptors.h"
 
 #include <glm/gtc/matrix_transform.hpp>
+#include <glm/matrix.hpp>
 
 #include <cstring>
 
@@ -44,8 +45,6 @@ VkDispatchIndirectCommand pointDispatch(uint32_t points, uint32_t maxGroupsX) {
     const VkExtent2D grid = ldiDispatchGrid(points, gpu::kLdiGroupSize, maxGroupsX);
     return {grid.width, grid.height, 1u};
 }
-
-glm::dvec4 row(const glm::dmat4& m, int r) { return {m[0][r], m[1][r], m[2][r], m[3][r]}; }
 
 }  // namespace
 
@@ -163,8 +162,8 @@ Status LdiDetectorImpl::recordGraph(VkCommandBuffer cmd, LdiSlot& slot, uint64_t
     const VkDeviceSize perTile = VkDeviceSize(s.resolution) * s.resolution;
     const uint32_t atlasRows = (maxTiles + atlasColumns - 1) / atlasColumns;
     // The tables: host-written, or device buffers ldi-pair-setup writes.
-    auto table = [&](const char* name, VkDeviceSize bytes, VkBufferUsageFlags usage = 0) {
-        return graph.createBuffer(name, {std::max<VkDeviceSize>(16, bytes), usage, host != nullptr});
+    auto table = [&](const char* name, VkDeviceSize bytes) {
+        return graph.createBuffer(name, {std::max<VkDeviceSize>(16, bytes), 0, host != nullptr});
     };
     const uint32_t pointTests = host ? uint32_t(host->pointTests.size()) : tileCount;
     DepthPeelInputs peel;
@@ -325,12 +324,10 @@ Status LdiDetectorImpl::recordGpuDriven(VkCommandBuffer cmd, const SceneImpl& sc
         if (!meshSlot) return meshSlot.status();
         gpu::LdiSceneObjectGpu& g = setup.objects[i];
         g = {};
-        const glm::dvec4 rows[3] = {row(o.objectToWorld, 0), row(o.objectToWorld, 1), row(o.objectToWorld, 2)};
-        for (int c = 0; c < 4; ++c) {
-            g.row0[c] = rows[0][c];
-            g.row1[c] = rows[1][c];
-            g.row2[c] = rows[2][c];
-        }
+        const glm::dmat4 rows = glm::transpose(o.objectToWorld);
+        g.row0 = rows[0];
+        g.row1 = rows[1];
+        g.row2 = rows[2];
         g.vertices = vertexSource(mesh, meshSlot.value());
         g.firstIndex = slot.indices.firstIndex[o.mesh];
         g.indexCount = uint32_t(mesh.data.indices.size() / 3 * 3);

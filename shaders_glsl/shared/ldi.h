@@ -115,9 +115,9 @@ struct LdiSetupStateGpu {
 
 // Per scene object, for the GPU-driven setup (std430, 128 bytes).
 struct LdiSceneObjectGpu {
-    double row0[4];       // object -> world, rows 0..2 (row 3 is 0 0 0 1)
-    double row1[4];
-    double row2[4];
+    dvec4 row0;           // object -> world, rows 0..2 (row 3 is 0 0 0 1)
+    dvec4 row1;
+    dvec4 row2;
     VertexSourceGpu vertices;
     uint firstIndex;      // its mesh's triangles in the frame's index buffer
     uint indexCount;

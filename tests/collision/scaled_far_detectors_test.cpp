@@ -91,7 +91,17 @@ protected:
     }
 };
 
-using Detectors = ::testing::Types<StencilDetector, ConsistentPairsDetector, LdiDetector, AabbTreeDetector>;
+// ldi GPU-driven: run(scene) with the drawn-triangle bound sets the pairs, VoIs and views up on the
+// GPU from the broadphase's boxes (ldi_pair_setup.comp).
+struct LdiGpuDriven {
+    static Result<LdiDetector> create(Context& context) {
+        LdiSettings settings;
+        settings.errorBound = LdiErrorBound::DrawnTriangles;
+        return LdiDetector::create(context, settings);
+    }
+};
+
+using Detectors = ::testing::Types<StencilDetector, ConsistentPairsDetector, LdiDetector, LdiGpuDriven, AabbTreeDetector>;
 TYPED_TEST_SUITE(ScaledFarDetector, Detectors);
 
 TYPED_TEST(ScaledFarDetector, FindsTheOraclesPairsAtAnyScaleAndDistance) {

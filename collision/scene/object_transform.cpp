@@ -11,7 +11,10 @@
 #include <glm/matrix.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 
 namespace vkc {
 namespace {
@@ -24,9 +27,17 @@ Status transformError(const std::string& objectName, const std::string& problem)
     return makeError(ErrorCode::InvalidArgument, "object \"" + objectName + "\": transform " + problem);
 }
 
-}  // namespace
+// One float step from `f` (not NaN) down or up, on its bits: std::nextafter is a library call,
+// and read-back boxes are rounded six times per object per frame.
+float floatStepDown(float f) {
+    if (f == 0.0f) return -std::numeric_limits<float>::denorm_min();
+    const uint32_t bits = std::bit_cast<uint32_t>(f);
+    return std::bit_cast<float>(f > 0.0f ? bits - 1u : bits + 1u);
+}
 
-double uniformScale(const glm::dmat4& m) { return std::cbrt(glm::determinant(glm::dmat3(m))); }
+float floatStepUp(float f) { return -floatStepDown(-f); }
+
+}  // namespace
 
 Status checkObjectTransform(const glm::dmat4& m, const std::string& objectName, const MeshCheckReport& mesh) {
     for (int c = 0; c < 4; ++c)
@@ -40,15 +51,19 @@ Status checkObjectTransform(const glm::dmat4& m, const std::string& objectName, 
         return transformError(objectName, determinant < 0.0 ? "mirrors (negative determinant); image-space methods "
                                                               "need outward-facing triangles, so mirrors are not supported"
                                                             : "is singular");
-    const double scale = std::cbrt(determinant);
+    // A similarity's Gram matrix is its scale squared times the identity, so the scale comes from
+    // the Gram matrix's trace: the determinant's cube root cost more than the rest of this check,
+    // which a host pays per object per frame.
     const glm::dmat3 gram = glm::transpose(linear) * linear;
+    const double scaleSquared = (gram[0][0] + gram[1][1] + gram[2][2]) / 3.0;
     for (int c = 0; c < 3; ++c)
         for (int r = 0; r < 3; ++r)
-            if (std::abs(gram[c][r] - (c == r ? scale * scale : 0.0)) > kSimilarityTolerance * scale * scale)
+            if (std::abs(gram[c][r] - (c == r ? scaleSquared : 0.0)) > kSimilarityTolerance * scaleSquared)
                 return transformError(objectName, "is not a rotation with uniform scale (it shears or scales "
                                                   "non-uniformly), which vkcollide does not support");
-    // The scale comes from a determinant: allow its rounding at the limits themselves, up to that
-    // of a rotation built in float (about 1e-7 relative).
+    const double scale = std::sqrt(scaleSquared);
+    // Allow the scale's rounding at the limits themselves, up to that of a rotation built in float
+    // (about 1e-7 relative).
     if (scale < kMinObjectScale * (1.0 - 1e-6) || scale > kMaxObjectScale * (1.0 + 1e-6))
         return transformError(objectName, "scales by " + formatNumber(scale) + ", outside the supported range [" +
                                               formatNumber(kMinObjectScale) + ", " + formatNumber(kMaxObjectScale) + "]");
@@ -88,12 +103,12 @@ glm::mat4 objectToLocal(const glm::dmat4& objectToWorld, const glm::dvec3& origi
 
 float floatAtMost(double x) {
     const float f = float(x);
-    return double(f) > x ? std::nextafter(f, -INFINITY) : f;
+    return double(f) > x ? floatStepDown(f) : f;
 }
 
 float floatAtLeast(double x) {
     const float f = float(x);
-    return double(f) < x ? std::nextafter(f, INFINITY) : f;
+    return double(f) < x ? floatStepUp(f) : f;
 }
 
 }  // namespace vkc

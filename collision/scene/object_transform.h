@@ -18,9 +18,6 @@ namespace vkc {
 // origin in size.
 Status checkObjectTransform(const glm::dmat4& m, const std::string& objectName, const MeshCheckReport& mesh);
 
-// The uniform scale of a transform that passed checkObjectTransform.
-double uniformScale(const glm::dmat4& m);
-
 // Inverse of an affine map, computed as one (its last row is exactly (0, 0, 0, 1)).
 glm::dmat4 affineInverse(const glm::dmat4& m);
 

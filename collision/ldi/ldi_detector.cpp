@@ -118,9 +118,9 @@ Status LdiDetectorImpl::createResources() {
     const uint32_t slotCount = s.framesInFlight;
     const uint32_t vertexBuffers = frames.vertexBufferCapacity;
     // Per slot: the draw set (tiles and the vertex buffers), the compute set (tiles, the vertex
-    // buffers and 10 more), the setup set (9).
+    // buffers and 12 more), the setup set (9).
     VkDescriptorPoolSize sizes[2] = {
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (2 * (1 + vertexBuffers) + 10 + 9)},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (2 * (1 + vertexBuffers) + 12 + 9)},
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, slotCount}};
     VKC_TRY(createDetectorFrames(c,
                                  {"ldi", slotCount, slotCount * 4, sizes,

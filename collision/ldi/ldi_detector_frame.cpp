@@ -136,7 +136,11 @@ void LdiDetectorImpl::writeDescriptors(const LdiSlot& slot, const Graph& graph, 
     d.storageBuffer(slot.computeSet, gpu::kLdiBindingVolumePartials, in.volumePartials);
     d.storageBuffer(slot.computeSet, gpu::kLdiBindingPointTests, in.pointTests);
     // Read by ldi-drawn-bound only, and a storage buffer only in frames that have that pass.
-    if (in.boundFromDrawn) d.storageBuffer(slot.computeSet, gpu::kLdiBindingIndices, peel.indices);
+    if (in.boundFromDrawn) {
+        d.storageBuffer(slot.computeSet, gpu::kLdiBindingIndices, peel.indices);
+        d.storageBuffer(slot.computeSet, gpu::kLdiBindingVerticesAcross, in.verticesAcross);
+        d.storageBuffer(slot.computeSet, gpu::kLdiBindingCornerValences, in.cornerValences);
+    }
     for (VkDescriptorSet set : {slot.drawSet, slot.computeSet})
         writeStorageBufferArray(c, set, gpu::kBindingVertexBuffers, meshBuffers);
     if (!setup) return;
@@ -230,6 +234,12 @@ Status LdiDetectorImpl::recordGraph(VkCommandBuffer cmd, LdiSlot& slot, uint64_t
     in.pointTestCount = pointTests;
     // Every GPU-chosen pair is bounded from its drawn triangles: the CPU never sees which were drawn.
     in.boundFromDrawn = host ? host->boundFromDrawn : true;
+    std::optional<LdiDrawnBoundTopologyBuffers> topology;
+    if (in.boundFromDrawn) {
+        topology = declareLdiDrawnBoundTopology(graph, slot.drawnBoundTopology);
+        in.verticesAcross = topology->across;
+        in.cornerValences = topology->valences;
+    }
     in.pairResults = graph.createBuffer("ldi pair results", {sizeof(gpu::LdiPairResultGpu) * s.maxPairs});
     in.depthImage = graph.createBuffer("ldi intersection depth", {VkDeviceSize(s.maxPairs) * perTile * sizeof(float)});
     in.volumePartials = graph.createBuffer(
@@ -244,6 +254,7 @@ Status LdiDetectorImpl::recordGraph(VkCommandBuffer cmd, LdiSlot& slot, uint64_t
 
     VulkanGraphAllocator& allocator = *frames.allocator;
     VKC_TRY(uploadSceneIndices(allocator, graph, in.peel.indices, slot.indices));
+    if (topology) VKC_TRY(uploadLdiDrawnBoundTopology(allocator, graph, *topology, slot.drawnBoundTopology));
     if (host) {
         gpu::LdiSetupStateGpu state = {};
         state.activePairs = state.overlappingPairs = uint32_t(host->pairs.size());
@@ -295,6 +306,7 @@ Status LdiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene,
     LdiHostTables tables;
     for (const auto& [pair, voi] : tested)
         VKC_TRY(addHostPair(scene, pair.a, pair.b, voi, vertexSlots, slot.indices, tables));
+    if (tables.boundFromDrawn) ensureLdiDrawnBoundTopology(slot.drawnBoundTopology, scene);
     const uint32_t pairCount = uint32_t(tested.size());
     VKC_TRY(recordGraph(cmd, slot, frame, std::make_unique<Graph>(), vertexSlots, pairCount, 2 * pairCount, &tables,
                         nullptr));
@@ -308,6 +320,7 @@ Status LdiDetectorImpl::recordGpuDriven(VkCommandBuffer cmd, const SceneImpl& sc
     VKC_TRY(ringSlotAvailable(*ctx, frames.ring, frame));
     LdiSlot& slot = slots[frame % slots.size()];
     ensureSceneIndices(slot.indices, scene);
+    ensureLdiDrawnBoundTopology(slot.drawnBoundTopology, scene);  // every pair is bounded from its drawn triangles
     auto graph = std::make_unique<Graph>();
     auto added = addFrameCandidates(*graph, {"ldi", "LdiSettings", settings}, scene, {nullptr, &candidates});
     if (!added) return added.status();

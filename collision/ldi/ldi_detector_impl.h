@@ -6,6 +6,7 @@
 #include "collision/frames/detector_frames.h"
 #include "collision/frames/gpu_candidates.h"
 #include "collision/frames/vertex_buffer_slots.h"
+#include "collision/ldi/ldi_drawn_bound_topology.h"
 #include "collision/ldi/ldi_error_bound.h"
 #include "collision/ldi/ldi_views.h"
 #include "collision/ldi/ldi_voi.h"
@@ -37,6 +38,7 @@ struct LdiSlot {
     std::unique_ptr<Graph> graph;  // kept for pass names when reading timings
 
     SceneIndexCache indices;  // every mesh's triangles, rebuilt when the scene's meshes change
+    LdiDrawnBoundTopology drawnBoundTopology;  // likewise, built for frames with ldi-drawn-bound
 
     // What the frame recorded, for results(); the pairs themselves come back with the frame
     // (LdiPairInfoGpu), whoever chose them.

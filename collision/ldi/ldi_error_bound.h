@@ -33,8 +33,8 @@ double ldiVolumeErrorBound(const MeshData& meshA, const glm::mat4& transformA, c
 // GPU drew (a mesh the host deforms in its own buffer): world coordinates relative to `origin` (the
 // VoI overlap's low corner, so floats keep their precision near the pair), a triangle counting when
 // its box meets [nearLo, nearHi], the overlap grown by the margin d = (1/2 + 2/256) pixel diagonals
-// and by float rounding. The shader documents the bound (the Steiner volume of those triangles
-// grown by d).
+// and by float rounding. The shader documents the bound (the volume of the tube of radius d
+// around those triangles).
 struct LdiDrawnBoundRegion {
     glm::dvec3 origin{0.0};
     glm::vec3 nearLo{0.0f}, nearHi{0.0f};

@@ -43,9 +43,10 @@ enum class LdiErrorBound : uint32_t {
     // positions the CPU does not have, gets the DrawnTriangles bound instead, and so does every
     // pair of a GPU-driven frame (record(cmd, scene, broadphase, frame)): the CPU never sees its pairs.
     Tight = 0,
-    // Every pair's bound on the GPU from its drawn triangles (the Steiner volume of those near the
-    // overlap): sound, 5-76 times looser (a median 12; on ../shared/scenes/regressions' pairs a
-    // median 99% of the volume, against 7%), and no CPU time in record().
+    // Every pair's bound on the GPU from its drawn triangles (the volume of the tube of radius d
+    // around those near the overlap, which does not grow with the tessellation): sound, 4-59 times
+    // looser (a median 9; on ../shared/scenes/regressions' pairs a median 74% of the volume,
+    // against 7%), and no CPU time in record().
     DrawnTriangles = 1,
 };
 
@@ -80,8 +81,8 @@ struct LdiPairDetails {
     Aabb box;                           // the VoI rendered
     double volume = 0.0;                // as in PairResult (0 when truncated)
     // |volume - exact| is at most this, computed from the triangles drawn: on the CPU (tight, about
-    // 1-2% of the volume) while the CPU's positions are the drawn ones; on the GPU (the Steiner
-    // volume of the triangles near the overlap, sound but 5-76 times looser) for a pair with
+    // 1-2% of the volume) while the CPU's positions are the drawn ones; on the GPU (the volume of
+    // the tube around the triangles near the overlap, sound but 4-59 times looser) for a pair with
     // a mesh the host deforms in its own buffer (markDeformed, MeshDesc::deformedEveryFrame), and
     // for every pair with LdiSettings::errorBound = DrawnTriangles.
     double volumeErrorBound = 0.0;

@@ -116,7 +116,8 @@ void addLdiPasses(Graph& graph, const LdiPassInputs& in) {
     if (in.pairCount != 0 && in.boundFromDrawn) {
         PassBuilder drawnBound = graph.addPass("ldi-drawn-bound");
         drawnBound.read(in.peel.tileBuffer, Access::ComputeRead);
-        drawnBound.read(in.peel.indices, Access::ComputeRead);
+        for (BufferHandle topology : {in.peel.indices, in.verticesAcross, in.cornerValences})
+            drawnBound.read(topology, Access::ComputeRead);
         for (BufferHandle vertices : in.peel.meshVertices) drawnBound.read(vertices, Access::ComputeRead);
         pairResults = drawnBound.write(pairResults, Access::ComputeReadWrite);
         drawnBound.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {

@@ -50,6 +50,8 @@ struct LdiPassInputs {
     uint32_t insideCapacity = 0;
     uint32_t pointTestCount = 0;   // dispatches of ldi_points.comp
     bool boundFromDrawn = false;   // some pair's tiles ask ldi_drawn_bound.comp for its error bound
+    BufferHandle verticesAcross;   // with boundFromDrawn: per triangle side, the vertex across it
+    BufferHandle cornerValences;   // with boundFromDrawn: per corner, the triangles holding its vertex
 
     BufferHandle pointTests;       // LdiPointTestGpu per test
     BufferHandle pointDispatches;  // VkDispatchIndirectCommand per test (a grid of ldiDispatchGrid)

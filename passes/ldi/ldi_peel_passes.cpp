@@ -29,7 +29,9 @@ const PipelineLayoutDesc kLdiComputeLayout = {
      {0, gpu::kLdiBindingInsideList, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kLdiBindingVolumePartials, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kLdiBindingIndices, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
-     {0, gpu::kLdiBindingPointTests, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
+     {0, gpu::kLdiBindingPointTests, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kLdiBindingVerticesAcross, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kLdiBindingCornerValences, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
     sizeof(gpu::LdiComputePush)};
 
 gpu::LdiComputePush ldiComputePush(uint32_t resolution, uint32_t layerCap, uint32_t tileCount, uint32_t atlasColumns) {

@@ -41,6 +41,16 @@ VKC_CONSTANT(uint, kLdiBindingInsideList, 9u)
 VKC_CONSTANT(uint, kLdiBindingVolumePartials, 10u)
 VKC_CONSTANT(uint, kLdiBindingIndices, 11u)  // the frame's triangle indices (ldi_drawn_bound.comp)
 VKC_CONSTANT(uint, kLdiBindingPointTests, 12u)  // LdiPointTestGpu per point test (ldi_points.comp)
+// ldi_drawn_bound.comp only, laid out as the indices (ldi_drawn_bound_topology.h): per triangle side
+// the vertex across it in the edge's other triangle, and per corner (a byte each) how many
+// triangles hold its vertex.
+VKC_CONSTANT(uint, kLdiBindingVerticesAcross, 13u)
+VKC_CONSTANT(uint, kLdiBindingCornerValences, 14u)
+VKC_CONSTANT(uint, kLdiNoVertexAcross, 0xffffffffu)  // the side's edge is not in exactly two triangles
+// GLSL has no double atan: ldi_drawn_bound.comp's angles are float's, which Vulkan allows 4096 ulp
+// of error (1e-3 radian near pi). Taken this much smaller, an angle never exceeds the true one; the
+// bound grows by less than a thousandth of a half cylinder per side.
+VKC_CONSTANT(float, kLdiDrawnBoundAngleMargin, 2.0e-3)
 
 // The GPU-driven pair setup (ldi_pair_setup.comp), a set of its own: the candidates in the
 // broadphase's layout and the scene's objects in; every table the passes read out.

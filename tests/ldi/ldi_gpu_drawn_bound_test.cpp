@@ -1,20 +1,21 @@
 // Tier B: ldi's volume_error_bound comes from the triangles the GPU drew. A mesh whose positions
 // the host writes in its own buffer keeps the CPU's tight bound while the host leaves it as given;
 // once the host deforms it (markDeformed), the CPU holds only a rest pose, and the bound is the
-// Steiner volume of the drawn triangles near the overlap (ldi_drawn_bound.comp), computed on the
-// GPU: checked against that formula evaluated in double over the deformed positions, against the
-// exact oracle's volume, and against the same formula over the rest pose it must not use. A host
-// may choose that bound for every pair (LdiErrorBound::DrawnTriangles), to save record()'s CPU.
+// volume of the tube of radius d around the drawn triangles near the overlap (ldi_drawn_bound.comp),
+// computed on the GPU: checked against that formula evaluated in double over the deformed
+// positions (tests/ldi/ldi_tube_bound.h), against the exact oracle's volume, and against the same
+// formula over the rest pose it must not use. A host may choose that bound for every pair
+// (LdiErrorBound::DrawnTriangles), to save record()'s CPU; it does not grow with the tessellation.
 #include "collision/ldi/ldi_error_bound.h"
 #include "collision/reference/intersection_volume.h"
 #include "collision/scene/generated_solids.h"
 #include "tests/ldi/ldi_gpu_support.h"
+#include "tests/ldi/ldi_tube_bound.h"
 #include "tests/support/host_vertex_buffer.h"
 
 #include <glm/gtc/matrix_transform.hpp>
 
 #include <cmath>
-#include <numbers>
 #include <optional>
 #include <random>
 #include <string>
@@ -25,25 +26,11 @@ namespace {
 
 class LdiDrawnBound : public test::VulkanTest {};
 
-// ldi_drawn_bound.comp's sum in double: every triangle whose box meets the overlap grown by
-// `grow`, grown by the margin d into its Steiner volume.
-double steinerBound(const MeshData& mesh, const glm::dmat4& transform, const LdiVoi& voi, double d, double grow) {
-    constexpr double pi = std::numbers::pi;
-    double bound = 0.0;
-    for (size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
-        glm::dvec3 p[3];
-        for (int c = 0; c < 3; ++c) p[c] = glm::dvec3(transform * glm::dvec4(glm::dvec3(mesh.positions[mesh.indices[t + c]]), 1.0));
-        bool near = true;
-        for (int k = 0; k < 3 && near; ++k) {
-            const double lo = std::min({p[0][k], p[1][k], p[2][k]}), hi = std::max({p[0][k], p[1][k], p[2][k]});
-            near = hi >= voi.overlap.min[k] - grow && lo <= voi.overlap.max[k] + grow;
-        }
-        if (!near) continue;
-        const double area = 0.5 * glm::length(glm::cross(p[1] - p[0], p[2] - p[0]));
-        const double perimeter = glm::length(p[1] - p[0]) + glm::length(p[2] - p[1]) + glm::length(p[0] - p[2]);
-        bound += 2.0 * d * area + 0.5 * pi * d * d * perimeter + 4.0 / 3.0 * pi * d * d * d;
-    }
-    return bound;
+// The tube bound over the triangles whose boxes meet the VoI overlap grown by `grow`.
+double tubeBoundNear(const MeshData& mesh, const glm::dmat4& transform, const LdiVoi& voi, double d, double grow,
+                     double angleMargin) {
+    return ldi_test::tubeBound(mesh, transform, glm::dvec3(voi.overlap.min) - grow, glm::dvec3(voi.overlap.max) + grow,
+                               d, angleMargin);
 }
 
 // The GPU's drawn-triangle bound of `pair` against the formula over the given placed meshes: the
@@ -54,8 +41,11 @@ void expectDrawnTriangleBound(const LdiPairDetails& pair, const MeshData& a, con
     const LdiDrawnBoundRegion region = ldiDrawnBoundRegion(voi, resolution);
     const double d = region.margin, grown = -double(region.nearLo.x);
     const double depth = ldiFloatDepthErrorBound(voi, pair.layersA, pair.layersB);
-    const double exactRegion = steinerBound(a, ta, voi, d, d) + steinerBound(b, tb, voi, d, d);
-    const double grownRegion = steinerBound(a, ta, voi, d, grown) + steinerBound(b, tb, voi, d, grown);
+    // At least the formula over the exact region, at most the formula over the grown region with
+    // the shader's angle margin.
+    const double exactRegion = tubeBoundNear(a, ta, voi, d, d, 0.0) + tubeBoundNear(b, tb, voi, d, d, 0.0);
+    const double margin = gpu::kLdiDrawnBoundAngleMargin;
+    const double grownRegion = tubeBoundNear(a, ta, voi, d, grown, margin) + tubeBoundNear(b, tb, voi, d, grown, margin);
     std::printf("bound %.6g: drawn-triangle formula %.6g..%.6g (+ depth %.3g); tight over the drawn %.6g\n",
                 pair.volumeErrorBound, exactRegion, grownRegion, depth,
                 ldiVolumeErrorBound(a, glm::mat4(ta), b, glm::mat4(tb), voi, resolution));
@@ -121,7 +111,7 @@ TEST_F(LdiDrawnBound, HostDeformedMeshIsBoundedFromTheTrianglesDrawn) {
     expectDrawnTriangleBound(drawn, deformed, ta, other, tb, voi, kResolution);
     // Not the rest pose's triangles (the stretch changes their area by far more than this).
     const double d = ldiDrawnBoundRegion(voi, kResolution).margin;
-    const double restFormula = steinerBound(rest, ta, voi, d, d) + steinerBound(other, tb, voi, d, d);
+    const double restFormula = tubeBoundNear(rest, ta, voi, d, d, 0.0) + tubeBoundNear(other, tb, voi, d, d, 0.0);
     EXPECT_GT(std::abs(drawn.volumeErrorBound - restFormula), 0.05 * restFormula);
     // Sound for the deformed pair: the exact oracle's volume lies within it.
     auto exact = reference::intersectionVolume(deformed, ta, other, tb);
@@ -132,8 +122,8 @@ TEST_F(LdiDrawnBound, HostDeformedMeshIsBoundedFromTheTrianglesDrawn) {
 
 constexpr uint32_t kDrawnResolution = 128;
 
-Result<LdiDetector> drawnTriangleDetector(Context& context) {
-    LdiSettings settings = ldi_test::settingsAt(kDrawnResolution);
+Result<LdiDetector> drawnTriangleDetector(Context& context, uint32_t resolution = kDrawnResolution) {
+    LdiSettings settings = ldi_test::settingsAt(resolution);
     settings.errorBound = LdiErrorBound::DrawnTriangles;
     return LdiDetector::create(context, settings);
 }
@@ -143,7 +133,8 @@ Result<LdiDetector> drawnTriangleDetector(Context& context) {
 // nothing when the boxes do not overlap (no pair tested).
 std::optional<std::pair<LdiPairDetails, double>> checkDrawnTrianglePair(Context& context, LdiDetector& detector,
                                                                          const MeshData& a, const glm::mat4& ta,
-                                                                         const MeshData& b, const glm::mat4& tb) {
+                                                                         const MeshData& b, const glm::mat4& tb,
+                                                                         uint32_t resolution = kDrawnResolution) {
     auto gpu = ldi_test::runPair(context, detector, a, ta, b, tb);
     EXPECT_TRUE(gpu);
     if (!gpu || gpu->details.pairs.empty()) return std::nullopt;
@@ -154,9 +145,9 @@ std::optional<std::pair<LdiPairDetails, double>> checkDrawnTrianglePair(Context&
     auto exact = reference::intersectionVolume(a, glm::dmat4(ta), b, glm::dmat4(tb));
     EXPECT_TRUE(exact) << exact.status().describe();
     if (!voi || !exact) return std::nullopt;
-    expectDrawnTriangleBound(pair, a, glm::dmat4(ta), b, glm::dmat4(tb), *voi, kDrawnResolution);
+    expectDrawnTriangleBound(pair, a, glm::dmat4(ta), b, glm::dmat4(tb), *voi, resolution);
     EXPECT_LE(std::abs(pair.volume - exact.value()), pair.volumeErrorBound);
-    EXPECT_GT(pair.volumeErrorBound, ldiVolumeErrorBound(a, ta, b, tb, *voi, kDrawnResolution)) << "looser than tight";
+    EXPECT_GT(pair.volumeErrorBound, ldiVolumeErrorBound(a, ta, b, tb, *voi, resolution)) << "looser than tight";
     return std::pair{pair, exact.value()};
 }
 
@@ -198,6 +189,30 @@ TEST_F(LdiDrawnBound, HoldsAtEveryScaleAndFarFromTheOrigin) {
         // bound lies below its volume at the origin).
         EXPECT_LE(checked->first.volumeErrorBound, checked->second);
     }
+}
+
+// The bound follows the surface, not its triangles: a sphere from 320 to 20,480 triangles against
+// a box at 24^2 pixels (the finest sphere's triangles are smaller than a pixel there), each sound
+// against the exact oracle, and the finest bounded within 10% of the coarsest (the Steiner volume
+// of every triangle, which this bound replaced, grew 2.6 times over these four tessellations:
+// each edge's half cylinders and each vertex's balls added up).
+TEST_F(LdiDrawnBound, DoesNotGrowWithTheTessellation) {
+    constexpr uint32_t kCoarse = 24;
+    auto detector = drawnTriangleDetector(context_, kCoarse);
+    ASSERT_TRUE(detector) << detector.status().describe();
+    const MeshData box = solids::box({0.8f, 0.8f, 0.8f});
+    const glm::mat4 ta = glm::translate(glm::mat4(1.0f), {0.45f, 0.1f, -0.05f});
+    std::vector<double> bounds;
+    for (uint32_t subdivisions = 2; subdivisions <= 5; ++subdivisions) {
+        SCOPED_TRACE("subdivisions " + std::to_string(subdivisions));
+        const MeshData sphere = solids::sphere(0.6f, subdivisions);
+        auto checked = checkDrawnTrianglePair(context_, detector.value(), sphere, glm::mat4(1.0f), box, ta, kCoarse);
+        ASSERT_TRUE(checked);
+        bounds.push_back(checked->first.volumeErrorBound);
+        std::printf("%u subdivisions, %zu triangles: bound %.6g, volume %.6g\n", subdivisions,
+                    sphere.indices.size() / 3, bounds.back(), checked->second);
+    }
+    EXPECT_LE(bounds.back(), 1.1 * bounds.front());
 }
 
 TEST_F(LdiDrawnBound, UnknownChoiceIsRefusedNamingTheSetting) {

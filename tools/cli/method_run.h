@@ -42,7 +42,7 @@ inline constexpr const char* kRayBackendHelp =
 std::vector<std::string> ldiErrorBoundNames();
 inline constexpr const char* kLdiErrorBoundHelp =
     "ldi: tight (default; on the CPU from the meshes' edges and surface crossings, about 1-2% of the volume, "
-    "milliseconds of CPU per pair) or drawn-triangles (on the GPU from the drawn triangles: 5-76 times "
+    "milliseconds of CPU per pair) or drawn-triangles (on the GPU from the drawn triangles: 4-59 times "
     "looser, no CPU time)";
 
 // The names --directions accepts, and the option's help.

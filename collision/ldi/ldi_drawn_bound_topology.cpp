@@ -1,53 +1,44 @@
 // Topology of ldi's drawn-triangle bound; see ldi_drawn_bound_topology.h.
 #include "collision/ldi/ldi_drawn_bound_topology.h"
 
-#include "collision/ebpi/ebpi_mesh_edges.h"
 #include "shaders_glsl/shared/ldi.h"
 
 #include <algorithm>
 
 namespace vkc {
 
-namespace {
-
-// Side k of triangle t holding edge (a, b), or 3 when none does.
-int sideOf(std::span<const uint32_t> indices, uint32_t t, uint32_t a, uint32_t b) {
-    for (int k = 0; k < 3; ++k) {
-        const uint32_t p = indices[3 * t + k], q = indices[3 * t + (k + 1) % 3];
-        if ((p == a && q == b) || (p == b && q == a)) return k;
-    }
-    return 3;
-}
-
-// The corner of triangle t that is neither a nor b, or kLdiNoVertexAcross.
-uint32_t thirdVertex(std::span<const uint32_t> indices, uint32_t t, uint32_t a, uint32_t b) {
-    const uint32_t* corner = &indices[3 * t];
-    const int unmatched = int(corner[0] != a && corner[0] != b) + int(corner[1] != a && corner[1] != b) +
-                          int(corner[2] != a && corner[2] != b);
-    if (unmatched != 1) return gpu::kLdiNoVertexAcross;
-    for (int c = 0; c < 3; ++c)
-        if (corner[c] != a && corner[c] != b) return corner[c];
-    return gpu::kLdiNoVertexAcross;
-}
-
-}  // namespace
-
 LdiMeshSides ldiMeshSides(std::span<const uint32_t> indices) {
+    // Each vertex's triangles (a counting sort): a side's other triangle holds both its vertices,
+    // so it is among its first vertex's few. Linear in the triangles, where sorting the sides took
+    // seconds at ten million.
+    const size_t triangleCount = indices.size() / 3;
+    const uint32_t vertexCount = indices.empty() ? 0 : *std::max_element(indices.begin(), indices.end()) + 1;
+    std::vector<uint32_t> start(size_t(vertexCount) + 1, 0);
+    for (size_t i = 0; i < 3 * triangleCount; ++i) ++start[indices[i] + 1];
+    for (uint32_t v = 0; v < vertexCount; ++v) start[v + 1] += start[v];
+    std::vector<uint32_t> holding(3 * triangleCount), filled(start.begin(), start.end() - 1);
+    for (size_t i = 0; i < 3 * triangleCount; ++i) holding[filled[indices[i]]++] = uint32_t(i / 3);
+
     LdiMeshSides sides;
     sides.across.assign(indices.size(), gpu::kLdiNoVertexAcross);
-    for (const EbpiMeshEdge& edge : ebpiMeshEdges(indices).edges) {
-        const uint32_t t0 = edge.triangles[0], t1 = edge.triangles[1];
-        if (t0 == t1) continue;  // a triangle that holds the edge twice repeats a vertex
-        for (const auto& [t, other] : {std::pair{t0, t1}, std::pair{t1, t0}}) {
-            const int k = sideOf(indices, t, edge.a, edge.b);
-            if (k < 3) sides.across[3 * t + k] = thirdVertex(indices, other, edge.a, edge.b);
+    sides.valence.assign(indices.size(), 0);
+    for (size_t t = 0; t < triangleCount; ++t)
+        for (int k = 0; k < 3; ++k) {
+            const uint32_t p = indices[3 * t + k], q = indices[3 * t + (k + 1) % 3];
+            sides.valence[3 * t + k] = uint8_t(std::min<uint32_t>(start[p + 1] - start[p], 255));
+            // The one other triangle of three distinct corners holding p and q, if exactly one does.
+            uint32_t others = 0, third = gpu::kLdiNoVertexAcross;
+            for (uint32_t h = start[p]; h < start[p + 1]; ++h) {
+                const uint32_t u = holding[h];
+                if (u == t || (h > start[p] && holding[h - 1] == u)) continue;  // itself, or u again (p repeated)
+                const uint32_t* c = &indices[3 * size_t(u)];
+                if (c[0] != q && c[1] != q && c[2] != q) continue;
+                ++others;
+                const bool distinct = c[0] != c[1] && c[1] != c[2] && c[0] != c[2];
+                third = distinct ? c[0] ^ c[1] ^ c[2] ^ p ^ q : gpu::kLdiNoVertexAcross;
+            }
+            if (others == 1) sides.across[3 * t + k] = third;
         }
-    }
-    const uint32_t vertices = indices.empty() ? 0 : *std::max_element(indices.begin(), indices.end()) + 1;
-    std::vector<uint32_t> triangles(vertices, 0);
-    for (uint32_t v : indices) ++triangles[v];
-    sides.valence.resize(indices.size());
-    for (size_t i = 0; i < indices.size(); ++i) sides.valence[i] = uint8_t(std::min<uint32_t>(triangles[indices[i]], 255));
     return sides;
 }
 

@@ -35,17 +35,16 @@ void expectSidesMatchTheTriangles(const MeshData& mesh, const LdiMeshSides& side
             const size_t i = 3 * t + k;
             EXPECT_EQ(sides.valence[i], std::min<uint32_t>(holding[index[i]], 255u));
             const uint32_t p = index[i], q = index[3 * t + (k + 1) % 3];
-            std::vector<uint32_t> others;  // third vertices of the other triangles on side (p, q)
+            std::vector<std::set<uint32_t>> others;  // the other triangles on side (p, q)
             for (size_t u = 0; u < index.size() / 3; ++u) {
-                if (u == t) continue;
                 const std::set<uint32_t> corners = {index[3 * u], index[3 * u + 1], index[3 * u + 2]};
-                if (corners.size() == 3 && corners.count(p) && corners.count(q))
-                    for (uint32_t c : corners)
-                        if (c != p && c != q) others.push_back(c);
+                if (u != t && corners.count(p) && corners.count(q)) others.push_back(corners);
             }
-            if (others.size() == 1)
-                EXPECT_EQ(sides.across[i], others[0]) << "triangle " << t << " side " << k;
-            else
+            if (others.size() == 1 && others[0].size() == 3) {
+                others[0].erase(p);
+                others[0].erase(q);
+                EXPECT_EQ(sides.across[i], *others[0].begin()) << "triangle " << t << " side " << k;
+            } else
                 EXPECT_EQ(sides.across[i], gpu::kLdiNoVertexAcross) << "triangle " << t << " side " << k;
         }
 }
@@ -62,6 +61,12 @@ TEST(LdiTubeBound, SidesKnowTheVertexAcrossAndCornersTheirValence) {
     const LdiMeshSides sides = ldiMeshSides(open.indices);
     expectSidesMatchTheTriangles(open, sides);
     EXPECT_EQ(std::count(sides.across.begin(), sides.across.end(), gpu::kLdiNoVertexAcross), 3);
+    // A fin (a third triangle on one edge) and a triangle that repeats a vertex.
+    MeshData odd = solids::box({1.0f, 1.0f, 1.0f});
+    const uint32_t fin = uint32_t(odd.positions.size());
+    odd.positions.push_back({2.0f, 2.0f, 2.0f});
+    odd.indices.insert(odd.indices.end(), {odd.indices[0], odd.indices[1], fin, odd.indices[2], odd.indices[2], fin});
+    expectSidesMatchTheTriangles(odd, ldiMeshSides(odd.indices));
 }
 
 // A cube's tube of radius d: outside, its Steiner volume less the cube (faces, quarter cylinders on

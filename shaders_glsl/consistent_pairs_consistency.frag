@@ -2,24 +2,34 @@
 // compared with the front face immediately in front of it (the deepest front layer strictly in
 // front, or the object's own front face grazing it within the distance threshold and one pixel of
 // its depth slope). A different
-// object id is an inconsistent pair, i.e. a collision of the two objects: bit (front, back) of
-// the pair-flag matrix; so is every other front between that one and the object's own front. Nested and hollow objects stay consistent, since a
+// object id is an inconsistent pair, i.e. a collision of the two objects: its candidate is
+// flagged (candidate_flags.glsl); so is every other front between that one and the object's own front. Nested and hollow objects stay consistent, since a
 // cavity's inner surface is a face of the hollow object itself. Also records, per window slot, the
 // nearest back face (atomicMin of its depth bits) for the back/back collision points (4.3), and
 // with keepImages the inconsistent fragments per pixel, for the harness's images.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 
+#include "shared/broadphase.h"  // PairListHeader
 #include "shared/consistent_pairs_sets.h"
 
 layout(set = 1, binding = kConsistentPairsBindingBackDepth, r32ui) uniform uimage2DArray backDepth;
 layout(set = 1, binding = kConsistentPairsBindingPairFlags, std430) buffer PairFlags { uint pairFlags[]; };
+layout(set = 1, binding = kConsistentPairsBindingCandidates, std430) readonly buffer Candidates {
+    PairListHeader candidateHeader;
+    uvec2 candidates[];
+};
+layout(set = 1, binding = kConsistentPairsBindingCandidateSlots, std430) readonly buffer CandidateSlots {
+    uint candidateSlots[];
+};
 layout(set = 1, binding = kConsistentPairsBindingStats, std430) buffer Stats { ConsistentPairsStatsGpu stats; };
 layout(set = 1, binding = kConsistentPairsBindingInconsistentImage, std430) buffer InconsistentImage {
     uint inconsistentImage[];  // resolution^2, row-major
 };
 
 #include "shared/consistent_pairs_fragment.h"
+
+#include "candidate_flags.glsl"
 
 // Whether one of this object's own front faces lies behind slot k of the window, in front of
 // depth zLimit: the fronts after slot k, up to the first at or beyond zLimit.
@@ -64,8 +74,7 @@ void main() {
     for (int j = k; j >= 0; --j) {
         uint object = windowLayer(uint(j), pixel).y - 1u;
         if (object == inObject) break;
-        uint bit = object * frame.objectCount + inObject;
-        atomicOr(pairFlags[bit >> 5u], 1u << (bit & 31u));
+        flagCandidate(object, inObject, frame.candidateSlotMask);
     }
     atomicAdd(stats.inconsistentPixels, 1u);
     if (frame.inconsistentImage != 0u) atomicAdd(inconsistentImage[uint(pixel.y) * frame.resolution + uint(pixel.x)], 1u);

@@ -1,6 +1,6 @@
-// Compacts the pair-flag matrix into the unique list of colliding pairs (paper 1, section 5) on
-// the GPU: one thread per potentially colliding pair (a < b) reads bits (a, b) and (b, a) and
-// appends the pair once; a candidate with neither bit goes to the unfound list (stencil reports
+// Compacts the candidates' flags (candidate_flags.glsl) into the unique list of colliding pairs
+// (paper 1, section 5) on the GPU: one thread per potentially colliding pair (a < b) reads its two
+// bits, (a, b) and (b, a), and appends the pair once; a candidate with neither bit goes to the unfound list (stencil reports
 // those as undecided, paper 1 6.4). Counts exact past capacity. Replaces the paper's CPU
 // colour-buffer parse. The candidates are in the broadphase's layout (header, then pairs), written
 // by the broadphase on the GPU or uploaded by the host.
@@ -28,17 +28,12 @@ layout(set = 0, binding = kStencilBindingUnfound, std430) buffer Unfound {
 
 layout(push_constant) uniform Push { StencilCompactPush push; };
 
-bool flag(uint a, uint b) {
-    uint bit = a * push.objectCount + b;
-    return (pairFlags[bit >> 5u] & (1u << (bit & 31u))) != 0u;
-}
-
 void main() {
     uint index = gl_GlobalInvocationID.x;
     uint stored = min(candidateHeader.count, min(candidateHeader.capacity, push.candidateCapacity));
     if (index >= stored) return;
     uvec2 pair = candidates[index];
-    uint flags = (flag(pair.x, pair.y) ? 1u : 0u) | (flag(pair.y, pair.x) ? 2u : 0u);
+    uint flags = (pairFlags[(2u * index) >> 5u] >> ((2u * index) & 31u)) & 3u;
     if (flags == 0u) {
         uint slot = atomicAdd(unfoundHeader.count, 1u);
         if (slot < push.unfoundCapacity) unfound[slot] = StencilPairGpu(pair.x, pair.y, 0u, 0u);

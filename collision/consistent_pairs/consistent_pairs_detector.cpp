@@ -14,6 +14,7 @@
 #include "vk/assign_result.h"
 #include "vk/descriptors.h"
 
+#include "spirv/candidate_index.comp.h"
 #include "spirv/consistent_pairs_back_clear.comp.h"
 #include "spirv/consistent_pairs_back_id.frag.h"
 #include "spirv/consistent_pairs_clear.frag.h"
@@ -53,7 +54,8 @@ ConsistentPairsDetectorImpl::~ConsistentPairsDetectorImpl() {
     for (ConsistentPairsSlot& slot : slots) destroyQueryPool(*ctx, slot.occlusion);
     destroyDetectorFrames(*ctx, frames);
     destroyImageFramePipelines(*ctx, frameSetup);
-    for (Pipeline* p : {&peel, &consistency, &backId, &determination, &decide, &clear, &layerCopy, &backClear, &compact})
+    for (Pipeline* p :
+         {&peel, &consistency, &backId, &determination, &decide, &clear, &layerCopy, &backClear, &compact, &candidateIndex})
         destroyPipeline(*ctx, *p);
 }
 
@@ -70,6 +72,8 @@ Status ConsistentPairsDetectorImpl::createPipelines() {
     // The flag-matrix compaction is the stencil method's, unchanged.
     VKC_TRY(assignResult(compact, createComputePipeline(c, kSpirv_pair_compact_comp, kStencilCompactLayout, {},
                                                         "consistent-pairs-compact")));
+    VKC_TRY(assignResult(candidateIndex, createComputePipeline(c, kSpirv_candidate_index_comp, kStencilCompactLayout, {},
+                                                               "consistent-pairs-candidate-index")));
 
     auto graphics = [&](Pipeline& out, GraphicsPipelineDesc desc) -> Status {
         desc.vertexSpirv = kSpirv_consistent_pairs_geometry_vert;
@@ -142,7 +146,7 @@ Status ConsistentPairsDetectorImpl::createResources() {
     const uint32_t slotCount = settings.framesInFlight;
     const uint32_t vertexBuffers = frames.vertexBufferCapacity;
     VkDescriptorPoolSize sizes[2] = {
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (6 + 3 + vertexBuffers + 4 + 5 + 4)},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (6 + 3 + vertexBuffers + 6 + 5 + 5)},
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, slotCount * (3 + 4)}};
     VKC_TRY(createDetectorFrames(*ctx,
                                  {"consistent-pairs", slotCount, slotCount * 6, sizes,
@@ -180,8 +184,11 @@ Result<ConsistentPairsDetector> ConsistentPairsDetector::create(Context& context
     if (s.distanceThresholdPixels == 0.0f) s.distanceThresholdPixels = kDefaultThresholdPixels;
     if (s.regionPaddingPixels == 0.0f) s.regionPaddingPixels = kDefaultPaddingPixels;
     if (s.pointCapacity == 0) s.pointCapacity = kDefaultPointCapacity;
-    // Pair indices front * objectCount + object are 32-bit in consistent_pairs_consistency.frag and the compaction.
-    VKC_TRY(applyDetectorDefaults(s, kDefaultMaxCandidatePairs, "ConsistentPairsSettings", kMaxPackedIdObjects));
+    // Per object, one binding holds its table entry and its draws of every iteration.
+    const VkDeviceSize drawsPerObject = VkDeviceSize(std::min(s.maxIterations, gpu::kConsistentPairsMaxIterations)) *
+                                        gpu::kImageFrameCommandDrawUints * 4;
+    VKC_TRY(applyDetectorDefaults(s, kDefaultMaxCandidatePairs, "ConsistentPairsSettings",
+                                  objectsPerBinding(*impl->ctx, std::max<VkDeviceSize>(sizeof(gpu::ObjectGpu), drawsPerObject))));
     if (s.layersPerIteration < 2 || s.layersPerIteration > gpu::kConsistentPairsMaxLayers)
         return makeError(ErrorCode::InvalidArgument, "ConsistentPairsSettings::layersPerIteration must be 2.." +
                                                          std::to_string(gpu::kConsistentPairsMaxLayers) + ", not " +

@@ -30,6 +30,8 @@ void ConsistentPairsDetectorImpl::writeDescriptors(const ConsistentPairsSlot& sl
     d.storageBuffer(slot.geometrySet, gpu::kConsistentPairsBindingView, in.view);
     writeStorageBufferArray(c, slot.geometrySet, gpu::kBindingVertexBuffers, meshBuffers);
     d.storageBuffer(slot.windowSet, gpu::kConsistentPairsBindingPairFlags, in.pairFlags);
+    d.storageBuffer(slot.windowSet, gpu::kConsistentPairsBindingCandidates, in.candidates);
+    d.storageBuffer(slot.windowSet, gpu::kConsistentPairsBindingCandidateSlots, in.candidateSlots);
     d.storageBuffer(slot.windowSet, gpu::kConsistentPairsBindingStats, in.stats);
     d.storageBuffer(slot.windowSet, gpu::kConsistentPairsBindingPoints, in.points);
     d.storageBuffer(slot.windowSet, gpu::kConsistentPairsBindingInconsistentImage, in.inconsistentImage);
@@ -47,8 +49,8 @@ void ConsistentPairsDetectorImpl::writeDescriptors(const ConsistentPairsSlot& sl
     d.storageImage(slot.imagesSet, gpu::kConsistentPairsBindingBackIdArray, in.backId);
     writeImageFrameSetupDescriptors(c, slot.setupSet, d.buffer(in.candidates), d.buffer(in.bounds), d.buffer(in.objectDraws),
                                     d.buffer(in.view), d.buffer(in.drawn), d.buffer(in.draws));
-    writePairCompactDescriptors(c, slot.compactSet, d.buffer(in.candidates), d.buffer(in.pairFlags), d.buffer(in.pairs),
-                                d.buffer(in.unfound));
+    writePairCompactDescriptors(c, slot.compactSet, d.buffer(in.candidates), d.buffer(in.candidateSlots),
+                                d.buffer(in.pairFlags), d.buffer(in.pairs), d.buffer(in.unfound));
 }
 
 Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, const CandidateSource& source,
@@ -95,12 +97,13 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     limits.distanceThresholdPixels = s.distanceThresholdPixels;
     limits.resolution = s.resolution;
     limits.layerCount = s.layersPerIteration;
-    limits.objectCount = objectCount;
+    limits.candidateSlotMask = candidateSlotCount(candidates.pairCapacity) - 1;
     limits.pointCapacity = s.pointCapacity;
     limits.inconsistentImage = s.keepImages ? 1u : 0u;
 
     ConsistentPairsPassInputs in;
-    in.pipelines = {&frameSetup, &peel, &consistency, &backId, &determination, &decide, &clear, &layerCopy, &backClear, &compact};
+    in.pipelines = {&frameSetup, &peel,      &consistency, &backId,  &determination,  &decide,
+                    &clear,      &layerCopy, &backClear,   &compact, &candidateIndex};
     in.setupSet = slot.setupSet;
     in.geometrySet = slot.geometrySet;
     in.windowSet = slot.windowSet;
@@ -130,7 +133,8 @@ Status ConsistentPairsDetectorImpl::recordFrame(VkCommandBuffer cmd, const Scene
     in.iterationCommands = graph.createBuffer("consistent-pairs iteration commands",
                                               {VkDeviceSize(s.maxIterations) * sizeof(gpu::ConsistentPairsIterationGpu)});
     in.unfound = graph.createBuffer("consistent-pairs unfound candidates", {stencilPairsBytes(s.maxCandidatePairs)});
-    in.pairFlags = graph.createBuffer("consistent-pairs pair flags", {std::max<VkDeviceSize>(16, stencilPairFlagsBytes(objectCount))});
+    in.candidateSlots = graph.createBuffer("consistent-pairs candidate slots", {candidateSlotsBytes(in.candidateCount)});
+    in.pairFlags = graph.createBuffer("consistent-pairs candidate flags", {candidateFlagsBytes(in.candidateCount)});
     in.stats = graph.createBuffer("consistent-pairs stats", {sizeof(gpu::ConsistentPairsStatsGpu)});
     in.pairs = graph.createBuffer("consistent-pairs pairs", {stencilPairsBytes(s.maxCandidatePairs)});
     in.points = graph.createBuffer("consistent-pairs collision points", {consistentPairsPointsBytes(s.pointCapacity)});

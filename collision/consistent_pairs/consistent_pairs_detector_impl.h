@@ -48,7 +48,7 @@ struct ConsistentPairsDetectorImpl {
     Context* context = nullptr;  // for the broadphase of run(scene)
     ConsistentPairsSettings settings;
     ImageFramePipelines frameSetup;
-    Pipeline peel, consistency, backId, determination, decide, clear, layerCopy, backClear, compact;
+    Pipeline peel, consistency, backId, determination, decide, clear, layerCopy, backClear, compact, candidateIndex;
     DetectorFrames frames;
     std::vector<ConsistentPairsSlot> slots;
 

@@ -11,13 +11,11 @@ namespace vkc {
 // render target of `resolution` pixels does not fit the framebuffer limits.
 Status checkFramebufferResolution(const VulkanContext& ctx, uint32_t resolution, const char* settings);
 
-// The most objects stencil and consistent-pairs accept: their ids are packed in 16 bits (stencil's
-// point list), and a pair index front * count + object must fit in 32 bits (consistent-pairs,
-// 65535^2 - 1 < 2^32).
+// The most objects stencil accepts: its point list packs both ids in 16 bits each.
 inline constexpr uint32_t kMaxPackedIdObjects = 65535;
 
-// The most objects a method with 32-bit object ids accepts (aabb-tree, ldi, ebpi) is its per-object
-// table's objectsPerBinding (vk/descriptors.h).
+// The most objects a method with 32-bit object ids accepts (aabb-tree, ldi, ebpi, consistent-pairs)
+// is its per-object table's objectsPerBinding (vk/descriptors.h).
 
 // InvalidArgument "<settings>::maxObjects N exceeds LIMIT" when maxObjects > limit.
 Status checkMaxObjects(uint32_t maxObjects, uint32_t limit, const char* settings);

@@ -13,9 +13,10 @@
 #include "vk/assign_result.h"
 #include "vk/descriptors.h"
 
+#include "spirv/candidate_index.comp.h"
+#include "spirv/fullscreen_triangle.vert.h"
 #include "spirv/pair_compact.comp.h"
 #include "spirv/stencil_empty.frag.h"
-#include "spirv/fullscreen_triangle.vert.h"
 #include "spirv/stencil_geometry.vert.h"
 #include "spirv/stencil_normals.comp.h"
 #include "spirv/stencil_penetrated.frag.h"
@@ -58,7 +59,7 @@ StencilDetectorImpl::~StencilDetectorImpl() {
     destroyDetectorFrames(*ctx, frames);
     destroyImageFramePipelines(*ctx, frameSetup);
     for (Pipeline* p : {&normals, &edgeDepth, &count, &positive, &negative, &penetrating, &recount, &penetratedId,
-                        &scan, &compact})
+                        &scan, &compact, &candidateIndex})
         destroyPipeline(*ctx, *p);
 }
 
@@ -74,6 +75,8 @@ Status StencilDetectorImpl::createPipelines() {
     VKC_TRY(assignResult(scan, createComputePipeline(c, kSpirv_stencil_scan_comp, kStencilScanLayout, {}, "stencil-scan")));
     VKC_TRY(assignResult(compact, createComputePipeline(c, kSpirv_pair_compact_comp, kStencilCompactLayout, {},
                                                         "stencil-compact")));
+    VKC_TRY(assignResult(candidateIndex, createComputePipeline(c, kSpirv_candidate_index_comp, kStencilCompactLayout, {},
+                                                               "stencil-candidate-index")));
 
     auto graphics = [&](Pipeline& out, GraphicsPipelineDesc desc) -> Status {
         desc.depthFormat = desc.stencilFormat = depthStencilFormat;
@@ -155,7 +158,7 @@ Status StencilDetectorImpl::createResources() {
     const uint32_t slotCount = s.framesInFlight;
     const uint32_t vertexBuffers = frames.vertexBufferCapacity;
     VkDescriptorPoolSize sizes[2] = {
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (6 + (3 + vertexBuffers) + (2 + vertexBuffers) + 3 + 4)},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (6 + (3 + vertexBuffers) + (2 + vertexBuffers) + 6 + 5)},
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, slotCount * 2}};
     VKC_TRY(createDetectorFrames(c,
                                  {"stencil", slotCount, slotCount * 5, sizes,

@@ -47,13 +47,15 @@ Status StencilDetectorImpl::writeDescriptors(const StencilSlot& slot, const Grap
     for (VkDescriptorSet set : {slot.drawSet, slot.normalsSet})
         writeStorageBufferArray(c, set, gpu::kBindingVertexBuffers, meshBuffers);
     d.storageBuffer(slot.scanSet, gpu::kStencilBindingPairFlags, in.pairFlags);
+    d.storageBuffer(slot.scanSet, gpu::kStencilBindingCandidates, in.candidates);
+    d.storageBuffer(slot.scanSet, gpu::kStencilBindingCandidateSlots, in.candidateSlots);
     d.storageBuffer(slot.scanSet, gpu::kStencilBindingPoints, in.points);
     d.storageBuffer(slot.scanSet, gpu::kStencilBindingFrame, in.frame);
     d.storageBuffer(slot.scanSet, gpu::kStencilBindingObjectFlags, in.objectFlags);
     d.storageImage(slot.scanSet, gpu::kStencilBindingPenetratingImage, in.penetratingImage);
     d.storageImage(slot.scanSet, gpu::kStencilBindingPenetratedImage, in.penetratedImage);
-    writePairCompactDescriptors(c, slot.compactSet, d.buffer(in.candidates), d.buffer(in.pairFlags), d.buffer(in.pairs),
-                                d.buffer(in.unfound));
+    writePairCompactDescriptors(c, slot.compactSet, d.buffer(in.candidates), d.buffer(in.candidateSlots),
+                                d.buffer(in.pairFlags), d.buffer(in.pairs), d.buffer(in.unfound));
     return Status::success();
 }
 
@@ -97,7 +99,7 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     StencilPassInputs in;
     for (const auto& [object, mesh] : slot.openObjects) in.openObjects.push_back(object);  // their recounts need a clear
     in.pipelines = {&frameSetup, &normals, &edgeDepth, &count, &positive, &negative, &penetrating,
-                    &recount, &penetratedId, &scan, &compact};
+                    &recount, &penetratedId, &scan, &compact, &candidateIndex};
     in.setupSet = slot.setupSet;
     in.drawSet = slot.drawSet;
     in.normalsSet = slot.normalsSet;
@@ -130,7 +132,8 @@ Status StencilDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& sc
     in.frame = graph.createBuffer("stencil frame views", {sizeof(gpu::ImageFrameGpu)});
     in.drawn = graph.createBuffer("stencil drawn objects", {imageFrameDrawnBytes(objectCount)});
     in.commands = graph.createBuffer("stencil indirect commands", {imageFrameCommandsBytes(objectCount, kStencilDrawsPerObject)});
-    in.pairFlags = graph.createBuffer("stencil pair flags", {std::max<VkDeviceSize>(16, stencilPairFlagsBytes(objectCount))});
+    in.candidateSlots = graph.createBuffer("stencil candidate slots", {candidateSlotsBytes(in.candidateCount)});
+    in.pairFlags = graph.createBuffer("stencil candidate flags", {candidateFlagsBytes(in.candidateCount)});
     in.pairs = graph.createBuffer("stencil pairs", {stencilPairsBytes(s.maxCandidatePairs)});
     in.unfound = graph.createBuffer("stencil unfound candidates", {stencilPairsBytes(s.maxCandidatePairs)});
     in.points = graph.createBuffer("stencil points", {stencilPointsBytes(s.pointCapacity)});

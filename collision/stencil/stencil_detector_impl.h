@@ -49,7 +49,8 @@ struct StencilDetectorImpl {
     StencilSettings settings;
     VkFormat depthStencilFormat = VK_FORMAT_UNDEFINED;
     ImageFramePipelines frameSetup;
-    Pipeline normals, edgeDepth, count, positive, negative, penetrating, recount, penetratedId, scan, compact;
+    Pipeline normals, edgeDepth, count, positive, negative, penetrating, recount, penetratedId, scan, compact,
+        candidateIndex;
     DetectorFrames frames;
     std::vector<StencilSlot> slots;
 

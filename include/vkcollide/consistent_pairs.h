@@ -31,11 +31,11 @@
 
 namespace vkc {
 
-// Zero-initialised means defaults (the common part: detector.h; maxObjects at most 65535, as pair
-// indices are 32-bit). GPU memory per frame in flight, R = resolution, L = layers per iteration:
-// R^2 * (20 + 28 L) bytes of images (R = 1024, L = 3: 104 MiB), 64 B per point of capacity
-// (4 MiB at the default), maxObjects^2 / 8 bytes of pair flags (2 MiB), and
-// 20 B * maxObjects * maxIterations of indirect draws (640 KiB).
+// Zero-initialised means defaults (the common part: detector.h). GPU memory per frame in flight,
+// R = resolution, L = layers per iteration: R^2 * (20 + 28 L) bytes of images (R = 1024, L = 3:
+// 104 MiB), 64 B per point of capacity (4 MiB at the default), 8.25 B per candidate pair of
+// capacity for their hash slots and flags (the broadphase's pairCapacity, or maxCandidatePairs),
+// and 20 B * maxObjects * maxIterations of indirect draws (640 KiB).
 struct ConsistentPairsSettings : DetectorSettings {
     uint32_t resolution = 0;          // 0: 1024. Pixels per side of the square view (the paper's default)
     uint32_t layersPerIteration = 0;  // 0: 3 (the paper's three textures). Front layers an iteration

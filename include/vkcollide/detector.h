@@ -50,11 +50,12 @@ namespace vkc {
 // default, filled in by create() and visible in the detector's settings().
 struct DetectorSettings {
     uint32_t framesInFlight = 0;     // 0: 2. Frames recorded but not yet read back, at most
-    uint32_t maxObjects = 0;         // 0: 4096. Objects in the scene, at most 65535 for stencil and
-                                     // consistent-pairs (16-bit ids); aabb-tree, ebpi and ldi: as
-                                     // many as their per-object table (160, 192 and 128 bytes) holds
-                                     // within one storage-buffer binding (838,860, 699,050 and
-                                     // 1,048,576 on lavapipe's 128 MiB)
+    uint32_t maxObjects = 0;         // 0: 4096. Objects in the scene, at most 65535 for stencil
+                                     // (16-bit ids in its points); aabb-tree, ebpi, ldi and
+                                     // consistent-pairs: as many as their per-object table (160,
+                                     // 192, 128 bytes, and 20 per iteration of draws) holds within
+                                     // one storage-buffer binding (838,860, 699,050, 1,048,576 and
+                                     // 838,860 at 8 iterations on lavapipe's 128 MiB)
     uint32_t maxCandidatePairs = 0;  // 0: the method's default (stencil, consistent-pairs, ldi and ebpi 16384,
                                      // aabb-tree 4096). Unique candidate pairs one frame may test
     // true: frames write no pass timestamps and FrameResults::gpuTimingsMs stays empty (run(scene)'s

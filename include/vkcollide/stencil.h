@@ -25,8 +25,8 @@
 
 namespace vkc {
 
-// Zero-initialised means defaults (the common part: detector.h). maxObjects sizes the pair-flag
-// matrix (n^2 bits).
+// Zero-initialised means defaults (the common part: detector.h). The candidates' flags take 8.25 B
+// per candidate pair of capacity (their hash slots and two bits).
 struct StencilSettings : DetectorSettings {
     uint32_t resolution = 0;      // 0: 512. Pixels per side of each view's square depth-stencil image
     uint32_t views = 0;           // 0: 3 (orthogonal, along z, x, y); 1: along z only. Fig. 6 of the

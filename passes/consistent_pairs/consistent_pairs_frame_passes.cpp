@@ -1,7 +1,8 @@
-// Consistent pairs, the frame around the iterations (paper 3, section 5): setup (clear the flag
-// matrix, list headers and stats, with keepImages the per-pixel image; reset the peels' occlusion
-// queries; the view and the draws set up on the GPU from the candidates), the GPU decision before each iteration (from the second on, copy the previous one's last peel's query result; write the
-// iteration's indirect draws and commands), then the compaction of the flag matrix into unique pairs and
+// Consistent pairs, the frame around the iterations (paper 3, section 5): setup (clear the
+// candidates' slots and flags, list headers and stats, with keepImages the per-pixel image; reset
+// the peels' occlusion queries; the view and the draws set up on the GPU from the candidates; the
+// candidates' hash slots filled), the GPU decision before each iteration (from the second on, copy the previous one's last peel's query result; write the
+// iteration's indirect draws and commands), then the compaction of the candidates' flags into unique pairs and
 // one copy into the ring slot (the peels' query results included).
 // Reads: queries, candidates, flags. Writes: stats, indirect draws, pairs, the ring slot.
 // Invariant: list counts are exact; at most `capacity` entries are stored.
@@ -26,7 +27,9 @@ const PipelineLayoutDesc kConsistentPairsDrawLayout = {
      {1, gpu::kConsistentPairsBindingPairFlags, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {1, gpu::kConsistentPairsBindingStats, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {1, gpu::kConsistentPairsBindingPoints, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
-     {1, gpu::kConsistentPairsBindingInconsistentImage, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
+     {1, gpu::kConsistentPairsBindingInconsistentImage, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {1, gpu::kConsistentPairsBindingCandidates, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {1, gpu::kConsistentPairsBindingCandidateSlots, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
     sizeof(gpu::ConsistentPairsDrawPush)};
 const PipelineLayoutDesc kConsistentPairsDecideLayout = {
     {{0, gpu::kConsistentPairsBindingDecideStats, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
@@ -45,16 +48,17 @@ const PipelineLayoutDesc kConsistentPairsClearLayout = {{}, 0};
 
 static void addSetupPass(Graph& graph, const ConsistentPairsPassInputs& in, ConsistentPairsGraphState& state) {
     PassBuilder setup = graph.addPass("consistent-pairs-setup");
+    state.candidateSlots = setup.write(state.candidateSlots, Access::TransferDst);
     state.pairFlags = setup.write(state.pairFlags, Access::TransferDst);
     state.stats = setup.write(state.stats, Access::TransferDst);
     state.pairs = setup.write(state.pairs, Access::TransferDst);
     state.points = setup.write(state.points, Access::TransferDst);
     state.unfound = setup.write(state.unfound, Access::TransferDst);
-    const BufferHandle flags = state.pairFlags, stats = state.stats, pairs = state.pairs, points = state.points,
+    const BufferHandle slots = state.candidateSlots, flags = state.pairFlags, stats = state.stats, pairs = state.pairs, points = state.points,
                        unfound = state.unfound;
     setup.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
-        const VkDeviceSize flagBytes = ((VkDeviceSize(in.objectCount) * in.objectCount + 31) / 32) * 4;
-        if (flagBytes != 0) r.device().vkCmdFillBuffer(cmd, r.buffer(flags), r.bufferOffset(flags), flagBytes, 0u);
+        r.device().vkCmdFillBuffer(cmd, r.buffer(slots), r.bufferOffset(slots), candidateSlotsBytes(in.candidateCount), 0u);
+        r.device().vkCmdFillBuffer(cmd, r.buffer(flags), r.bufferOffset(flags), candidateFlagsBytes(in.candidateCount), 0u);
         const gpu::ConsistentPairsStatsGpu initial = {};
         r.device().vkCmdUpdateBuffer(cmd, r.buffer(stats), r.bufferOffset(stats), sizeof(initial), &initial);
         gpu::StencilListHeader pairHeader = {0u, in.pairCapacity, 0u, 0u};
@@ -80,6 +84,11 @@ static void addSetupPass(Graph& graph, const ConsistentPairsPassInputs& in, Cons
     state.view = frame.frame;
     state.drawn = frame.drawn;
     state.draws = frame.commands;
+    // The compaction's dispatch, which the frame setup wrote first in the draws, serves here too.
+    state.candidateSlots = addCandidateIndexPass(
+        graph, {"consistent-pairs-candidate-index", in.pipelines.candidateIndex, in.compactSet, in.candidates,
+                in.candidateCount, in.pairCapacity, in.pairCapacity, state.draws},
+        state.candidateSlots);
 
     if (!in.inconsistentImage.valid()) return;
     PassBuilder clearImage = graph.addPass("consistent-pairs-clear-inconsistent-image");
@@ -133,7 +142,7 @@ static void addCompactPasses(Graph& graph, const ConsistentPairsPassInputs& in, 
     // Over the stored candidates: the setup wrote the dispatch from their count.
     const CompactedPairs compacted =
         addPairCompactPass(graph, {"consistent-pairs-compact", in.pipelines.compact, in.compactSet, in.candidates,
-                                   in.candidateCount, in.objectCount, in.pairCapacity, in.pairCapacity, state.draws},
+                                   in.candidateCount, in.pairCapacity, in.pairCapacity, state.draws},
                            state.pairFlags, state.pairs, state.unfound);
     state.pairs = compacted.pairs;
     state.unfound = compacted.unfound;
@@ -173,6 +182,7 @@ void addConsistentPairsPasses(Graph& graph, const ConsistentPairsPassInputs& in)
     state.drawn = in.drawn;
     state.draws = in.draws;
     state.iterationCommands = in.iterationCommands;
+    state.candidateSlots = in.candidateSlots;
     state.pairFlags = in.pairFlags;
     state.stats = in.stats;
     state.pairs = in.pairs;

@@ -7,7 +7,7 @@
 //   compact -> readback.
 // Reads: mesh vertices in place, per-frame objects, the candidates (the broadphase's buffers of the
 // same frame, or the host's in their layout), the triangle indices.
-// Writes: the front layers, the per-slot nearest back faces, the pair-flag matrix, the point list,
+// Writes: the front layers, the per-slot nearest back faces, the candidates' flags, the point list,
 // the stats, occlusion queries (one per peel) and the ring slot (pairs, points, stats).
 // Invariant: every iteration is recorded, with one draw per scene object; the GPU sets the draws of
 // an unneeded iteration and of an object in no candidate pair to zero instances, so they leave
@@ -37,7 +37,8 @@ struct ConsistentPairsPipelines {
     const Pipeline* clear = nullptr;          // fullscreen_triangle.vert + consistent_pairs_clear.frag: a peel's clear
     const Pipeline* layerCopy = nullptr;      // consistent_pairs_layer_copy.comp: a peel into its layer slot
     const Pipeline* backClear = nullptr;      // consistent_pairs_back_clear.comp: the back slots before a window
-    const Pipeline* compact = nullptr;        // pair_compact.comp: the same flag-matrix compaction
+    const Pipeline* compact = nullptr;        // pair_compact.comp: the same candidate-flag compaction
+    const Pipeline* candidateIndex = nullptr; // candidate_index.comp: the candidates' hash slots
 };
 
 struct ConsistentPairsPassInputs : PairListSizes {  // candidateCount: entries the candidate list stores at most
@@ -67,7 +68,8 @@ struct ConsistentPairsPassInputs : PairListSizes {  // candidateCount: entries t
     BufferHandle iterationCommands;         // gpu::ConsistentPairsIterationGpu per iteration
     BufferHandle candidates;                // PairListHeader, then uvec2 per candidate pair
     BufferHandle unfound;                   // StencilListHeader + StencilPairGpu * pairCapacity: tested, not colliding
-    BufferHandle pairFlags;                 // objectCount^2 bits
+    BufferHandle candidateSlots;            // candidateSlotsBytes(candidateCount): the candidates' hash slots
+    BufferHandle pairFlags;                 // candidateFlagsBytes(candidateCount): two bits per candidate
     BufferHandle stats;                     // gpu::ConsistentPairsStatsGpu
     BufferHandle pairs;                     // StencilListHeader + StencilPairGpu * pairCapacity
     BufferHandle points;                    // StencilListHeader + ConsistentPairsPointGpu * pointCapacity
@@ -110,7 +112,8 @@ inline VkDeviceSize consistentPairsPointsBytes(uint32_t capacity) {
 
 // Handles that the passes advance (each write makes a new version).
 struct ConsistentPairsGraphState {
-    BufferHandle view, drawn, draws, iterationCommands, pairFlags, stats, pairs, points, unfound, inconsistentImage;
+    BufferHandle view, drawn, draws, iterationCommands, candidateSlots, pairFlags, stats, pairs, points, unfound,
+        inconsistentImage;
     ImageHandle depth, peelTarget, layers, backDepth, backId;
 };
 

@@ -1,5 +1,5 @@
 // Consistent pairs, the passes over one iteration's window of front layers (paper 3, sections 4.2
-// and 4.3). Reads: geometry, the front layers. Writes: the pair-flag matrix and the inconsistent
+// and 4.3). Reads: geometry, the front layers. Writes: the candidates' flags and the inconsistent
 // fragment count (consistency, back faces; per pixel too with keepImages), the nearest back face
 // of each window slot and its id (for back/back points), and the collision points with both
 // triangles' normals (determination, all faces). None of them tests depth: each fragment compares
@@ -44,6 +44,8 @@ void addConsistentPairsWindowPasses(Graph& graph, const ConsistentPairsPassInput
     };
     drawPass("consistent-pairs-consistency", in.pipelines.consistency, [&](PassBuilder& pass) {
         state.backDepth = pass.write(state.backDepth, Access::FragmentReadWrite);
+        pass.read(in.candidates, Access::FragmentRead);
+        pass.read(state.candidateSlots, Access::FragmentRead);
         state.pairFlags = pass.write(state.pairFlags, Access::FragmentReadWrite);
         state.stats = pass.write(state.stats, Access::FragmentReadWrite);
         if (in.inconsistentImage.valid())

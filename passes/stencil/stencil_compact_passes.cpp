@@ -1,8 +1,9 @@
 // Stencil method, results on the GPU (paper 1, sections 5 and 6.2): per view a scan of the id
-// images into the pair-flag matrix and the world-space point list; after all views a compaction
+// images into the candidates' flags and the world-space point list; after all views a compaction
 // of the flags into unique pairs over the candidate pairs (those with no flag: the unfound list);
 // then one copy into the ring slot.
-// Reads: id images A/B, candidates. Writes: pair flags, points, object flags, pairs, the ring slot.
+// Reads: id images A/B, candidates and their slots. Writes: candidate flags, points, object flags,
+// pairs, the ring slot.
 // Where the paper read the colour buffer back and parsed it on the CPU (~1 ms for 256^2 in 2003,
 // section 6.1), only the compact lists cross to the host, copied into a mapped ring.
 // Invariant: list counts are exact; at most `capacity` entries are stored.
@@ -29,12 +30,15 @@ const PipelineLayoutDesc kStencilScanLayout = {
     {{0, gpu::kStencilBindingPenetratingImage, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
      {0, gpu::kStencilBindingPenetratedImage, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
      {0, gpu::kStencilBindingPairFlags, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kStencilBindingCandidates, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kStencilBindingCandidateSlots, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kStencilBindingPoints, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kStencilBindingFrame, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kStencilBindingObjectFlags, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
     sizeof(gpu::StencilScanPush)};
 const PipelineLayoutDesc kStencilCompactLayout = {
     {{0, gpu::kStencilBindingCandidates, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kStencilBindingCandidateSlots, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kStencilBindingPairFlags, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kStencilBindingPairs, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kStencilBindingUnfound, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
@@ -45,12 +49,15 @@ void addStencilScanPass(Graph& graph, const StencilPassInputs& in, uint32_t view
     scan.read(state.penetratingImage, Access::ComputeRead);
     scan.read(state.penetratedImage, Access::ComputeRead);
     scan.read(state.frame, Access::ComputeRead);
+    scan.read(in.candidates, Access::ComputeRead);
+    scan.read(state.candidateSlots, Access::ComputeRead);
     state.pairFlags = scan.write(state.pairFlags, Access::ComputeReadWrite);
     state.points = scan.write(state.points, Access::ComputeReadWrite);
     state.objectFlags = scan.write(state.objectFlags, Access::ComputeReadWrite);
     const Pipeline* pipeline = in.pipelines.scan;
     const VkDescriptorSet set = in.scanSet;
-    const gpu::StencilScanPush push = {view, in.resolution, in.resolution, in.objectCount, in.pointCapacity};
+    const gpu::StencilScanPush push = {view, in.resolution, in.resolution, candidateSlotCount(in.candidateCount) - 1,
+                                       in.pointCapacity};
     const uint32_t groups = (in.resolution + gpu::kStencilScanGroupSize - 1) / gpu::kStencilScanGroupSize;
     scan.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
         r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->pipeline);
@@ -78,7 +85,7 @@ void addStencilCompactPasses(Graph& graph, const StencilPassInputs& in, StencilG
     // Over the stored candidates: the setup wrote the dispatch from their count.
     const CompactedPairs compacted =
         addPairCompactPass(graph, {"stencil-compact", in.pipelines.compact, in.compactSet, in.candidates,
-                                   in.candidateCount, in.objectCount, in.pairCapacity, in.pairCapacity, state.commands},
+                                   in.candidateCount, in.pairCapacity, in.pairCapacity, state.commands},
                            state.pairFlags, state.pairs, state.unfound);
     state.pairs = compacted.pairs;
     state.unfound = compacted.unfound;

@@ -1,6 +1,7 @@
 // Passes of method `stencil` (paper 1, CInDeR), in frame order:
 //   setup (clear lists, reset queries) -> frame candidates -> frame views (GPU: the views, the
-//   drawn objects and their indirect draws from the candidates) -> normals (GPU, per mesh) ->
+//   drawn objects and their indirect draws from the candidates) -> candidate index (the candidates'
+//   hash slots, pair_compact_pass.h) -> normals (GPU, per mesh) ->
 //   per view: edges -> count -> boolean (-> count copy, keepImages) -> penetrating -> penetrated ->
 //   scan -> compact -> readback.
 // Reads: mesh vertices in place, per-frame objects, the candidate pairs and boxes (the broadphase's
@@ -37,6 +38,7 @@ struct StencilPipelines {
     const Pipeline* penetratedId = nullptr;  // one object's triangles where stencil == bias + 1, id image B
     const Pipeline* scan = nullptr;          // stencil_scan.comp
     const Pipeline* compact = nullptr;       // pair_compact.comp
+    const Pipeline* candidateIndex = nullptr;  // candidate_index.comp (the compact set's layout)
 };
 
 // Where one mesh's triangle and edge indices sit in the topology (index) buffer, in indices.
@@ -52,8 +54,8 @@ struct StencilPassInputs : PairListSizes {  // candidateCount: entries the candi
     VkDescriptorSet setupSet = VK_NULL_HANDLE;    // kImageFrameSetupLayout's
     VkDescriptorSet drawSet = VK_NULL_HANDLE;     // objects, normals, frame, mesh vertices
     VkDescriptorSet normalsSet = VK_NULL_HANDLE;  // topology, normals, mesh vertices
-    VkDescriptorSet scanSet = VK_NULL_HANDLE;     // id images, pair flags, points, frame
-    VkDescriptorSet compactSet = VK_NULL_HANDLE;  // candidates, pair flags, pairs, unfound
+    VkDescriptorSet scanSet = VK_NULL_HANDLE;     // id images, candidates with slots and flags, points, frame
+    VkDescriptorSet compactSet = VK_NULL_HANDLE;  // candidates with slots and flags, pairs, unfound
     VkQueryPool occlusion = VK_NULL_HANDLE;       // kStencilQueriesPerView per view
     bool storeOpNone = false;                     // Vulkan 1.3: read-only attachments store nothing
     uint32_t resolution = 0;
@@ -76,7 +78,8 @@ struct StencilPassInputs : PairListSizes {  // candidateCount: entries the candi
     BufferHandle frame;                     // gpu::ImageFrameGpu
     BufferHandle drawn;                     // uint per scene object (image_frame.h)
     BufferHandle commands;                  // the compaction's dispatch, then 2 indexed draws per object
-    BufferHandle pairFlags;                 // objectCount^2 bits
+    BufferHandle candidateSlots;            // candidateSlotsBytes(candidateCount): the candidates' hash slots
+    BufferHandle pairFlags;                 // candidateFlagsBytes(candidateCount): two bits per candidate
     BufferHandle pairs;                     // StencilListHeader + StencilPairGpu * pairCapacity
     BufferHandle unfound;                   // StencilListHeader + StencilPairGpu * pairCapacity
     BufferHandle points;                    // StencilListHeader + StencilPointGpu * pointCapacity
@@ -108,9 +111,6 @@ inline VkDeviceSize stencilPairsBytes(uint32_t capacity) {
 }
 inline VkDeviceSize stencilPointsBytes(uint32_t capacity) {
     return sizeof(gpu::StencilListHeader) + VkDeviceSize(capacity) * sizeof(gpu::StencilPointGpu);
-}
-inline VkDeviceSize stencilPairFlagsBytes(uint32_t objectCount) {
-    return ((VkDeviceSize(objectCount) * objectCount + 31) / 32) * 4;
 }
 
 // Occlusion queries of a frame in `views` views (the pool's size).
@@ -144,7 +144,7 @@ inline VkDeviceSize stencilCountsBytes(uint32_t views, uint32_t resolution) {
 
 // Handles that the passes advance (each write makes a new version).
 struct StencilGraphState {
-    BufferHandle frame, drawn, commands, normals, pairFlags, pairs, unfound, points, objectFlags, counts;
+    BufferHandle frame, drawn, commands, normals, candidateSlots, pairFlags, pairs, unfound, points, objectFlags, counts;
     ImageHandle depthStencil, penetratingImage, penetratedImage;
 };
 

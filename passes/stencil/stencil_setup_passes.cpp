@@ -1,10 +1,11 @@
-// Stencil method, frame setup (paper 1): clears the pair-flag matrix, the object flags and the list headers, resets
-// the frame's occlusion queries, then sets the frame up on the GPU from the candidates
-// (image_frame_setup_pass.h: the views fitted where the pairs' boxes overlap, section 6.5, and
-// every object's indirect draws) and recomputes every mesh's vertex normals (section 6.3 offsets
-// edges along them; recomputed per frame so deforming meshes work).
-// Reads: candidates and their boxes, draw ranges, topology, mesh vertices. Writes: pair flags, list
-// headers, frame, drawn flags, indirect commands, normals.
+// Stencil method, frame setup (paper 1): clears the candidates' slots and flags, the object flags
+// and the list headers, resets the frame's occlusion queries, then sets the frame up on the GPU
+// from the candidates (image_frame_setup_pass.h: the views fitted where the pairs' boxes overlap,
+// section 6.5, and every object's indirect draws), fills the candidates' hash slots
+// (pair_compact_pass.h) and recomputes every mesh's vertex normals (section 6.3 offsets edges
+// along them; recomputed per frame so deforming meshes work).
+// Reads: candidates and their boxes, draw ranges, topology, mesh vertices. Writes: candidate slots
+// and flags, list headers, frame, drawn flags, indirect commands, normals.
 // Invariant: all occlusion queries of the frame are reset here, outside any rendering.
 #include "passes/stencil/stencil_passes.h"
 
@@ -14,19 +15,21 @@ namespace vkc {
 
 void addStencilSetupPasses(Graph& graph, const StencilPassInputs& in, StencilGraphState& state) {
     PassBuilder clear = graph.addPass("stencil-setup");
+    state.candidateSlots = clear.write(state.candidateSlots, Access::TransferDst);
     state.pairFlags = clear.write(state.pairFlags, Access::TransferDst);
     state.pairs = clear.write(state.pairs, Access::TransferDst);
     state.unfound = clear.write(state.unfound, Access::TransferDst);
     state.points = clear.write(state.points, Access::TransferDst);
     state.objectFlags = clear.write(state.objectFlags, Access::TransferDst);
-    const BufferHandle flags = state.pairFlags, pairs = state.pairs, unfound = state.unfound, points = state.points,
-                       objectFlags = state.objectFlags;
+    const BufferHandle slots = state.candidateSlots, flags = state.pairFlags, pairs = state.pairs,
+                       unfound = state.unfound, points = state.points, objectFlags = state.objectFlags;
     const VkQueryPool occlusion = in.occlusion;
-    const uint32_t objectCount = in.objectCount, pairCapacity = in.pairCapacity, pointCapacity = in.pointCapacity;
+    const uint32_t objectCount = in.objectCount, candidateCount = in.candidateCount, pairCapacity = in.pairCapacity,
+                   pointCapacity = in.pointCapacity;
     const uint32_t queries = stencilRecordedQueries(in.views, in.objectCount);
     clear.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
-        const VkDeviceSize flagBytes = stencilPairFlagsBytes(objectCount);
-        if (flagBytes != 0) r.device().vkCmdFillBuffer(cmd, r.buffer(flags), r.bufferOffset(flags), flagBytes, 0u);
+        r.device().vkCmdFillBuffer(cmd, r.buffer(slots), r.bufferOffset(slots), candidateSlotsBytes(candidateCount), 0u);
+        r.device().vkCmdFillBuffer(cmd, r.buffer(flags), r.bufferOffset(flags), candidateFlagsBytes(candidateCount), 0u);
         if (objectCount != 0)
             r.device().vkCmdFillBuffer(cmd, r.buffer(objectFlags), r.bufferOffset(objectFlags), VkDeviceSize(objectCount) * 4, 0u);
         const gpu::StencilListHeader pairHeader = {0u, pairCapacity, 0u, 0u};
@@ -50,6 +53,11 @@ void addStencilSetupPasses(Graph& graph, const StencilPassInputs& in, StencilGra
     state.frame = frame.frame;
     state.drawn = frame.drawn;
     state.commands = frame.commands;
+    // The compaction's dispatch, which the frame setup wrote first in the commands, serves here too.
+    state.candidateSlots = addCandidateIndexPass(
+        graph, {"stencil-candidate-index", in.pipelines.candidateIndex, in.compactSet, in.candidates, in.candidateCount,
+                in.pairCapacity, in.pairCapacity, state.commands},
+        state.candidateSlots);
 
     if (in.normalDispatches.empty()) return;
     PassBuilder normals = graph.addPass("stencil-normals");
@@ -76,6 +84,7 @@ void addStencilPasses(Graph& graph, const StencilPassInputs& in) {
     state.drawn = in.drawn;
     state.commands = in.commands;
     state.normals = in.normals;
+    state.candidateSlots = in.candidateSlots;
     state.pairFlags = in.pairFlags;
     state.pairs = in.pairs;
     state.unfound = in.unfound;

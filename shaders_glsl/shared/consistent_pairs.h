@@ -33,11 +33,14 @@ VKC_CONSTANT(uint, kConsistentPairsBindingView, 2u)
 VKC_CONSTANT(uint, kConsistentPairsBindingLayers, 0u)
 VKC_CONSTANT(uint, kConsistentPairsBindingBackDepth, 1u)
 VKC_CONSTANT(uint, kConsistentPairsBindingBackId, 2u)
-VKC_CONSTANT(uint, kConsistentPairsBindingPairFlags, 3u)
+VKC_CONSTANT(uint, kConsistentPairsBindingPairFlags, 3u)  // two bits per candidate (candidate_flags.glsl)
 VKC_CONSTANT(uint, kConsistentPairsBindingStats, 4u)
 VKC_CONSTANT(uint, kConsistentPairsBindingPoints, 5u)
 // Inconsistent back-face fragments per pixel (keepImages; else a placeholder the shader skips).
 VKC_CONSTANT(uint, kConsistentPairsBindingInconsistentImage, 6u)
+// The candidates and their hash slots (candidate_flags.glsl): an inconsistent pair flags its candidate.
+VKC_CONSTANT(uint, kConsistentPairsBindingCandidates, 7u)
+VKC_CONSTANT(uint, kConsistentPairsBindingCandidateSlots, 8u)
 // Decision set (compute): the stats, the indirect draws, the frame's view and drawn flags, the
 // iterations' own commands.
 VKC_CONSTANT(uint, kConsistentPairsBindingDecideStats, 0u)
@@ -60,7 +63,7 @@ struct ConsistentPairsFrameGpu {
     float distanceThresholdPixels;  // the collision-point distance threshold (4.3, test 3), in the view's pixels
     uint resolution;      // pixels per side
     uint layerCount;      // front layers per iteration (<= kConsistentPairsMaxLayers)
-    uint objectCount;     // row length of the pair-flag matrix
+    uint candidateSlotMask;  // the candidates' hash slots, a power of two, minus one
     uint pointCapacity;
     uint inconsistentImage; // 1: count inconsistent fragments per pixel too (keepImages)
     uint pad1;

@@ -25,15 +25,17 @@ VKC_CONSTANT(uint, kStencilBindingNormals, 1u)
 VKC_CONSTANT(uint, kStencilBindingFrame, 6u)
 // Normals set (compute): topology (triangle indices + vertex->triangle adjacency), normals, vertices.
 VKC_CONSTANT(uint, kStencilBindingTopology, 3u)
-// Scan set (compute): the two id images, the pair-flag matrix, the point list (and the frame).
+// Scan set (compute): the two id images, the candidates' flags, the point list (and the frame, and
+// the candidates with their hash slots, candidate_flags.glsl).
 VKC_CONSTANT(uint, kStencilBindingPenetratingImage, 0u)
 VKC_CONSTANT(uint, kStencilBindingPenetratedImage, 1u)
 VKC_CONSTANT(uint, kStencilBindingPairFlags, 2u)
 VKC_CONSTANT(uint, kStencilBindingPoints, 3u)
 VKC_CONSTANT(uint, kStencilBindingObjectFlags, 8u)  // uint per scene object: kStencilObject* bits
-// Compact set (compute): the potentially colliding pairs, the flag matrix, the unique pair list,
-// the candidates no view found (unfound).
+// Compact set (compute, also candidate_index.comp's): the potentially colliding pairs, their flags
+// and hash slots, the unique pair list, the candidates no view found (unfound).
 VKC_CONSTANT(uint, kStencilBindingCandidates, 4u)
+VKC_CONSTANT(uint, kStencilBindingCandidateSlots, 9u)
 VKC_CONSTANT(uint, kStencilBindingPairs, 5u)
 VKC_CONSTANT(uint, kStencilBindingUnfound, 7u)
 
@@ -73,13 +75,13 @@ struct StencilScanPush {
     uint view;            // its clipToWorld unprojects id-image pixels (paper 6.2)
     uint width;
     uint height;
-    uint objectCount;     // row length of the pair-flag matrix
+    uint candidateSlotMask;  // the candidates' hash slots, a power of two, minus one
     uint pointCapacity;
 };
 
 struct StencilCompactPush {
     uint candidateCapacity;  // entries the candidate list stores at most (its header counts them)
-    uint objectCount;
+    uint candidateSlotMask;  // the candidates' hash slots, a power of two, minus one
     uint pairCapacity;
     uint unfoundCapacity;    // candidates without a flag kept at most (count exact past it)
 };

@@ -1,7 +1,7 @@
-// Issue 14: a game world's object count. aabb-tree, ebpi and ldi index objects in 32 bits, so a
-// scene of more than 65,535 objects (stencil's and consistent-pairs' 16-bit limit) goes through
-// them: 70,000 small boxes apart from each other and two overlapping spheres whose ids straddle
-// 65,535, each method's run(scene) (its own GPU broadphase; ldi also GPU-driven) against the exact oracle.
+// Issue 14: a game world's object count. aabb-tree, ebpi, ldi and consistent-pairs index objects in
+// 32 bits, so a scene of more than 65,535 objects (stencil's 16-bit limit) goes through them:
+// 70,000 small boxes apart from each other and two overlapping spheres whose ids straddle 65,535,
+// each method's run(scene) (its own GPU broadphase; ldi also GPU-driven) against the exact oracle.
 #include "collision/frames/detector_settings.h"
 #include "collision/reference/intersection_volume.h"
 #include "collision/reference/triangle_pairs.h"
@@ -10,6 +10,7 @@
 #include "vk/descriptors.h"
 #include "shaders_glsl/shared/aabb_tree.h"
 #include "vkcollide/aabb_tree.h"
+#include "vkcollide/consistent_pairs.h"
 #include "vkcollide/ebpi.h"
 #include "vkcollide/ldi.h"
 #include "vkcollide/stencil.h"
@@ -102,6 +103,11 @@ TEST_F(LargeScene, MethodsWithThirtyTwoBitIdsTakeMoreThan65535Objects) {
     if (measuredGpu && measuredGpu->pairs.size() == 1)
         EXPECT_LE(std::abs(*measuredGpu->pairs[0].volume - exactVolume.value()), *measuredGpu->pairs[0].volumeErrorBound);
 
+    // consistent-pairs: its candidates flagged through their hash slots, not an objects^2 matrix.
+    auto consistentPairs = ConsistentPairsDetector::create(context_, large<ConsistentPairsSettings>());
+    ASSERT_TRUE(consistentPairs) << consistentPairs.status().describe();
+    expectOnlyTheSpheres(consistentPairs->run(*scene_), "consistent-pairs");
+
     EbpiSettings ebpiSettings = large<EbpiSettings>();
     ebpiSettings.tolerance = 0.05 * exactVolume.value();
     auto ebpi = EbpiDetector::create(context_, ebpiSettings);
@@ -116,8 +122,8 @@ TEST_F(LargeScene, MethodsWithThirtyTwoBitIdsTakeMoreThan65535Objects) {
     }
 }
 
-// Their limits: stencil and consistent-pairs keep 16-bit ids; the others refuse a maxObjects whose
-// per-object table would not fit one storage-buffer binding, naming the limit.
+// Their limits: stencil keeps 16-bit ids; the others refuse a maxObjects whose per-object table
+// would not fit one storage-buffer binding, naming the limit.
 TEST_F(LargeScene, EachMethodRefusesMoreObjectsThanItsIdsOrTablesHold) {
     StencilSettings stencil;
     stencil.maxObjects = kMaxPackedIdObjects + 1;
@@ -134,6 +140,16 @@ TEST_F(LargeScene, EachMethodRefusesMoreObjectsThanItsIdsOrTablesHold) {
               std::string::npos)
         << refusedAabb.status().message;
     EXPECT_EQ(uint64_t(aabb.maxObjects - 1) * sizeof(gpu::AabbObjectGpu) <= storageBindingLimit(vk()), true);
+    // consistent-pairs: 20 bytes of draws per object and iteration (8 by default).
+    ConsistentPairsSettings consistentPairs;
+    consistentPairs.maxObjects = objectsPerBinding(vk(), 8 * 20) + 1;
+    auto refusedConsistentPairs = ConsistentPairsDetector::create(context_, consistentPairs);
+    ASSERT_FALSE(refusedConsistentPairs);
+    EXPECT_NE(refusedConsistentPairs.status().message.find("ConsistentPairsSettings::maxObjects " +
+                                                           std::to_string(consistentPairs.maxObjects) + " exceeds " +
+                                                           std::to_string(consistentPairs.maxObjects - 1)),
+              std::string::npos)
+        << refusedConsistentPairs.status().message;
 }
 
 }  // namespace

@@ -150,9 +150,9 @@ TEST_F(ConsistentPairsDetectorTest, NoCandidatesAndBadInputs) {
     layers.layersPerIteration = 1;
     test::expectSettingsRefused<ConsistentPairsDetector>(context_, layers);
 
-    // Above 65535 objects the 32-bit pair index front * count + object wraps.
+    // More objects than one binding of their draws holds (LargeScene takes 70,002).
     ConsistentPairsSettings objects;
-    objects.maxObjects = 70000;
+    objects.maxObjects = 0xffffffffu;
     test::expectSettingsRefused<ConsistentPairsDetector>(context_, objects);
     auto tooMany = ConsistentPairsDetector::create(context_, objects);
     ASSERT_FALSE(tooMany);

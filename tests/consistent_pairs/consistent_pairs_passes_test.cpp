@@ -62,7 +62,8 @@ ConsistentPairsPassInputs fakeInputs(Graph& graph, uint32_t layers, uint32_t ite
     in.objectDraws = buffer("draw ranges");
     in.view = buffer("view");
     in.drawn = buffer("drawn");
-    in.pairFlags = buffer("pair flags");
+    in.candidateSlots = buffer("candidate slots");
+    in.pairFlags = buffer("candidate flags");
     in.stats = buffer("stats");
     in.pairs = buffer("pairs");
     in.unfound = buffer("unfound");
@@ -89,7 +90,8 @@ TEST(ConsistentPairsPasses, CompileInFrameOrderWithEveryIterationRecorded) {
     Status compiled = graph.compile();
     ASSERT_TRUE(compiled.ok()) << compiled.describe();
     std::vector<std::string> expected = {"consistent-pairs-setup", "consistent-pairs-frame-reset",
-                                         "consistent-pairs-frame-candidates", "consistent-pairs-frame-views"};
+                                         "consistent-pairs-frame-candidates", "consistent-pairs-frame-views",
+                                         "consistent-pairs-candidate-index"};
     for (uint32_t iteration = 0; iteration < iterations; ++iteration) {
         if (iteration != 0) expected.push_back("consistent-pairs-query-copy");
         expected.push_back("consistent-pairs-decide");
@@ -126,9 +128,9 @@ TEST(ConsistentPairsPasses, ASceneWithoutObjectsStillClearsAndReadsBack) {
     addConsistentPairsPasses(graph, in);
     Status compiled = graph.compile();
     ASSERT_TRUE(compiled.ok()) << compiled.describe();
-    ASSERT_EQ(graph.passCount(), 6u);
+    ASSERT_EQ(graph.passCount(), 7u);
     EXPECT_EQ(graph.passName(0), "consistent-pairs-setup");
-    EXPECT_EQ(graph.passName(5), "consistent-pairs-readback");
+    EXPECT_EQ(graph.passName(6), "consistent-pairs-readback");
 }
 
 TEST(ConsistentPairsLayouts, MatchShaders) {

@@ -7,6 +7,7 @@
 #include "tests/support/failing_buffer_creation.h"
 #include "tests/support/reflection_check.h"
 
+#include "spirv/candidate_index.comp.h"
 #include "spirv/pair_compact.comp.h"
 #include "spirv/stencil_empty.frag.h"
 #include "spirv/fullscreen_triangle.vert.h"
@@ -40,7 +41,8 @@ TEST(StencilLayouts, MatchShaders) {
     for (auto [spirv, layout, name] :
          {std::tuple{std::span<const uint32_t>(kSpirv_stencil_normals_comp), &kStencilNormalsLayout, "normals"},
           std::tuple{std::span<const uint32_t>(kSpirv_stencil_scan_comp), &kStencilScanLayout, "scan"},
-          std::tuple{std::span<const uint32_t>(kSpirv_pair_compact_comp), &kStencilCompactLayout, "compact"}}) {
+          std::tuple{std::span<const uint32_t>(kSpirv_pair_compact_comp), &kStencilCompactLayout, "compact"},
+          std::tuple{std::span<const uint32_t>(kSpirv_candidate_index_comp), &kStencilCompactLayout, "candidate index"}}) {
         Status status = test::checkPipelineLayout(spirv, *layout, name);
         EXPECT_TRUE(status.ok()) << status.describe();
     }

@@ -43,7 +43,8 @@ StencilPassInputs fakeInputs(Graph& graph, uint32_t views) {
     in.frame = buffer("frame");
     in.drawn = buffer("drawn");
     in.commands = buffer("commands");
-    in.pairFlags = buffer("pair flags");
+    in.candidateSlots = buffer("candidate slots");
+    in.pairFlags = buffer("candidate flags");
     in.pairs = buffer("pairs");
     in.unfound = buffer("unfound");
     in.points = buffer("points");
@@ -66,7 +67,7 @@ TEST(StencilPasses, CompileInFrameOrderForThreeViews) {
     Status compiled = graph.compile();
     ASSERT_TRUE(compiled.ok()) << compiled.describe();
     std::vector<std::string> expected = {"stencil-setup", "stencil-frame-reset", "stencil-frame-candidates",
-                                         "stencil-frame-views", "stencil-normals"};
+                                         "stencil-frame-views", "stencil-candidate-index", "stencil-normals"};
     for (int view = 0; view < 3; ++view)
         for (const char* pass : {"stencil-edges", "stencil-count", "stencil-boolean", "stencil-penetrating",
                                  "stencil-penetrated", "stencil-scan"})
@@ -79,7 +80,7 @@ TEST(StencilPasses, CompileInFrameOrderForThreeViews) {
     // The boolean pass reads the counted stencil: a transition to the read-only layout after the
     // count pass's attachment writes.
     bool readOnly = false;
-    for (const GraphBarrier& barrier : graph.passBarriers(7))
+    for (const GraphBarrier& barrier : graph.passBarriers(8))
         readOnly = readOnly || (barrier.isImage && barrier.newLayout == VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL &&
                                 (barrier.srcAccess & VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT));
     EXPECT_TRUE(readOnly) << graph.dump();
@@ -93,9 +94,9 @@ TEST(StencilPasses, ASceneWithoutObjectsStillClearsAndReadsBack) {
     addStencilPasses(graph, in);
     Status compiled = graph.compile();
     ASSERT_TRUE(compiled.ok()) << compiled.describe();
-    ASSERT_EQ(graph.passCount(), 6u);
+    ASSERT_EQ(graph.passCount(), 7u);
     EXPECT_EQ(graph.passName(0), "stencil-setup");
-    EXPECT_EQ(graph.passName(5), "stencil-readback");
+    EXPECT_EQ(graph.passName(6), "stencil-readback");
 }
 
 }  // namespace

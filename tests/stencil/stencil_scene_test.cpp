@@ -44,19 +44,36 @@ TEST_F(StencilSceneTest, RandomSolidsAndSharedMeshesMatchOracle) {
     for (uint32_t seed : {11u, 12u}) expectRandomSceneMatchesOracle(solids, seed, 7, 2.5f, 16, true);
 }
 
+// Also with the broadphase's pair list exactly as long as its pairs: the candidates' hash slots
+// (candidate_flags.glsl) then run at their fullest, a quarter to a half taken, and an image pair
+// must still find its candidate past colliding slots.
 TEST_F(StencilSceneTest, HundredsOfBoxesMatchOracle) {
     const uint32_t count = 301;  // not a multiple of any group size
     auto scene = randomScene({solids::box({1.0f, 0.6f, 0.8f})}, 7, count, 12.0f);
     ASSERT_TRUE(scene) << scene.status().describe();
-    StencilFrameDetails details;
-    auto results = detect(scene.value(), details, settingsAt(256));
-    ASSERT_TRUE(results) << results.status().describe();
-    EXPECT_GT(results->pairs.size(), 10u);
-    std::printf("[ stencil  ] %u boxes: %zu pairs, %u points, pixel %.4f\n", count, results->pairs.size(),
-                details.pointCount, details.pixelSize);
-    for (const auto& [pass, ms] : results->gpuTimingsMs) std::printf("[ stencil  ]   %-20s %8.3f ms\n", pass.c_str(), ms);
-    EXPECT_GT(expectAgreesWithOracle(results.value(), details), 10);
-    expectPointsNearVolumes(results.value(), details, 4);
+    auto candidates = Broadphase::create(context_);
+    ASSERT_TRUE(candidates);
+    auto pcs = candidates->run(scene.value());
+    ASSERT_TRUE(pcs) << pcs.status().describe();
+    std::vector<std::pair<uint32_t, uint32_t>> first;  // the pairs with a roomy list
+    for (uint32_t pairCapacity : {0u, pcs->pairCount}) {
+        SCOPED_TRACE("pairCapacity " + std::to_string(pairCapacity));
+        StencilSettings settings = settingsAt(256);
+        settings.broadphase.pairCapacity = pairCapacity;
+        StencilFrameDetails details;
+        auto results = detect(scene.value(), details, settings);
+        ASSERT_TRUE(results) << results.status().describe();
+        EXPECT_FALSE(results->truncated);
+        EXPECT_GT(results->pairs.size(), 10u);
+        std::vector<std::pair<uint32_t, uint32_t>> pairs;
+        for (const PairResult& pair : results->pairs) pairs.push_back({pair.a, pair.b});
+        if (pairCapacity == 0) first = pairs;
+        EXPECT_EQ(pairs, first) << "the same pairs, however full the slots";
+        std::printf("[ stencil  ] %u boxes, %u candidates: %zu pairs, %u points, pixel %.4f\n", count, pcs->pairCount,
+                    results->pairs.size(), details.pointCount, details.pixelSize);
+        EXPECT_GT(expectAgreesWithOracle(results.value(), details), 10);
+        expectPointsNearVolumes(results.value(), details, 4);
+    }
 }
 
 }  // namespace

@@ -10,8 +10,7 @@
 #include "vk/descriptors.h"
 
 #include <algorithm>
-#include <unordered_map>
-#include <unordered_set>
+#include <memory>
 
 namespace vkc {
 
@@ -103,9 +102,10 @@ Result<AabbTraversalRecording> addAabbTraversal(Graph& graph, const VulkanContex
     // The trees' footprints follow from the triangle counts (aabb_tree.h): a scene whose trees
     // cannot be bound is refused before any is built (seconds of CPU for 10 million triangles).
     std::vector<AabbTreeFootprint> footprints;
-    std::unordered_set<MeshId> measured;
+    std::vector<bool> measured(scene.meshes.size(), false);
     for (const SceneObject& object : scene.objects) {
-        if (!measured.insert(object.mesh).second) continue;
+        if (measured[object.mesh]) continue;
+        measured[object.mesh] = true;
         const SceneMesh& mesh = scene.meshes[object.mesh];
         const uint64_t triangles = mesh.data.indices.size() / 3;
         footprints.push_back({mesh.data.name, triangles, aabbTreeNodeCount(triangles), triangles});
@@ -114,12 +114,14 @@ Result<AabbTraversalRecording> addAabbTraversal(Graph& graph, const VulkanContex
 
     // Trees of every mesh the objects use, in first-use order (any object may be in a pair the
     // GPU found), and the distinct vertex buffers they read.
-    std::unordered_map<MeshId, uint32_t> treeIndex;
+    constexpr uint32_t kNoTree = UINT32_MAX;
+    std::vector<uint32_t> treeIndex(scene.meshes.size(), kNoTree);  // per mesh
     std::vector<const AabbCachedTree*> cached;
     VertexBufferSlots vertexSlots(request.vertexBufferCapacity, method + ": the objects read");
     std::vector<uint32_t> treeVertexSlot;
+    next.objectTrees.reserve(scene.objects.size());
     for (const SceneObject& object : scene.objects) {
-        if (!treeIndex.count(object.mesh)) {
+        if (treeIndex[object.mesh] == kNoTree) {
             auto t = cache.tree(scene, object.mesh);
             if (!t) return t.status();
             treeIndex[object.mesh] = uint32_t(next.layout.size());
@@ -177,14 +179,17 @@ Result<AabbTraversalRecording> addAabbTraversal(Graph& graph, const VulkanContex
 
     // Every object's placement, tree and slack box (the slack must cover the boxes the GPU
     // refit produces, not the rest boxes); the pairs themselves are set up on the GPU.
+    std::vector<gpu::AabbNodeGpu> slacks;  // per tree
+    for (uint32_t t = 0; t < next.layout.size(); ++t)
+        slacks.push_back(slackBox(scene.meshes[next.layout[t]], cached[t]->tree, cached[t]->builtGeneration));
     std::vector<gpu::AabbObjectGpu> objects;
+    objects.reserve(scene.objects.size());
     for (uint32_t o = 0; o < scene.objects.size(); ++o) {
         const uint32_t t = next.objectTrees[o];
-        const gpu::AabbNodeGpu slack = slackBox(scene.meshes[next.layout[t]], cached[t]->tree, cached[t]->builtGeneration);
-        objects.push_back(aabbObject(scene.objects[o].objectToWorld, t, slack));
+        objects.push_back(aabbObject(scene.objects[o].objectToWorld, t, slacks[t]));
     }
     if (request.entranceLevels) next.entrances = *request.entranceLevels;
-    const std::vector<gpu::AabbEntranceGpu> entrances = entranceTable(next.entrances);
+    std::vector<gpu::AabbEntranceGpu> entrances = entranceTable(next.entrances);
     next.refitTrees = uint32_t(refitList.size());
 
     AabbTreePassInputs& in = rec.inputs;
@@ -203,27 +208,29 @@ Result<AabbTraversalRecording> addAabbTraversal(Graph& graph, const VulkanContex
     in.maxGroups = std::min(ctx.properties.limits.maxComputeWorkGroupCount[0], gpu::kAabbMaxGroups);
     in.pairsPush = {candidates.storedPairs, request.pairCapacity, uint32_t(entrances.size() - 1), next.globalLevels};
     // Device-local inputs the shaders read, each filled from host-written staging by aabb-upload.
-    auto upload = [&](BufferHandle device, const std::string& name, auto contents) {
-        const std::span<const std::byte> bytes = std::as_bytes(std::span(contents));
+    auto upload = [&](BufferHandle device, const std::string& name, auto&& contents) {
+        auto owner = std::make_shared<std::decay_t<decltype(contents)>>(std::move(contents));
+        const std::span<const std::byte> bytes = std::as_bytes(std::span(*owner));
         BufferHandle staging = graph.createBuffer(name + " upload", {bufferBytes(bytes.size()), 0, /*hostWrite*/ true});
         in.uploads.push_back({staging, device, bytes.size()});
-        rec.staged.push_back({staging, std::vector<std::byte>(bytes.begin(), bytes.end())});
+        rec.staged.push_back({staging, std::move(owner), bytes});
         return device;
     };
-    auto input = [&](const std::string& name, auto contents) {
-        return upload(graph.createBuffer(name, {bufferBytes(std::span(contents).size_bytes())}), name, contents);
+    auto input = [&](const std::string& name, auto&& contents) {
+        const VkDeviceSize bytes = bufferBytes(std::span(contents).size_bytes());
+        return upload(graph.createBuffer(name, {bytes}), name, std::move(contents));
     };
-    in.trees = input(prefix + " trees", std::span<const gpu::AabbTreeGpu>(headers));
+    in.trees = input(prefix + " trees", std::move(headers));
     in.nodes = graph.persistentBuffer(prefix + " nodes",
                                       {bufferBytes(VkDeviceSize(nodeCount) * sizeof(gpu::AabbNodeGpu))});
     in.leaves = graph.persistentBuffer(prefix + " leaves", {bufferBytes(VkDeviceSize(leafCount) * sizeof(glm::uvec4))});
     if (rec.rewriteTrees) {
-        upload(in.nodes, prefix + " nodes", std::span<const gpu::AabbNodeGpu>(nodes));
-        upload(in.leaves, prefix + " leaves", std::span<const glm::uvec4>(leaves));
+        upload(in.nodes, prefix + " nodes", std::move(nodes));
+        upload(in.leaves, prefix + " leaves", std::move(leaves));
     }
-    in.refitList = input(prefix + " refit list", std::span<const uint32_t>(refitList));
-    in.objects = input(prefix + " objects", std::span<const gpu::AabbObjectGpu>(objects));
-    in.entrances = input(prefix + " entrance table", std::span<const gpu::AabbEntranceGpu>(entrances));
+    in.refitList = input(prefix + " refit list", std::move(refitList));
+    in.objects = input(prefix + " objects", std::move(objects));
+    in.entrances = input(prefix + " entrance table", std::move(entrances));
     in.candidates = candidates.list;
     const VkDeviceSize pairs = std::max<VkDeviceSize>(1, request.pairCapacity);
     in.pairs = graph.createBuffer(prefix + " pairs", {pairs * sizeof(gpu::AabbPairGpu)});
@@ -252,8 +259,8 @@ Status bindAabbTraversal(const VulkanContext& ctx, VulkanGraphAllocator& allocat
     // Node boxes are kept only while the tree set is unchanged, which also keeps the buffer's size.
     if (!rec.rewriteTrees && graph.created(in.nodes))
         return makeError(ErrorCode::Unsupported, "aabb traversal: the slot's node buffer was recreated without its trees");
-    for (const auto& [staging, bytes] : rec.staged)
-        VKC_TRY(fillHostBuffer(allocator, graph, staging, std::span<const std::byte>(bytes)));
+    for (const AabbTraversalRecording::Staged& staged : rec.staged)
+        VKC_TRY(fillHostBuffer(allocator, graph, staged.staging, staged.bytes));
     const GraphDescriptors d(ctx, graph, placeholder);
     const BufferHandle bound[] = {in.trees,     in.nodes,         in.leaves,        in.refitList, in.pairs,
                                   in.seedLevels, in.seeds,       in.state,         in.nodePairs, in.trianglePairs,

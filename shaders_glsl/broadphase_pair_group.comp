@@ -1,5 +1,5 @@
 // The stored pairs grouped by their first object, groups in increasing object order: each pair
-// goes to the next free place of its group (broadphase_pair_offsets.comp's offsets, bumped
+// goes to the next free place of its group (the per-object counts' prefix scan, bumped
 // atomically), so only the order inside a group is left to the host, whose groups are a few
 // pairs each instead of one list to sort whole. The header (the exact count) is copied along.
 // Threads loop over the list: its capacity may exceed one dispatch's workgroups.

@@ -1,7 +1,7 @@
 // Potentially colliding set: every object pair (a < b) whose margin-expanded world boxes overlap,
 // found by one thread per leaf visiting only the subtrees after it in sorted order (so each pair is
 // found once), appended to a capacity-bounded list, and counted per a for the grouping that
-// follows (broadphase_pair_offsets.comp, broadphase_pair_group.comp). The list order is not
+// follows (a prefix scan of the counts, broadphase_pair_group.comp). The list order is not
 // deterministic; the count stays exact past capacity.
 // The walk needs no stack: in Karras' tree the subtree that follows sorted position s (its "rope")
 // is the right child of the node whose split is s, which by the tree's numbering is internal node

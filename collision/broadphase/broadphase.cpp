@@ -21,7 +21,6 @@
 #include "spirv/broadphase_centre_box.comp.h"
 #include "spirv/broadphase_morton.comp.h"
 #include "spirv/broadphase_pair_group.comp.h"
-#include "spirv/broadphase_pair_offsets.comp.h"
 #include "spirv/broadphase_pairs.comp.h"
 #include "spirv/broadphase_tree_build.comp.h"
 #include "spirv/broadphase_tree_fit.comp.h"
@@ -35,6 +34,7 @@
 namespace vkc {
 
 static_assert(sizeof(gpu::PairListHeader) == 16 && sizeof(gpu::BroadphasePush) == 16);
+static_assert(sizeof(ObjectPair) == 8, "the read-back pairs are uvec2s");
 
 namespace {
 
@@ -49,6 +49,8 @@ struct FrameSlot {
     VkDescriptorSet treeSet = VK_NULL_HANDLE;
     VkDescriptorSet codesToScratch = VK_NULL_HANDLE;
     VkDescriptorSet scratchToCodes = VK_NULL_HANDLE;
+    VkDescriptorSet histogramScan = VK_NULL_HANDLE;
+    VkDescriptorSet pairOffsetsScan = VK_NULL_HANDLE;
     std::unique_ptr<Graph> graph;  // kept for pass names when reading timings
     uint32_t objectCount = 0;
     glm::dvec3 origin{0.0};  // the shaders' coordinates are world minus this
@@ -92,7 +94,7 @@ void BroadphaseImpl::destroyResources() {
     destroyDetectorFrames(*ctx, frames);
     destroyPipeline(*ctx, boundsPipeline);
     for (Pipeline* tree : {&treePipelines.centreBox, &treePipelines.morton, &treePipelines.build, &treePipelines.fit,
-                           &treePipelines.pairs, &treePipelines.pairOffsets, &treePipelines.pairGroup})
+                           &treePipelines.pairs, &treePipelines.pairGroup})
         destroyPipeline(*ctx, *tree);
     destroyRadixSortPipelines(*ctx, sortPipelines);
 }
@@ -114,16 +116,19 @@ Status BroadphaseImpl::createResources() {
     VKC_TRY(tree(treePipelines.build, kSpirv_broadphase_tree_build_comp, "broadphase-tree-build"));
     VKC_TRY(tree(treePipelines.fit, kSpirv_broadphase_tree_fit_comp, "broadphase-tree-fit"));
     VKC_TRY(tree(treePipelines.pairs, kSpirv_broadphase_pairs_comp, "broadphase-pairs"));
-    VKC_TRY(tree(treePipelines.pairOffsets, kSpirv_broadphase_pair_offsets_comp, "broadphase-pair-offsets"));
     VKC_TRY(tree(treePipelines.pairGroup, kSpirv_broadphase_pair_group_comp, "broadphase-pair-group"));
     VKC_TRY(assignResult(sortPipelines, createRadixSortPipelines(c)));
 
     const uint32_t slotCount = settings.framesInFlight;
-    const uint32_t setBuffers = 2 + vertexBuffers + uint32_t(kBroadphaseTreeLayout.bindings.size()) +
-                                2 * uint32_t(kRadixSortLayout.bindings.size());
+    // Per slot: the bounds set (its array binding holds vertexBuffers), the tree set, two sort sets
+    // and two scan sets. A pool short of them fails on strict drivers and may corrupt memory on others.
+    const uint32_t setBuffers = uint32_t(kBroadphaseBoundsLayout.bindings.size()) - 1 + vertexBuffers +
+                                uint32_t(kBroadphaseTreeLayout.bindings.size()) +
+                                2 * uint32_t(kRadixSortLayout.bindings.size()) +
+                                2 * uint32_t(kPrefixScanLayout.bindings.size());
     VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * setBuffers};
     VKC_TRY(createDetectorFrames(c,
-                                 {"broadphase", slotCount, slotCount * 4, {&size, 1},
+                                 {"broadphase", slotCount, slotCount * 6, {&size, 1},
                                   broadphaseReadbackLayout(settings.maxObjects, settings.pairCapacity),
                                   !settings.disableGpuTimings},
                                  frames));
@@ -139,6 +144,10 @@ Status BroadphaseImpl::createResources() {
                                    sortPipelines.scatter.setLayouts[0], "broadphase-sort set (codes to scratch)"));
         VKC_TRY(make.descriptorSet(slots[i].scratchToCodes, frames.descriptorPool,
                                    sortPipelines.scatter.setLayouts[0], "broadphase-sort set (scratch to codes)"));
+        VKC_TRY(make.descriptorSet(slots[i].histogramScan, frames.descriptorPool, sortPipelines.scan.apply.setLayouts[0],
+                                   "broadphase-sort set (histogram scan)"));
+        VKC_TRY(make.descriptorSet(slots[i].pairOffsetsScan, frames.descriptorPool,
+                                   sortPipelines.scan.apply.setLayouts[0], "broadphase pair-offsets scan set"));
     }
     return Status::success();
 }
@@ -211,28 +220,50 @@ Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, 
     in.codes = graph.createBuffer("broadphase sorted codes", {radixSortBufferBytes(objectCount)});
     in.codesScratch = graph.createBuffer("broadphase sort scratch", {radixSortBufferBytes(objectCount)});
     in.sortHistogram = graph.createBuffer("broadphase sort histogram", {radixSortHistogramBytes(objectCount)});
+    in.sortHistogramBlockSums =
+        graph.createBuffer("broadphase sort histogram block sums", {radixSortHistogramBlockSumsBytes(objectCount)});
     in.treeNodes = graph.createBuffer("broadphase tree nodes", {broadphaseTreeNodesBytes(objectCount)});
     in.leafParents = graph.createBuffer("broadphase leaf parents", {broadphasePerObjectBytes(objectCount)});
     in.fitVisits = graph.createBuffer("broadphase fit visits", {broadphasePerObjectBytes(objectCount)});
     in.leafBoxes = graph.createBuffer("broadphase sorted leaf boxes", {broadphaseLeafBoxesBytes(objectCount)});
     in.pairOffsets = graph.createBuffer("broadphase pair offsets", {broadphasePerObjectBytes(objectCount)});
+    in.pairOffsetsBlockSums =
+        graph.createBuffer("broadphase pair offsets block sums", {prefixScanBlockSumsBytes(objectCount)});
     in.groupedPairs = graph.createBuffer("broadphase grouped pairs", {broadphasePairsBytes(settings.pairCapacity)});
 
-    // Each mesh's vertex-buffer slot, found once per mesh (a scene has far fewer meshes than objects).
+    // Each mesh's vertex-buffer slot and bounds chunks, found once per mesh (a scene has far fewer
+    // meshes than objects).
     VertexBufferSlots vertexSlots(frames.vertexBufferCapacity, "broadphase: the scene reads");
     constexpr uint32_t kNoSlot = UINT32_MAX;
-    std::vector<uint32_t> meshSlots(scene.meshes.size(), kNoSlot);
-    uint32_t maxVertexCount = 0;
+    std::vector<uint32_t> meshSlots(scene.meshes.size(), kNoSlot), meshChunks(scene.meshes.size(), 0);
+    uint64_t boundsChunks = 0;
+    CandidateOrigin translations;  // gathered here rather than in a pass of its own over the objects
     for (const SceneObject& object : scene.objects) {
+        translations.add(object.objectToWorld);
         uint32_t& meshSlot = meshSlots[object.mesh];
-        if (meshSlot != kNoSlot) continue;
-        const SceneMesh& mesh = scene.meshes[object.mesh];
-        auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, vertexExtentBytes(mesh), [&] { return "object \"" + object.name + "\""; });
-        if (!vertexSlot) return vertexSlot.status();
-        meshSlot = vertexSlot.value();
-        maxVertexCount = std::max(maxVertexCount, uint32_t(mesh.data.positions.size()));
+        if (meshSlot == kNoSlot) {
+            const SceneMesh& mesh = scene.meshes[object.mesh];
+            auto vertexSlot = vertexSlots.slot(mesh.vertexBuffer, vertexExtentBytes(mesh),
+                                               [&] { return "object \"" + object.name + "\""; });
+            if (!vertexSlot) return vertexSlot.status();
+            meshSlot = vertexSlot.value();
+            meshChunks[object.mesh] = boundsChunkCount(uint32_t(mesh.data.positions.size()));
+        }
+        boundsChunks += meshChunks[object.mesh];
     }
-    const glm::dvec3 origin = candidateOrigin(scene);
+    const VkPhysicalDeviceLimits& limits = c.properties.limits;
+    const uint64_t chunkLimit = std::min<uint64_t>(
+        UINT32_MAX, uint64_t(limits.maxComputeWorkGroupCount[0]) * limits.maxComputeWorkGroupCount[1] * gpu::kBoundsGroupSize);
+    if (boundsChunks > chunkLimit)
+        return makeError(ErrorCode::InvalidArgument,
+                         "broadphase: the scene's objects make " + std::to_string(boundsChunks) + " chunks of up to " +
+                             std::to_string(gpu::kBoundsChunkVertices) +
+                             " vertices (each object's mesh counted once per object), more than the " +
+                             std::to_string(chunkLimit) + " one bounds dispatch reaches on this device");
+    const bool chunkPerObject = boundsChunks == objectCount;
+    in.chunkStarts =
+        graph.createBuffer("broadphase bounds chunk starts", {broadphasePerObjectBytes(objectCount), 0, /*hostWrite*/ true});
+    const glm::dvec3 origin = translations.centre();
 
     in.boundsPipeline = &boundsPipeline;
     in.treePipelines = &treePipelines;
@@ -241,11 +272,11 @@ Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, 
     in.treeSet = slot.treeSet;
     in.codesToScratch = slot.codesToScratch;
     in.scratchToCodes = slot.scratchToCodes;
-    in.push = {objectCount, maxVertexCount <= gpu::kBoundsThreadPerObjectVertices ? 1u : 0u, settings.margin, 0u};
+    in.histogramScan = slot.histogramScan;
+    in.pairOffsetsScan = slot.pairOffsetsScan;
+    in.push = {objectCount, uint32_t(boundsChunks), settings.margin, 0u};
     in.pairCapacity = settings.pairCapacity;
-    in.maxVertexCount = maxVertexCount;
-    in.maxRows = c.properties.limits.maxComputeWorkGroupCount[1];
-    in.maxGroupsX = c.properties.limits.maxComputeWorkGroupCount[0];
+    in.maxGroupsX = limits.maxComputeWorkGroupCount[0];
     in.meshVertices = importVertexBuffers(graph, vertexSlots.buffers());
     in.readback = importReadbackSlot(graph, "broadphase readback slot", frames.ring, frame);
     in.readbackLayout = &frames.readback;
@@ -262,9 +293,19 @@ Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, 
         }
         VKC_TRY(frames.allocator->flush(graph.buffer(in.objects)));
     }
+    if (!chunkPerObject) {
+        auto* starts = static_cast<uint32_t*>(graph.mapped(in.chunkStarts));
+        uint32_t next = 0;
+        for (uint32_t i = 0; i < objectCount; ++i) {
+            starts[i] = next;
+            next += meshChunks[scene.objects[i].mesh];
+        }
+        VKC_TRY(frames.allocator->flush(graph.buffer(in.chunkStarts)));
+    }
     const GraphDescriptors d(c, graph, frames.placeholder.buffer);
     d.storageBuffer(slot.boundsSet, gpu::kBindingObjects, in.objects);
     d.storageBuffer(slot.boundsSet, gpu::kBindingBounds, in.bounds);
+    d.storageBuffer(slot.boundsSet, gpu::kBindingChunkStarts, in.chunkStarts);
     const std::pair<uint32_t, BufferHandle> treeBindings[] = {
         {gpu::kBindingBounds, in.bounds},         {gpu::kBindingPairs, in.pairs},
         {gpu::kBindingCentreBox, in.centreBox},   {gpu::kBindingSortedCodes, in.codes},
@@ -277,6 +318,11 @@ Status BroadphaseImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, 
         d.storageBuffer(set, gpu::kRadixBindingSource, source);
         d.storageBuffer(set, gpu::kRadixBindingDestination, destination);
         d.storageBuffer(set, gpu::kRadixBindingHistogram, in.sortHistogram);
+    }
+    for (const auto& [set, data, blockSums] : {std::tuple{slot.histogramScan, in.sortHistogram, in.sortHistogramBlockSums},
+                                               std::tuple{slot.pairOffsetsScan, in.pairOffsets, in.pairOffsetsBlockSums}}) {
+        d.storageBuffer(set, gpu::kScanBindingData, data);
+        d.storageBuffer(set, gpu::kScanBindingBlockSums, blockSums);
     }
     writeStorageBufferArray(c, slot.boundsSet, gpu::kBindingVertexBuffers, vertexSlots.bindings());
     VKC_TRY(executeFrameGraph(c, frames, frame, graph, cmd));
@@ -329,15 +375,20 @@ Status Broadphase::results(uint64_t frame, BroadphaseResults& out) {
     const uint32_t n = slot.objectCount;
     const ReadbackLayout& layout = impl_->frames.readback;
     const uint32_t* bounds = layout.span<uint32_t>(bytes.value(), kBroadphaseReadbackBounds, size_t(n) * 6).data();
-    out.worldBounds.resize(n);
     // Back to world space in double, rounded outward so each box still contains its object.
-    for (uint32_t i = 0; i < n; ++i)
+    // Appended rather than resized and overwritten: a zero-fill of a million boxes' 24 MB was a
+    // tenth of the calling thread's time per frame.
+    out.worldBounds.clear();
+    out.worldBounds.reserve(n);
+    for (uint32_t i = 0; i < n; ++i) {
+        Aabb& box = out.worldBounds.emplace_back();
         for (int axis = 0; axis < 3; ++axis) {
             const double lo = double(gpu::decodeOrderedFloat(bounds[i * 3 + axis])) + slot.origin[axis];
             const double hi = double(gpu::decodeOrderedFloat(bounds[(n + i) * 3 + axis])) + slot.origin[axis];
-            out.worldBounds[i].min[axis] = floatAtMost(lo);
-            out.worldBounds[i].max[axis] = floatAtLeast(hi);
+            box.min[axis] = floatAtMost(lo);
+            box.max[axis] = floatAtLeast(hi);
         }
+    }
     const char* pairBytes = layout.bytes(bytes.value(), kBroadphaseReadbackPairs);
     gpu::PairListHeader header;
     std::memcpy(&header, pairBytes, sizeof(header));
@@ -349,9 +400,8 @@ Status Broadphase::results(uint64_t frame, BroadphaseResults& out) {
             uint32_t(std::min<uint64_t>(std::bit_ceil(uint64_t(header.count)),
                                         (impl_->ctx->properties.limits.maxStorageBufferRange - sizeof(header)) / 8)));
     const uint32_t stored = std::min(header.count, impl_->settings.pairCapacity);
-    out.pairs.resize(stored);
-    if (stored != 0)  // an empty vector's data() may be null, which memcpy must not get even for 0 bytes
-        std::memcpy(out.pairs.data(), pairBytes + sizeof(header), stored * sizeof(ObjectPair));
+    const auto* storedPairs = reinterpret_cast<const ObjectPair*>(pairBytes + sizeof(header));  // uvec2s
+    out.pairs.assign(storedPairs, storedPairs + stored);
     // Grouped by a in increasing order on the GPU: each group sorted by b makes the list sorted.
     for (auto group = out.pairs.begin(); group != out.pairs.end();) {
         const auto end = std::find_if(group, out.pairs.end(), [a = group->a](const ObjectPair& p) { return p.a != a; });

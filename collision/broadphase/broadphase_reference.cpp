@@ -17,6 +17,11 @@ Aabb worldBounds(const MeshData& mesh, const glm::dmat4& objectToWorld) {
     return {glm::vec3(lo), glm::vec3(hi)};
 }
 
+static bool hasVolume(const Aabb& box) {
+    return box.min.x <= box.max.x && box.min.y <= box.max.y && box.min.z <= box.max.z;  // false for NaN
+}
+
+// The test on boxes that have a volume.
 static bool overlaps(const Aabb& x, const Aabb& y, float margin) {
     for (int axis = 0; axis < 3; ++axis) {
         if (x.min[axis] - margin > y.max[axis] + margin) return false;
@@ -25,8 +30,8 @@ static bool overlaps(const Aabb& x, const Aabb& y, float margin) {
     return true;
 }
 
-static bool hasVolume(const Aabb& box) {
-    return box.min.x <= box.max.x && box.min.y <= box.max.y && box.min.z <= box.max.z;  // false for NaN
+bool boxesOverlap(const Aabb& x, const Aabb& y, float margin) {
+    return hasVolume(x) && hasVolume(y) && overlaps(x, y, margin);
 }
 
 // Sweep along x: with objects ordered by their grown minimum, the objects whose grown x interval

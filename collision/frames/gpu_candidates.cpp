@@ -94,13 +94,9 @@ Status fillHostCandidates(VulkanGraphAllocator& allocator, const Graph& graph, c
 }
 
 glm::dvec3 candidateOrigin(const SceneImpl& scene) {
-    if (scene.objects.empty()) return glm::dvec3(0.0);
-    glm::dvec3 lo(INFINITY), hi(-INFINITY);
-    for (const SceneObject& object : scene.objects) {
-        lo = glm::min(lo, glm::dvec3(object.objectToWorld[3]));
-        hi = glm::max(hi, glm::dvec3(object.objectToWorld[3]));
-    }
-    return 0.5 * (lo + hi);
+    CandidateOrigin origin;
+    for (const SceneObject& object : scene.objects) origin.add(object.objectToWorld);
+    return origin.centre();
 }
 
 }  // namespace vkc

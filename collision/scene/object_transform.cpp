@@ -11,10 +11,7 @@
 #include <glm/matrix.hpp>
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
-#include <cstdint>
-#include <limits>
 
 namespace vkc {
 namespace {
@@ -26,16 +23,6 @@ constexpr double kSimilarityTolerance = 1e-4;
 Status transformError(const std::string& objectName, const std::string& problem) {
     return makeError(ErrorCode::InvalidArgument, "object \"" + objectName + "\": transform " + problem);
 }
-
-// One float step from `f` (not NaN) down or up, on its bits: std::nextafter is a library call,
-// and read-back boxes are rounded six times per object per frame.
-float floatStepDown(float f) {
-    if (f == 0.0f) return -std::numeric_limits<float>::denorm_min();
-    const uint32_t bits = std::bit_cast<uint32_t>(f);
-    return std::bit_cast<float>(f > 0.0f ? bits - 1u : bits + 1u);
-}
-
-float floatStepUp(float f) { return -floatStepDown(-f); }
 
 }  // namespace
 
@@ -99,16 +86,6 @@ glm::mat4 objectToLocal(const glm::dmat4& objectToWorld, const glm::dvec3& origi
     glm::dmat4 local = objectToWorld;
     local[3] -= glm::dvec4(origin, 0.0);
     return glm::mat4(local);
-}
-
-float floatAtMost(double x) {
-    const float f = float(x);
-    return double(f) > x ? floatStepDown(f) : f;
-}
-
-float floatAtLeast(double x) {
-    const float f = float(x);
-    return double(f) < x ? floatStepUp(f) : f;
 }
 
 }  // namespace vkc

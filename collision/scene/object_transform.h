@@ -8,6 +8,9 @@
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 
+#include <bit>
+#include <cstdint>
+#include <limits>
 #include <string>
 
 namespace vkc {
@@ -26,9 +29,26 @@ glm::dmat4 affineInverse(const glm::dmat4& m);
 // they look at, not its distance from the world origin (as renderers rebase the camera).
 glm::mat4 objectToLocal(const glm::dmat4& objectToWorld, const glm::dvec3& origin);
 
+// One float step from `f` (not NaN) down or up, on its bits: std::nextafter is a library call,
+// and read-back boxes are rounded six times per object per frame (inline for the same reason).
+inline float floatStepDown(float f) {
+    if (f == 0.0f) return -std::numeric_limits<float>::denorm_min();
+    const uint32_t bits = std::bit_cast<uint32_t>(f);
+    return std::bit_cast<float>(f > 0.0f ? bits - 1u : bits + 1u);
+}
+
+inline float floatStepUp(float f) { return -floatStepDown(-f); }
+
 // The nearest float at or below / at or above `x` (x itself when representable): boxes rounded
 // to float this way still contain what they bounded.
-float floatAtMost(double x);
-float floatAtLeast(double x);
+inline float floatAtMost(double x) {
+    const float f = float(x);
+    return double(f) > x ? floatStepDown(f) : f;
+}
+
+inline float floatAtLeast(double x) {
+    const float f = float(x);
+    return double(f) < x ? floatStepUp(f) : f;
+}
 
 }  // namespace vkc

@@ -1,8 +1,9 @@
 // Broadphase passes; see broadphase_passes.h. GLSL: broadphase_bounds.comp, broadphase_centre_box.comp,
 // broadphase_morton.comp, radix_sort_*.comp, broadphase_tree_build.comp, broadphase_tree_fit.comp,
-// broadphase_pairs.comp, broadphase_pair_offsets.comp, broadphase_pair_group.comp.
+// broadphase_pairs.comp, broadphase_pair_group.comp; the pair offsets are a prefix scan (prefix_scan_passes.h).
 #include "passes/broadphase/broadphase_passes.h"
 
+#include "passes/graph/compute_binding.h"
 #include "vk/descriptors.h"
 
 #include <volk.h>
@@ -16,6 +17,7 @@ static_assert(sizeof(gpu::TreeNode) == 48);
 const PipelineLayoutDesc kBroadphaseBoundsLayout = {
     {{0, gpu::kBindingObjects, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kBindingBounds, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kBindingChunkStarts, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kBindingVertexBuffers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kVariableDescriptorCount}},
     sizeof(gpu::BroadphasePush)};
 const PipelineLayoutDesc kBroadphaseTreeLayout = {
@@ -45,13 +47,6 @@ ReadbackLayout broadphaseReadbackLayout(uint32_t maxObjects, uint32_t pairCapaci
     layout.add(broadphaseBoundsBytes(maxObjects));
     layout.add(broadphasePairsBytes(pairCapacity));
     return layout;
-}
-
-static void bindAndPush(VkCommandBuffer cmd, const PassResources& r, const Pipeline& pipeline, VkDescriptorSet set,
-                        const gpu::BroadphasePush& push) {
-    r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
-    r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &set, 0, nullptr);
-    r.device().vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
 }
 
 void addBroadphasePasses(Graph& graph, const BroadphasePassInputs& in) {
@@ -90,18 +85,15 @@ void addBroadphasePasses(Graph& graph, const BroadphasePassInputs& in) {
 
     PassBuilder boundsPass = graph.addPass("broadphase-bounds");
     boundsPass.read(in.objects, Access::ComputeRead);
+    if (in.push.boundsChunks != objectCount) boundsPass.read(in.chunkStarts, Access::ComputeRead);
     for (BufferHandle vertices : in.meshVertices) boundsPass.read(vertices, Access::ComputeRead);
     bounds = boundsPass.write(bounds, Access::ComputeReadWrite);
     boundsPass.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
         if (objectCount == 0) return;
-        bindAndPush(cmd, r, *in.boundsPipeline, in.boundsSet, in.push);
-        if (in.push.threadPerObject != 0) {
-            r.device().vkCmdDispatch(cmd, groupsFor(objectCount, gpu::kBoundsGroupSize), 1, 1);
-            return;
-        }
-        const uint32_t rows = std::min(objectCount, in.maxRows);
-        r.device().vkCmdDispatch(cmd, groupsFor(in.maxVertexCount, gpu::kBoundsGroupSize), rows,
-                                 groupsFor(objectCount, rows));
+        bindCompute(cmd, r, *in.boundsPipeline, in.boundsSet, in.push);
+        const uint32_t groups = groupsFor(in.push.boundsChunks, gpu::kBoundsGroupSize);
+        const uint32_t columns = std::min(groups, in.maxGroupsX);  // rows past the device's x limit
+        r.device().vkCmdDispatch(cmd, columns, groupsFor(groups, columns), 1);
     });
 
     // One pass per tree step, each a dispatch of one thread per object (or node) over the tree set.
@@ -112,7 +104,7 @@ void addBroadphasePasses(Graph& graph, const BroadphasePassInputs& in) {
         pass.setRecord([&pipeline, set = in.treeSet, push = in.push, objectCount, objectGroups,
                         needsTwoObjects](VkCommandBuffer cmd, const PassResources& r) {
             if (objectCount == 0 || (needsTwoObjects && objectCount < 2)) return;
-            bindAndPush(cmd, r, pipeline, set, push);
+            bindCompute(cmd, r, pipeline, set, push);
             r.device().vkCmdDispatch(cmd, objectGroups, 1, 1);
         });
         return pass;
@@ -136,6 +128,8 @@ void addBroadphasePasses(Graph& graph, const BroadphasePassInputs& in) {
     sort.keys = unsortedCodes;
     sort.scratch = in.codesScratch;
     sort.histogram = in.sortHistogram;
+    sort.histogramScan = in.histogramScan;
+    sort.histogramBlockSums = in.sortHistogramBlockSums;
     sort.label = "broadphase-sort";
     const BufferHandle codes = addRadixSortPasses(graph, sort);
 
@@ -158,14 +152,10 @@ void addBroadphasePasses(Graph& graph, const BroadphasePassInputs& in) {
     pairs = search.write(pairs, Access::ComputeReadWrite);
     pairOffsets = search.write(pairOffsets, Access::ComputeReadWrite);
 
-    PassBuilder offsets = graph.addPass("broadphase-pair-offsets");
-    pairOffsets = offsets.write(pairOffsets, Access::ComputeReadWrite);
-    offsets.setRecord([&pipeline = tree.pairOffsets, set = in.treeSet, push = in.push, objectCount](
-                          VkCommandBuffer cmd, const PassResources& r) {
-        if (objectCount < 2) return;
-        bindAndPush(cmd, r, pipeline, set, push);
-        r.device().vkCmdDispatch(cmd, 1, 1, 1);
-    });
+    // Each object's pair count becomes where its pairs start.
+    pairOffsets = addPrefixScanPasses(graph, {&in.sortPipelines->scan, in.pairOffsetsScan, objectCount, pairOffsets,
+                                              in.pairOffsetsBlockSums, "broadphase-pair-offsets"})
+                      .data;
 
     PassBuilder group = graph.addPass("broadphase-pair-group");
     group.read(pairs, Access::ComputeRead);
@@ -175,7 +165,7 @@ void addBroadphasePasses(Graph& graph, const BroadphasePassInputs& in) {
                      groups = std::clamp(groupsFor(in.pairCapacity, gpu::kTreeGroupSize), 1u, in.maxGroupsX)](
                         VkCommandBuffer cmd, const PassResources& r) {
         if (objectCount < 2) return;
-        bindAndPush(cmd, r, pipeline, set, push);
+        bindCompute(cmd, r, pipeline, set, push);
         r.device().vkCmdDispatch(cmd, groups, 1, 1);
     });
 

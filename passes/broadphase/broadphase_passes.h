@@ -25,37 +25,40 @@ struct BroadphaseTreePipelines {
     Pipeline build;
     Pipeline fit;
     Pipeline pairs;
-    Pipeline pairOffsets;
     Pipeline pairGroup;
 };
 
 struct BroadphasePassInputs {
     const Pipeline* boundsPipeline = nullptr;
     const BroadphaseTreePipelines* treePipelines = nullptr;
-    const RadixSortPipelines* sortPipelines = nullptr;
+    const RadixSortPipelines* sortPipelines = nullptr;  // its prefix scan also turns pair counts into offsets
     VkDescriptorSet boundsSet = VK_NULL_HANDLE;  // objects, bounds, mesh vertices
     VkDescriptorSet treeSet = VK_NULL_HANDLE;    // kBroadphaseTreeLayout's buffers
     VkDescriptorSet codesToScratch = VK_NULL_HANDLE;  // kRadixSortLayout: codes → codesScratch
     VkDescriptorSet scratchToCodes = VK_NULL_HANDLE;  // and back
+    VkDescriptorSet histogramScan = VK_NULL_HANDLE;    // kPrefixScanLayout: sortHistogram, its block sums
+    VkDescriptorSet pairOffsetsScan = VK_NULL_HANDLE;  // kPrefixScanLayout: pairOffsets, its block sums
     gpu::BroadphasePush push = {};
     uint32_t pairCapacity = 0;
-    uint32_t maxVertexCount = 0;  // over all objects: the vertex-parallel bounds dispatch's x extent
-    uint32_t maxRows = 0;         // device limit on workgroups in y (the bounds dispatch folds into z)
-    uint32_t maxGroupsX = 0;      // device limit on workgroups in x (the grouping's threads loop past it)
+    // Device limit on workgroups in x: the bounds' chunks go on in y, the grouping's threads loop past it.
+    uint32_t maxGroupsX = 0;
 
     BufferHandle objects;                    // gpu::ObjectGpu per object
+    BufferHandle chunkStarts;                // uint per object: its first bounds chunk (unread when each is one)
     std::vector<BufferHandle> meshVertices;  // every vertex buffer the objects read
     BufferHandle bounds;                     // 6 uints per object
     BufferHandle centreBox;                  // 6 uints
     BufferHandle codes;                      // radix sort buffer: Morton codes, then object indices
     BufferHandle codesScratch;               // the sort's other buffer
     BufferHandle sortHistogram;
+    BufferHandle sortHistogramBlockSums;     // radixSortHistogramBlockSumsBytes
     BufferHandle treeNodes;                  // gpu::TreeNode per internal node
     BufferHandle leafParents;                // uint per leaf
     BufferHandle fitVisits;                  // uint per internal node
     BufferHandle leafBoxes;                  // broadphaseLeafBoxesBytes: the boxes in sorted order
     BufferHandle pairs;                      // PairListHeader + uvec2 * pairCapacity
     BufferHandle pairOffsets;                // uint per object: its pairs' count, then their offset
+    BufferHandle pairOffsetsBlockSums;       // prefixScanBlockSumsBytes(objects)
     BufferHandle groupedPairs;               // as pairs, grouped by a (what is read back)
     BufferHandle readback;                   // the frame's ring slot
     const ReadbackLayout* readbackLayout = nullptr;  // broadphaseReadbackLayout
@@ -75,6 +78,10 @@ inline VkDeviceSize broadphaseTreeNodesBytes(uint32_t objectCount) {
     return std::max<VkDeviceSize>(1, objectCount) * sizeof(gpu::TreeNode);
 }
 inline VkDeviceSize broadphasePerObjectBytes(uint32_t objectCount) { return std::max<VkDeviceSize>(1, objectCount) * 4; }
+// The bounds pass's chunks of an object with `vertices` vertices (at least one, so each object has a thread).
+inline uint32_t boundsChunkCount(uint32_t vertices) {
+    return std::max(1u, (vertices + gpu::kBoundsChunkVertices - 1) / gpu::kBoundsChunkVertices);
+}
 inline VkDeviceSize broadphaseLeafBoxesBytes(uint32_t objectCount) { return std::max<VkDeviceSize>(1, objectCount) * 32; }
 
 // The objects a broadphase can take: one thread per object in the tree passes, and the tree's

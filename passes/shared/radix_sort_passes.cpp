@@ -1,17 +1,17 @@
 // GPU radix sort passes; see radix_sort_passes.h.
 #include "passes/shared/radix_sort_passes.h"
 
+#include "passes/graph/compute_binding.h"
 #include "vk/assign_result.h"
 
 #include "spirv/radix_sort_histogram.comp.h"
-#include "spirv/radix_sort_scan.comp.h"
 #include "spirv/radix_sort_scatter.comp.h"
 
 #include <volk.h>
 
 namespace vkc {
 
-static_assert(gpu::kRadixGroupSize == gpu::kRadixDigits, "the histogram and scan give each digit one thread");
+static_assert(gpu::kRadixGroupSize == gpu::kRadixDigits, "the histogram gives each digit one thread");
 static_assert(gpu::kRadixBlockSize == gpu::kRadixGroupSize * gpu::kRadixRounds);
 static_assert(sizeof(gpu::RadixSortPush) == 16);
 
@@ -33,7 +33,7 @@ Result<RadixSortPipelines> createRadixSortPipelines(VulkanContext& ctx) {
         return assignResult(pipeline, createComputePipeline(ctx, spirv, kRadixSortLayout, constants, name));
     };
     Status status = create(made.histogram, kSpirv_radix_sort_histogram_comp, "radix-sort-histogram");
-    if (status.ok()) status = create(made.scan, kSpirv_radix_sort_scan_comp, "radix-sort-scan");
+    if (status.ok()) status = assignResult(made.scan, createPrefixScanPipelines(ctx));
     if (status.ok()) status = create(made.scatter, kSpirv_radix_sort_scatter_comp, "radix-sort-scatter", subgroup);
     if (!status.ok()) {
         destroyRadixSortPipelines(ctx, made);
@@ -44,21 +44,20 @@ Result<RadixSortPipelines> createRadixSortPipelines(VulkanContext& ctx) {
 
 void destroyRadixSortPipelines(VulkanContext& ctx, RadixSortPipelines& pipelines) {
     destroyPipeline(ctx, pipelines.histogram);
-    destroyPipeline(ctx, pipelines.scan);
+    destroyPrefixScanPipelines(ctx, pipelines.scan);
     destroyPipeline(ctx, pipelines.scatter);
 }
 
 static void dispatch(VkCommandBuffer cmd, const PassResources& r, const Pipeline& pipeline, VkDescriptorSet set,
                      const gpu::RadixSortPush& push, uint32_t groups) {
-    r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
-    r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &set, 0, nullptr);
-    r.device().vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+    bindCompute(cmd, r, pipeline, set, push);
     r.device().vkCmdDispatch(cmd, groups, 1, 1);
 }
 
 BufferHandle addRadixSortPasses(Graph& graph, const RadixSortInputs& in) {
     BufferHandle buffers[2] = {in.keys, in.scratch};
     BufferHandle histogram = in.histogram;
+    BufferHandle blockSums = in.histogramBlockSums;
     const uint32_t blocks = radixSortBlocks(in.count);
     const uint32_t digitPasses = ((in.keyBits + 15) / 16) * 2;
     for (uint32_t pass = 0; pass < digitPasses; ++pass) {
@@ -74,11 +73,11 @@ BufferHandle addRadixSortPasses(Graph& graph, const RadixSortInputs& in) {
             if (blocks != 0) dispatch(cmd, r, p->histogram, set, push, blocks);
         });
 
-        PassBuilder scan = graph.addPass(in.label + "-scan" + suffix);
-        histogram = scan.write(histogram, Access::ComputeReadWrite);
-        scan.setRecord([=, p = in.pipelines](VkCommandBuffer cmd, const PassResources& r) {
-            if (blocks != 0) dispatch(cmd, r, p->scan, set, push, 1);
-        });
+        const ScannedBuffers scanned =
+            addPrefixScanPasses(graph, {&in.pipelines->scan, in.histogramScan, radixSortHistogramEntries(in.count),
+                                        histogram, blockSums, in.label + "-scan" + suffix});
+        histogram = scanned.data;
+        blockSums = scanned.blockSums;
 
         PassBuilder scatter = graph.addPass(in.label + "-scatter" + suffix);
         scatter.read(buffers[from], Access::ComputeRead);

@@ -6,15 +6,14 @@
 
 VKC_NAMESPACE_BEGIN
 
-// Threads per workgroup of the bounds pass: one thread per vertex, 256 keeps lavapipe's and
-// desktop GPUs' occupancy high without exceeding any device's 1024-invocation minimum limit.
+// Threads per workgroup of the bounds pass: one thread per chunk of an object's vertices.
 VKC_CONSTANT(uint, kBoundsGroupSize, 256u)
 // Threads per workgroup of the tree passes (centre box, Morton codes, build, fit, pair search):
 // one thread per object, internal node or leaf.
 VKC_CONSTANT(uint, kTreeGroupSize, 64u)
-// At most this many vertices per object and the bounds pass gives each object one thread that
-// walks its vertices (crowds of small meshes); above it, one thread per vertex.
-VKC_CONSTANT(uint, kBoundsThreadPerObjectVertices, 64u)
+// The bounds pass's chunk: each thread walks at most this many of one object's vertices, so its
+// threads follow the scene's vertices (a box is one thread, a million-vertex mesh 15,625).
+VKC_CONSTANT(uint, kBoundsChunkVertices, 64u)
 // A child reference with this bit is a leaf (its sorted position), else an internal node.
 VKC_CONSTANT(uint, kTreeLeafBit, 0x80000000u)
 
@@ -29,8 +28,7 @@ VKC_CONSTANT(uint, kBindingFitVisits, 7u)
 VKC_CONSTANT(uint, kBindingLeafBoxes, 8u)  // per sorted position: lo (w: the object's index bits), hi
 VKC_CONSTANT(uint, kBindingPairOffsets, 9u)  // per object: its stored pairs (a = it), then where they start
 VKC_CONSTANT(uint, kBindingGroupedPairs, 10u)  // the pair list again, grouped by a in increasing order
-// Threads of the one workgroup that turns the per-object pair counts into offsets.
-VKC_CONSTANT(uint, kPairOffsetsThreads, 256u)
+VKC_CONSTANT(uint, kBindingChunkStarts, 11u)   // per object: its first bounds chunk (when some have several)
 
 // World AABBs, order-preserving uint encoding of floats so atomicMin/Max work (float_order.h):
 // bounds[object * 3 + axis] = min, bounds[(objectCount + object) * 3 + axis] = max. Mins and maxes
@@ -46,7 +44,7 @@ struct PairListHeader {
 
 struct BroadphasePush {
     uint objectCount;
-    uint threadPerObject;  // bounds pass: 1 when every object has at most kBoundsThreadPerObjectVertices
+    uint boundsChunks;     // bounds pass: chunks of every object; objectCount when each object is one
     float margin;          // world units added to every box before the overlap test
     uint pad;
 };

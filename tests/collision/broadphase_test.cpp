@@ -4,6 +4,7 @@
 #include "collision/broadphase/broadphase_reference.h"
 #include "collision/scene/generated_solids.h"
 #include "passes/broadphase/broadphase_passes.h"
+#include "passes/shared/prefix_scan_passes.h"
 #include "tests/support/host_vertex_buffer.h"
 #include "tests/support/lowered_storage_buffer_limits.h"
 #include "tests/support/reflection_check.h"
@@ -18,12 +19,13 @@
 #include "spirv/broadphase_centre_box.comp.h"
 #include "spirv/broadphase_morton.comp.h"
 #include "spirv/broadphase_pair_group.comp.h"
-#include "spirv/broadphase_pair_offsets.comp.h"
 #include "spirv/broadphase_pairs.comp.h"
 #include "spirv/broadphase_tree_build.comp.h"
 #include "spirv/broadphase_tree_fit.comp.h"
 #include "spirv/radix_sort_histogram.comp.h"
-#include "spirv/radix_sort_scan.comp.h"
+#include "spirv/prefix_scan_apply.comp.h"
+#include "spirv/prefix_scan_blocks.comp.h"
+#include "spirv/prefix_scan_reduce.comp.h"
 #include "spirv/radix_sort_scatter.comp.h"
 
 #include <glm/gtc/quaternion.hpp>
@@ -312,6 +314,73 @@ TEST_F(BroadphaseTest, PairsGroupedOnTheGpuComeBackAsTheReferenceList) {
     EXPECT_GT(std::count_if(expected.begin(), expected.end(), [](const ObjectPair& p) { return p.b == 350; }), 20);
 }
 
+// The bounds pass gives each thread at most 64 vertices of one object: boxes (one chunk each),
+// spheres of 162, 642 and 10,242 vertices (3, 11 and 161 chunks, the last partly filled) in one
+// scene, more objects than a workgroup has threads: every box is the vertices' exact box.
+TEST_F(BroadphaseTest, BoundsOfEveryMeshSizeInOneScene) {
+    meshes_ = {solids::box({1.0f, 0.5f, 2.0f}), solids::sphere(0.6f, 2), solids::sphere(0.7f, 3), solids::sphere(0.9f, 5)};
+    auto scene = Scene::create(context_);
+    ASSERT_TRUE(scene);
+    std::vector<MeshId> ids;
+    for (size_t i = 0; i < meshes_.size(); ++i) {
+        auto id = scene->addMesh({("mesh " + std::to_string(i)).c_str(), &meshes_[i]});
+        ASSERT_TRUE(id) << id.status().describe();
+        ids.push_back(id.value());
+    }
+    std::mt19937 rng(77);
+    std::uniform_real_distribution<float> position(-8.0f, 8.0f), unit(-1.0f, 1.0f);
+    for (uint32_t i = 0; i < 301; ++i) {
+        const glm::quat rotation = glm::normalize(glm::quat(unit(rng), unit(rng), unit(rng), unit(rng)));
+        const glm::mat4 transform =
+            glm::translate(glm::mat4(1.0f), {position(rng), position(rng), position(rng)}) * glm::toMat4(rotation);
+        // The big sphere now and then, the small meshes in turn otherwise.
+        ASSERT_TRUE(scene->addObject(ids[i % 25 == 0 ? 3 : i % 3], transform));
+    }
+    auto broadphase = Broadphase::create(context_, {0.0f});
+    ASSERT_TRUE(broadphase) << broadphase.status().describe();
+    auto results = broadphase->run(scene.value());
+    ASSERT_TRUE(results) << results.status().describe();
+    expectBoundsNear(results->worldBounds, cpuBounds(scene.value()));
+    EXPECT_EQ(results->pairs, overlappingPairs(results->worldBounds, 0.0f));
+}
+
+// A device that allows few workgroups per dispatch dimension: the bounds pass's chunks go on in
+// rows of workgroups, and a scene with more chunks than one dispatch reaches is refused, naming
+// the count. (lavapipe's real limits put both out of reach of a test.)
+TEST_F(BroadphaseTest, BoundsChunksFillRowsAndAreRefusedPastOneDispatch) {
+    struct LoweredWorkGroupCounts {  // 4 x 2 workgroups: 2,048 chunks
+        VulkanContext& vk;
+        VkPhysicalDeviceLimits saved = vk.properties.limits;
+        explicit LoweredWorkGroupCounts(VulkanContext& context) : vk(context) {
+            vk.properties.limits.maxComputeWorkGroupCount[0] = 4;
+            vk.properties.limits.maxComputeWorkGroupCount[1] = 2;
+        }
+        ~LoweredWorkGroupCounts() { vk.properties.limits = saved; }
+    } lowered(vk());
+    meshes_ = {solids::sphere(0.9f, 5)};  // 161 chunks
+    auto scene = Scene::create(context_);
+    ASSERT_TRUE(scene);
+    auto mesh = scene->addMesh({"sphere", &meshes_[0]});
+    ASSERT_TRUE(mesh);
+    for (uint32_t i = 0; i < 12; ++i)  // 1,932 chunks: 8 workgroups, two rows
+        ASSERT_TRUE(scene->addObject(mesh.value(), glm::translate(glm::mat4(1.0f), {1.5f * float(i), 0.0f, float(i % 2)})));
+    BroadphaseSettings settings;
+    settings.maxObjects = 16;  // within the lowered limit's 4 x 64 threads of the tree passes
+    auto broadphase = Broadphase::create(context_, settings);
+    ASSERT_TRUE(broadphase) << broadphase.status().describe();
+    auto results = broadphase->run(scene.value());
+    ASSERT_TRUE(results) << results.status().describe();
+    expectBoundsNear(results->worldBounds, cpuBounds(scene.value()));
+    EXPECT_EQ(results->pairs, overlappingPairs(results->worldBounds, 0.0f));
+    EXPECT_EQ(results->pairCount, 11u);  // each sphere (1.8 across) overlaps its neighbour 1.5 away
+
+    ASSERT_TRUE(scene->addObject(mesh.value(), glm::translate(glm::mat4(1.0f), {0.0f, 5.0f, 0.0f})));  // 2,093
+    auto refused = broadphase->run(scene.value());
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.status().code, ErrorCode::InvalidArgument);
+    EXPECT_NE(refused.status().message.find("2093 chunks"), std::string::npos) << refused.status().message;
+}
+
 TEST_F(BroadphaseTest, ReadsHostVertexBufferInPlaceWithStride) {
     MeshData sphere = solids::sphere(1.0f, 1);
     // Interleaved host layout: 8 floats per vertex (position, normal, uv) after a 16-byte header.
@@ -463,12 +532,14 @@ TEST_F(BroadphaseTest, ShaderLayoutsMatchTheirSpirv) {
     EXPECT_TRUE(test::checkPipelineLayout(kSpirv_broadphase_tree_build_comp, kBroadphaseTreeLayout, "broadphase_tree_build"));
     EXPECT_TRUE(test::checkPipelineLayout(kSpirv_broadphase_tree_fit_comp, kBroadphaseTreeLayout, "broadphase_tree_fit"));
     EXPECT_TRUE(test::checkPipelineLayout(kSpirv_broadphase_pairs_comp, kBroadphaseTreeLayout, "broadphase_pairs"));
-    EXPECT_TRUE(test::checkPipelineLayout(kSpirv_broadphase_pair_offsets_comp, kBroadphaseTreeLayout, "broadphase_pair_offsets"));
     EXPECT_TRUE(test::checkPipelineLayout(kSpirv_broadphase_pair_group_comp, kBroadphaseTreeLayout, "broadphase_pair_group"));
     for (auto [spirv, name] : {std::pair{std::span<const uint32_t>(kSpirv_radix_sort_histogram_comp), "radix_sort_histogram"},
-                               std::pair{std::span<const uint32_t>(kSpirv_radix_sort_scan_comp), "radix_sort_scan"},
                                std::pair{std::span<const uint32_t>(kSpirv_radix_sort_scatter_comp), "radix_sort_scatter"}})
         EXPECT_TRUE(test::checkPipelineLayout(spirv, kRadixSortLayout, name));
+    for (auto [spirv, name] : {std::pair{std::span<const uint32_t>(kSpirv_prefix_scan_reduce_comp), "prefix_scan_reduce"},
+                               std::pair{std::span<const uint32_t>(kSpirv_prefix_scan_blocks_comp), "prefix_scan_blocks"},
+                               std::pair{std::span<const uint32_t>(kSpirv_prefix_scan_apply_comp), "prefix_scan_apply"}})
+        EXPECT_TRUE(test::checkPipelineLayout(spirv, kPrefixScanLayout, name));
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The GPU radix sort (passes/shared/radix_sort_passes.h) on a device under the validation layer,
 // against std::stable_sort: keys with many equal values (the order of equal keys kept, which the
-// values show), counts on and off the 1024-key blocks, keys of 32 bits and of 30.
+// values show), counts on and off the 1024-key blocks and past one scan block of histogram, keys
+// of 32 bits and of 30.
 #include "collision/frames/vulkan_graph.h"
 #include "passes/shared/radix_sort_passes.h"
 #include "tests/support/graph_run.h"
@@ -24,12 +25,15 @@ protected:
         auto pipelines = createRadixSortPipelines(vk());
         ASSERT_TRUE(pipelines) << pipelines.status().describe();
         pipelines_ = pipelines.value();
-        ASSERT_TRUE(descriptors_.create(vk(), 2, 6, "radix sort test").ok());
+        ASSERT_TRUE(descriptors_.create(vk(), 3, 8, "radix sort test").ok());
         for (VkDescriptorSet* set : {&forward_, &backward_}) {
             auto made = descriptors_.allocate(pipelines_.scatter.setLayouts[0], "radix sort test set");
             ASSERT_TRUE(made);
             *set = made.value();
         }
+        auto scan = descriptors_.allocate(pipelines_.scan.apply.setLayouts[0], "radix sort test scan set");
+        ASSERT_TRUE(scan);
+        histogramScan_ = scan.value();
     }
 
     void TearDown() override {
@@ -55,11 +59,14 @@ protected:
             in.pipelines = &pipelines_;
             in.keysToScratch = forward_;
             in.scratchToKeys = backward_;
+            in.histogramScan = histogramScan_;
             in.count = count;
             in.keyBits = keyBits;
             in.keys = test::hostInput(graph, "keys", radixSortBufferBytes(count));
             in.scratch = graph.createBuffer("scratch", GraphBufferDesc{radixSortBufferBytes(count)});
             in.histogram = graph.createBuffer("histogram", GraphBufferDesc{radixSortHistogramBytes(count)});
+            in.histogramBlockSums =
+                graph.createBuffer("histogram block sums", GraphBufferDesc{radixSortHistogramBlockSumsBytes(count)});
             in.label = "test-sort";
             const BufferHandle result = addRadixSortPasses(graph, in);
             const BufferHandle readBack = test::readBackOutput(graph, "sorted", output.value());
@@ -81,6 +88,8 @@ protected:
                 descriptors.storageBuffer(set, gpu::kRadixBindingDestination, to);
                 descriptors.storageBuffer(set, gpu::kRadixBindingHistogram, in.histogram);
             }
+            descriptors.storageBuffer(histogramScan_, gpu::kScanBindingData, in.histogram);
+            descriptors.storageBuffer(histogramScan_, gpu::kScanBindingBlockSums, in.histogramBlockSums);
             const Status executed = test::runGraphOnce(vk(), graph, "radix sort test");
             EXPECT_TRUE(executed.ok()) << executed.describe();
             EXPECT_TRUE(readBuffer(vk(), output.value(), sorted.data(), sorted.size() * 4).ok());
@@ -91,12 +100,13 @@ protected:
 
     RadixSortPipelines pipelines_;
     test::PassTestDescriptors descriptors_;
-    VkDescriptorSet forward_ = VK_NULL_HANDLE, backward_ = VK_NULL_HANDLE;
+    VkDescriptorSet forward_ = VK_NULL_HANDLE, backward_ = VK_NULL_HANDLE, histogramScan_ = VK_NULL_HANDLE;
 };
 
 TEST_F(RadixSortTest, SortsLikeAStableSortOfTheKeysLowBits) {
     std::mt19937 rng(5);
-    for (uint32_t count : {1u, 2u, 255u, 1023u, 1024u, 1025u, 5000u}) {
+    // 70,000 keys: a histogram of 69 blocks' digits, which the scan spreads over several workgroups.
+    for (uint32_t count : {1u, 2u, 255u, 1023u, 1024u, 1025u, 5000u, 70000u}) {
         for (uint32_t keyBits : {30u, 32u}) {
             // Few distinct keys (many equal) of keyBits bits, spread over the high ones too.
             const uint32_t mask = keyBits == 32 ? ~0u : (1u << keyBits) - 1;

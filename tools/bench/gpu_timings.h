@@ -32,9 +32,13 @@ public:
     // gpu_ms: every pass, per iteration.
     void setTotalCounter(benchmark::State& state) const { state.counters["gpu_ms"] = perIteration(totalMs()); }
 
-    // gpu_<pass>_ms for each pass label, per iteration.
-    void setPassCounters(benchmark::State& state) const {
-        for (const auto& [pass, ms] : passMs_) state.counters["gpu_" + pass + "_ms"] = perIteration(ms);
+    // gpu_<column>_ms per iteration, where `column` names each pass label's column (the label
+    // itself by default; passes a column sums must be named alike in every benchmark of a CSV).
+    void setPassCounters(benchmark::State& state,
+                         const std::function<std::string(const std::string&)>& column = nullptr) const {
+        std::map<std::string, double> columnMs;
+        for (const auto& [pass, ms] : passMs_) columnMs[column ? column(pass) : pass] += ms;
+        for (const auto& [name, ms] : columnMs) state.counters["gpu_" + name + "_ms"] = perIteration(ms);
     }
 
 private:

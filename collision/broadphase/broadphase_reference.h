@@ -21,7 +21,8 @@ Aabb worldBounds(const MeshData& mesh, const glm::dmat4& objectToWorld);
 // min > max on some axis, or NaN (an object without vertices), overlaps nothing.
 bool boxesOverlap(const Aabb& x, const Aabb& y, float margin);
 
-// Every pair (a < b) whose boxes overlap by boxesOverlap's rule. Sorted by (a, b). A sweep along x, so the tests can check a GPU frame of 100,000 objects.
+// Every pair (a < b) whose boxes overlap by boxesOverlap's rule. Sorted by (a, b). A sweep along
+// x, so the tests can check a GPU frame of 100,000 objects.
 std::vector<ObjectPair> overlappingPairs(std::span<const Aabb> bounds, float margin);
 
 }  // namespace vkc

@@ -1,6 +1,7 @@
 // Broadphase passes; see broadphase_passes.h. GLSL: broadphase_bounds.comp, broadphase_centre_box.comp,
 // broadphase_morton.comp, radix_sort_*.comp, broadphase_tree_build.comp, broadphase_tree_fit.comp,
-// broadphase_pairs.comp, broadphase_pair_group.comp; the pair offsets are a prefix scan (prefix_scan_passes.h).
+// broadphase_pairs.comp, broadphase_pair_group.comp; the pair offsets are a prefix scan
+// (prefix_scan_passes.h).
 #include "passes/broadphase/broadphase_passes.h"
 
 #include "passes/graph/compute_binding.h"

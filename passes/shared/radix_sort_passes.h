@@ -1,6 +1,7 @@
 // A stable GPU radix sort of 32-bit keys carrying 32-bit values (radix_sort_{histogram,scatter}.comp
 // and the prefix scan), as graph passes: per 8-bit digit a block histogram, its exclusive scan
-// (prefix_scan_passes.h) and a stable scatter, ping-ponging between the keys' buffer and a scratch buffer of the same size.
+// (prefix_scan_passes.h) and a stable scatter, ping-ponging between the keys' buffer and a
+// scratch buffer of the same size.
 // Reads/writes: a sort buffer holds keys[0, count) then values[count, 2 count) (radix_sort.h).
 // Invariant: an even number of digit passes, so the sorted keys end where they started.
 #pragma once

@@ -74,7 +74,6 @@ std::vector<Aabb> referenceBounds(const SolidScene& solids) {
 
 constexpr double kNotMeasured = std::numeric_limits<double>::quiet_NaN();
 
-// One column set for every benchmark; the gpu columns are NaN where nothing ran on the GPU.
 // A prefix scan's steps as one column: a scan of one block records one step, of several three
 // (prefix_scan_passes.h), and a CSV's later rows may not bring new columns.
 std::string scanAsOnePass(const std::string& pass) {
@@ -83,6 +82,7 @@ std::string scanAsOnePass(const std::string& pass) {
     return pass;
 }
 
+// One column set for every benchmark; the gpu columns are NaN where nothing ran on the GPU.
 // set_transforms_ms: the GPU path's Scene::setTransform calls per frame (its host's share of
 // moving the objects; the rest of the wall time is Broadphase::run).
 void setCounters(benchmark::State& state, const SolidScene& solids, size_t pairCount, const GpuTimings* timings,
@@ -143,7 +143,8 @@ std::pair<std::vector<ObjectPair>, std::vector<ObjectPair>> referenceAndGpuPairs
     for (uint32_t a = 0; a < bounds.size(); ++a)
         if (sampled[a])
             for (uint32_t b = 0; b < bounds.size(); ++b)
-                if (b != a && boxesOverlap(bounds[a], bounds[b], 0.0f)) expected.push_back({std::min(a, b), std::max(a, b)});
+                if (b != a && boxesOverlap(bounds[a], bounds[b], 0.0f))
+                    expected.push_back({std::min(a, b), std::max(a, b)});
     for (const ObjectPair& pair : pairs)
         if (sampled[pair.a] || sampled[pair.b]) found.push_back(pair);
     std::sort(expected.begin(), expected.end());
@@ -194,8 +195,8 @@ GpuCase* gpuCase(SceneKind kind, int64_t arg, std::string& error) {
     std::set_symmetric_difference(found.begin(), found.end(), expected.begin(), expected.end(),
                                   std::back_inserter(differing));
     if (differing.size() > expected.size() / 1000) {
-        error = "GPU pairs differ from the reference rule on the GPU's own bounds in " + std::to_string(differing.size()) +
-                " of " + std::to_string(expected.size()) + " pairs";
+        error = "GPU pairs differ from the reference rule on the GPU's own bounds in " +
+                std::to_string(differing.size()) + " of " + std::to_string(expected.size()) + " pairs";
         return nullptr;
     }
     created->pairCount = warmUp->pairCount;
@@ -223,7 +224,8 @@ void BM_BroadphaseGpu(benchmark::State& state, SceneKind kind) {
                 state.SkipWithError("setTransform failed");
                 break;
             }
-        setTransformsMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - setStart).count();
+        const auto setTime = std::chrono::steady_clock::now() - setStart;
+        setTransformsMs += std::chrono::duration<double, std::milli>(setTime).count();
         auto results = broadphase.run(*gpu.scene);
         if (skippedOnError(state, results)) break;
         timings.add(results->gpuTimingsMs);
@@ -311,8 +313,7 @@ void BM_BroadphaseBullet(benchmark::State& state, SceneKind kind) {
 
 // Wall time (UseRealTime): the GPU path waits on the device (lavapipe's own threads on a CPU-only
 // machine), so the calling thread's CPU time would understate it. Half a second of untimed frames
-// first, so a GPU's clocks have risen (on an H200 every pass of 10,000 solids read about three
-// times its time when that case followed the CPU-only ones without it).
+// first, so the timed ones are a steady state (a GPU's clocks up, lavapipe's pipelines compiled).
 #define VKC_CROWD_BENCHMARK(function, name, kind)                                                            \
     BENCHMARK_CAPTURE(function, name, kind)                                                                  \
         ->ArgName("objects")->RangeMultiplier(10)->Range(1000, 1000000)->MinWarmUpTime(0.5)->UseRealTime()  \

@@ -261,6 +261,19 @@ Result<Pipeline> createGraphicsPipeline(VulkanContext& ctx, const GraphicsPipeli
     return pipeline;
 }
 
+Status createComputePipelines(VulkanContext& ctx, std::span<const ComputePipelineStep> steps,
+                              const PipelineLayoutDesc& layout) {
+    for (size_t i = 0; i < steps.size(); ++i) {
+        auto made = createComputePipeline(ctx, steps[i].spirv, layout, {}, steps[i].name);
+        if (!made) {
+            for (size_t j = 0; j < i; ++j) destroyPipeline(ctx, *steps[j].out);
+            return made.status();
+        }
+        *steps[i].out = std::move(made.value());
+    }
+    return Status::success();
+}
+
 void destroyPipeline(VulkanContext& ctx, Pipeline& pipeline) {
     if (pipeline.pipeline) ctx.vkd.vkDestroyPipeline(ctx.device, pipeline.pipeline, ctx.allocationCallbacks);
     if (pipeline.layout) ctx.vkd.vkDestroyPipelineLayout(ctx.device, pipeline.layout, ctx.allocationCallbacks);

@@ -53,6 +53,17 @@ struct Pipeline {
 Result<Pipeline> createComputePipeline(VulkanContext& ctx, std::span<const uint32_t> spirv, const PipelineLayoutDesc& layout,
                                        std::span<const SpecConstant> specConstants, const char* name);
 
+// One of the compute pipelines of a family that shares a layout (a prefix scan's steps).
+struct ComputePipelineStep {
+    Pipeline* out;
+    std::span<const uint32_t> spirv;
+    const char* name;
+};
+// Each step's pipeline, without specialization; on a failure the ones already made are destroyed
+// (reset) and the error returned.
+Status createComputePipelines(VulkanContext& ctx, std::span<const ComputePipelineStep> steps,
+                              const PipelineLayoutDesc& layout);
+
 // Defaults give a triangle list, no culling, depth off, stencil off, viewport+scissor dynamic.
 struct GraphicsPipelineDesc {
     std::span<const uint32_t> vertexSpirv;

@@ -29,6 +29,7 @@
 #include "spirv/ebpi_edge_terms.comp.h"
 #include "spirv/ebpi_normal_histogram.comp.h"
 #include "spirv/ebpi_pair_setup.comp.h"
+#include "spirv/ebpi_pair_verdicts.comp.h"
 #include "spirv/ebpi_pyramid.comp.h"
 #include "spirv/ebpi_ray_allocate.comp.h"
 #include "spirv/ebpi_ray_generate.comp.h"
@@ -141,9 +142,10 @@ EbpiDetectorImpl::~EbpiDetectorImpl() {
     if (!ctx) return;
     destroyDetectorFrames(*ctx, frames);
     for (EbpiSlot& slot : slots) destroyEbpiAccelFrame(*ctx, slot.accel);
-    for (Pipeline* p : {&setup, &histogram, &directions, &depthExtent, &edgeTerms, &transientTerms, &pyramid, &options, &allocate, &scan, &generate,
-                        &volume, &aabbPairs, &aabbRefit, &aabbIndirect, &aabbTraverse})
+    for (Pipeline* p : {&pairVerdicts, &setup, &histogram, &directions, &depthExtent, &edgeTerms, &transientTerms, &pyramid,
+                        &options, &allocate, &scan, &generate, &volume, &aabbPairs, &aabbRefit, &aabbIndirect, &aabbTraverse})
         destroyPipeline(*ctx, *p);
+    destroyPairSelectionPrograms(*ctx, pairSelection);
     destroyEbpiTracePipelines(*ctx, tracePipelines);
 }
 
@@ -173,6 +175,7 @@ Status EbpiDetectorImpl::createPipelines() {
         std::span<const SpecConstant> spec;
         const char* name;
     } pipelines[] = {
+        {&pairVerdicts, kSpirv_ebpi_pair_verdicts_comp, &kEbpiSetupPipelineLayout, {}, kEbpiPairVerdictsPassName},
         {&setup, kSpirv_ebpi_pair_setup_comp, &kEbpiSetupPipelineLayout, {}, kEbpiPairSetupPassName},
         {&histogram, kSpirv_ebpi_normal_histogram_comp, &directionLayout, {}, kEbpiNormalHistogramPassName},
         {&directions, kSpirv_ebpi_directions_comp, &directionLayout, {}, kEbpiDirectionsPassName},
@@ -192,6 +195,7 @@ Status EbpiDetectorImpl::createPipelines() {
     };
     for (const auto& p : pipelines)
         VKC_TRY(assignResult(*p.out, createComputePipeline(c, p.spirv, *p.layout, p.spec, p.name)));
+    VKC_TRY(assignResult(pairSelection, createPairSelectionPrograms(c)));
     return assignResult(tracePipelines, createEbpiTracePipelines(c, backend, traceLayout));
 }
 
@@ -199,20 +203,21 @@ Status EbpiDetectorImpl::createResources() {
     VulkanContext& c = *ctx;
     const uint32_t slotCount = settings.framesInFlight;
     const uint32_t vertexBuffers = frames.vertexBufferCapacity;
-    const uint32_t perSlot = (gpu::kEbpiSetupBindingSlots + 1) + (gpu::kEbpiDirectionBindingRayViews + 1 + vertexBuffers) +
+    const uint32_t perSlot = (gpu::kEbpiSetupBindingSelectedPairs + 1) + kPairSelectionStorageBuffers + (gpu::kEbpiDirectionBindingRayViews + 1 + vertexBuffers) +
                              (gpu::kEbpiImageBindingCrossingPairs + 1 + vertexBuffers) +
                              (gpu::kEbpiRayBindingCosts + 1) + (gpu::kEbpiTraceBindingInstances + 1 + vertexBuffers) +
                              (gpu::kEbpiVolumeBindingRayCount + 1) + (gpu::kAabbBindingEntrances + 1 + vertexBuffers);
     std::vector<VkDescriptorPoolSize> sizes = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * perSlot}};
     if (ebpiUsesAccelStructs(backend)) sizes.push_back({VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, slotCount});
     VKC_TRY(createDetectorFrames(
-        c, {"ebpi", slotCount, slotCount * 7, sizes, ebpiReadbackLayout(settings), !settings.disableGpuTimings}, frames));
+        c, {"ebpi", slotCount, slotCount * (7 + kPairSelectionSets), sizes, ebpiReadbackLayout(settings), !settings.disableGpuTimings}, frames));
     slots.resize(slotCount);
     frames.discardFrame = [this](uint64_t frame) { slots[frame % slots.size()].traversal.nodesValid = false; };
     for (uint32_t i = 0; i < slotCount; ++i) {
         const FrameSlotResources make(c, i);
         EbpiSlot& slot = slots[i];
         VKC_TRY(make.descriptorSet(slot.setupSet, frames.descriptorPool, setup.setLayouts[0], "ebpi setup set"));
+        VKC_TRY(createPairSelectionSlot(make, frames.descriptorPool, pairSelection, "ebpi", slot.pairSelection));
         VKC_TRY(make.descriptorSet(slot.directionSet, frames.descriptorPool, histogram.setLayouts[0],
                                    "ebpi direction set", vertexBuffers));
         VKC_TRY(make.descriptorSet(slot.imageSet, frames.descriptorPool, depthExtent.setLayouts[0], "ebpi image set",

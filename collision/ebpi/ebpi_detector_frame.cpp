@@ -171,10 +171,16 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
 
     // The pairs and their tables, from the candidates on the GPU.
     EbpiSetupPassInputs setupIn;
-    setupIn.pipeline = &setup;
+    setupIn.verdictsPipeline = &pairVerdicts;
+    setupIn.tablesPipeline = &setup;
     setupIn.set = slot.setupSet;
+    setupIn.candidateCapacity = candidates.buffers.pairCapacity;
+    setupIn.maxGroups = maxGroups;
     setupIn.bounds = candidates.buffers.bounds;
     setupIn.candidates = candidates.buffers.pairs;
+    setupIn.selection = declarePairSelection(graph, pairSelection, slot.pairSelection, "ebpi", setupIn.candidates,
+                                             setupIn.candidateCapacity, uint32_t(scene.objects.size()), pairSlots,
+                                             maxGroups);
     setupIn.sceneObjects = host("ebpi scene objects", tables.objects.size() * sizeof(gpu::EbpiSceneObjectGpu));
     setupIn.startAxes = host("ebpi start axes", startAxes.size() * sizeof(gpu::EbpiStartAxesGpu));
     setupIn.params = host("ebpi setup parameters", sizeof(gpu::EbpiSetupParamsGpu));
@@ -390,6 +396,7 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
 
     const GraphDescriptors d(c, graph, frames.placeholder.buffer);
     for (const auto& [binding, handle] : ebpiSetupBufferBindings(setupIn)) d.storageBuffer(slot.setupSet, binding, handle);
+    writePairSelectionDescriptors(d, slot.pairSelection, setupIn.selection);
     for (const auto& [binding, handle] : ebpiDirectionBufferBindings(aim)) d.storageBuffer(slot.directionSet, binding, handle);
     for (const auto& [binding, handle] : ebpiImageBufferBindings(image)) d.storageBuffer(slot.imageSet, binding, handle);
     for (const auto& [binding, handle] : ebpiRayBufferBindings(rays)) d.storageBuffer(slot.raySet, binding, handle);

@@ -10,6 +10,7 @@
 #include "collision/ebpi/ebpi_scene_tables.h"
 #include "collision/frames/gpu_candidates.h"
 #include "collision/frames/detector_frames.h"
+#include "collision/frames/pair_selection_frame.h"
 #include "collision/scene/scene_index_cache.h"
 #include "passes/ebpi/ebpi_trace_pipelines.h"
 #include "passes/graph/graph.h"
@@ -47,6 +48,7 @@ enum EbpiReadback : uint32_t {
 };
 
 struct EbpiSlot {
+    PairSelectionSlot pairSelection;  // the setup's
     VkDescriptorSet setupSet = VK_NULL_HANDLE, directionSet = VK_NULL_HANDLE, imageSet = VK_NULL_HANDLE,
                     raySet = VK_NULL_HANDLE, traceSet = VK_NULL_HANDLE, volumeSet = VK_NULL_HANDLE;
     std::unique_ptr<Graph> graph;  // kept for pass names when reading timings
@@ -63,7 +65,8 @@ struct EbpiDetectorImpl {
     Context* context = nullptr;  // for the broadphase of run(scene)
     EbpiSettings settings;
     EbpiRayBackend backend = EbpiRayBackend::Compute;
-    Pipeline setup, histogram, directions;
+    Pipeline pairVerdicts, setup, histogram, directions;  // ebpi_pair_verdicts.comp, ebpi_pair_setup.comp first
+    PairSelectionPrograms pairSelection;
     Pipeline depthExtent, edgeTerms, transientTerms, pyramid, options, allocate, scan, generate, volume;
     Pipeline aabbPairs, aabbRefit, aabbIndirect, aabbTraverse;  // the traversal in leaf-box mode
     AabbTreeCache trees;

@@ -24,6 +24,7 @@ struct StageOf {
 
 // The detector's passes (ebpi_detector_frame.cpp); the pyramid's are labelled per level.
 constexpr StageOf kStages[] = {
+    {kEbpiPairVerdictsPassName, &EbpiStageTimings::directions},
     {kEbpiPairSetupPassName, &EbpiStageTimings::directions},
     {kEbpiHistogramClearPassName, &EbpiStageTimings::directions},
     {kEbpiNormalHistogramPassName, &EbpiStageTimings::directions},
@@ -51,6 +52,10 @@ EbpiStageTimings ebpiStageTimings(const std::map<std::string, double>& passMs) {
     for (const auto& [pass, ms] : passMs) {
         if (pass.rfind(kEbpiPyramidPassName, 0) == 0) {
             out.rays += ms;
+            continue;
+        }
+        if (pass.rfind(kEbpiPairSelectPassPrefix, 0) == 0) {  // the set-up's, as ebpi-pair-setup
+            out.directions += ms;
             continue;
         }
         bool known = false;

@@ -16,6 +16,7 @@
 #include "spirv/ldi_indirect.comp.h"
 #include "spirv/ldi_layer_count.comp.h"
 #include "spirv/ldi_pair_setup.comp.h"
+#include "spirv/ldi_pair_verdicts.comp.h"
 #include "spirv/ldi_peel.frag.h"
 #include "spirv/ldi_peel.vert.h"
 #include "spirv/fullscreen_triangle.vert.h"
@@ -57,8 +58,10 @@ LdiDetectorImpl::~LdiDetectorImpl() {
     if (!ctx) return;
     destroyDetectorFrames(*ctx, frames);
     for (Pipeline* p :
-         {&peel, &stencilClear, &layerCount, &indirect, &sort, &volume, &volumeSum, &points, &drawnBound, &pairSetup})
+         {&peel, &stencilClear, &layerCount, &indirect, &sort, &volume, &volumeSum, &points, &drawnBound, &pairVerdicts,
+          &pairSetup})
         destroyPipeline(*ctx, *p);
+    destroyPairSelectionPrograms(*ctx, pairSelection);
 }
 
 Status LdiDetectorImpl::createPipelines() {
@@ -78,8 +81,11 @@ Status LdiDetectorImpl::createPipelines() {
     VKC_TRY(compute(volumeSum, kSpirv_ldi_volume_sum_comp, "ldi-volume-sum"));
     VKC_TRY(compute(points, kSpirv_ldi_points_comp, "ldi-points"));
     VKC_TRY(compute(drawnBound, kSpirv_ldi_drawn_bound_comp, "ldi-drawn-bound"));
+    VKC_TRY(assignResult(pairVerdicts, createComputePipeline(c, kSpirv_ldi_pair_verdicts_comp, kLdiSetupLayout, {},
+                                                             "ldi-pair-verdicts")));
     VKC_TRY(assignResult(pairSetup, createComputePipeline(c, kSpirv_ldi_pair_setup_comp, kLdiSetupLayout, {},
                                                           "ldi-pair-setup")));
+    VKC_TRY(assignResult(pairSelection, createPairSelectionPrograms(c)));
 
     // §4: depth test and culling off; the stencil routes one fragment per pixel and pass (EQUAL
     // the pass's layer, set per pass) and counts every fragment (increment-and-clamp on pass and fail).
@@ -118,12 +124,13 @@ Status LdiDetectorImpl::createResources() {
     const uint32_t slotCount = s.framesInFlight;
     const uint32_t vertexBuffers = frames.vertexBufferCapacity;
     // Per slot: the draw set (tiles and the vertex buffers), the compute set (tiles, the vertex
-    // buffers and 12 more), the setup set (9).
+    // buffers and 12 more), the setup set (12), the pair selection's sets.
     VkDescriptorPoolSize sizes[2] = {
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, slotCount * (2 * (1 + vertexBuffers) + 12 + 9)},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+         slotCount * (2 * (1 + vertexBuffers) + 12 + 12 + kPairSelectionStorageBuffers)},
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, slotCount}};
     VKC_TRY(createDetectorFrames(c,
-                                 {"ldi", slotCount, slotCount * 4, sizes,
+                                 {"ldi", slotCount, slotCount * (4 + kPairSelectionSets), sizes,
                                   ldiReadbackLayout(s.insideCapacity, s.maxPairs, maxTiles, s.resolution, s.keepImages),
                                   !s.disableGpuTimings},
                                  frames));
@@ -138,6 +145,7 @@ Status LdiDetectorImpl::createResources() {
         VKC_TRY(make.descriptorSet(slots[i].computeSet, frames.descriptorPool, sort.setLayouts[0], "ldi compute set",
                                    vertexBuffers));
         VKC_TRY(make.descriptorSet(slots[i].setupSet, frames.descriptorPool, pairSetup.setLayouts[0], "ldi setup set"));
+        VKC_TRY(createPairSelectionSlot(make, frames.descriptorPool, pairSelection, "ldi", slots[i].pairSelection));
     }
     return Status::success();
 }

@@ -153,8 +153,12 @@ void LdiDetectorImpl::writeDescriptors(const LdiSlot& slot, const Graph& graph, 
         {gpu::kLdiSetupBindingPointTests, setup->pointTests},
         {gpu::kLdiSetupBindingPointDispatches, setup->pointDispatches},
         {gpu::kLdiSetupBindingFirstDraws, setup->firstDraws},
-        {gpu::kLdiSetupBindingPairs, setup->pairInfos}};
+        {gpu::kLdiSetupBindingPairs, setup->pairInfos},
+        {gpu::kLdiSetupBindingVerdicts, setup->selection.verdicts},
+        {gpu::kLdiSetupBindingSelection, setup->selection.state},
+        {gpu::kLdiSetupBindingSelectedPairs, setup->selection.selected}};
     for (const auto& [binding, buffer] : setupBindings) d.storageBuffer(slot.setupSet, binding, buffer);
+    writePairSelectionDescriptors(d, slot.pairSelection, setup->selection);
 }
 
 Status LdiDetectorImpl::recordGraph(VkCommandBuffer cmd, LdiSlot& slot, uint64_t frame, std::unique_ptr<Graph> ownedGraph,
@@ -201,10 +205,15 @@ Status LdiDetectorImpl::recordGraph(VkCommandBuffer cmd, LdiSlot& slot, uint64_t
     BufferHandle sceneObjects, params;
     if (gpu) {
         LdiPairSetupInputs si;
-        si.pipeline = &pairSetup;
+        si.verdictsPipeline = &pairVerdicts;
+        si.tablesPipeline = &pairSetup;
         si.set = slot.setupSet;
         si.bounds = gpu->candidates.bounds;
         si.candidates = gpu->candidates.pairs;
+        si.candidateCapacity = gpu->candidates.pairCapacity;
+        si.maxGroups = c.properties.limits.maxComputeWorkGroupCount[0];
+        si.selection = declarePairSelection(graph, pairSelection, slot.pairSelection, "ldi", si.candidates,
+                                            si.candidateCapacity, gpu->params.objectCount, s.maxPairs, si.maxGroups);
         sceneObjects = graph.createBuffer("ldi scene objects",
                                           {gpu->objects.size() * sizeof(gpu::LdiSceneObjectGpu), 0, true});
         params = graph.createBuffer("ldi setup parameters", {sizeof(gpu::LdiSetupParamsGpu), 0, true});

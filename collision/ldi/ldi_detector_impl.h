@@ -5,6 +5,7 @@
 
 #include "collision/frames/detector_frames.h"
 #include "collision/frames/gpu_candidates.h"
+#include "collision/frames/pair_selection_frame.h"
 #include "collision/frames/vertex_buffer_slots.h"
 #include "collision/ldi/ldi_drawn_bound_topology.h"
 #include "collision/ldi/ldi_error_bound.h"
@@ -35,6 +36,7 @@ struct LdiSlot {
     VkDescriptorSet tileLayersSet = VK_NULL_HANDLE;
     VkDescriptorSet computeSet = VK_NULL_HANDLE;
     VkDescriptorSet setupSet = VK_NULL_HANDLE;  // ldi-pair-setup's (GPU-driven frames)
+    PairSelectionSlot pairSelection;            // likewise
     std::unique_ptr<Graph> graph;  // kept for pass names when reading timings
 
     SceneIndexCache indices;  // every mesh's triangles, rebuilt when the scene's meshes change
@@ -71,7 +73,9 @@ struct LdiDetectorImpl {
     uint32_t maxTiles = 0;
     uint32_t atlasColumns = 0;
     VkFormat depthStencilFormat = VK_FORMAT_UNDEFINED;
-    Pipeline peel, stencilClear, layerCount, indirect, sort, volume, volumeSum, points, drawnBound, pairSetup;
+    Pipeline peel, stencilClear, layerCount, indirect, sort, volume, volumeSum, points, drawnBound;
+    Pipeline pairVerdicts, pairSetup;  // ldi_pair_verdicts.comp, ldi_pair_setup.comp (GPU-driven frames)
+    PairSelectionPrograms pairSelection;
     DetectorFrames frames;
     std::vector<LdiSlot> slots;
 

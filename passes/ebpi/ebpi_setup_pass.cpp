@@ -1,7 +1,12 @@
 // The pair setup pass; see ebpi_setup_pass.h.
 #include "passes/ebpi/ebpi_setup_pass.h"
 
+#include "passes/graph/compute_binding.h"
+
 #include <volk.h>
+
+#include <algorithm>
+#include <array>
 
 namespace vkc {
 
@@ -9,7 +14,7 @@ namespace {
 
 std::vector<DescriptorBinding> ebpiSetupBindings() {
     std::vector<DescriptorBinding> bindings;
-    for (uint32_t b = gpu::kEbpiSetupBindingBounds; b <= gpu::kEbpiSetupBindingSlots; ++b)
+    for (uint32_t b = gpu::kEbpiSetupBindingBounds; b <= gpu::kEbpiSetupBindingSelectedPairs; ++b)
         bindings.push_back({0, b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1u});
     return bindings;
 }
@@ -33,13 +38,31 @@ std::vector<std::pair<uint32_t, BufferHandle>> ebpiSetupBufferBindings(const Ebp
             {gpu::kEbpiSetupBindingCrossingPairs, in.crossingPairs},
             {gpu::kEbpiSetupBindingDirectionPairs, in.directionPairs},
             {gpu::kEbpiSetupBindingTraversalPairs, in.traversalPairs},
-            {gpu::kEbpiSetupBindingSlots, in.slots}};
+            {gpu::kEbpiSetupBindingSlots, in.slots},
+            {gpu::kEbpiSetupBindingVerdicts, in.selection.verdicts},
+            {gpu::kEbpiSetupBindingSelection, in.selection.state},
+            {gpu::kEbpiSetupBindingSelectedPairs, in.selection.selected}};
 }
 
 EbpiSetupPassOutputs addEbpiSetupPass(Graph& graph, const EbpiSetupPassInputs& in) {
+    const std::array<BufferHandle, 5> inputs = {in.bounds, in.candidates, in.sceneObjects, in.startAxes, in.params};
+    PassBuilder verdicts = graph.addPass(kEbpiPairVerdictsPassName);
+    for (BufferHandle b : inputs) verdicts.read(b, Access::ComputeRead);
+    PairSelectionInputs selection = in.selection;
+    selection.candidates = in.candidates;
+    selection.verdicts = verdicts.write(in.selection.verdicts, Access::ComputeWrite);
+    const uint32_t groups = std::clamp(
+        (in.candidateCapacity + gpu::kEbpiSetupGroupSize - 1) / gpu::kEbpiSetupGroupSize, 1u, in.maxGroups);
+    verdicts.setRecord([pipeline = in.verdictsPipeline, set = in.set, groups](VkCommandBuffer cmd, const PassResources& r) {
+        bindCompute(cmd, r, *pipeline, set);
+        r.device().vkCmdDispatch(cmd, groups, 1, 1);
+    });
+    const PairSelectionOutputs selected = addPairSelectionPasses(graph, selection);
+
     PassBuilder pass = graph.addPass(kEbpiPairSetupPassName);
-    for (BufferHandle b : {in.bounds, in.candidates, in.sceneObjects, in.startAxes, in.params})
-        pass.read(b, Access::ComputeRead);
+    for (BufferHandle b : inputs) pass.read(b, Access::ComputeRead);
+    pass.read(selected.state, Access::ComputeRead);
+    pass.read(selected.selected, Access::ComputeRead);
     EbpiSetupPassOutputs out;
     out.objects = pass.write(in.objects, Access::ComputeWrite);
     out.traceObjects = pass.write(in.traceObjects, Access::ComputeWrite);
@@ -51,11 +74,9 @@ EbpiSetupPassOutputs addEbpiSetupPass(Graph& graph, const EbpiSetupPassInputs& i
     out.directionPairs = pass.write(in.directionPairs, Access::ComputeWrite);
     out.traversalPairs = pass.write(in.traversalPairs, Access::ComputeWrite);
     out.slots = pass.write(in.slots, Access::ComputeWrite);  // read back within the dispatch only
-    pass.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
-        r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, in.pipeline->pipeline);
-        r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, in.pipeline->layout, 0, 1, &in.set, 0,
-                                           nullptr);
-        r.device().vkCmdDispatch(cmd, 1, 1, 1);  // one workgroup: the pairs are taken in list order
+    pass.setRecord([pipeline = in.tablesPipeline, set = in.set](VkCommandBuffer cmd, const PassResources& r) {
+        bindCompute(cmd, r, *pipeline, set);
+        r.device().vkCmdDispatch(cmd, 1, 1, 1);  // a thread per slot
     });
     return out;
 }

@@ -1,5 +1,6 @@
-// The first pass of method `ebpi`'s frame: ebpi-pair-setup (shaders_glsl/ebpi_pair_setup.comp), the
-// frame's tested pairs and every per-pair table the later passes read, from its candidates on the GPU.
+// The first passes of method `ebpi`'s frame: ebpi-pair-verdicts, the pair selection and
+// ebpi-pair-setup (shaders_glsl/ebpi_pair_verdicts.comp, ebpi_pair_setup.comp), the frame's tested pairs and
+// every per-pair table the later passes read, from its candidates on the GPU.
 // Reads: the candidates' boxes and pair list (the broadphase's layout), the scene's objects
 // (EbpiSceneObjectGpu), the pairs' last axes, the parameters. Writes: per slot its objects, trace
 // objects, views, ray views, image jobs, volume, crossing and direction pairs; the transient
@@ -7,6 +8,7 @@
 #pragma once
 
 #include "passes/graph/graph.h"
+#include "passes/shared/pair_selection_passes.h"
 #include "shaders_glsl/shared/ebpi_pair_setup.h"
 #include "vk/pipeline.h"
 
@@ -16,8 +18,12 @@
 namespace vkc {
 
 struct EbpiSetupPassInputs {
-    const Pipeline* pipeline = nullptr;    // ebpi_pair_setup.comp
-    VkDescriptorSet set = VK_NULL_HANDLE;  // kEbpiSetupPipelineLayout
+    const Pipeline* verdictsPipeline = nullptr;  // ebpi_pair_verdicts.comp
+    const Pipeline* tablesPipeline = nullptr;    // ebpi_pair_setup.comp
+    VkDescriptorSet set = VK_NULL_HANDLE;        // kEbpiSetupPipelineLayout
+    uint32_t candidateCapacity = 0;              // entries the candidate list holds
+    uint32_t maxGroups = 65535;                  // maxComputeWorkGroupCount[0]
+    PairSelectionInputs selection;               // of slotCount pairs; its verdicts are written here
 
     BufferHandle bounds, candidates, sceneObjects, startAxes, params;  // read
     // Written, sized by the slots (ebpi_pair_setup.h).
@@ -33,11 +39,15 @@ struct EbpiSetupPassOutputs {
 
 extern const PipelineLayoutDesc kEbpiSetupPipelineLayout;
 
+inline constexpr const char* kEbpiPairVerdictsPassName = "ebpi-pair-verdicts";
 inline constexpr const char* kEbpiPairSetupPassName = "ebpi-pair-setup";
+// Every pass of the pair selection is named "ebpi-pair-select-<step>" (declarePairSelection).
+inline constexpr const char* kEbpiPairSelectPassPrefix = "ebpi-pair-select";
 
 EbpiSetupPassOutputs addEbpiSetupPass(Graph& graph, const EbpiSetupPassInputs& inputs);
 
-// Each binding of kEbpiSetupPipelineLayout with the input it holds, for the caller's descriptor writes.
+// Each binding of kEbpiSetupPipelineLayout with the input it holds, for the caller's descriptor
+// writes (the selection's own set: writePairSelectionDescriptors).
 std::vector<std::pair<uint32_t, BufferHandle>> ebpiSetupBufferBindings(const EbpiSetupPassInputs& inputs);
 
 }  // namespace vkc

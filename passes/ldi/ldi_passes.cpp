@@ -1,19 +1,16 @@
 // Method `ldi` (paper 2), stage 3 and the frame around the peeling: see ldi_passes.h.
 #include "passes/ldi/ldi_passes.h"
 
+#include "passes/graph/compute_binding.h"
+
 #include <volk.h>
+
+#include <algorithm>
+#include <array>
 
 namespace vkc {
 
 namespace {
-
-void bindCompute(VkCommandBuffer cmd, const PassResources& r, const LdiPassInputs& in, const Pipeline& pipeline,
-                 const gpu::LdiComputePush& push) {
-    r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
-    r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1,
-                                       &in.peel.computeSet, 0, nullptr);
-    r.device().vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
-}
 
 // A pass that samples the peeled LDIs: their layers, per-pixel counts and per-tile stats.
 void readPeeledLdis(PassBuilder& pass, const DepthPeelState& state) {
@@ -33,23 +30,42 @@ const PipelineLayoutDesc kLdiSetupLayout = {
      {0, gpu::kLdiSetupBindingPointTests, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kLdiSetupBindingPointDispatches, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kLdiSetupBindingFirstDraws, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
-     {0, gpu::kLdiSetupBindingPairs, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
+     {0, gpu::kLdiSetupBindingPairs, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kLdiSetupBindingVerdicts, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kLdiSetupBindingSelection, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+     {0, gpu::kLdiSetupBindingSelectedPairs, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
     0};
 
 LdiPairSetupInputs addLdiPairSetupPass(Graph& graph, const LdiPairSetupInputs& in) {
     LdiPairSetupInputs out = in;
+    const std::array<BufferHandle, 4> inputs = {in.bounds, in.candidates, in.sceneObjects, in.params};
+    PassBuilder verdicts = graph.addPass("ldi-pair-verdicts");
+    for (BufferHandle b : inputs) verdicts.read(b, Access::ComputeRead);
+    out.selection.candidates = in.candidates;
+    out.selection.verdicts = verdicts.write(in.selection.verdicts, Access::ComputeWrite);
+    const uint32_t groups = std::clamp((in.candidateCapacity + gpu::kLdiSetupGroupSize - 1) / gpu::kLdiSetupGroupSize,
+                                       1u, in.maxGroups);
+    verdicts.setRecord([pipeline = in.verdictsPipeline, set = in.set, groups](VkCommandBuffer cmd, const PassResources& r) {
+        bindCompute(cmd, r, *pipeline, set);
+        r.device().vkCmdDispatch(cmd, groups, 1, 1);
+    });
+
+    const PairSelectionOutputs selected = addPairSelectionPasses(graph, out.selection);
+    out.selection.state = selected.state;
+    out.selection.selected = selected.selected;
+
     PassBuilder pass = graph.addPass("ldi-pair-setup");
-    for (BufferHandle b : {in.bounds, in.candidates, in.sceneObjects, in.params}) pass.read(b, Access::ComputeRead);
+    for (BufferHandle b : inputs) pass.read(b, Access::ComputeRead);
+    pass.read(selected.state, Access::ComputeRead);
+    pass.read(selected.selected, Access::ComputeRead);
     out.tiles = pass.write(in.tiles, Access::ComputeWrite);
     out.pointTests = pass.write(in.pointTests, Access::ComputeWrite);
     out.pointDispatches = pass.write(in.pointDispatches, Access::ComputeWrite);
     out.firstDraws = pass.write(in.firstDraws, Access::ComputeWrite);
     out.pairInfos = pass.write(in.pairInfos, Access::ComputeWrite);
-    pass.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
-        r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, in.pipeline->pipeline);
-        r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, in.pipeline->layout, 0, 1, &in.set, 0,
-                                           nullptr);
-        r.device().vkCmdDispatch(cmd, 1, 1, 1);
+    pass.setRecord([pipeline = in.tablesPipeline, set = in.set](VkCommandBuffer cmd, const PassResources& r) {
+        bindCompute(cmd, r, *pipeline, set);
+        r.device().vkCmdDispatch(cmd, 1, 1, 1);  // a thread per slot
     });
     return out;
 }
@@ -98,7 +114,7 @@ void addLdiPasses(Graph& graph, const LdiPassInputs& in) {
         volume.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
             gpu::LdiComputePush push = base;
             push.pairCount = in.pairCount;
-            bindCompute(cmd, r, in, *in.pipelines.volume, push);
+            bindCompute(cmd, r, *in.pipelines.volume, in.peel.computeSet, push);
             r.device().vkCmdDispatch(cmd, ldiVolumeGroups(in.peel.resolution), in.pairCount, 1);
         });
 
@@ -108,7 +124,7 @@ void addLdiPasses(Graph& graph, const LdiPassInputs& in) {
         sum.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
             gpu::LdiComputePush push = base;
             push.pairCount = in.pairCount;
-            bindCompute(cmd, r, in, *in.pipelines.volumeSum, push);
+            bindCompute(cmd, r, *in.pipelines.volumeSum, in.peel.computeSet, push);
             r.device().vkCmdDispatch(cmd, in.pairCount, 1, 1);
         });
     }
@@ -123,7 +139,7 @@ void addLdiPasses(Graph& graph, const LdiPassInputs& in) {
         drawnBound.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
             gpu::LdiComputePush push = base;
             push.pairCount = in.pairCount;
-            bindCompute(cmd, r, in, *in.pipelines.drawnBound, push);
+            bindCompute(cmd, r, *in.pipelines.drawnBound, in.peel.computeSet, push);
             r.device().vkCmdDispatch(cmd, 2 * in.pairCount, 1, 1);  // one workgroup per tile
         });
     }
@@ -142,7 +158,7 @@ void addLdiPasses(Graph& graph, const LdiPassInputs& in) {
             for (uint32_t test = 0; test < in.pointTestCount; ++test) {
                 gpu::LdiComputePush push = base;
                 push.pointTest = test;
-                bindCompute(cmd, r, in, *in.pipelines.points, push);
+                bindCompute(cmd, r, *in.pipelines.points, in.peel.computeSet, push);
                 r.device().vkCmdDispatchIndirect(cmd, r.buffer(dispatches),
                                                  r.bufferOffset(dispatches) + test * sizeof(VkDispatchIndirectCommand));
             }

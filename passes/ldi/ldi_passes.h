@@ -1,6 +1,6 @@
 // Passes of method `ldi` (paper 2), in frame order:
-//   [ldi-pair-setup (GPU-driven frames: the pairs and their tables from the broadphase's
-//   candidates, addLdiPairSetupPass)] -> ldi-setup (reset pair results and the inside list) ->
+//   [ldi-pair-verdicts, ldi-pair-select-*, ldi-pair-setup (GPU-driven frames: the pairs and
+//   their tables from the broadphase's candidates, addLdiPairSetupPass)] -> ldi-setup (reset pair results and the inside list) ->
 //   depth peeling of every tile
 //   (ldi_peel_passes.h) -> ldi-volume, ldi-volume-sum (§3.3a, pairs) -> ldi-drawn-bound (pairs
 //   whose tiles ask for it) -> ldi-points (§3.3b) -> ldi-readback.
@@ -15,6 +15,7 @@
 
 #include "passes/ldi/ldi_peel_passes.h"
 #include "passes/graph/readback_layout.h"
+#include "passes/shared/pair_selection_passes.h"
 
 #include <vector>
 
@@ -28,13 +29,18 @@ struct LdiPipelines {
     const Pipeline* drawnBound = nullptr;  // ldi_drawn_bound.comp
 };
 
-// A GPU-driven frame's ldi-pair-setup (ldi_pair_setup.comp, one workgroup): it reads the candidates
-// and the scene's objects and writes every table of `maxPairs` pair slots.
+// A GPU-driven frame's pair setup: ldi-pair-verdicts tests every candidate (many workgroups), the
+// pair selection keeps the first maxPairs accepted, and ldi-pair-setup (one workgroup) writes
+// every table of `maxPairs` pair slots from them.
 struct LdiPairSetupInputs {
-    const Pipeline* pipeline = nullptr;
-    VkDescriptorSet set = VK_NULL_HANDLE;  // kLdiSetupLayout
-    BufferHandle bounds, candidates;       // the broadphase's layout (gpu_candidates.h)
-    BufferHandle sceneObjects, params;     // host-written
+    const Pipeline* verdictsPipeline = nullptr;  // ldi_pair_verdicts.comp
+    const Pipeline* tablesPipeline = nullptr;    // ldi_pair_setup.comp
+    VkDescriptorSet set = VK_NULL_HANDLE;        // kLdiSetupLayout
+    BufferHandle bounds, candidates;             // the broadphase's layout (gpu_candidates.h)
+    BufferHandle sceneObjects, params;           // host-written
+    uint32_t candidateCapacity = 0;              // entries the candidate list holds
+    uint32_t maxGroups = 65535;                  // maxComputeWorkGroupCount[0]
+    PairSelectionInputs selection;               // its verdicts are written here
     // Written: 2 x maxPairs tiles, point tests and dispatches, first draws; the setup state and
     // maxPairs pair infos.
     BufferHandle tiles, pointTests, pointDispatches, firstDraws, pairInfos;

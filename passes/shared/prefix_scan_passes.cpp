@@ -2,13 +2,10 @@
 #include "passes/shared/prefix_scan_passes.h"
 
 #include "passes/graph/compute_binding.h"
-#include "vk/assign_result.h"
 
 #include "spirv/prefix_scan_apply.comp.h"
 #include "spirv/prefix_scan_blocks.comp.h"
 #include "spirv/prefix_scan_reduce.comp.h"
-
-#include <tuple>
 
 namespace vkc {
 
@@ -22,17 +19,10 @@ const PipelineLayoutDesc kPrefixScanLayout = {
 
 Result<PrefixScanPipelines> createPrefixScanPipelines(VulkanContext& ctx) {
     PrefixScanPipelines made;
-    const std::tuple<Pipeline*, std::span<const uint32_t>, const char*> steps[] = {
-        {&made.reduce, kSpirv_prefix_scan_reduce_comp, "prefix-scan-reduce"},
-        {&made.blocks, kSpirv_prefix_scan_blocks_comp, "prefix-scan-blocks"},
-        {&made.apply, kSpirv_prefix_scan_apply_comp, "prefix-scan-apply"}};
-    for (const auto& [pipeline, spirv, name] : steps) {
-        const Status status = assignResult(*pipeline, createComputePipeline(ctx, spirv, kPrefixScanLayout, {}, name));
-        if (!status.ok()) {
-            destroyPrefixScanPipelines(ctx, made);
-            return status;
-        }
-    }
+    const ComputePipelineStep steps[] = {{&made.reduce, kSpirv_prefix_scan_reduce_comp, "prefix-scan-reduce"},
+                                         {&made.blocks, kSpirv_prefix_scan_blocks_comp, "prefix-scan-blocks"},
+                                         {&made.apply, kSpirv_prefix_scan_apply_comp, "prefix-scan-apply"}};
+    VKC_TRY(createComputePipelines(ctx, steps, kPrefixScanLayout));
     return made;
 }
 

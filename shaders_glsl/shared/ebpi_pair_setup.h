@@ -24,7 +24,7 @@ double ebpiLdexp(double x, int exponent) { return ldexp(x, exponent); }
 
 VKC_CONSTANT(uint, kEbpiSetupGroupSize, 64u)
 
-// Descriptor bindings (set 0) of ebpi_pair_setup.comp.
+// Descriptor bindings (set 0) of ebpi_pair_verdicts.comp and ebpi_pair_setup.comp.
 VKC_CONSTANT(uint, kEbpiSetupBindingBounds, 0u)        // the candidates' boxes (broadphase.h), read
 VKC_CONSTANT(uint, kEbpiSetupBindingCandidates, 1u)    // their pair list (PairListHeader, uvec2), read
 VKC_CONSTANT(uint, kEbpiSetupBindingSceneObjects, 2u)  // EbpiSceneObjectGpu per scene object, read
@@ -40,6 +40,9 @@ VKC_CONSTANT(uint, kEbpiSetupBindingCrossingPairs, 11u)   // EbpiCrossingPairGpu
 VKC_CONSTANT(uint, kEbpiSetupBindingDirectionPairs, 12u)  // EbpiDirectionPairGpu per slot
 VKC_CONSTANT(uint, kEbpiSetupBindingTraversalPairs, 13u)  // the transient edges' pair list (broadphase.h)
 VKC_CONSTANT(uint, kEbpiSetupBindingSlots, 14u)           // EbpiSetupStateGpu, then EbpiSlotGpu per slot
+VKC_CONSTANT(uint, kEbpiSetupBindingVerdicts, 15u)        // uint per stored candidate (pair_selection.h)
+VKC_CONSTANT(uint, kEbpiSetupBindingSelection, 16u)       // PairSelectionStateGpu, read
+VKC_CONSTANT(uint, kEbpiSetupBindingSelectedPairs, 17u)   // uvec2[2 * slotCount], the sorted half read
 
 // One scene object as the setup reads it (std430, 192 bytes).
 struct EbpiSceneObjectGpu {

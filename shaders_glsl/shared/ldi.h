@@ -52,8 +52,10 @@ VKC_CONSTANT(uint, kLdiNoVertexAcross, 0xffffffffu)  // the side's edge is not i
 // bound grows by less than a thousandth of a half cylinder per side.
 VKC_CONSTANT(float, kLdiDrawnBoundAngleMargin, 2.0e-3)
 
-// The GPU-driven pair setup (ldi_pair_setup.comp), a set of its own: the candidates in the
-// broadphase's layout and the scene's objects in; every table the passes read out.
+// The GPU-driven pair setup (ldi_pair_setup.glsl), a set of its own: the candidates in the
+// broadphase's layout and the scene's objects in; a verdict per candidate out
+// (ldi_pair_verdicts.comp), then from the pair selection (shared/pair_selection.h) every table the
+// passes read (ldi_pair_setup.comp).
 VKC_CONSTANT(uint, kLdiSetupGroupSize, 64u)
 VKC_CONSTANT(uint, kLdiSetupBindingBounds, 0u)
 VKC_CONSTANT(uint, kLdiSetupBindingCandidates, 1u)
@@ -64,6 +66,9 @@ VKC_CONSTANT(uint, kLdiSetupBindingPointTests, 5u)
 VKC_CONSTANT(uint, kLdiSetupBindingPointDispatches, 6u)
 VKC_CONSTANT(uint, kLdiSetupBindingFirstDraws, 7u)
 VKC_CONSTANT(uint, kLdiSetupBindingPairs, 8u)
+VKC_CONSTANT(uint, kLdiSetupBindingVerdicts, 9u)        // uint per stored candidate (pair_selection.h)
+VKC_CONSTANT(uint, kLdiSetupBindingSelection, 10u)      // PairSelectionStateGpu, read
+VKC_CONSTANT(uint, kLdiSetupBindingSelectedPairs, 11u)  // uvec2[2 * maxPairs], the sorted half read
 
 // LdiPairInfoGpu::flags
 VKC_CONSTANT(uint, kLdiPairAFromMin, 1u)        // a's outside face is box.min[axis]

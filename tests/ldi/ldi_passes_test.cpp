@@ -95,12 +95,22 @@ TEST(LdiPasses, PassCountGrowsNeitherWithTheCapNorWithTheLdis) {
     EXPECT_EQ(passNames(2, 1).size(), passNames(2, 8).size() - 2);
 }
 
-// A GPU-driven frame: ldi-pair-setup writes the tables before any pass reads them, and the count
-// pass's indirect first draws wait for its compute writes.
+// A GPU-driven frame: the verdicts come first, the selection after them, ldi-pair-setup writes the
+// tables from it before any pass reads them, and the count pass's indirect first draws wait for
+// its compute writes.
 TEST(LdiPasses, PairSetupWritesEveryTableBeforeTheCountPassDrawsFromThem) {
     Graph graph;
     LdiPassInputs in = fakeInputs(graph, 4, 4);
     LdiPairSetupInputs setup;
+    setup.candidateCapacity = 100;
+    setup.selection.candidateCapacity = 100;
+    setup.selection.objectCount = 10;
+    setup.selection.maxPairs = 2;
+    setup.selection.label = "ldi-pair-select";
+    for (BufferHandle* b : {&setup.selection.verdicts, &setup.selection.starts, &setup.selection.startSums,
+                            &setup.selection.ranks, &setup.selection.rankSums, &setup.selection.state,
+                            &setup.selection.selected})
+        *b = graph.createBuffer("selection buffer", {64});
     setup.bounds = in.peel.layers;  // any imported buffers the pass only reads
     setup.candidates = in.peel.stats;
     setup.sceneObjects = in.inside;
@@ -119,7 +129,10 @@ TEST(LdiPasses, PairSetupWritesEveryTableBeforeTheCountPassDrawsFromThem) {
     addLdiPasses(graph, in);
     Status compiled = graph.compile();
     ASSERT_TRUE(compiled.ok()) << compiled.describe();
-    ASSERT_EQ(graph.passName(0), "ldi-pair-setup");
+    ASSERT_EQ(graph.passName(0), "ldi-pair-verdicts");
+    uint32_t tables = 0;
+    while (tables < graph.passCount() && graph.passName(tables) != "ldi-pair-setup") ++tables;
+    for (uint32_t p = 1; p < tables; ++p) EXPECT_EQ(graph.passName(p).rfind("ldi-pair-select-", 0), 0u) << graph.passName(p);
     uint32_t count = 0;
     while (count < graph.passCount() && graph.passName(count) != "ldi-count") ++count;
     ASSERT_LT(count, graph.passCount());

@@ -30,6 +30,7 @@ public:
     }
 
     VkBuffer placeholder() const { return placeholder_.buffer; }
+    VkDescriptorPool pool() const { return pool_; }
 
     void destroy() {
         if (!ctx_) return;

@@ -1,0 +1,9 @@
+// Pair selection, step pick: the selected pairs appended (pair_select.glsl).
+#version 460
+#extension GL_GOOGLE_include_directive : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_basic : require
+
+#include "pair_select.glsl"
+
+void main() { pickStep(); }

@@ -43,11 +43,12 @@ PairSelectionOutputs addPairSelectionPasses(Graph& graph, const PairSelectionInp
     auto groupsFor = [&](uint32_t threads) {
         return std::clamp((threads + gpu::kPairSelectGroupSize - 1) / gpu::kPairSelectGroupSize, 1u, in.maxGroups);
     };
-    auto step = [&](const char* name, const Pipeline& pipeline, uint32_t threads) {
+    // The pipelines are looked at only when the pass records.
+    auto step = [&](const char* name, Pipeline PairSelectionPipelines::*pipeline, uint32_t threads) {
         PassBuilder pass = graph.addPass(in.label + name);
-        pass.setRecord([&pipeline, set = in.set, push, groups = groupsFor(threads)](VkCommandBuffer cmd,
-                                                                                   const PassResources& r) {
-            bindCompute(cmd, r, pipeline, set, push);
+        pass.setRecord([pipelines = in.pipelines, pipeline, set = in.set, push,
+                        groups = groupsFor(threads)](VkCommandBuffer cmd, const PassResources& r) {
+            bindCompute(cmd, r, pipelines->*pipeline, set, push);
             r.device().vkCmdDispatch(cmd, groups, 1, 1);
         });
         return pass;
@@ -66,7 +67,7 @@ PairSelectionOutputs addPairSelectionPasses(Graph& graph, const PairSelectionInp
         r.device().vkCmdFillBuffer(cmd, r.buffer(ranksIn), r.bufferOffset(ranksIn), objectBytes, 0u);
     });
 
-    PassBuilder count = step("-count", in.pipelines->count, in.candidateCapacity);
+    PassBuilder count = step("-count", &PairSelectionPipelines::count, in.candidateCapacity);
     count.read(in.candidates, Access::ComputeRead);
     count.read(in.verdicts, Access::ComputeRead);
     starts = count.write(starts, Access::ComputeReadWrite);
@@ -75,11 +76,11 @@ PairSelectionOutputs addPairSelectionPasses(Graph& graph, const PairSelectionInp
     starts = addPrefixScanPasses(graph, {in.scan, in.startsScanSet, in.objectCount, starts, in.startSums,
                                          in.label + "-starts"}).data;
 
-    PassBuilder cut = step("-cut", in.pipelines->cut, in.objectCount);
+    PassBuilder cut = step("-cut", &PairSelectionPipelines::cut, in.objectCount);
     cut.read(starts, Access::ComputeRead);
     state = cut.write(state, Access::ComputeReadWrite);
 
-    PassBuilder group = step("-group", in.pipelines->group, in.candidateCapacity);
+    PassBuilder group = step("-group", &PairSelectionPipelines::group, in.candidateCapacity);
     group.read(in.candidates, Access::ComputeRead);
     group.read(in.verdicts, Access::ComputeRead);
     ranks = group.write(ranks, Access::ComputeReadWrite);
@@ -88,12 +89,12 @@ PairSelectionOutputs addPairSelectionPasses(Graph& graph, const PairSelectionInp
     ranks = addPrefixScanPasses(graph, {in.scan, in.ranksScanSet, in.objectCount, ranks, in.rankSums,
                                         in.label + "-ranks"}).data;
 
-    PassBuilder pick = step("-pick", in.pipelines->pick, in.candidateCapacity);
+    PassBuilder pick = step("-pick", &PairSelectionPipelines::pick, in.candidateCapacity);
     for (BufferHandle b : {in.candidates, in.verdicts, starts, ranks}) pick.read(b, Access::ComputeRead);
     state = pick.write(state, Access::ComputeReadWrite);
     BufferHandle selected = pick.write(in.selected, Access::ComputeWrite);
 
-    PassBuilder sort = step("-sort", in.pipelines->sort, in.maxPairs);
+    PassBuilder sort = step("-sort", &PairSelectionPipelines::sort, in.maxPairs);
     sort.read(state, Access::ComputeRead);
     selected = sort.write(selected, Access::ComputeReadWrite);
     return {state, selected};

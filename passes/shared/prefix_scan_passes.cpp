@@ -35,24 +35,26 @@ void destroyPrefixScanPipelines(VulkanContext& ctx, PrefixScanPipelines& pipelin
 ScannedBuffers addPrefixScanPasses(Graph& graph, const PrefixScanInputs& in) {
     const uint32_t blocks = prefixScanBlocks(in.count);
     const gpu::PrefixScanPush push = {in.count, blocks, 0u, 0u};
-    auto step = [&](const char* name, const Pipeline& pipeline, uint32_t groups) {
+    // The pipelines are looked at only when the pass records.
+    auto step = [&](const char* name, Pipeline PrefixScanPipelines::*pipeline, uint32_t groups) {
         PassBuilder pass = graph.addPass(in.label + name);
-        pass.setRecord([&pipeline, set = in.set, push, groups](VkCommandBuffer cmd, const PassResources& r) {
+        pass.setRecord([pipelines = in.pipelines, pipeline, set = in.set, push, groups](VkCommandBuffer cmd,
+                                                                                       const PassResources& r) {
             if (groups == 0) return;
-            bindCompute(cmd, r, pipeline, set, push);
+            bindCompute(cmd, r, pipelines->*pipeline, set, push);
             r.device().vkCmdDispatch(cmd, groups, 1, 1);
         });
         return pass;
     };
     BufferHandle sums = in.blockSums;
     if (blocks > 1) {
-        PassBuilder reduce = step("-reduce", in.pipelines->reduce, blocks);
+        PassBuilder reduce = step("-reduce", &PrefixScanPipelines::reduce, blocks);
         reduce.read(in.data, Access::ComputeRead);
         sums = reduce.write(sums, Access::ComputeWrite);
-        PassBuilder offsets = step("-blocks", in.pipelines->blocks, 1);
+        PassBuilder offsets = step("-blocks", &PrefixScanPipelines::blocks, 1);
         sums = offsets.write(sums, Access::ComputeReadWrite);
     }
-    PassBuilder apply = step("-apply", in.pipelines->apply, blocks);
+    PassBuilder apply = step("-apply", &PrefixScanPipelines::apply, blocks);
     if (blocks > 1) apply.read(sums, Access::ComputeRead);
     return {apply.write(in.data, Access::ComputeReadWrite), sums};
 }

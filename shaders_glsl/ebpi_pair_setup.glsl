@@ -131,6 +131,27 @@ void fillSlots() {
     traversalHeader = PairListHeader(used, params.slotCount, 0u, 0u);
 }
 
+// View v before the directions pass fits its rotation, window and scales (it has no direction
+// yet): only its pixels' place and the region it covers.
+EbpiViewGpu unfittedView(uint v, dvec3 regionLo, dvec3 regionHi) {
+    EbpiViewGpu view;
+    for (uint k = 0u; k < 9u; ++k) view.rotation[k] = 0.0LF;
+    view.originX = 0.0LF;
+    view.originY = 0.0LF;
+    view.pixelX = 1.0LF;
+    view.pixelY = 1.0LF;
+    for (uint k = 0u; k < 15u; ++k) view.scales[k] = 1.0LF;
+    view.width = 0u;
+    view.height = 0u;
+    view.firstPixel = v * params.pixelsPerView;
+    view.unused = 0u;
+    for (uint k = 0u; k < 3u; ++k) {
+        view.regionLo[k] = regionLo[k];
+        view.regionHi[k] = regionHi[k];
+    }
+    return view;
+}
+
 void writeEmptySlot(uint p) {
     for (uint k = 0u; k < 2u; ++k) {
         ObjectGpu o;
@@ -141,22 +162,7 @@ void writeEmptySlot(uint p) {
     }
     for (uint axis = 0u; axis < 3u; ++axis) {
         uint v = 3u * p + axis;
-        EbpiViewGpu view;
-        for (uint k = 0u; k < 9u; ++k) view.rotation[k] = 0.0LF;
-        view.originX = 0.0LF;
-        view.originY = 0.0LF;
-        view.pixelX = 1.0LF;
-        view.pixelY = 1.0LF;
-        for (uint k = 0u; k < 15u; ++k) view.scales[k] = 1.0LF;
-        view.width = 0u;
-        view.height = 0u;
-        view.firstPixel = v * params.pixelsPerView;
-        view.unused = 0u;
-        for (uint k = 0u; k < 3u; ++k) {
-            view.regionLo[k] = 0.0LF;
-            view.regionHi[k] = -1.0LF;
-        }
-        views[v] = view;
+        views[v] = unfittedView(v, dvec3(0.0LF), dvec3(-1.0LF));  // an empty region
         rayViews[v] = EbpiRayViewGpu(params.tolerance, 0.0LF, 0.0LF, 0.0LF, v * params.tilesPerView, 0u, 2u * p,
                                      2u * p + 1u, p, axis);
         for (uint k = 0u; k < 2u; ++k) jobs[6u * p + 2u * axis + k] = EbpiImageJobGpu(v, 2u * p + k, 0u, 0u);
@@ -220,23 +226,7 @@ void writeSlot(uint p, uint firstSlotA) {
     double volumeScale = ebpiVolumeScaleOf(boxes.extent);
     for (uint axis = 0u; axis < 3u; ++axis) {
         uint v = 3u * p + axis;
-        // The directions pass fits rotation, window and scales once it has the direction.
-        EbpiViewGpu view;
-        for (uint k = 0u; k < 9u; ++k) view.rotation[k] = 0.0LF;
-        view.originX = 0.0LF;
-        view.originY = 0.0LF;
-        view.pixelX = 1.0LF;
-        view.pixelY = 1.0LF;
-        for (uint k = 0u; k < 15u; ++k) view.scales[k] = 1.0LF;
-        view.width = 0u;
-        view.height = 0u;
-        view.firstPixel = v * params.pixelsPerView;
-        view.unused = 0u;
-        for (uint k = 0u; k < 3u; ++k) {
-            view.regionLo[k] = regionLo[k];
-            view.regionHi[k] = regionHi[k];
-        }
-        views[v] = view;
+        views[v] = unfittedView(v, regionLo, regionHi);
         rayViews[v] = EbpiRayViewGpu(params.tolerance, 0.0LF, 0.0LF, 0.0LF, v * params.tilesPerView, 0u, 2u * p,
                                      2u * p + 1u, p, axis);
         for (uint k = 0u; k < 2u; ++k)

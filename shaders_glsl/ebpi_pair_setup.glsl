@@ -152,6 +152,24 @@ EbpiViewGpu unfittedView(uint v, dvec3 regionLo, dvec3 regionHi) {
     return view;
 }
 
+// Slot p's crossing pair: its two objects' triangles (from firstIndexA, firstIndexB) within the region.
+EbpiCrossingPairGpu crossingPair(uint p, dvec3 regionLo, dvec3 regionHi, uint firstIndexA, uint firstIndexB) {
+    EbpiCrossingPairGpu crossing;
+    for (uint k = 0u; k < 3u; ++k) {
+        crossing.regionLo[k] = regionLo[k];
+        crossing.regionHi[k] = regionHi[k];
+    }
+    crossing.objectA = 2u * p;
+    crossing.objectB = 2u * p + 1u;
+    crossing.firstIndexA = firstIndexA;
+    crossing.firstIndexB = firstIndexB;
+    crossing.firstView = 3u * p;
+    crossing.unused0 = 0u;
+    crossing.unused1 = 0u;
+    crossing.unused2 = 0u;
+    return crossing;
+}
+
 void writeEmptySlot(uint p) {
     for (uint k = 0u; k < 2u; ++k) {
         ObjectGpu o;
@@ -168,20 +186,7 @@ void writeEmptySlot(uint p) {
         for (uint k = 0u; k < 2u; ++k) jobs[6u * p + 2u * axis + k] = EbpiImageJobGpu(v, 2u * p + k, 0u, 0u);
     }
     volumePairs[p] = EbpiVolumePairGpu(2u * p, 2u * p + 1u, 0u, 0u, 1.0LF, 1.0LF);
-    EbpiCrossingPairGpu crossing;
-    for (uint k = 0u; k < 3u; ++k) {
-        crossing.regionLo[k] = 0.0LF;
-        crossing.regionHi[k] = -1.0LF;
-    }
-    crossing.objectA = 2u * p;
-    crossing.objectB = 2u * p + 1u;
-    crossing.firstIndexA = 0u;
-    crossing.firstIndexB = 0u;
-    crossing.firstView = 3u * p;
-    crossing.unused0 = 0u;
-    crossing.unused1 = 0u;
-    crossing.unused2 = 0u;
-    crossingPairs[p] = crossing;
+    crossingPairs[p] = crossingPair(p, dvec3(0.0LF), dvec3(-1.0LF), 0u, 0u);  // an empty region
     EbpiDirectionPairGpu direction;
     for (uint k = 0u; k < 9u; ++k) direction.start[k] = k % 4u == 0u ? 1.0LF : 0.0LF;
     for (uint k = 0u; k < 3u; ++k) {
@@ -234,20 +239,7 @@ void writeSlot(uint p, uint firstSlotA) {
     }
     volumePairs[p] = EbpiVolumePairGpu(2u * p, 2u * p + 1u, firstSlotA, firstSlotA + slot.verticesA, volumeScale,
                                        ebpiGradientScaleOf(boxes.extent));
-    EbpiCrossingPairGpu crossing;
-    for (uint k = 0u; k < 3u; ++k) {
-        crossing.regionLo[k] = regionLo[k];
-        crossing.regionHi[k] = regionHi[k];
-    }
-    crossing.objectA = 2u * p;
-    crossing.objectB = 2u * p + 1u;
-    crossing.firstIndexA = sceneA.firstIndex;
-    crossing.firstIndexB = sceneB.firstIndex;
-    crossing.firstView = 3u * p;
-    crossing.unused0 = 0u;
-    crossing.unused1 = 0u;
-    crossing.unused2 = 0u;
-    crossingPairs[p] = crossing;
+    crossingPairs[p] = crossingPair(p, regionLo, regionHi, sceneA.firstIndex, sceneB.firstIndex);
 
     EbpiDirectionPairGpu direction;
     dmat3 start = startOf(slot.a, slot.b);

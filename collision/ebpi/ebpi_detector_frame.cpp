@@ -174,13 +174,11 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
     setupIn.verdictsPipeline = &pairVerdicts;
     setupIn.tablesPipeline = &setup;
     setupIn.set = slot.setupSet;
-    setupIn.candidateCapacity = candidates.buffers.pairCapacity;
-    setupIn.maxGroups = maxGroups;
     setupIn.bounds = candidates.buffers.bounds;
     setupIn.candidates = candidates.buffers.pairs;
     setupIn.selection = declarePairSelection(graph, pairSelection, slot.pairSelection, "ebpi", setupIn.candidates,
-                                             setupIn.candidateCapacity, uint32_t(scene.objects.size()), pairSlots,
-                                             maxGroups);
+                                             candidates.buffers.pairCapacity, uint32_t(scene.objects.size()),
+                                             pairSlots, maxGroups);
     setupIn.sceneObjects = host("ebpi scene objects", tables.objects.size() * sizeof(gpu::EbpiSceneObjectGpu));
     setupIn.startAxes = host("ebpi start axes", startAxes.size() * sizeof(gpu::EbpiStartAxesGpu));
     setupIn.params = host("ebpi setup parameters", sizeof(gpu::EbpiSetupParamsGpu));

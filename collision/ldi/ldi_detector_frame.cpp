@@ -210,10 +210,9 @@ Status LdiDetectorImpl::recordGraph(VkCommandBuffer cmd, LdiSlot& slot, uint64_t
         si.set = slot.setupSet;
         si.bounds = gpu->candidates.bounds;
         si.candidates = gpu->candidates.pairs;
-        si.candidateCapacity = gpu->candidates.pairCapacity;
-        si.maxGroups = c.properties.limits.maxComputeWorkGroupCount[0];
         si.selection = declarePairSelection(graph, pairSelection, slot.pairSelection, "ldi", si.candidates,
-                                            si.candidateCapacity, gpu->params.objectCount, s.maxPairs, si.maxGroups);
+                                            gpu->candidates.pairCapacity, gpu->params.objectCount, s.maxPairs,
+                                            c.properties.limits.maxComputeWorkGroupCount[0]);
         sceneObjects = graph.createBuffer("ldi scene objects",
                                           {gpu->objects.size() * sizeof(gpu::LdiSceneObjectGpu), 0, true});
         params = graph.createBuffer("ldi setup parameters", {sizeof(gpu::LdiSetupParamsGpu), 0, true});

@@ -49,10 +49,10 @@ EbpiSetupPassOutputs addEbpiSetupPass(Graph& graph, const EbpiSetupPassInputs& i
     PassBuilder verdicts = graph.addPass(kEbpiPairVerdictsPassName);
     for (BufferHandle b : inputs) verdicts.read(b, Access::ComputeRead);
     PairSelectionInputs selection = in.selection;
-    selection.candidates = in.candidates;
     selection.verdicts = verdicts.write(in.selection.verdicts, Access::ComputeWrite);
     const uint32_t groups = std::clamp(
-        (in.candidateCapacity + gpu::kEbpiSetupGroupSize - 1) / gpu::kEbpiSetupGroupSize, 1u, in.maxGroups);
+        (in.selection.candidateCapacity + gpu::kEbpiSetupGroupSize - 1) / gpu::kEbpiSetupGroupSize, 1u,
+        in.selection.maxGroups);
     verdicts.setRecord([pipeline = in.verdictsPipeline, set = in.set, groups](VkCommandBuffer cmd, const PassResources& r) {
         bindCompute(cmd, r, *pipeline, set);
         r.device().vkCmdDispatch(cmd, groups, 1, 1);

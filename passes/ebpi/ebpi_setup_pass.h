@@ -21,9 +21,9 @@ struct EbpiSetupPassInputs {
     const Pipeline* verdictsPipeline = nullptr;  // ebpi_pair_verdicts.comp
     const Pipeline* tablesPipeline = nullptr;    // ebpi_pair_setup.comp
     VkDescriptorSet set = VK_NULL_HANDLE;        // kEbpiSetupPipelineLayout
-    uint32_t candidateCapacity = 0;              // entries the candidate list holds
-    uint32_t maxGroups = 65535;                  // maxComputeWorkGroupCount[0]
-    PairSelectionInputs selection;               // of slotCount pairs; its verdicts are written here
+    // Of the same candidates and slotCount pairs (its capacity and grid limit size the verdicts'
+    // grid too); its verdicts are written here.
+    PairSelectionInputs selection;
 
     BufferHandle bounds, candidates, sceneObjects, startAxes, params;  // read
     // Written, sized by the slots (ebpi_pair_setup.h).

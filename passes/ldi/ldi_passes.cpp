@@ -41,10 +41,10 @@ LdiPairSetupInputs addLdiPairSetupPass(Graph& graph, const LdiPairSetupInputs& i
     const std::array<BufferHandle, 4> inputs = {in.bounds, in.candidates, in.sceneObjects, in.params};
     PassBuilder verdicts = graph.addPass("ldi-pair-verdicts");
     for (BufferHandle b : inputs) verdicts.read(b, Access::ComputeRead);
-    out.selection.candidates = in.candidates;
     out.selection.verdicts = verdicts.write(in.selection.verdicts, Access::ComputeWrite);
-    const uint32_t groups = std::clamp((in.candidateCapacity + gpu::kLdiSetupGroupSize - 1) / gpu::kLdiSetupGroupSize,
-                                       1u, in.maxGroups);
+    const uint32_t groups = std::clamp(
+        (in.selection.candidateCapacity + gpu::kLdiSetupGroupSize - 1) / gpu::kLdiSetupGroupSize, 1u,
+        in.selection.maxGroups);
     verdicts.setRecord([pipeline = in.verdictsPipeline, set = in.set, groups](VkCommandBuffer cmd, const PassResources& r) {
         bindCompute(cmd, r, *pipeline, set);
         r.device().vkCmdDispatch(cmd, groups, 1, 1);

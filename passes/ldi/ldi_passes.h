@@ -38,9 +38,9 @@ struct LdiPairSetupInputs {
     VkDescriptorSet set = VK_NULL_HANDLE;        // kLdiSetupLayout
     BufferHandle bounds, candidates;             // the broadphase's layout (gpu_candidates.h)
     BufferHandle sceneObjects, params;           // host-written
-    uint32_t candidateCapacity = 0;              // entries the candidate list holds
-    uint32_t maxGroups = 65535;                  // maxComputeWorkGroupCount[0]
-    PairSelectionInputs selection;               // its verdicts are written here
+    // Of the same candidates (its capacity and grid limit size the verdicts' grid too); its
+    // verdicts are written here.
+    PairSelectionInputs selection;
     // Written: 2 x maxPairs tiles, point tests and dispatches, first draws; the setup state and
     // maxPairs pair infos.
     BufferHandle tiles, pointTests, pointDispatches, firstDraws, pairInfos;

@@ -102,7 +102,6 @@ TEST(LdiPasses, PairSetupWritesEveryTableBeforeTheCountPassDrawsFromThem) {
     Graph graph;
     LdiPassInputs in = fakeInputs(graph, 4, 4);
     LdiPairSetupInputs setup;
-    setup.candidateCapacity = 100;
     setup.selection.candidateCapacity = 100;
     setup.selection.objectCount = 10;
     setup.selection.maxPairs = 2;
@@ -113,6 +112,7 @@ TEST(LdiPasses, PairSetupWritesEveryTableBeforeTheCountPassDrawsFromThem) {
         *b = graph.createBuffer("selection buffer", {64});
     setup.bounds = in.peel.layers;  // any imported buffers the pass only reads
     setup.candidates = in.peel.stats;
+    setup.selection.candidates = setup.candidates;
     setup.sceneObjects = in.inside;
     setup.params = in.volumePartials;
     setup.tiles = in.peel.tileBuffer;

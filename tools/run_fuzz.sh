@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
 # Fuzzes the untrusted-input readers (issue 15): builds tests/fuzz's libFuzzer targets with clang-14
-# into build-fuzz/, then runs each in turn (one at a time: the machine's two cores are shared) on
-# seeds gathered at run time from ../shared and the bundled scenes. Fails (exit 1) on any crash,
-# sanitizer report, leak, timeout or OOM; the input that caused it is kept in out/fuzz/.
+# into build-fuzz/, then runs them on seeds gathered at run time from ../shared and the bundled
+# scenes, as many at once as the machine has cores (each target is one process of one thread).
+# Fails (exit 1) on any crash, sanitizer report, leak, timeout or OOM; the input that caused it is
+# kept in out/fuzz/.
 #   tools/run_fuzz.sh [SECONDS_PER_TARGET]   (default 60)
+#   tools/run_fuzz.sh --build-only           builds the targets and stops
+# VKC_FUZZ_JOBS=N runs N targets at once (default: the cores);
 # VKC_FUZZ_RUNS=N stops a target after N executions (the time still caps it); VKC_FUZZ_MAX_LEN
 # bounds an input's bytes (default 8192); VKC_FUZZ_TARGETS
 # picks targets (e.g. "fuzz_mesh_ply fuzz_scene_file"); VKC_SHARED_DIR overrides ../shared.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
+build_only=0
+[ "${1:-}" = --build-only ] && build_only=1 && shift
 seconds=${1:-60}
+jobs=${VKC_FUZZ_JOBS:-$(nproc)}
 runs=${VKC_FUZZ_RUNS:--1}
 # Longer inputs only slow each run down; seeds are cut to this length when loaded.
 max_len=${VKC_FUZZ_MAX_LEN:-8192}
@@ -24,6 +30,7 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 -DVKCOLLIDE_BUILD_FUZZ=ON \
   -DVKCOLLIDE_BUILD_TESTS=OFF -DVKCOLLIDE_BUILD_TOOLS=OFF >/dev/null
 cmake --build "$build" -j"$(nproc)" --target "${targets[@]}"
+[ "$build_only" -eq 1 ] && exit 0
 
 work=$(mktemp -d /tmp/vkc-run-fuzz-XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -72,28 +79,39 @@ while [ $(( ${#json} % 4 )) -ne 0 ]; do json="$json "; done
 } >"$work/seeds/fuzz_mesh_glb/triangle.glb"
 mkdir -p "$work/seeds/fuzz_mesh_checks"  # decodes raw bytes: no file seeds
 
-summary=()
-failed=0
-for target in "${targets[@]}"; do
-  corpus=$work/corpus/$target
-  mkdir -p "$corpus"
-  log=$work/$target.log
-  echo "== $target: ${seconds}s$([ "$runs" -ge 0 ] && echo ", at most $runs runs"), seeds: $(ls "$work/seeds/$target" | wc -l)"
-  status=0
-  mkdir -p "$work/tmp"  # the targets' scratch files, removed with $work
-  TMPDIR=$work/tmp "$build/tests/fuzz/$target" -max_total_time="$seconds" -runs="$runs" -timeout=10 -rss_limit_mb=2048 \
-    -max_len="$max_len" -artifact_prefix="$artifacts/$target-" "$corpus" "$work/seeds/$target" >"$log" 2>&1 || status=$?
+# fuzz TARGET: runs one target; its summary line goes to $work/TARGET.summary, its log (printed on a
+# failure) to $work/TARGET.log.
+fuzz() {
+  local target=$1 corpus=$work/corpus/$1 log=$work/$1.log status=0 done_line
+  mkdir -p "$corpus" "$work/tmp/$target"  # the target's scratch files, removed with $work
+  TMPDIR=$work/tmp/$target "$build/tests/fuzz/$target" -max_total_time="$seconds" -runs="$runs" -timeout=10 \
+    -rss_limit_mb=2048 -max_len="$max_len" -artifact_prefix="$artifacts/$target-" "$corpus" "$work/seeds/$target" \
+    >"$log" 2>&1 || status=$?
   done_line=$(grep -E '^Done [0-9]+ runs in [0-9]+ second' "$log" | tail -n 1 || true)
   if [ "$status" -ne 0 ] || [ -z "$done_line" ]; then
-    failed=1
     tail -n 60 "$log"
-    summary+=("$target: FAILED (exit $status); input kept in $artifacts/")
-  else
-    summary+=("$target: $done_line, corpus $(ls "$corpus" | wc -l) new inputs")
+    echo "$target: FAILED (exit $status); input kept in $artifacts/" >"$work/$target.summary"
+    return 1
   fi
-  echo "${summary[-1]}"
+  echo "$target: $done_line, corpus $(ls "$corpus" | wc -l) new inputs" >"$work/$target.summary"
+}
+
+failed=0
+running=0
+for target in "${targets[@]}"; do
+  echo "== $target: ${seconds}s$([ "$runs" -ge 0 ] && echo ", at most $runs runs"), seeds: $(ls "$work/seeds/$target" | wc -l)"
+  fuzz "$target" &
+  running=$((running + 1))
+  if [ "$running" -ge "$jobs" ]; then
+    wait -n || failed=1
+    running=$((running - 1))
+  fi
+done
+while [ "$running" -gt 0 ]; do
+  wait -n || failed=1
+  running=$((running - 1))
 done
 
-echo "== run_fuzz summary (${seconds}s per target)"
-printf '%s\n' "${summary[@]}"
+echo "== run_fuzz summary (${seconds}s per target, $jobs at once)"
+for target in "${targets[@]}"; do cat "$work/$target.summary"; done
 exit $failed

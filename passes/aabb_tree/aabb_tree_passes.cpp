@@ -1,6 +1,7 @@
 // aabb-tree passes; see aabb_tree_passes.h. GLSL: aabb_refit.comp, aabb_indirect.comp,
 // aabb_traverse.comp (bindings and push constants in shaders_glsl/shared/aabb_tree.h).
 #include "passes/aabb_tree/aabb_tree_passes.h"
+#include "passes/shared/dispatch_groups.h"
 
 #include <volk.h>
 
@@ -18,8 +19,6 @@ std::vector<DescriptorBinding> aabbBindings() {
     bindings.push_back({0, gpu::kBindingVertexBuffers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kVariableDescriptorCount});
     return bindings;
 }
-
-uint32_t groupsFor(uint32_t threads, uint32_t groupSize) { return (threads + groupSize - 1) / groupSize; }
 
 void bind(VkCommandBuffer cmd, const PassResources& r, const Pipeline& pipeline, VkDescriptorSet set, const void* push,
           uint32_t pushSize) {

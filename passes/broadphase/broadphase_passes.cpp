@@ -3,6 +3,7 @@
 // broadphase_pairs.comp, broadphase_pair_group.comp; the pair offsets are a prefix scan
 // (prefix_scan_passes.h).
 #include "passes/broadphase/broadphase_passes.h"
+#include "passes/shared/dispatch_groups.h"
 
 #include "passes/graph/compute_binding.h"
 #include "vk/descriptors.h"
@@ -33,8 +34,6 @@ const PipelineLayoutDesc kBroadphaseTreeLayout = {
      {0, gpu::kBindingPairOffsets, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
      {0, gpu::kBindingGroupedPairs, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
     sizeof(gpu::BroadphasePush)};
-
-static uint32_t groupsFor(uint32_t threads, uint32_t groupSize) { return (threads + groupSize - 1) / groupSize; }
 
 uint32_t broadphaseObjectLimit(const VulkanContext& ctx) {
     const VkPhysicalDeviceLimits& limits = ctx.properties.limits;

@@ -1,6 +1,7 @@
 // EBPI passes; see ebpi_image_passes.h. GLSL: ebpi_depth_extent.comp, ebpi_edge_terms.comp,
 // ebpi_transient_terms.comp (bindings and structs in shaders_glsl/shared/ebpi_image.h).
 #include "passes/ebpi/ebpi_image_passes.h"
+#include "passes/shared/dispatch_groups.h"
 
 #include "collision/ebpi/ebpi_fixed_point.h"
 
@@ -20,8 +21,8 @@ std::vector<DescriptorBinding> ebpiImageBindings() {
     return bindings;
 }
 
-uint32_t groupsFor(uint32_t threads) {
-    return std::clamp((threads + gpu::kEbpiImageGroupSize - 1) / gpu::kEbpiImageGroupSize, 1u,
+uint32_t imageGroupsFor(uint32_t threads) {
+    return std::clamp(groupsFor(threads, gpu::kEbpiImageGroupSize), 1u,
                       gpu::kEbpiImageMaxGroups);
 }
 
@@ -72,7 +73,7 @@ EbpiImagePassOutputs addEbpiImagePasses(Graph& graph, const EbpiImagePassInputs&
         out.pixels = edgeTerms.write(out.pixels, Access::ComputeReadWrite);
         out.status = edgeTerms.write(out.status, Access::ComputeReadWrite);
         edgeTerms.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
-            dispatchJobs(cmd, r, *in.edgeTermsPipeline, in.set, in.jobCount, groupsFor(in.mostEdgesPerJob));
+            dispatchJobs(cmd, r, *in.edgeTermsPipeline, in.set, in.jobCount, imageGroupsFor(in.mostEdgesPerJob));
         });
     }
 
@@ -90,7 +91,7 @@ EbpiImagePassOutputs addEbpiImagePasses(Graph& graph, const EbpiImagePassInputs&
         r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &in.set, 0, nullptr);
         const gpu::EbpiImagePush push{0, 0, in.trianglePairCapacity, 0};
         r.device().vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
-        r.device().vkCmdDispatch(cmd, groupsFor(in.trianglePairCapacity), 1, 1);
+        r.device().vkCmdDispatch(cmd, imageGroupsFor(in.trianglePairCapacity), 1, 1);
     });
     return out;
 }

@@ -2,6 +2,7 @@
 // ebpi_trace_query.comp, ebpi_trace_pipeline.*, ebpi_trace_launch.comp, ebpi_trace_sort.comp
 // (bindings and structs in shaders_glsl/shared/ebpi_trace.h).
 #include "passes/ebpi/ebpi_trace_passes.h"
+#include "passes/shared/dispatch_groups.h"
 
 #include "passes/ebpi/ebpi_trace_pipelines.h"
 
@@ -20,7 +21,7 @@ static_assert(sizeof(gpu::EbpiTracePush) == 16);
 
 namespace {
 
-uint32_t groupsFor(uint32_t threads) { return (threads + gpu::kEbpiTraceGroupSize - 1) / gpu::kEbpiTraceGroupSize; }
+uint32_t traceGroupsFor(uint32_t threads) { return groupsFor(threads, gpu::kEbpiTraceGroupSize); }
 
 void bind(VkCommandBuffer cmd, const PassResources& r, const Pipeline& pipeline, VkDescriptorSet set,
           const gpu::EbpiTracePush& push) {
@@ -36,7 +37,7 @@ void dispatchRays(VkCommandBuffer cmd, const PassResources& r, const EbpiTracePa
         r.device().vkCmdDispatchIndirect(cmd, r.buffer(in.rayCounters), r.bufferOffset(in.rayCounters));
         return;
     }
-    const uint32_t groups = groupsFor(in.rayCount);
+    const uint32_t groups = traceGroupsFor(in.rayCount);
     if (groups != 0) r.device().vkCmdDispatch(cmd, in.maxGroups == 0 ? groups : std::min(groups, in.maxGroups), 1, 1);
 }
 
@@ -139,7 +140,7 @@ EbpiTraceOutputs addEbpiTracePasses(Graph& graph, const EbpiTracePassInputs& in)
         boxPass.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
             if (in.objectCount == 0) return;
             bind(cmd, r, in.pipelines->boxes, in.set, push);
-            const uint32_t groups = std::max(1u, groupsFor(std::max(in.mostTriangles, in.boxesPerObject)));
+            const uint32_t groups = std::max(1u, traceGroupsFor(std::max(in.mostTriangles, in.boxesPerObject)));
             r.device().vkCmdDispatch(cmd, in.maxGroups == 0 ? groups : std::min(groups, in.maxGroups), in.objectCount,
                                      1);
         });

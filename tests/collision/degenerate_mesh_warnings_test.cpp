@@ -26,9 +26,9 @@ MeshData boxWithZeroAreaTriangle() {
 
 template <class Detector>
 class DegenerateMeshWarnings : public test::MethodSceneTest {};
-using Detectors =
+using DetectorsWithDegenerateMeshWarnings =
     ::testing::Types<StencilDetector, LdiDetector, ConsistentPairsDetector, AabbTreeDetector, EbpiDetector>;
-TYPED_TEST_SUITE(DegenerateMeshWarnings, Detectors);
+TYPED_TEST_SUITE(DegenerateMeshWarnings, DetectorsWithDegenerateMeshWarnings);
 
 // Three frames of `detector` over a fanned box overlapping a clean one (and a clean one apart):
 // the fanned box named once per frame, the pair found; then the clean pair alone: no warning.

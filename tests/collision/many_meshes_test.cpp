@@ -152,8 +152,8 @@ TEST_F(ManyMeshes, BroadphaseRefusesMoreBuffersThanTheDeviceAllows) {
 template <class Detector>
 class ManyMeshesDetector : public ManyMeshes {};
 
-using Detectors = ::testing::Types<StencilDetector, ConsistentPairsDetector, LdiDetector, AabbTreeDetector>;
-TYPED_TEST_SUITE(ManyMeshesDetector, Detectors);
+using ManyMeshesDetectors = ::testing::Types<StencilDetector, ConsistentPairsDetector, LdiDetector, AabbTreeDetector>;
+TYPED_TEST_SUITE(ManyMeshesDetector, ManyMeshesDetectors);
 
 // The detector's pairs; stencil's are those it reported plus those it listed as undecided (its
 // contract: an overlap it saw no interfering edge of is listed, never dropped in silence).

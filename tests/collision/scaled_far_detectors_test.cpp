@@ -101,8 +101,8 @@ struct LdiGpuDriven {
     }
 };
 
-using Detectors = ::testing::Types<StencilDetector, ConsistentPairsDetector, LdiDetector, LdiGpuDriven, AabbTreeDetector>;
-TYPED_TEST_SUITE(ScaledFarDetector, Detectors);
+using ScaledFarDetectors = ::testing::Types<StencilDetector, ConsistentPairsDetector, LdiDetector, LdiGpuDriven, AabbTreeDetector>;
+TYPED_TEST_SUITE(ScaledFarDetector, ScaledFarDetectors);
 
 TYPED_TEST(ScaledFarDetector, FindsTheOraclesPairsAtAnyScaleAndDistance) {
     struct Placement { double scale; glm::dvec3 origin; };

@@ -14,8 +14,11 @@
 
 namespace vkc::test {
 
-// Long enough for any frame of the suite on lavapipe under validation, short enough to fail.
-inline constexpr std::chrono::seconds kPollDeadline{30};
+// Long enough for any frame of the suite on lavapipe under validation, short enough to fail. A
+// frame's first submit in a run compiles its pipelines on lavapipe's queue thread: with a cold
+// shader cache (a fresh clone, tools/run_tests.sh) ebpi's first GPU-driven frame took over 30 s on
+// two busy cores (its largest shaders, LLVM alone), so the deadline is minutes, not seconds.
+inline constexpr std::chrono::seconds kPollDeadline{300};
 
 // Calls `read` (returning a Status) until it answers anything but NotReady and returns that answer;
 // still NotReady at `deadline`: that NotReady, its message saying how long it waited.

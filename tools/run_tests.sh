@@ -62,10 +62,14 @@ test_times() {
   sed -nE 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: ([^ ]+) \.+.* ([0-9.]+) sec$/\2 \1/p' "$1" | sort -rn
 }
 
-# slowest_units BUILD_DIR: the 20 slowest compiles of the build's last ninja run, in seconds.
+# slowest_units BUILD_DIR: the 20 slowest compiles of objects the build still has, by their last
+# compile, in seconds (.ninja_log keeps objects of files since compiled otherwise, e.g. into a unity batch).
 slowest_units() {
-  awk -F'\t' 'NR > 1 && $4 ~ /\.o$/ {t[$4] = ($2 - $1) / 1000} END {for (o in t) printf "%8.1f  %s\n", t[o], o}' \
-    "$1/.ninja_log" | sort -rn | head -n 20
+  ninja -C "$1" -t targets all | sed -n 's/^\(.*\.o\): .*/\1/p' >"$work/units"
+  awk -F'\t' 'FNR == NR {live[$1]; next}
+               FNR > 1 && ($4 in live) {t[$4] = ($2 - $1) / 1000}
+               END {for (o in t) printf "%8.1f  %s\n", t[o], o}' "$work/units" "$1/.ninja_log" |
+    sort -rn | head -n 20
 }
 
 configure() {  # BUILD_DIR [CMAKE_OPTION...]
@@ -146,8 +150,8 @@ fi
 # ASan+UBSan (UBSan findings abort), on the tests labelled `sanitize` and only the targets they need
 # (vkc_sanitizer_suite). LeakSanitizer suppresses only the system's driver, loader and validation
 # layer (tools/sanitizers/lsan.supp). Left out: RenderDoc's capture tests (RenderDoc hooks the
-# process's Vulkan calls and memory, which ASan does not survive) and the install test (its consumer
-# links the installed, instrumented library without the sanitizer runtimes).
+# process's Vulkan calls and memory, which ASan does not survive). The install test carries no label
+# (its consumer would link the installed, instrumented library without the sanitizer runtimes).
 # -O1, as ASan's documentation advises: fast enough to run, about 20% quicker to build than -O2.
 optimise=-O1
 sanitizer_build=${VKC_ASAN_BUILD_DIR:-build-asan}
@@ -155,7 +159,7 @@ stage "sanitizer: configure" configure "$sanitizer_build" -DVKCOLLIDE_SANITIZE=O
 stage "sanitizer: build" build "$sanitizer_build" vkc_sanitizer_suite
 LSAN_OPTIONS=suppressions=$PWD/tools/sanitizers/lsan.supp:print_suppressions=0 \
   stage "sanitizer: suite" suite sanitizer "$sanitizer_build" "$min_sanitizer_tests" \
-  -L '^sanitize$' -E '^RenderDoc\.|^install\.'
+  -L '^sanitize$' -E '^RenderDoc\.'
 
 # Every fuzz target for half a minute on its seeds (the README's Fuzzing section has the long runs).
 stage "fuzz: build" bash tools/run_fuzz.sh --build-only

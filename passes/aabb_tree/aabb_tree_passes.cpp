@@ -1,6 +1,7 @@
 // aabb-tree passes; see aabb_tree_passes.h. GLSL: aabb_refit.comp, aabb_indirect.comp,
 // aabb_traverse.comp (bindings and push constants in shaders_glsl/shared/aabb_tree.h).
 #include "passes/aabb_tree/aabb_tree_passes.h"
+
 #include "passes/shared/dispatch_groups.h"
 
 #include <volk.h>

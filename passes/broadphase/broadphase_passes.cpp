@@ -3,9 +3,9 @@
 // broadphase_pairs.comp, broadphase_pair_group.comp; the pair offsets are a prefix scan
 // (prefix_scan_passes.h).
 #include "passes/broadphase/broadphase_passes.h"
-#include "passes/shared/dispatch_groups.h"
 
 #include "passes/graph/compute_binding.h"
+#include "passes/shared/dispatch_groups.h"
 #include "vk/descriptors.h"
 
 #include <volk.h>

@@ -1,9 +1,9 @@
 // EBPI passes; see ebpi_image_passes.h. GLSL: ebpi_depth_extent.comp, ebpi_edge_terms.comp,
 // ebpi_transient_terms.comp (bindings and structs in shaders_glsl/shared/ebpi_image.h).
 #include "passes/ebpi/ebpi_image_passes.h"
-#include "passes/shared/dispatch_groups.h"
 
 #include "collision/ebpi/ebpi_fixed_point.h"
+#include "passes/shared/dispatch_groups.h"
 
 #include <volk.h>
 

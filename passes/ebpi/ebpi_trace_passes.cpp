@@ -2,9 +2,9 @@
 // ebpi_trace_query.comp, ebpi_trace_pipeline.*, ebpi_trace_launch.comp, ebpi_trace_sort.comp
 // (bindings and structs in shaders_glsl/shared/ebpi_trace.h).
 #include "passes/ebpi/ebpi_trace_passes.h"
-#include "passes/shared/dispatch_groups.h"
 
 #include "passes/ebpi/ebpi_trace_pipelines.h"
+#include "passes/shared/dispatch_groups.h"
 
 #include <volk.h>
 

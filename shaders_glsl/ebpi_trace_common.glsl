@@ -22,6 +22,12 @@ uint ebpiTraceRayCount() {
     return push.countFromBuffer != 0u ? min(push.rayCount, rayCountWords[kEbpiRayCountWord]) : push.rayCount;
 }
 
+// The end of this dispatch's chunk of rays (shared/ebpi_trace.h); it starts at push.firstRay.
+uint ebpiTraceChunkEnd() {
+    uint rayCount = ebpiTraceRayCount();
+    return rayCount <= push.firstRay ? push.firstRay : ebpiChunkEnd(rayCount, push.firstRay, push.chunkRays);
+}
+
 // The interval handed to the hardware backends: a little wider than the ray's own, so that the
 // hardware's rounding of t never loses a hit the exact test keeps (which applies the ray's own).
 vec2 ebpiTraceCandidateInterval(EbpiRayGpu ray) {
@@ -67,7 +73,7 @@ void ebpiTraceRecord(uint rayIndex, EbpiRayGpu ray, uint object, uint triangle) 
     hit.b2 = h.b2;
     hit.pad0 = 0u;
     hit.pad1 = 0u;
-    hits[rayIndex * push.hitCapacity + slot] = hit;
+    hits[(rayIndex - push.firstRay) * push.hitCapacity + slot] = hit;
 }
 
 #endif

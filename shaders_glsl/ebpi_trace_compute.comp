@@ -88,7 +88,7 @@ void traceRay(uint rayIndex) {
 // Grid stride: the dispatch is capped at the device's group-count limit.
 void main() {
     uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
-    uint rayCount = ebpiTraceRayCount();
-    for (uint rayIndex = gl_GlobalInvocationID.x; rayIndex < rayCount; rayIndex += stride)
+    uint chunkEnd = ebpiTraceChunkEnd();
+    for (uint rayIndex = push.firstRay + gl_GlobalInvocationID.x; rayIndex < chunkEnd; rayIndex += stride)
         traceRay(rayIndex);
 }

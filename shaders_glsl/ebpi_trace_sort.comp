@@ -17,7 +17,7 @@ layout(set = 0, binding = kEbpiTraceBindingRayCount, std430) readonly buffer Ray
 layout(push_constant) uniform Push { EbpiTracePush push; };
 
 void sortRay(uint rayIndex) {
-    uint base = rayIndex * push.hitCapacity;
+    uint base = (rayIndex - push.firstRay) * push.hitCapacity;
     uint count = rayHits[rayIndex].count;
     uint kept = min(count, push.hitCapacity);
     for (uint i = 1u; i < kept; ++i) {
@@ -44,6 +44,8 @@ void sortRay(uint rayIndex) {
 void main() {
     uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
     uint rayCount = push.countFromBuffer != 0u ? min(push.rayCount, rayCountWords[kEbpiRayCountWord]) : push.rayCount;
-    for (uint rayIndex = gl_GlobalInvocationID.x; rayIndex < rayCount; rayIndex += stride)
+    if (rayCount <= push.firstRay) return;
+    uint chunkEnd = ebpiChunkEnd(rayCount, push.firstRay, push.chunkRays);
+    for (uint rayIndex = push.firstRay + gl_GlobalInvocationID.x; rayIndex < chunkEnd; rayIndex += stride)
         sortRay(rayIndex);
 }

@@ -139,7 +139,7 @@ void volumeOfRay(uint rayIndex) {
         atomicAdd(sums[sum].truncatedRays, 1u);
         return;
     }
-    uint base = rayIndex * push.hitCapacity;
+    uint base = (rayIndex - push.firstRay) * push.hitCapacity;
     uint count = rayHits[rayIndex].count;
     bool overflowed = false;
     // First walk: parity only, so that an odd ray adds nothing at all.
@@ -165,6 +165,8 @@ void volumeOfRay(uint rayIndex) {
 void main() {
     uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
     uint rayCount = push.countFromBuffer != 0u ? min(push.rayCount, rayCountWords[kEbpiRayCountWord]) : push.rayCount;
-    for (uint rayIndex = gl_GlobalInvocationID.x; rayIndex < rayCount; rayIndex += stride)
+    if (rayCount <= push.firstRay) return;
+    uint chunkEnd = ebpiChunkEnd(rayCount, push.firstRay, push.chunkRays);
+    for (uint rayIndex = push.firstRay + gl_GlobalInvocationID.x; rayIndex < chunkEnd; rayIndex += stride)
         volumeOfRay(rayIndex);
 }

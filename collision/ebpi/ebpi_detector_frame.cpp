@@ -95,6 +95,7 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
     }
     slot.pairSlots = pairSlots;
     slot.gradientSlots = gradientSlots;
+    slot.tolerance = settings.tolerance;
     if (pairSlots == 0) {  // nothing to measure: an empty frame still signals and reads back
         auto empty = std::make_unique<Graph>();
         VKC_TRY(empty->compile(slotResources(frames, frame)));
@@ -321,34 +322,44 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
         cast.launchAddress = slot.accel.launchAddress;
     }
     cast.rayHits = device("ebpi ray hit counts", VkDeviceSize(s.maxRays) * sizeof(gpu::EbpiRayHitsGpu));
-    cast.hits = device("ebpi hits", VkDeviceSize(s.maxRays) * s.hitCapacity * sizeof(gpu::EbpiHitGpu));
-    const EbpiTraceOutputs traced = addEbpiTracePasses(graph, cast);
+    cast.chunkRays = hitChunkRays;
+    cast.hits = device("ebpi hits", VkDeviceSize(hitChunkRays) * s.hitCapacity * sizeof(gpu::EbpiHitGpu));
 
     EbpiVolumePassInputs sums;
     sums.volumePipeline = &volume;
     sums.set = slot.volumeSet;
     sums.rayCount = s.maxRays;
     sums.hitCapacity = s.hitCapacity;
+    sums.chunkRays = hitChunkRays;
     sums.pairCount = pairSlots;
     sums.gradientSlots = gradientSlots;
     sums.maxGroups = maxGroups;
     sums.objects = cast.objects;
     sums.indices = cast.indices;
     sums.rayInfos = planned.volumeRays;
-    sums.rayHits = traced.rayHits;
-    sums.hits = traced.hits;
+    sums.rayHits = cast.rayHits;  // bound in the descriptor set; each chunk's pass reads its versions
+    sums.hits = cast.hits;
     sums.pairs = set.volumePairs;
     sums.rayCounters = planned.counters;
     sums.sums = device("ebpi volume sums", VkDeviceSize(pairSlots) * gpu::kEbpiVolumeAxes * sizeof(gpu::EbpiPairVolumeGpu));
     sums.gradients = device("ebpi gradient sums", VkDeviceSize(gradientSlots) * gpu::kEbpiVolumeAxes * 8);
-    auto summed = addEbpiVolumePasses(graph, sums);
-    if (!summed) return summed.status();
+    // The frame's rays in chunks whose hits fit one binding (hitChunkRays): cast, sorted and summed
+    // chunk after chunk into the same sums. The GPU's ray count is not known here, so every chunk
+    // up to maxRays is recorded; those past the count dispatch no work.
+    EbpiTraceSetup traceSetup = addEbpiTraceSetupPasses(graph, cast);
+    EbpiVolumeOutputs summed = addEbpiVolumeClearPass(graph, sums);
+    BufferHandle hits = cast.hits;
+    for (uint32_t firstRay = 0; firstRay < s.maxRays; firstRay += hitChunkRays) {
+        const EbpiTraceOutputs traced = addEbpiTraceChunkPasses(graph, cast, traceSetup, hits, firstRay);
+        hits = traced.hits;
+        summed = addEbpiVolumeChunkPass(graph, sums, summed, traced.rayHits, traced.hits, firstRay);
+    }
 
     std::vector<ReadbackCopy> copies = {
         {kEbpiReadbackViewResults, planned.results, VkDeviceSize(viewCount) * sizeof(gpu::EbpiRayViewResultGpu)},
         {kEbpiReadbackCounters, planned.counters, sizeof(gpu::EbpiRayCountersGpu)},
-        {kEbpiReadbackSums, summed->sums, VkDeviceSize(pairSlots) * gpu::kEbpiVolumeAxes * sizeof(gpu::EbpiPairVolumeGpu)},
-        {kEbpiReadbackGradients, summed->gradients, VkDeviceSize(gradientSlots) * gpu::kEbpiVolumeAxes * 8}};
+        {kEbpiReadbackSums, summed.sums, VkDeviceSize(pairSlots) * gpu::kEbpiVolumeAxes * sizeof(gpu::EbpiPairVolumeGpu)},
+        {kEbpiReadbackGradients, summed.gradients, VkDeviceSize(gradientSlots) * gpu::kEbpiVolumeAxes * 8}};
     if (s.keepImages) {
         copies.push_back({kEbpiReadbackPixels, built.pixels, VkDeviceSize(image.pixelCount) * sizeof(gpu::EbpiPixelGpu)});
         copies.push_back({kEbpiReadbackTiles, planned.tiles, VkDeviceSize(tiles) * sizeof(gpu::EbpiRayTileGpu)});

@@ -58,6 +58,7 @@ struct EbpiSlot {
     AabbTraversalSlot traversal;  // the transient edges' candidate triangle pairs
     // The last frame's tables: pair slots (0: nothing was tested) and gradient slots.
     uint32_t pairSlots = 0, gradientSlots = 0;
+    double tolerance = 0.0;  // the last frame's (setTolerance may change it between frames)
 };
 
 struct EbpiDetectorImpl {
@@ -65,6 +66,9 @@ struct EbpiDetectorImpl {
     Context* context = nullptr;  // for the broadphase of run(scene)
     EbpiSettings settings;
     EbpiRayBackend backend = EbpiRayBackend::Compute;
+    // Rays whose hit slots one storage-buffer binding holds (at most maxRays): the casting and the
+    // sums run in chunks of this many rays, so maxRays is not limited by the hits' binding.
+    uint32_t hitChunkRays = 0;
     Pipeline pairVerdicts, setup, histogram, directions;  // ebpi_pair_verdicts.comp, ebpi_pair_setup.comp first
     PairSelectionPrograms pairSelection;
     Pipeline depthExtent, edgeTerms, transientTerms, pyramid, options, allocate, scan, generate, volume;

@@ -48,6 +48,7 @@ Status EbpiDetectorImpl::readResults(uint64_t frame, FrameResults& out, EbpiFram
     auto bytes = readRingSlot(c, frames.ring, frame);
     if (!bytes) return bytes.status();
     const EbpiSlot& slot = slots[frame % slots.size()];
+    const double tolerance = slot.tolerance;  // the frame's, not a later setTolerance's
     const char* base = static_cast<const char*>(bytes.value());
     const ReadbackLayout& layout = frames.readback;
     // The pairs the GPU's setup placed in the frame's slots (ebpi_pair_setup.h).
@@ -131,7 +132,7 @@ Status EbpiDetectorImpl::readResults(uint64_t frame, FrameResults& out, EbpiFram
             axes[axis] = chosen[axis];
             pd.directions[axis] = axes[axis];
             pd.volumePerDirection[axis] = v.volume[axis];
-            const double achieved = view.boundQuanta * settings.tolerance * gpu::kEbpiRayQuantumFraction;
+            const double achieved = view.boundQuanta * tolerance * gpu::kEbpiRayQuantumFraction;
             pd.boundPerDirection[axis] = achieved + v.roundingBound[axis] + viewFloatBound;
             pd.rays += view.rays;
             pd.oddRays += v.oddRays[axis];
@@ -145,7 +146,8 @@ Status EbpiDetectorImpl::readResults(uint64_t frame, FrameResults& out, EbpiFram
         pd.volume = (v.volume[0] + v.volume[1] + v.volume[2]) / 3.0;
         pd.volumeErrorBound = (pd.boundPerDirection[0] + pd.boundPerDirection[1] + pd.boundPerDirection[2]) / 3.0;
         // The float hits and ray ends alone may round by more than the tolerance allows.
-        const bool belowFloat = floatBound >= settings.tolerance;
+        pd.floatRoundingBound = floatBound;
+        const bool belowFloat = floatBound >= tolerance;
         pd.truncated = pd.truncated || pd.boundNotMet || boundUncountable || imageOverflow || v.overflow ||
                        pd.oddRays != 0 || pd.truncatedRays != 0 || belowFloat || crossingsIncomplete;
         if (settings.keepImages) {
@@ -179,7 +181,7 @@ Status EbpiDetectorImpl::readResults(uint64_t frame, FrameResults& out, EbpiFram
             if (boundUncountable) why += " a tile's bound is more than 256 times the tolerance;";
             if (imageOverflow || v.overflow) why += " a fixed-point sum overflowed;";
             if (crossingsIncomplete) why += " the frame's triangle pairs or node pairs overflowed their capacity;";
-            if (belowFloat) why += " EbpiSettings::tolerance " + formatNumber(settings.tolerance) +
+            if (belowFloat) why += " EbpiSettings::tolerance " + formatNumber(tolerance) +
                                    " is below what float coordinates resolve for it (" + formatNumber(floatBound) + ");";
             if (why.empty()) why = " its rays did not fit EbpiSettings::maxRays;";
             why.pop_back();

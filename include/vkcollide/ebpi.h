@@ -35,8 +35,9 @@
 namespace vkc {
 
 enum class EbpiRayBackendChoice : uint32_t {
-    Default,             // the first the context enabled: ray queries (kFeatureSetRayQuery), ray-tracing
-                         // pipelines (kFeatureSetRayTracingPipeline), else compute
+    Default,             // the fastest the device runs, as measured: compute on a CPU device (lavapipe);
+                         // on a GPU the first the context enabled: ray queries (kFeatureSetRayQuery),
+                         // ray-tracing pipelines (kFeatureSetRayTracingPipeline), else compute
     Compute,             // watertight compute traversal: any Vulkan 1.2 device, RenderDoc-capturable
     RayQuery,            // VK_KHR_ray_query: a BLAS of grown triangle boxes per object, a TLAS per frame;
                          // MissingFeature without it
@@ -56,8 +57,10 @@ enum class EbpiDirectionChoice : uint32_t {
 // Zero-initialised means defaults (the common part: detector.h), except `tolerance`, which the
 // caller must set. Memory per frame in flight: 320 B per EBPI pixel (3 x maxPairs x resolution^2:
 // 15 MiB at the defaults), 96 B per tile of its pyramid, 104 B per ray (maxRays) and 32 B per hit
-// slot (maxRays x hitCapacity: 64 MiB at the defaults). create() refuses settings whose buffers
-// pass one storage-buffer binding (lavapipe: 128 MiB), naming the fields to lower.
+// slot (maxRays x hitCapacity: 64 MiB at the defaults), the hit slots at most one storage-buffer
+// binding: rays whose hits would pass it are cast and summed in chunks, one after the other, in
+// the same frame. create() refuses settings whose other buffers pass one binding (lavapipe:
+// 128 MiB), naming the fields to lower.
 // Every backend decides hits with the same watertight test (shaders_glsl/shared/ebpi_trace.h), so
 // they give the same volumes bit for bit.
 struct EbpiSettings : DetectorSettings {
@@ -108,6 +111,8 @@ struct EbpiPairDetails {
     std::array<double, 3> boundPerDirection{};  // each direction's achieved EBPI bound + rounding
     double volume = 0.0;                        // mean of the three directions' estimates
     double volumeErrorBound = 0.0;              // mean of their bounds: <= tolerance unless truncated
+    double floatRoundingBound = 0.0;            // what float hits and ray ends may round (largest over
+                                                // the views): no tolerance at or below it can be met
     uint64_t rays = 0;                          // this pair's rays, all three directions (not cast
                                                 // when they did not fit maxRays: truncated)
     uint32_t oddRays = 0;                       // rays whose hits do not enter and leave in turn
@@ -195,6 +200,9 @@ public:
     Result<FrameResults> run(const Scene& scene, EbpiFrameDetails* details = nullptr);
 
     const EbpiSettings& settings() const;
+    // The tolerance of the frames recorded from now on (frames already recorded keep theirs, and
+    // their results() say which); nothing is re-created. InvalidArgument unless finite and > 0.
+    Status setTolerance(double tolerance);
     EbpiRayBackendChoice rayBackend() const;  // the backend create() chose (never Default)
 
 private:

@@ -17,11 +17,15 @@ static_assert(sizeof(gpu::EbpiTraceObjectGpu) == 96);
 static_assert(sizeof(gpu::EbpiRayGpu) == 48);
 static_assert(sizeof(gpu::EbpiHitGpu) == 32);
 static_assert(sizeof(gpu::EbpiRayHitsGpu) == 8);
-static_assert(sizeof(gpu::EbpiTracePush) == 16);
+static_assert(sizeof(gpu::EbpiTracePush) == 24);
 
 namespace {
 
 uint32_t traceGroupsFor(uint32_t threads) { return groupsFor(threads, gpu::kEbpiTraceGroupSize); }
+
+gpu::EbpiTracePush tracePush(const EbpiTracePassInputs& in, uint32_t firstRay) {
+    return {in.rayCount, in.hitCapacity, in.rayCounters.valid() ? 1u : 0u, in.boxesPerObject, firstRay, chunkRaysOf(in)};
+}
 
 void bind(VkCommandBuffer cmd, const PassResources& r, const Pipeline& pipeline, VkDescriptorSet set,
           const gpu::EbpiTracePush& push) {
@@ -106,10 +110,12 @@ ReadbackLayout ebpiTraceReadbackLayout(uint32_t rayCount, uint32_t hitCapacity) 
     return layout;
 }
 
-EbpiTraceOutputs addEbpiTracePasses(Graph& graph, const EbpiTracePassInputs& in) {
-    const gpu::EbpiTracePush push{in.rayCount, in.hitCapacity, in.rayCounters.valid() ? 1u : 0u, in.boxesPerObject};
+uint32_t chunkRaysOf(const EbpiTracePassInputs& in) { return in.chunkRays == 0 ? in.rayCount : in.chunkRays; }
+
+EbpiTraceSetup addEbpiTraceSetupPasses(Graph& graph, const EbpiTracePassInputs& in) {
+    const gpu::EbpiTracePush push = tracePush(in, 0);
+    EbpiTraceSetup setup;
     BufferHandle rayHits = in.rayHits;
-    BufferHandle hits = in.hits;
 
     // Counts and truncation flags start at zero; hit slots are written before they are read.
     PassBuilder clear = graph.addPass(kEbpiTraceClearPassName);
@@ -119,10 +125,11 @@ EbpiTraceOutputs addEbpiTracePasses(Graph& graph, const EbpiTracePassInputs& in)
             r.device().vkCmdFillBuffer(cmd, r.buffer(rayHits), r.bufferOffset(rayHits),
                                        VkDeviceSize(in.rayCount) * sizeof(gpu::EbpiRayHitsGpu), 0u);
     });
+    setup.rayHits = rayHits;
 
     // Hardware backends: the structures' buffers are host-owned (their VkAccelerationStructureKHR
     // objects are made on them before recording); the graph orders their builds and the trace.
-    std::vector<BufferHandle> structures;  // what the trace reads through the TLAS
+    std::vector<BufferHandle>& structures = setup.structures;
     if (ebpiUsesAccelStructs(in.backend)) {
         const EbpiAccelStructs* accel = in.accel;
         BufferHandle scratch = graph.importBuffer("ebpi-accel-scratch", ImportedBuffer{accel->scratch.buffer});
@@ -164,29 +171,35 @@ EbpiTraceOutputs addEbpiTracePasses(Graph& graph, const EbpiTracePassInputs& in)
 
     // Ray-tracing pipeline, GPU-driven: the launch size from the ray count, on the GPU.
     const bool rayTracing = in.backend == EbpiRayBackend::RayTracingPipeline;
-    BufferHandle launch;
     if (rayTracing && in.rayCounters.valid()) {
         PassBuilder launchPass = graph.addPass(kEbpiTraceLaunchPassName);
         launchPass.read(in.rayCounters, Access::ComputeRead);
-        launch = launchPass.write(in.launch, Access::ComputeWrite);
+        setup.launch = launchPass.write(in.launch, Access::ComputeWrite);
         launchPass.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
             bind(cmd, r, in.pipelines->launch, in.set, push);
             r.device().vkCmdDispatch(cmd, 1, 1, 1);
         });
     }
 
+    return setup;
+}
+
+EbpiTraceOutputs addEbpiTraceChunkPasses(Graph& graph, const EbpiTracePassInputs& in, EbpiTraceSetup& setup,
+                                         BufferHandle hits, uint32_t firstRay) {
+    const gpu::EbpiTracePush push = tracePush(in, firstRay);
+    const bool rayTracing = in.backend == EbpiRayBackend::RayTracingPipeline;
     const TraceAccess access = traceAccess(in.backend);
     PassBuilder trace = graph.addPass(kEbpiTracePassName);
-    for (BufferHandle b : structures) trace.read(b, access.structures);
+    for (BufferHandle b : setup.structures) trace.read(b, access.structures);
     for (BufferHandle b : {in.objects, in.indices, in.rays}) trace.read(b, access.read);
     for (BufferHandle v : in.vertices) trace.read(v, access.read);
     if (in.backend == EbpiRayBackend::Compute)
         for (BufferHandle b : {in.trees, in.nodes, in.leaves}) trace.read(b, access.read);
-    rayHits = trace.write(rayHits, access.readWrite);
+    BufferHandle rayHits = trace.write(setup.rayHits, access.readWrite);
     hits = trace.write(hits, access.write);
     if (rayTracing) {
         if (in.rayCounters.valid()) trace.read(in.rayCounters, Access::RayTracingRead);
-        if (launch.valid()) trace.read(launch, Access::IndirectRead);
+        if (setup.launch.valid()) trace.read(setup.launch, Access::IndirectRead);
     } else {
         readRayCounters(trace, in.rayCounters);
     }
@@ -208,14 +221,21 @@ EbpiTraceOutputs addEbpiTracePasses(Graph& graph, const EbpiTracePassInputs& in)
         bind(cmd, r, in.pipelines->sort, in.set, push);
         dispatchRays(cmd, r, in);
     });
+    setup.rayHits = rayHits;
+    return {rayHits, hits};
+}
 
+EbpiTraceOutputs addEbpiTracePasses(Graph& graph, const EbpiTracePassInputs& in) {
+    EbpiTraceSetup setup = addEbpiTraceSetupPasses(graph, in);
+    EbpiTraceOutputs traced = addEbpiTraceChunkPasses(graph, in, setup, in.hits, 0);
     if (in.readback.valid()) {
         const ReadbackCopy copies[] = {
-            {kEbpiTraceReadbackRayHits, rayHits, VkDeviceSize(in.rayCount) * sizeof(gpu::EbpiRayHitsGpu)},
-            {kEbpiTraceReadbackHits, hits, VkDeviceSize(in.rayCount) * in.hitCapacity * sizeof(gpu::EbpiHitGpu)}};
+            {kEbpiTraceReadbackRayHits, traced.rayHits, VkDeviceSize(in.rayCount) * sizeof(gpu::EbpiRayHitsGpu)},
+            {kEbpiTraceReadbackHits, traced.hits,
+             VkDeviceSize(chunkRaysOf(in)) * in.hitCapacity * sizeof(gpu::EbpiHitGpu)}};
         addReadbackPass(graph, kEbpiTraceReadbackPassName, *in.readbackLayout, in.readback, copies);
     }
-    return {rayHits, hits};
+    return traced;
 }
 
 }  // namespace vkc

@@ -3,7 +3,7 @@
 // TLAS of the objects -> (ray-tracing pipeline, GPU-driven) the launch size from the ray count ->
 // trace every ray with the chosen backend, recording EVERY hit (t, object, triangle, barycentrics,
 // entering) in the ray's slots -> sort each ray's hits by (t, object, triangle) -> copy into the
-// read-back slot.
+// read-back slot. Trace and sort run once per chunk of rays when the hit slots hold fewer than all.
 // Reads: rays, object table, indices, vertex buffers (in place), and (compute backend) the AABB
 // trees of the objects' meshes. Writes: per-ray counts (exact past the capacity, with a truncation
 // flag) and hit slots. Invariant: both backends decide hits
@@ -47,7 +47,10 @@ struct EbpiTracePassInputs {
     // dispatch indirectly from it and trace its writtenRays (at most rayCount); else rayCount rays.
     BufferHandle rayCounters;
     std::vector<BufferHandle> vertices;   // every vertex buffer the objects read
-    BufferHandle rayHits, hits;           // EbpiRayHitsGpu[rayCount], EbpiHitGpu[rayCount * hitCapacity]
+    BufferHandle rayHits, hits;           // EbpiRayHitsGpu[rayCount], EbpiHitGpu[chunkRays * hitCapacity]
+    // Rays per chunk (0: rayCount): the hit slots hold one chunk's rays, and the trace and sort run
+    // once per chunk (addEbpiTraceChunkPasses), so a frame's hits need not fit one binding.
+    uint32_t chunkRays = 0;
     // Hardware backends: the structures to build this frame (their buffers are imported here), and
     // the triangle boxes they are built over (written first, from the vertices in place).
     const EbpiAccelStructs* accel = nullptr;
@@ -91,6 +94,19 @@ struct EbpiTraceOutputs {
     BufferHandle hits;
 };
 
+uint32_t chunkRaysOf(const EbpiTracePassInputs& inputs);  // chunkRays, or rayCount when 0
+
+// What every chunk's trace reads from the set-up passes (clear, boxes, BLAS and TLAS, launch).
+struct EbpiTraceSetup {
+    BufferHandle rayHits;                  // latest version
+    std::vector<BufferHandle> structures;  // hardware backends: the BLASes and the TLAS
+    BufferHandle launch;                   // ray-tracing pipeline, GPU-driven
+};
+EbpiTraceSetup addEbpiTraceSetupPasses(Graph& graph, const EbpiTracePassInputs& inputs);
+// The trace and sort of the rays [firstRay, firstRay + chunkRays) into `hits` (advances setup.rayHits).
+EbpiTraceOutputs addEbpiTraceChunkPasses(Graph& graph, const EbpiTracePassInputs& inputs, EbpiTraceSetup& setup,
+                                         BufferHandle hits, uint32_t firstRay);
+// Set-up, one chunk from ray 0 and the optional read-back: every ray when chunkRays is 0.
 EbpiTraceOutputs addEbpiTracePasses(Graph& graph, const EbpiTracePassInputs& inputs);
 
 }  // namespace vkc

@@ -2,6 +2,8 @@
 // structs in shaders_glsl/shared/ebpi_volume.h).
 #include "passes/ebpi/ebpi_volume_passes.h"
 
+#include "passes/shared/dispatch_groups.h"
+
 #include <volk.h>
 
 #include <algorithm>
@@ -11,7 +13,7 @@ namespace vkc {
 static_assert(sizeof(gpu::EbpiVolumeRayGpu) == 16);
 static_assert(sizeof(gpu::EbpiVolumePairGpu) == 32);
 static_assert(sizeof(gpu::EbpiPairVolumeGpu) == 32);
-static_assert(sizeof(gpu::EbpiVolumePush) == 16);
+static_assert(sizeof(gpu::EbpiVolumePush) == 24);
 
 namespace {
 
@@ -37,15 +39,10 @@ ReadbackLayout ebpiVolumeReadbackLayout(uint32_t pairCount, uint32_t gradientSlo
     return layout;
 }
 
-Result<EbpiVolumeOutputs> addEbpiVolumePasses(Graph& graph, const EbpiVolumePassInputs& in) {
-    if (uint64_t(in.rayCount) * in.hitCapacity > gpu::kEbpiVolumeMaxContributions)
-        return makeError(ErrorCode::InvalidArgument, "ebpi volume: rays x hit capacity exceeds 2^26 per dispatch");
-    BufferHandle sums = in.sums;
-    BufferHandle gradients = in.gradients;
-
+EbpiVolumeOutputs addEbpiVolumeClearPass(Graph& graph, const EbpiVolumePassInputs& in) {
     PassBuilder clear = graph.addPass(kEbpiVolumeClearPassName);
-    sums = clear.write(sums, Access::TransferDst);
-    gradients = clear.write(gradients, Access::TransferDst);
+    const BufferHandle sums = clear.write(in.sums, Access::TransferDst);
+    const BufferHandle gradients = clear.write(in.gradients, Access::TransferDst);
     clear.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
         if (in.pairCount != 0)
             r.device().vkCmdFillBuffer(cmd, r.buffer(sums), r.bufferOffset(sums), sumsBytes(in.pairCount), 0u);
@@ -53,18 +50,22 @@ Result<EbpiVolumeOutputs> addEbpiVolumePasses(Graph& graph, const EbpiVolumePass
             r.device().vkCmdFillBuffer(cmd, r.buffer(gradients), r.bufferOffset(gradients),
                                        gradientBytes(in.gradientSlots), 0u);
     });
+    return {sums, gradients};
+}
 
+EbpiVolumeOutputs addEbpiVolumeChunkPass(Graph& graph, const EbpiVolumePassInputs& in, const EbpiVolumeOutputs& summed,
+                                         BufferHandle rayHits, BufferHandle hits, uint32_t firstRay) {
     PassBuilder volume = graph.addPass(kEbpiVolumePassName);
-    for (BufferHandle b : {in.objects, in.indices, in.rayInfos, in.rayHits, in.hits, in.pairs})
-        volume.read(b, Access::ComputeRead);
+    for (BufferHandle b : {in.objects, in.indices, in.rayInfos, rayHits, hits, in.pairs}) volume.read(b, Access::ComputeRead);
     if (in.rayCounters.valid()) {
         volume.read(in.rayCounters, Access::IndirectRead);
         volume.read(in.rayCounters, Access::ComputeRead);
     }
-    sums = volume.write(sums, Access::ComputeReadWrite);
-    gradients = volume.write(gradients, Access::ComputeReadWrite);
+    const BufferHandle sums = volume.write(summed.sums, Access::ComputeReadWrite);
+    const BufferHandle gradients = volume.write(summed.gradients, Access::ComputeReadWrite);
     volume.setRecord([=](VkCommandBuffer cmd, const PassResources& r) {
-        const gpu::EbpiVolumePush push{in.rayCount, in.hitCapacity, in.rayCounters.valid() ? 1u : 0u, 0};
+        const uint32_t chunkRays = in.chunkRays == 0 ? in.rayCount : in.chunkRays;
+        const gpu::EbpiVolumePush push{in.rayCount, in.hitCapacity, in.rayCounters.valid() ? 1u : 0u, firstRay, chunkRays, 0};
         const Pipeline& pipeline = *in.volumePipeline;
         r.device().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
         r.device().vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &in.set, 0,
@@ -74,18 +75,26 @@ Result<EbpiVolumeOutputs> addEbpiVolumePasses(Graph& graph, const EbpiVolumePass
             r.device().vkCmdDispatchIndirect(cmd, r.buffer(in.rayCounters), r.bufferOffset(in.rayCounters));
             return;
         }
-        // At most maxGroups groups: the shader loops over the rays with a grid stride.
-        const uint32_t groups = (in.rayCount + gpu::kEbpiVolumeGroupSize - 1) / gpu::kEbpiVolumeGroupSize;
+        // At most maxGroups groups: the shader loops over the chunk's rays with a grid stride.
+        const uint32_t groups = groupsFor(std::min(chunkRays, in.rayCount - std::min(firstRay, in.rayCount)),
+                                          gpu::kEbpiVolumeGroupSize);
         if (groups != 0)
             r.device().vkCmdDispatch(cmd, in.maxGroups == 0 ? groups : std::min(groups, in.maxGroups), 1, 1);
     });
+    return {sums, gradients};
+}
 
+Result<EbpiVolumeOutputs> addEbpiVolumePasses(Graph& graph, const EbpiVolumePassInputs& in) {
+    if (uint64_t(in.rayCount) * in.hitCapacity > gpu::kEbpiVolumeMaxContributions)
+        return makeError(ErrorCode::InvalidArgument, "ebpi volume: rays x hit capacity exceeds 2^26 per frame");
+    EbpiVolumeOutputs summed = addEbpiVolumeClearPass(graph, in);
+    summed = addEbpiVolumeChunkPass(graph, in, summed, in.rayHits, in.hits, 0);
     if (in.readback.valid()) {
-        const ReadbackCopy copies[] = {{kEbpiVolumeReadbackSums, sums, sumsBytes(in.pairCount)},
-                                       {kEbpiVolumeReadbackGradients, gradients, gradientBytes(in.gradientSlots)}};
+        const ReadbackCopy copies[] = {{kEbpiVolumeReadbackSums, summed.sums, sumsBytes(in.pairCount)},
+                                       {kEbpiVolumeReadbackGradients, summed.gradients, gradientBytes(in.gradientSlots)}};
         addReadbackPass(graph, kEbpiVolumeReadbackPassName, *in.readbackLayout, in.readback, copies);
     }
-    return EbpiVolumeOutputs{sums, gradients};
+    return summed;
 }
 
 }  // namespace vkc

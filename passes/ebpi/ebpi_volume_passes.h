@@ -24,6 +24,7 @@ struct EbpiVolumePassInputs {
 
     uint32_t rayCount = 0;       // the rays, or with rayCounters the capacity of the ray buffers
     uint32_t hitCapacity = 1;    // the casting's slots per ray
+    uint32_t chunkRays = 0;      // rays whose hits `hits` holds at once (0: rayCount)
     uint32_t pairCount = 0;
     uint32_t gradientSlots = 0;  // vertices of every pair's two objects (EbpiVolumePairGpu::firstSlot*)
     uint32_t maxGroups = 0;      // device limit on workgroups in x
@@ -51,8 +52,14 @@ struct EbpiVolumeOutputs {
     BufferHandle sums, gradients;
 };
 
+// The sums zeroed, then one pass per chunk of rays whose hits the casting left in `hits`
+// (EbpiTracePassInputs::chunkRays: the same chunks, in the same order).
+EbpiVolumeOutputs addEbpiVolumeClearPass(Graph& graph, const EbpiVolumePassInputs& inputs);
+EbpiVolumeOutputs addEbpiVolumeChunkPass(Graph& graph, const EbpiVolumePassInputs& inputs, const EbpiVolumeOutputs& summed,
+                                         BufferHandle rayHits, BufferHandle hits, uint32_t firstRay);
+// Clear, one chunk from ray 0 (every ray when chunkRays is 0) and the optional read-back.
 // InvalidArgument when rayCount x hitCapacity exceeds kEbpiVolumeMaxContributions (the sums could
-// then wrap): the caller splits the rays into several dispatches (or lowers the ray capacity).
+// then wrap): the caller lowers the ray capacity.
 Result<EbpiVolumeOutputs> addEbpiVolumePasses(Graph& graph, const EbpiVolumePassInputs& inputs);
 
 }  // namespace vkc

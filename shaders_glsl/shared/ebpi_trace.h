@@ -111,7 +111,16 @@ struct EbpiTracePush {
     uint countFromBuffer; // 1: trace min(rayCount, the count buffer's kEbpiRayCountWord)
     uint boxesPerObject;  // hardware backends: boxes each object's BLAS holds (0: its triangles); past
                           // its triangles they are far-away points, so a slot's BLAS fits any mesh
+    uint firstRay;        // the chunk of rays this dispatch casts (ebpiChunkEnd); hit slots hold
+    uint chunkRays;       // only the chunk's rays
 };
+
+// A frame's rays are cast and summed in chunks of chunkRays, one after the other, when their hit
+// slots would pass one storage-buffer binding: ray r of a chunk starting at firstRay keeps its
+// hits from slot (r - firstRay) x hitCapacity. Per-ray counts stay indexed by r. The chunk's end:
+VKC_INLINE uint ebpiChunkEnd(uint rayCount, uint firstRay, uint chunkRays) {
+    return rayCount - firstRay < chunkRays ? rayCount : firstRay + chunkRays;
+}
 
 // VkAccelerationStructureInstanceKHR as the boxes pass writes its transform (64 bytes).
 struct EbpiAccelInstanceGpu {

@@ -78,6 +78,8 @@ struct EbpiVolumePush {
     uint rayCount;         // the rays; with countFromBuffer, the capacity of the ray buffers
     uint hitCapacity;
     uint countFromBuffer;  // 1: min(rayCount, the count buffer's kEbpiRayCountWord (shared/ebpi_trace.h))
+    uint firstRay;         // the chunk of rays summed (ebpiChunkEnd, shared/ebpi_trace.h)
+    uint chunkRays;
     uint pad0;
 };
 

@@ -10,6 +10,7 @@
 //     EBPI past its fixed point) reported with a warning and no volume, never a wrong number;
 //   - the ray-query and ray-tracing-pipeline backends (BLAS per mesh, TLAS per frame) equal to the
 //     compute one bit for bit.
+#include "collision/ebpi/ebpi_detector_impl.h"
 #include "collision/ebpi/ebpi_directions.h"
 #include "collision/reference/intersection_volume.h"
 #include "collision/scene/generated_solids.h"
@@ -30,6 +31,12 @@
 #include <random>
 
 namespace vkc {
+
+// The detector's state, for the one test that sets its casting's chunk size.
+struct EbpiDetectorAccess {
+    static EbpiDetectorImpl& impl(EbpiDetector& detector) { return *detector.impl_; }
+};
+
 namespace {
 
 struct Placed {
@@ -461,6 +468,92 @@ TEST_F(EbpiDetectorTest, EveryRayBackendGivesTheSameVolumesAndGradients) {
         EXPECT_TRUE(coversEveryPass(b.value()));
         EXPECT_GT(b->details.stageTimingsMs.bvh, 0.0);
     }
+}
+
+// A frame's rays whose hit slots pass one storage-buffer binding are cast and summed in chunks
+// (EbpiDetectorImpl::hitChunkRays); chunks of 1,000 rays give the whole frame's volumes, bounds
+// and gradients bit for bit, on the host's candidates and GPU-driven, within the exact volume's bound.
+TEST_F(EbpiDetectorTest, CastingInChunksGivesTheSameVolumesAndGradients) {
+    const MeshData sphere = solids::sphere(0.5f, 2);
+    const MeshData torus = solids::torus(0.5f, 0.2f, 12);
+    const Placed objects[] = {{&sphere, glm::mat4(1.0f)},
+                              {&torus, glm::rotate(glm::translate(glm::mat4(1.0f), glm::vec3(0.3f, 0.1f, -0.1f)), 0.7f,
+                                                   glm::vec3(1.0f, 0.2f, 0.4f))}};
+    auto whole = EbpiDetector::create(context_, settings(0.005));
+    auto chunked = EbpiDetector::create(context_, settings(0.005));
+    ASSERT_TRUE(whole && chunked);
+    constexpr uint32_t kChunk = 1000;
+    EbpiDetectorAccess::impl(chunked.value()).hitChunkRays = kChunk;
+    auto a = run(whole.value(), objects);
+    auto b = run(chunked.value(), objects);
+    ASSERT_TRUE(a && b);
+    ASSERT_EQ(a->details.pairs.size(), 1u);
+    ASSERT_EQ(b->details.pairs.size(), 1u);
+    const EbpiPairDetails& x = a->details.pairs[0];
+    const EbpiPairDetails& y = b->details.pairs[0];
+    EXPECT_GT(y.rays, 3u * kChunk) << "the frame must span several chunks";
+    EXPECT_FALSE(y.truncated);
+    EXPECT_EQ(x.rays, y.rays);
+    EXPECT_EQ(x.volumePerDirection, y.volumePerDirection);
+    EXPECT_EQ(x.boundPerDirection, y.boundPerDirection);
+    ASSERT_EQ(x.gradientB.size(), y.gradientB.size());
+    for (size_t k = 0; k < x.gradientB.size(); ++k) EXPECT_EQ(x.gradientB[k].gradient, y.gradientB[k].gradient) << k;
+    EXPECT_LE(std::abs(y.volume - exactVolume(objects[0], objects[1])), y.volumeErrorBound);
+
+    // GPU-driven: the ray count never comes back to the host, so every chunk up to maxRays is recorded.
+    auto scene = Scene::create(context_, MeshRequirements{});
+    ASSERT_TRUE(scene);
+    for (const Placed& placed : objects) {
+        auto mesh = scene->addMesh({"mesh", placed.mesh});
+        ASSERT_TRUE(mesh);
+        ASSERT_TRUE(scene->addObject(mesh.value(), placed.transform));
+    }
+    EbpiFrameDetails drivenWhole, drivenChunked;
+    auto frameWhole = whole->run(scene.value(), &drivenWhole);
+    auto frameChunked = chunked->run(scene.value(), &drivenChunked);
+    ASSERT_TRUE(frameWhole && frameChunked);
+    ASSERT_EQ(drivenWhole.pairs.size(), 1u);
+    ASSERT_EQ(drivenChunked.pairs.size(), 1u);
+    EXPECT_GT(drivenChunked.pairs[0].rays, 3u * kChunk);
+    EXPECT_EQ(drivenWhole.pairs[0].rays, drivenChunked.pairs[0].rays);
+    EXPECT_EQ(drivenWhole.pairs[0].volumePerDirection, drivenChunked.pairs[0].volumePerDirection);
+    EXPECT_LE(std::abs(drivenChunked.pairs[0].volume - exactVolume(objects[0], objects[1])),
+              drivenChunked.pairs[0].volumeErrorBound);
+}
+
+// setTolerance between frames: each frame keeps the tolerance it was recorded with (its bound
+// within it, its volume within the bound of the exact one) and a tighter one buys more rays; the
+// frames equal those of detectors created at each tolerance. A bad tolerance is refused.
+TEST_F(EbpiDetectorTest, SetToleranceTakesEffectFromTheNextFrame) {
+    const MeshData sphere = solids::sphere(0.5f, 2);
+    const Placed objects[] = {{&sphere, glm::mat4(1.0f)},
+                              {&sphere, glm::translate(glm::mat4(1.0f), glm::vec3(0.4f, 0.3f, -0.2f))}};
+    const double exact = exactVolume(objects[0], objects[1]);
+    auto changing = EbpiDetector::create(context_, settings(0.01));
+    ASSERT_TRUE(changing);
+    std::vector<uint64_t> rays;
+    for (double tolerance : {0.01, 0.002}) {
+        SCOPED_TRACE(tolerance);
+        ASSERT_TRUE(changing->setTolerance(tolerance).ok());
+        auto fixed = EbpiDetector::create(context_, settings(tolerance));
+        ASSERT_TRUE(fixed);
+        auto a = run(changing.value(), objects);
+        auto b = run(fixed.value(), objects);
+        ASSERT_TRUE(a && b);
+        ASSERT_EQ(a->details.pairs.size(), 1u);
+        ASSERT_EQ(b->details.pairs.size(), 1u);
+        const EbpiPairDetails& x = a->details.pairs[0];
+        EXPECT_FALSE(x.truncated);
+        EXPECT_LE(x.volumeErrorBound, tolerance);
+        EXPECT_LE(std::abs(x.volume - exact), x.volumeErrorBound);
+        EXPECT_EQ(x.rays, b->details.pairs[0].rays);
+        EXPECT_EQ(x.volumePerDirection, b->details.pairs[0].volumePerDirection);
+        rays.push_back(x.rays);
+    }
+    EXPECT_GT(rays[1], rays[0]);
+    EXPECT_EQ(changing->setTolerance(0.0).code, ErrorCode::InvalidArgument);
+    EXPECT_EQ(changing->setTolerance(NAN).code, ErrorCode::InvalidArgument);
+    EXPECT_EQ(changing->settings().tolerance, 0.002);
 }
 
 // keepImages: each direction's EBPI bound and ray density per pixel; the densities add up to the

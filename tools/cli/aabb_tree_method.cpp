@@ -1,17 +1,26 @@
 // The aabb-tree method for the harness; see aabb_tree_method.h.
 #include "tools/cli/aabb_tree_method.h"
 
-#include <algorithm>
-#include <bit>
+#include "tools/cli/grow_to_need.h"
+
 #include <string>
 
 namespace vkc::tools {
 
 namespace {
 
-// The capacity a list needs after `needed` entries did not fit in `capacity`: at least double.
-uint32_t grownCapacity(uint32_t capacity, uint64_t needed) {
-    return uint32_t(std::min<uint64_t>(kMaxAabbCapacity, std::bit_ceil(std::max<uint64_t>(2ull * capacity, needed))));
+// Larger lists for what the frame needed (node pairs: the count seen is a lower bound, so at
+// least double); none when nothing was cut or the lists are as long as the harness makes them.
+std::optional<AabbTreeSettings> grownAabbTreeSettings(const AabbTreeSettings& current, const AabbTreeFrameDetails& frame) {
+    AabbTreeSettings grown = current;
+    if (frame.nodePairOverflow)
+        grown.nodePairCapacity = capacityFor(std::max<uint64_t>(frame.nodePairsNeeded, 2ull * current.nodePairCapacity),
+                                             current.nodePairCapacity, kMaxAabbCapacity);
+    if (current.keepTrianglePairList && frame.trianglePairCount > current.trianglePairCapacity)
+        grown.trianglePairCapacity = capacityFor(frame.trianglePairCount, current.trianglePairCapacity, kMaxAabbCapacity);
+    if (grown.nodePairCapacity == current.nodePairCapacity && grown.trianglePairCapacity == current.trianglePairCapacity)
+        return std::nullopt;
+    return grown;
 }
 
 }  // namespace
@@ -22,28 +31,10 @@ Result<FrameResults> runAabbTreeFrame(Context& context, std::optional<AabbTreeDe
         return makeError(ErrorCode::InvalidArgument,
                          "aabb-tree: --list needs a detector created with AabbTreeSettings::keepTrianglePairList");
     AabbTreeFrameDetails frame;
-    auto results = detector->run(scene, pcs, &frame);
+    auto results = runToNeed(
+        context, detector, "aabb-tree", pcs, frame,
+        [&](AabbTreeDetector& current, AabbTreeFrameDetails& out) { return current.run(scene, pcs, &out); }, grownAabbTreeSettings);
     if (!results) return results.status();
-    // A full list keeps its counts exact and says so; the harness wants complete answers, so it
-    // grows the lists the way the warning tells a host to, and runs the frame again.
-    for (;;) {
-        const AabbTreeSettings& current = detector->settings();
-        AabbTreeSettings grown = current;
-        if (frame.nodePairOverflow && current.nodePairCapacity < kMaxAabbCapacity)
-            grown.nodePairCapacity = grownCapacity(current.nodePairCapacity, frame.nodePairsNeeded);
-        if (keepList && frame.trianglePairCount > current.trianglePairCapacity &&
-            current.trianglePairCapacity < kMaxAabbCapacity)
-            grown.trianglePairCapacity = grownCapacity(current.trianglePairCapacity, frame.trianglePairCount);
-        if (grown.nodePairCapacity == current.nodePairCapacity &&
-            grown.trianglePairCapacity == current.trianglePairCapacity)
-            break;
-        detector.reset();  // frees the smaller lists before the larger ones are made
-        auto larger = AabbTreeDetector::create(context, grown);
-        if (!larger) return larger.status();
-        detector = std::move(larger.value());
-        results = detector->run(scene, pcs, &frame);
-        if (!results) return results.status();
-    }
     if (details) *details = frame;
     FrameResults out = std::move(results.value());
     if (!keepList)

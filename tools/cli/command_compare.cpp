@@ -36,7 +36,7 @@ struct CompareOptions {
     std::string scene;
     std::vector<std::string> methods;  // empty: every method the device can run
     std::optional<uint32_t> resolution;
-    std::optional<double> tolerance;   // ebpi; unset: ebpiSceneTolerance of the first frame
+    std::string tolerance;             // ebpi; empty: kDefaultEbpiTolerance (2% of each pair's volume)
     std::string rayBackend;            // ebpi; empty: the device's best
     std::string report;
     std::string images;
@@ -75,24 +75,13 @@ Result<std::vector<std::string>> chooseMethods(const CompareOptions& options, co
     return chosen;
 }
 
-// ebpi's tolerance when none is given: the differential campaign's, from the first frame's poses.
-Result<double> sceneTolerance(const io::SceneDescription& scene) {
-    std::vector<reference::WorldBounds> bounds;
-    for (size_t i = 0; i < scene.objects.size(); ++i) {
-        auto world = reference::toWorld(scene.meshOf(i), scene.frames[0].transforms[i]);
-        if (!world) return world.status();
-        bounds.push_back(reference::boundsOf(world.value()));
-    }
-    return ebpiSceneTolerance(bounds);
-}
-
 // The options each method runs with: --resolution sets the image-space methods' pixels per side
 // but not ebpi's, whose EBPI resolution is a cost, not its accuracy (that is the tolerance);
 // intermediate images go to a folder per method that has them.
-MethodOptions optionsFor(const std::string& id, const CompareOptions& options, double tolerance) {
+MethodOptions optionsFor(const std::string& id, const CompareOptions& options) {
     MethodOptions method;
     if (id != "ebpi") method.resolution = options.resolution;
-    method.tolerance = tolerance;
+    method.tolerance = options.tolerance.empty() ? optionText(kDefaultEbpiTolerance) : options.tolerance;
     method.rayBackend = options.rayBackend;
     if (!options.images.empty() && findMethod(id)->images)
         method.images = (std::filesystem::path(options.images) / id).string();
@@ -104,20 +93,15 @@ std::string frameName(size_t frame, size_t frameCount) {
     return "frame " + std::to_string(frame) + " (" + std::to_string(frame + 1) + " of " + std::to_string(frameCount) + ")";
 }
 
-// Every chosen method started, exact first; ebpi with --tolerance or the scene's.
+// Every chosen method started, exact first.
 Result<std::vector<ComparedMethod>> startMethods(const CompareOptions& options, const std::vector<std::string>& ids,
                                                  Context& context, const io::SceneDescription& file, const Scene& scene) {
-    double tolerance = options.tolerance.value_or(0.0);
-    if (!options.tolerance && std::count(ids.begin(), ids.end(), "ebpi")) {
-        auto derived = sceneTolerance(file);
-        if (!derived) return derived.status();
-        tolerance = derived.value();
-        std::cerr << "compare: ebpi tolerance " << tolerance << " (" << 100 * kEbpiSceneToleranceFraction
-                  << "% of the smallest object's size cubed; --tolerance sets it)\n";
-    }
+    if (options.tolerance.empty() && std::count(ids.begin(), ids.end(), "ebpi"))
+        std::cerr << "compare: ebpi tolerance " << optionText(kDefaultEbpiTolerance)
+                  << " of each pair's volume (--tolerance sets it)\n";
     std::vector<ComparedMethod> methods;
     for (const std::string& id : ids) {
-        auto run = startMethod(id, optionsFor(id, options, tolerance), context, file, scene);
+        auto run = startMethod(id, optionsFor(id, options), context, file, scene);
         if (!run) return run.status();
         methods.push_back({id, std::move(run.value()), std::nullopt, std::nullopt});
     }
@@ -226,8 +210,8 @@ void addCompareCommand(CLI::App& app, int& exitCode) {
                         "stencil, ldi, consistent-pairs: pixels per side (default: each method's own)")
         ->check(CLI::Range(16u, 16384u));
     command->add_option("--tolerance", options->tolerance,
-                        "ebpi: absolute intersection-volume error allowed per pair, world units cubed (default: 2% "
-                        "of the cube of the smallest object's size)");
+                        "ebpi: intersection-volume error allowed per pair: a volume in world units cubed, or a "
+                        "percentage of each pair's own volume (default: 2%)");
     command->add_option("--ray-backend", options->rayBackend, kRayBackendHelp)
         ->check(CLI::IsMember(rayBackendNames()));
     command->add_option("--report", options->report, "Report file (JSON): the tables and every method's frames");

@@ -105,15 +105,27 @@ void addDetectCommand(CLI::App& app, int& exitCode) {
                         "Image-space methods: pixels per side (default: the method's, shown in the report)")
         ->check(CLI::Range(16u, 16384u));
     command->add_option("--layer-cap", options->methodOptions.layerCap,
-                        "ldi: layers peeled per pixel at most (default: the method's, shown in the report); deeper "
-                        "pairs are reported truncated")
+                        "ldi: layers peeled per pixel at first (default: the method's); a frame with deeper pairs runs "
+                        "again with the layers it needs, up to 254 (the cap used is in the report)")
         ->check(CLI::Range(1u, 254u));
+    command->add_option("--max-rays", options->methodOptions.maxRays,
+                        "ebpi: rays per frame at first (default: the method's); a frame that needs more runs again "
+                        "with them, as far as the device's storage bindings hold")
+        ->check(CLI::Range(1u, 1u << 26));
+    command->add_option("--hit-capacity", options->methodOptions.hitCapacity,
+                        "ebpi: hits kept per ray at first (default: the method's); doubled while rays meet more")
+        ->check(CLI::Range(1u, 1024u));
+    command->add_option("--point-capacity", options->methodOptions.pointCapacity,
+                        "stencil, consistent-pairs: collision points kept at first (default: the method's); a frame "
+                        "with more runs again with room for them")
+        ->check(CLI::Range(1u, 1u << 26));
     command->add_option("--error-bound", options->methodOptions.errorBound, kLdiErrorBoundHelp)
         ->check(CLI::IsMember(ldiErrorBoundNames()));
     command->add_option("--views", options->methodOptions.views, "stencil: orthogonal views, 3 or 1 (default: the method's)")
         ->check(CLI::IsMember({1u, 3u}));
     command->add_option("--tolerance", options->methodOptions.tolerance,
-                        "ebpi: absolute intersection-volume error allowed per pair, world units cubed (required)");
+                        "ebpi (required): intersection-volume error allowed per pair: a volume in world units cubed, "
+                        "or a percentage of each pair's own volume, such as 2%");
     command->add_option("--gradient", options->methodOptions.gradient,
                         "ebpi: JSON file for each pair's volume gradient per vertex (dV/d world position)");
     command->add_option("--ray-backend", options->methodOptions.rayBackend, kRayBackendHelp)

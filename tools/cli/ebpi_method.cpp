@@ -3,39 +3,239 @@
 
 #include "tools/cli/frame_batches.h"
 #include "tools/cli/grey_png.h"
+#include "tools/cli/grow_to_need.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <sstream>
 
 namespace vkc::tools {
 
-double ebpiSceneTolerance(std::span<const reference::WorldBounds> objectBounds, double fraction) {
-    double smallest = INFINITY;
-    for (const reference::WorldBounds& bounds : objectBounds) {
-        const glm::dvec3 side = bounds.max - bounds.min;
-        smallest = std::min(smallest, std::max({side.x, side.y, side.z}));
+namespace {
+
+// Per-pixel splits past maxSplit need a finer EBPI; this is as fine as the harness makes it.
+constexpr uint32_t kMaxGrownResolution = 1024;
+// A fraction of each pair's volume: at most this many runs of one pair after its batch's.
+constexpr int kMaxRefinements = 8;
+
+// What a frame needed beyond `current` (grow_to_need.h): its rays, hit slots for the rays that met
+// more surfaces, triangle and node pairs for the surfaces' crossings, a finer EBPI where every
+// pixel split maxSplit x maxSplit still missed the tolerance.
+std::optional<EbpiSettings> grownEbpiSettings(const EbpiSettings& current, const EbpiFrameDetails& frame) {
+    EbpiSettings grown = current;
+    if (frame.raysTruncated) grown.maxRays = capacityFor(frame.totalRays, current.maxRays);
+    if (frame.trianglePairs > current.trianglePairCapacity)
+        grown.trianglePairCapacity = capacityFor(frame.trianglePairs, current.trianglePairCapacity);
+    if (frame.nodePairsNeeded > 0)  // a lower bound of the need, as aabb-tree's: at least double
+        grown.nodePairCapacity =
+            capacityFor(std::max<uint64_t>(frame.nodePairsNeeded, 2ull * current.nodePairCapacity), current.nodePairCapacity);
+    for (const EbpiPairDetails& pair : frame.pairs) {
+        if (pair.truncatedRays > 0) grown.hitCapacity = 2 * current.hitCapacity;
+        if (pair.boundNotMet && current.resolution < kMaxGrownResolution) grown.resolution = 2 * current.resolution;
     }
-    return fraction * smallest * smallest * smallest;
+    if (grown.maxRays == current.maxRays && grown.trianglePairCapacity == current.trianglePairCapacity &&
+        grown.nodePairCapacity == current.nodePairCapacity && grown.hitCapacity == current.hitCapacity &&
+        grown.resolution == current.resolution)
+        return std::nullopt;
+    return grown;
+}
+
+void appendEbpiDetails(EbpiFrameDetails& frame, EbpiFrameDetails&& batch) {
+    for (EbpiPairDetails& pair : batch.pairs) frame.pairs.push_back(std::move(pair));
+    frame.totalRays += batch.totalRays;
+    frame.raysTruncated = frame.raysTruncated || batch.raysTruncated;
+    frame.trianglePairs += batch.trianglePairs;
+    frame.nodePairsNeeded = std::max(frame.nodePairsNeeded, batch.nodePairsNeeded);
+    frame.stageTimingsMs += batch.stageTimingsMs;
+}
+
+// The runner's detector at `tolerance` with room for `pairs` pairs (exactly that many with
+// `exactPairs`: a detector for one pair leaves the memory of three more to a finer EBPI), and the
+// capacities it has grown to so far. When create() refuses, the old detector stays.
+Status useDetector(Context& context, EbpiRunner& runner, double tolerance, uint32_t pairs, bool exactPairs = false) {
+    if (runner.detector) {
+        const EbpiSettings& current = runner.detector->settings();
+        if (exactPairs ? current.maxPairs == pairs : current.maxPairs >= pairs)
+            return runner.detector->setTolerance(tolerance);  // nothing re-created
+    }
+    EbpiSettings settings = runner.detector ? runner.detector->settings() : runner.settings;
+    settings.tolerance = tolerance;
+    if (exactPairs || (settings.maxPairs != 0 && settings.maxPairs < pairs)) settings.maxPairs = pairs;
+    auto created = EbpiDetector::create(context, settings);
+    if (!created) return created.status();
+    runner.detector.reset();
+    runner.detector = std::move(created.value());
+    return Status::success();
+}
+
+BroadphaseResults onePair(const BroadphaseResults& batch, ObjectPair pair) {
+    BroadphaseResults one;
+    one.worldBounds = batch.worldBounds;
+    one.pairs = {pair};
+    one.pairCount = 1;
+    return one;
+}
+
+// One batch at an absolute tolerance, grown to its need. Where the device cannot hold the batch's
+// need at once, pair by pair; where it cannot hold one pair's, on a detector for that pair alone.
+Result<FrameResults> runGrown(Context& context, EbpiRunner& runner, const Scene& scene, const BroadphaseResults& batch,
+                              double tolerance, EbpiFrameDetails& details) {
+    const bool single = batch.pairs.size() < 2;
+    const Status ready = useDetector(context, runner, tolerance, uint32_t(std::max<size_t>(1, batch.pairs.size())));
+    if (!ready.ok() && (single || ready.code != ErrorCode::InvalidArgument)) return ready;
+    if (ready.ok()) {
+        auto results = runToNeed(
+            context, runner.detector, "ebpi", batch, details,
+            [&](EbpiDetector& current, EbpiFrameDetails& out) { return current.run(scene, batch, &out); },
+            grownEbpiSettings);
+        if (!results || !grownEbpiSettings(runner.detector->settings(), details)) return results;
+        if (single) {
+            if (runner.detector->settings().maxPairs == 1) {  // as far as this device goes
+                runner.beyondDevice.push_back(batch.pairs.front());
+                return results;
+            }
+            VKC_TRY(useDetector(context, runner, tolerance, 1, true));
+            return runGrown(context, runner, scene, batch, tolerance, details);
+        }
+    }
+    FrameResults frame;
+    details = EbpiFrameDetails{};
+    for (const ObjectPair& pair : batch.pairs) {
+        EbpiFrameDetails pairDetails;
+        auto alone = runGrown(context, runner, scene, onePair(batch, pair), tolerance, pairDetails);
+        if (!alone) return alone.status();
+        appendBatch(frame, std::move(alone.value()));
+        appendEbpiDetails(details, std::move(pairDetails));
+    }
+    sortPairs(frame);
+    return frame;
+}
+
+// The volume of the overlap of a pair's world boxes (0 when they only touch).
+double boxOverlapVolume(const BroadphaseResults& pcs, const ObjectPair& pair) {
+    const Aabb& x = pcs.worldBounds[pair.a];
+    const Aabb& y = pcs.worldBounds[pair.b];
+    double volume = 1.0;
+    for (int axis = 0; axis < 3; ++axis)
+        volume *= std::max(0.0, double(std::min(x.max[axis], y.max[axis])) - std::max(x.min[axis], y.min[axis]));
+    return volume;
+}
+
+// The first tolerance of a batch whose tolerance is a fraction of each pair's volume: loose, that
+// fraction of the largest pair's guess, a quarter of its boxes' overlap (every pair's volume is at
+// most its boxes' overlap). Each pair then runs alone at its own, from what this run measured.
+double pilotTolerance(const BroadphaseResults& batch, const EbpiTolerance& tolerance) {
+    double largest = 0.0;
+    for (const ObjectPair& pair : batch.pairs) largest = std::max(largest, boxOverlapVolume(batch, pair) / 4);
+    return largest > 0.0 ? tolerance.value * largest : tolerance.value;
+}
+
+// The tolerance a pair's answer must meet: the fraction of its volume's lower end, volume - bound,
+// floored (ebpiPairTolerance); for an absolute tolerance, that.
+double pairTolerance(const EbpiTolerance& tolerance, const EbpiPairDetails& pair, const BroadphaseResults& pcs) {
+    return ebpiPairTolerance(tolerance, pair.volume - pair.volumeErrorBound, ebpiPairSizeCubed(pcs, pair.a, pair.b),
+                             pair.floatRoundingBound);
+}
+
+// Replaces pair (a, b)'s result and details in a batch's answer by those of its own run.
+void replacePair(FrameResults& frame, EbpiFrameDetails& details, FrameResults&& alone, EbpiFrameDetails&& aloneDetails,
+                 const EbpiPairDetails& pair) {
+    std::erase_if(frame.pairs, [&](const PairResult& p) { return p.a == pair.a && p.b == pair.b; });
+    auto stale = std::find_if(details.pairs.begin(), details.pairs.end(),
+                              [&](const EbpiPairDetails& p) { return p.a == pair.a && p.b == pair.b; });
+    *stale = std::move(aloneDetails.pairs.front());
+    aloneDetails.pairs.clear();
+    appendEbpiDetails(details, std::move(aloneDetails));
+    appendBatch(frame, std::move(alone));  // the replaced answer was not truncated: the frame's flag stays right
+}
+
+// A batch whose tolerance is a fraction of each pair's volume (ebpi_method.h).
+Result<FrameResults> runAtVolumeFraction(Context& context, EbpiRunner& runner, const Scene& scene,
+                                         const BroadphaseResults& batch, EbpiFrameDetails& details) {
+    const EbpiTolerance& asked = runner.tolerance;
+    auto results = runGrown(context, runner, scene, batch, pilotTolerance(batch, asked), details);
+    if (!results) return results;
+    FrameResults& frame = results.value();
+    for (size_t i = 0; i < details.pairs.size(); ++i) {
+        EbpiPairDetails pair = details.pairs[i];
+        for (int round = 0; round < kMaxRefinements && !pair.truncated; ++round) {
+            const double target = pairTolerance(asked, pair, batch);
+            if (pair.volumeErrorBound <= target) break;
+            // A bound too loose to say the volume's size tightens by steps instead of at once.
+            const double tolerance = std::max(target, pair.volumeErrorBound / 8);
+            EbpiFrameDetails aloneDetails;
+            auto alone = runGrown(context, runner, scene, onePair(batch, {pair.a, pair.b}), tolerance, aloneDetails);
+            if (!alone) return alone.status();
+            if (aloneDetails.pairs.empty()) break;  // not tested alone: cannot happen for a tested pair
+            EbpiPairDetails refined = aloneDetails.pairs.front();
+            if (refined.truncated && runner.passesTheDevice({pair.a, pair.b})) {
+                // The tightest answer the device holds stays, bound and all, and says so.
+                frame.warnings.push_back("ebpi: pair (" + std::to_string(pair.a) + ", " + std::to_string(pair.b) +
+                                         "): its bound " + std::to_string(pair.volumeErrorBound) + " is above " +
+                                         optionText(asked) + " of its volume (" + std::to_string(target) +
+                                         "); a tighter one needs more than the device holds");
+                break;
+            }
+            replacePair(frame, details, std::move(alone.value()), std::move(aloneDetails), pair);
+            pair = std::move(refined);
+        }
+    }
+    sortPairs(frame);
+    return results;
+}
+
+}  // namespace
+
+double ebpiPairTolerance(const EbpiTolerance& tolerance, double volume, double sizeCubed, double floatRoundingBound) {
+    if (!tolerance.ofPairVolume) return tolerance.value;
+    return std::max(tolerance.value * std::max(volume, kEbpiVolumeFloorFraction * sizeCubed),
+                    kEbpiFloatFloorFactor * floatRoundingBound);
+}
+
+double ebpiPairSizeCubed(const BroadphaseResults& pcs, uint32_t a, uint32_t b) {
+    auto largestSide = [&](uint32_t object) {
+        const Aabb& box = pcs.worldBounds[object];
+        return std::max({double(box.max.x) - box.min.x, double(box.max.y) - box.min.y, double(box.max.z) - box.min.z});
+    };
+    const double size = std::min(largestSide(a), largestSide(b));
+    return size * size * size;
+}
+
+Result<EbpiTolerance> parseEbpiTolerance(const std::string& text) {
+    const bool percent = !text.empty() && text.back() == '%';
+    const std::string number = percent ? text.substr(0, text.size() - 1) : text;
+    char* end = nullptr;
+    const double value = std::strtod(number.c_str(), &end);
+    const bool parsed = !number.empty() && end == number.c_str() + number.size() && std::isfinite(value) && value > 0.0;
+    if (!parsed || (percent && value > 100.0))
+        return makeError(ErrorCode::InvalidArgument,
+                         "--tolerance \"" + text +
+                             "\": must be a finite volume > 0 (world units cubed per pair) or a percentage in (0, 100] "
+                             "of each pair's volume, such as 2%");
+    return EbpiTolerance{percent ? value / 100.0 : value, percent};
+}
+
+std::string optionText(const EbpiTolerance& tolerance) {
+    std::ostringstream out;
+    if (tolerance.ofPairVolume) out << 100.0 * tolerance.value << "%";
+    else out << tolerance.value;
+    return out.str();
 }
 
 Result<FrameResults> runEbpiFrame(Context& context, EbpiRunner& runner, const Scene& scene, const BroadphaseResults& pcs,
                                   EbpiFrameDetails* details) {
-    if (!runner.detector) {
-        auto created = EbpiDetector::create(context, runner.settings);
-        if (!created) return created.status();
-        runner.detector = std::move(created.value());
-    }
+    VKC_TRY(useDetector(context, runner,
+                        runner.tolerance.ofPairVolume ? pilotTolerance(pcs, runner.tolerance) : runner.tolerance.value, 1));
     if (details) *details = EbpiFrameDetails{};
+    runner.beyondDevice.clear();
     // maxPairs counts pairs whose boxes overlap with a volume; candidates are at least as many.
     return runInBatches(pcs, runner.detector->settings().maxPairs, [&](const BroadphaseResults& batch) {
         EbpiFrameDetails batchDetails;
-        auto results = runner.detector->run(scene, batch, &batchDetails);
-        if (results && details) {
-            for (EbpiPairDetails& pair : batchDetails.pairs) details->pairs.push_back(std::move(pair));
-            details->totalRays += batchDetails.totalRays;
-            details->raysTruncated = details->raysTruncated || batchDetails.raysTruncated;
-            details->stageTimingsMs += batchDetails.stageTimingsMs;
-        }
+        auto results = runner.tolerance.ofPairVolume
+                           ? runAtVolumeFraction(context, runner, scene, batch, batchDetails)
+                           : runGrown(context, runner, scene, batch, runner.tolerance.value, batchDetails);
+        if (results && details) appendEbpiDetails(*details, std::move(batchDetails));
         return results;
     });
 }

@@ -1,8 +1,10 @@
 // The ldi method for the harness; see ldi_method.h.
 #include "tools/cli/ldi_method.h"
 
+#include "shaders_glsl/shared/ldi.h"
 #include "tools/cli/frame_batches.h"
 #include "tools/cli/grey_png.h"
+#include "tools/cli/grow_to_need.h"
 
 #include <glm/common.hpp>
 
@@ -31,7 +33,7 @@ Status ensureDetector(Context& context, LdiRunner& runner, uint32_t pairs) {
     }
 }
 
-void appendBatch(LdiFrameDetails& frame, LdiFrameDetails&& batch) {
+void appendLdiDetails(LdiFrameDetails& frame, LdiFrameDetails&& batch) {
     for (LdiPairDetails& pair : batch.pairs) frame.pairs.push_back(std::move(pair));
     frame.renderPasses += batch.renderPasses;
     for (const LdiSelfIntersection& self : batch.selfIntersections) {
@@ -47,6 +49,17 @@ void appendBatch(LdiFrameDetails& frame, LdiFrameDetails&& batch) {
     }
 }
 
+// Layers for the deepest pair a frame could not peel (grow_to_need.h): the cap follows the need.
+std::optional<LdiSettings> grownLdiSettings(const LdiSettings& current, const LdiFrameDetails& frame) {
+    uint32_t needed = current.layerCap;
+    for (const LdiPairDetails& pair : frame.pairs)
+        if (pair.truncated) needed = std::max(needed, std::min(pair.neededLayers, gpu::kLdiMaxLayerCap));
+    if (needed == current.layerCap) return std::nullopt;
+    LdiSettings grown = current;
+    grown.layerCap = needed;
+    return grown;
+}
+
 }  // namespace
 
 Result<FrameResults> runLdiFrame(Context& context, LdiRunner& runner, const Scene& scene, const BroadphaseResults& pcs,
@@ -55,8 +68,11 @@ Result<FrameResults> runLdiFrame(Context& context, LdiRunner& runner, const Scen
     if (details) *details = LdiFrameDetails{};
     return runInBatches(pcs, runner.detector->settings().maxPairs, [&](const BroadphaseResults& batch) {
         LdiFrameDetails batchDetails;
-        auto results = runner.detector->run(scene, batch, details ? &batchDetails : nullptr);
-        if (results && details) appendBatch(*details, std::move(batchDetails));
+        auto results = runToNeed(
+            context, runner.detector, "ldi", batch, batchDetails,
+            [&](LdiDetector& current, LdiFrameDetails& out) { return current.run(scene, batch, &out); }, grownLdiSettings);
+        runner.settings.layerCap = runner.detector->settings().layerCap;  // later detectors start from it
+        if (results && details) appendLdiDetails(*details, std::move(batchDetails));
         return results;
     });
 }

@@ -1,10 +1,12 @@
 // Methods as the harness runs them; see method_run.h.
 #include "tools/cli/method_run.h"
 
+#include "shaders_glsl/shared/consistent_pairs.h"
 #include "tools/cli/aabb_tree_method.h"
 #include "tools/cli/count_images.h"
 #include "tools/cli/ebpi_method.h"
 #include "tools/cli/exact_method.h"
+#include "tools/cli/grow_to_need.h"
 #include "tools/cli/ldi_method.h"
 #include "tools/cli/method_catalog.h"
 #include "vkcollide/aabb_tree.h"
@@ -79,6 +81,22 @@ Status noteImages(const Result<std::vector<std::filesystem::path>>& written, con
 // its limit), instead of DetectorSettings' default 4,096.
 uint32_t sceneObjects(const Scene& scene) { return std::max(1u, uint32_t(scene.objectCount())); }
 
+// Room for the points a frame found (and consistent-pairs' iterations), as grow_to_need.h asks.
+std::optional<StencilSettings> grownFor(const StencilSettings& current, const StencilFrameDetails& frame) {
+    if (!frame.pointsTruncated) return std::nullopt;
+    StencilSettings grown = current;
+    grown.pointCapacity = capacityFor(frame.pointCount, current.pointCapacity);
+    return grown;
+}
+std::optional<ConsistentPairsSettings> grownFor(const ConsistentPairsSettings& current,
+                                                const ConsistentPairsFrameDetails& frame) {
+    ConsistentPairsSettings grown = current;
+    if (frame.pointsTruncated) grown.pointCapacity = capacityFor(frame.pointCount, current.pointCapacity);
+    if (frame.iterationsTruncated) grown.maxIterations = std::min(gpu::kConsistentPairsMaxIterations, 2 * current.maxIterations);
+    if (grown.pointCapacity == current.pointCapacity && grown.maxIterations == current.maxIterations) return std::nullopt;
+    return grown;
+}
+
 template <class Detector>
 Result<MethodRun> startDetector(Context& context, typename Detector::Settings settings, const Scene& scene,
                                 const char* id, const char* key, const std::string& images) {
@@ -86,21 +104,27 @@ Result<MethodRun> startDetector(Context& context, typename Detector::Settings se
     settings.maxObjects = sceneObjects(scene);
     auto created = Detector::create(context, settings);
     if (!created) return created.status();
-    auto detector = std::make_shared<Detector>(std::move(created.value()));
+    // Replaced by a larger one when a frame needs more (grow_to_need.h).
+    auto detector = std::make_shared<std::optional<Detector>>(std::move(created.value()));
     auto framesWritten = std::make_shared<size_t>(0);
     MethodRun run;
-    run.runFrame = [detector, &scene, id, key, images, framesWritten](
+    run.runFrame = [detector, &context, &scene, id, key, images, framesWritten](
                        const io::SceneFrame&, const BroadphaseResults& pcs, nlohmann::json& extra) -> Result<FrameResults> {
         typename Detector::Details details;
-        auto results = detector->run(scene, pcs, &details);
+        auto results = runToNeed(
+            context, *detector, id, pcs, details,
+            [&](Detector& current, typename Detector::Details& out) { return current.run(scene, pcs, &out); },
+            [](const typename Detector::Settings& current, const typename Detector::Details& frame) {
+                return grownFor(current, frame);
+            });
         if (!results) return results;
         extra[key] = toJson(details);
         if (!images.empty())
-            VKC_TRY(noteImages(writeImages(details, detector->settings().resolution, images, (*framesWritten)++), id,
+            VKC_TRY(noteImages(writeImages(details, (*detector)->settings().resolution, images, (*framesWritten)++), id,
                                images));
         return results;
     };
-    run.settings = [detector] { return reportedSettings(detector->settings()); };
+    run.settings = [detector] { return reportedSettings((*detector)->settings()); };
     return run;
 }
 
@@ -137,6 +161,7 @@ Result<MethodRun> startStencil(const MethodOptions& options, Context& context, c
     StencilSettings settings;
     settings.resolution = options.resolution.value_or(0);
     settings.views = options.views.value_or(0);
+    settings.pointCapacity = options.pointCapacity.value_or(0);
     return startDetector<StencilDetector>(context, settings, scene, "stencil", "stencil", options.images);
 }
 
@@ -144,6 +169,7 @@ Result<MethodRun> startConsistentPairs(const MethodOptions& options, Context& co
                                        const Scene& scene) {
     ConsistentPairsSettings settings;
     settings.resolution = options.resolution.value_or(0);
+    settings.pointCapacity = options.pointCapacity.value_or(0);
     return startDetector<ConsistentPairsDetector>(context, settings, scene, "consistent-pairs", "consistent_pairs",
                                                   options.images);
 }
@@ -180,17 +206,18 @@ Result<MethodRun> startLdi(const MethodOptions& options, Context& context, const
 
 Result<MethodRun> startEbpi(const MethodOptions& options, Context& context, const io::SceneDescription&,
                             const Scene& scene) {
-    if (!options.tolerance)
+    if (options.tolerance.empty())
         return makeError(ErrorCode::InvalidArgument,
-                         "--method ebpi needs --tolerance V: the intersection volume's absolute error allowed per pair "
-                         "(world units cubed)");
-    if (!(*options.tolerance > 0.0) || !std::isfinite(*options.tolerance))
-        return makeError(ErrorCode::InvalidArgument,
-                         "--tolerance " + std::to_string(*options.tolerance) + ": must be a finite volume > 0");
+                         "--method ebpi needs --tolerance: the intersection volume's error allowed per pair, absolute "
+                         "(world units cubed) or a percentage of each pair's volume, such as 2%");
+    auto tolerance = parseEbpiTolerance(options.tolerance);
+    if (!tolerance) return tolerance.status();
     auto runner = std::make_shared<EbpiRunner>();
-    runner->settings.tolerance = *options.tolerance;
+    runner->tolerance = tolerance.value();
     runner->settings.maxObjects = sceneObjects(scene);
     runner->settings.resolution = options.resolution.value_or(0);
+    runner->settings.maxRays = options.maxRays.value_or(0);
+    runner->settings.hitCapacity = options.hitCapacity.value_or(0);
     runner->settings.keepImages = !options.images.empty();
     for (EbpiRayBackendChoice backend : kRayBackends)
         if (options.rayBackend == ebpiRayBackendName(backend)) runner->settings.rayBackend = backend;
@@ -212,7 +239,9 @@ Result<MethodRun> startEbpi(const MethodOptions& options, Context& context, cons
     run.settings = [runner] {
         if (!runner->detector) return nlohmann::json::object();  // no frame ran
         const EbpiSettings& used = runner->detector->settings();
-        return nlohmann::json{{"tolerance", used.tolerance}, {"resolution", used.resolution},
+        const nlohmann::json tolerance =
+            runner->tolerance.ofPairVolume ? nlohmann::json(optionText(runner->tolerance)) : nlohmann::json(used.tolerance);
+        return nlohmann::json{{"tolerance", tolerance}, {"resolution", used.resolution},
                               {"max_split", used.maxSplit}, {"max_rays", used.maxRays},
                               {"hit_capacity", used.hitCapacity},
                               {"ray_backend", ebpiRayBackendName(runner->detector->rayBackend())},

@@ -23,9 +23,13 @@ namespace vkc::tools {
 struct MethodOptions {
     std::optional<uint32_t> resolution;  // image-space methods: pixels per side
     std::optional<uint32_t> views;       // stencil: 1 or 3
-    std::optional<uint32_t> layerCap;    // ldi
+    std::optional<uint32_t> layerCap;    // ldi: the first cap (it grows to the need)
     std::string errorBound;              // ldi: empty (tight) or one of ldiErrorBoundNames()
-    std::optional<double> tolerance;     // ebpi (required): absolute volume tolerance per pair
+    std::string tolerance;               // ebpi (required): parseEbpiTolerance's text
+    // First capacities; each grows to what a frame needs (grow_to_need.h).
+    std::optional<uint32_t> maxRays;        // ebpi
+    std::optional<uint32_t> hitCapacity;    // ebpi
+    std::optional<uint32_t> pointCapacity;  // stencil, consistent-pairs
     std::string gradient;                // ebpi: --gradient FILE
     std::string rayBackend;              // ebpi: empty (the device's best) or an ebpiRayBackendName
     std::string directions;              // ebpi: empty (optimised) or one of directionNames()
@@ -36,7 +40,8 @@ struct MethodOptions {
 // The names --ray-backend accepts, and the option's help.
 std::vector<std::string> rayBackendNames();
 inline constexpr const char* kRayBackendHelp =
-    "ebpi: how rays are cast (default: ray-query where the device has it, else ray-tracing-pipeline, else compute)";
+    "ebpi: how rays are cast (default: the fastest the device runs: compute on a CPU device such as lavapipe; on a "
+    "GPU ray-query where it has it, else ray-tracing-pipeline, else compute)";
 
 // The names --error-bound accepts (LdiErrorBound), and the option's help.
 std::vector<std::string> ldiErrorBoundNames();

@@ -100,6 +100,7 @@ nlohmann::json toJson(const EbpiFrameDetails& details) {
                          {"directions", directions},
                          {"volume_per_direction", p.volumePerDirection},
                          {"bound_per_direction", p.boundPerDirection},
+                         {"float_rounding_bound", p.floatRoundingBound},
                          {"rays", p.rays},
                          {"odd_rays", p.oddRays},
                          {"truncated_rays", p.truncatedRays},

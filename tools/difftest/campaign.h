@@ -11,10 +11,12 @@
 //                      view (fitted to the pair's box overlap) is reported;
 //                      volume: |volume - exact| <= volume_error_bound for every reported pair.
 //   ebpi               volume: |volume - exact| <= volume_error_bound for every tested pair that
-//                      is not truncated (a zero volume too); bound: that bound <= the tolerance;
-//                      found: every pair whose exact volume exceeds the tolerance is reported;
-//                      truncated-reported: a truncated pair is reported, with a warning;
-//                      "truncated" measures how many pairs it could not bound.
+//                      is not truncated (a zero volume too); bound: that bound <= the tolerance
+//                      (by default 2% of the pair's exact volume); found: every pair whose exact
+//                      volume exceeds the tolerance is reported; truncated: no pair is (the harness
+//                      grows to the frame's need); truncated-reported: one that is anyway is
+//                      reported, with a warning; "beyond-device" measures the pairs whose need the
+//                      device cannot hold even alone (truncated, or a bound above the tolerance).
 //   every method       runs: the method returns results (no error) on every frame.
 // Pixels are those of the fitted view, sized conservatively (largest) from the boxes the methods
 // fit to: the union of the overlaps of all broadphase-candidate boxes (GPU boxes and the truth's
@@ -56,9 +58,8 @@ struct CampaignOptions {
     MethodBounds consistentPairs{2.0f, 3.0f};
     // Ldi: a pair overlapping by 2 px of its view covers whole pixels' rays: it must be reported.
     float ldiFoundPixels = 2.0f;
-    // Ebpi: its absolute tolerance per scene, this fraction of the cube of the scene's smallest
-    // object's largest box side.
-    double ebpiTolerance = tools::kEbpiSceneToleranceFraction;
+    // Ebpi: its tolerance (tools/cli/ebpi_method.h), by default 2% of each pair's volume.
+    tools::EbpiTolerance ebpiTolerance = tools::kDefaultEbpiTolerance;
 };
 
 struct ClauseTally {

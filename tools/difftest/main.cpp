@@ -24,10 +24,17 @@ int main(int argc, char** argv) {
     app.add_option("--stencil-resolution", options.stencilResolution);
     app.add_option("--consistent-pairs-resolution", options.consistentPairsResolution);
     app.add_option("--ldi-resolution", options.ldiResolution);
-    app.add_option("--ebpi-tolerance", options.ebpiTolerance,
-                   "ebpi's tolerance, a fraction of the cube of each scene's smallest object's size");
+    std::string ebpiTolerance = vkc::tools::optionText(options.ebpiTolerance);
+    app.add_option("--ebpi-tolerance", ebpiTolerance,
+                   "ebpi's tolerance per pair: a volume, or a percentage of each pair's volume (default: 2%)");
     app.add_option("--device", device, "substring of the device name");
     CLI11_PARSE(app, argc, argv);
+    auto tolerance = vkc::tools::parseEbpiTolerance(ebpiTolerance);
+    if (!tolerance) {
+        std::cerr << "vkcollide-difftest: " << tolerance.status().describe() << "\n";
+        return 2;
+    }
+    options.ebpiTolerance = tolerance.value();
     options.meshDir = meshDir;
     options.outDir = outDir;
 

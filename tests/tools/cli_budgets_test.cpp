@@ -1,0 +1,159 @@
+// Budgets that follow the need (tools/cli/grow_to_need.h): `detect` started with capacities far
+// below what a frame needs (ebpi's rays and hit slots, ldi's layers, stencil's points, aabb-tree's
+// candidate pairs) answers every pair anyway, nothing `truncated`, and the answers are the exact
+// method's: every stored pair compared, not only counts. And ebpi's tolerance as a percentage of
+// each pair's own volume.
+#include "tests/tools/cli_runner.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <utility>
+
+namespace vkc {
+namespace {
+
+using test::readJson;
+using test::runCli;
+using test::sourcePath;
+
+using PairKey = std::pair<int, int>;
+
+// `detect --method <method> <options>` on `scene`; the report's first frame.
+nlohmann::json detectFirstFrame(const std::string& scene, const std::string& method, const std::string& options,
+                           const std::filesystem::path& dir, nlohmann::json* settings = nullptr) {
+    const std::filesystem::path report = dir / (method + ".json");
+    auto run = runCli("detect " + scene + " --method " + method + " " + options + " --report " + report.string());
+    EXPECT_EQ(run.exitCode, 0) << run.output;
+    if (run.exitCode != 0) return nlohmann::json::object();
+    const nlohmann::json document = readJson(report);
+    if (settings) *settings = document["settings"];
+    return document["frames"][0];
+}
+
+std::map<PairKey, nlohmann::json> pairsByKey(const nlohmann::json& frame) {
+    std::map<PairKey, nlohmann::json> pairs;
+    for (const nlohmann::json& pair : frame["pairs"]) pairs[{pair["a"].get<int>(), pair["b"].get<int>()}] = pair;
+    return pairs;
+}
+
+// Every pair of `frame` has a volume within its bound of the exact one, none is truncated, and
+// the pairs are the exact method's.
+void expectVolumesOfTheExactPairs(const nlohmann::json& frame, const std::map<PairKey, nlohmann::json>& exact, const char* method) {
+    const auto pairs = pairsByKey(frame);
+    ASSERT_EQ(pairs.size(), exact.size()) << method << ": " << frame["pairs"].dump();
+    for (const auto& [key, truth] : exact) {
+        auto found = pairs.find(key);
+        ASSERT_NE(found, pairs.end()) << method << " missed pair " << key.first << "-" << key.second;
+        const nlohmann::json& pair = found->second;
+        EXPECT_FALSE(pair.value("truncated", false)) << method << " " << pair.dump();
+        EXPECT_LE(std::abs(pair["volume"].get<double>() - truth["volume"].get<double>()),
+                  pair["volume_error_bound"].get<double>())
+            << method << " " << pair.dump() << " exact " << truth["volume"];
+    }
+}
+
+// A method's first frame on a test scene beside the exact method's, its volumes checked against it.
+struct Measured {
+    std::map<PairKey, nlohmann::json> exact;
+    nlohmann::json frame, settings;
+};
+Measured measureAgainstExact(const char* scene, const std::string& method, const std::string& options,
+                             size_t exactPairs) {
+    const std::filesystem::path dir = test::scratchDirectory();
+    const std::string path = sourcePath(std::string("tests/tools/scenes/") + scene);
+    Measured m;
+    m.exact = pairsByKey(detectFirstFrame(path, "exact", "", dir));
+    EXPECT_EQ(m.exact.size(), exactPairs) << scene;
+    m.frame = detectFirstFrame(path, method, options, dir, &m.settings);
+    expectVolumesOfTheExactPairs(m.frame, m.exact, method.c_str());
+    return m;
+}
+
+TEST(CliBudgets, EbpiGrowsRaysAndHitSlotsToTheFramesNeed) {
+    const auto [exact, frame, settings] =
+        measureAgainstExact("ebpi_volumes.json", "ebpi", "--tolerance 1e-3 --max-rays 256 --hit-capacity 1", 2);
+    for (const nlohmann::json& pair : frame["pairs"]) EXPECT_LE(pair["volume_error_bound"].get<double>(), 1e-3);
+    EXPECT_FALSE(frame["ebpi"]["rays_truncated"].get<bool>());
+    // A ray through two boxes meets four surfaces: the slots grew from 1, the rays from 256.
+    EXPECT_GE(settings["hit_capacity"].get<uint32_t>(), 4u) << settings.dump();
+    EXPECT_GE(settings["max_rays"].get<uint64_t>(), frame["ebpi"]["total_rays"].get<uint64_t>()) << settings.dump();
+    EXPECT_GT(frame["ebpi"]["total_rays"].get<uint64_t>(), 256u);
+}
+
+TEST(CliBudgets, EbpiToleranceAsAPercentageOfEachPairsVolume) {
+    const auto [exact, frame, settings] = measureAgainstExact("ebpi_volumes.json", "ebpi", "--tolerance 2%", 2);
+    EXPECT_EQ(settings["tolerance"], "2%");
+    for (const nlohmann::json& pair : frame["pairs"]) {
+        const double volume = exact.at({pair["a"].get<int>(), pair["b"].get<int>()})["volume"];
+        EXPECT_LE(pair["volume_error_bound"].get<double>(), 0.02 * volume) << pair.dump();
+        // Not the loosest that passes: at least a tenth of the tolerance is spent (rays are not free).
+        EXPECT_GE(pair["volume_error_bound"].get<double>(), 0.002 * volume) << pair.dump();
+    }
+    for (const char* bad : {"0%", "150%", "x%", "%", "2%%"}) {
+        auto run = runCli("detect " + sourcePath("tests/tools/scenes/ebpi_volumes.json") + " --method ebpi --tolerance " +
+                          std::string(bad));
+        EXPECT_NE(run.exitCode, 0) << bad;
+        EXPECT_NE(run.output.find("percentage"), std::string::npos) << bad << ": " << run.output;
+    }
+}
+
+TEST(CliBudgets, LdiGrowsItsLayerCapToTheDeepestPair) {
+    // Every closed solid needs at least two layers: a cap of one truncates every pair.
+    const auto [exact, frame, settings] =
+        measureAgainstExact("ldi_volumes.json", "ldi", "--layer-cap 1 --resolution 128", 3);
+    uint32_t deepest = 0;
+    for (const nlohmann::json& pair : frame["ldi"]["pairs"])
+        for (const nlohmann::json& layers : pair["layers"]) deepest = std::max(deepest, layers.get<uint32_t>());
+    EXPECT_GE(deepest, 2u);
+    EXPECT_GE(settings["layer_cap"].get<uint32_t>(), deepest) << settings.dump();
+}
+
+TEST(CliBudgets, StencilGrowsItsPointCapacityAndKeepsEveryPair) {
+    const std::filesystem::path dir = test::scratchDirectory();
+    const std::string scene = sourcePath("tests/tools/scenes/ldi_volumes.json");
+    const auto exact = pairsByKey(detectFirstFrame(scene, "exact", "", dir));
+    const nlohmann::json frame = detectFirstFrame(scene, "stencil", "--point-capacity 1", dir);
+    const auto pairs = pairsByKey(frame);
+    EXPECT_EQ(pairs.size(), exact.size()) << frame["pairs"].dump();
+    for (const auto& [key, truth] : exact) {
+        ASSERT_TRUE(pairs.count(key)) << "stencil missed " << key.first << "-" << key.second;
+        EXPECT_FALSE(pairs.at(key).value("truncated", false)) << pairs.at(key).dump();
+    }
+    EXPECT_GT(frame["stencil"]["points"].get<uint64_t>(), 1u);
+    EXPECT_FALSE(frame["stencil"]["points_truncated"].get<bool>());
+}
+
+// 100 unit cubes about one centre, each turned differently: every pair's surfaces cross, 4,950
+// candidate pairs, more than AabbTreeSettings' default 4,096.
+TEST(CliBudgets, AabbTreeTakesMoreCandidatePairsThanItsDefault) {
+    const std::filesystem::path dir = test::scratchDirectory();
+    nlohmann::json scene = {{"meshes", {{"cube", {{"file", sourcePath("../shared/meshes/cube.stl")}}}}},
+                            {"objects", nlohmann::json::array()}};
+    constexpr int kCubes = 100;
+    for (int i = 0; i < kCubes; ++i) {
+        const double angle = 0.37 * i, norm = std::sqrt(14.0);
+        const double s = std::sin(angle / 2) / norm;
+        scene["objects"].push_back({{"name", "cube" + std::to_string(i)},
+                                    {"mesh", "cube"},
+                                    {"position", {0.001 * i, 0.0007 * i, 0.0013 * i}},
+                                    {"rotation", {std::cos(angle / 2), s, 2 * s, 3 * s}}});
+    }
+    const std::filesystem::path path = dir / "cubes.json";
+    std::ofstream(path) << scene.dump();
+    const nlohmann::json frame = detectFirstFrame(path.string(), "aabb-tree", "", dir);
+    ASSERT_EQ(frame["pairs"].size(), size_t(kCubes * (kCubes - 1) / 2));
+    for (const nlohmann::json& pair : frame["pairs"]) {
+        EXPECT_GT(pair["triangle_pairs"].get<uint64_t>(), 0u) << pair.dump();
+        EXPECT_FALSE(pair.value("truncated", false)) << pair.dump();
+    }
+}
+
+}  // namespace
+}  // namespace vkc

@@ -5,16 +5,20 @@
 // each pair's own volume.
 #include "tests/tools/cli_runner.h"
 
+#include <glm/geometric.hpp>
+#include <glm/vec3.hpp>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace vkc {
 namespace {
@@ -152,6 +156,74 @@ TEST(CliBudgets, AabbTreeTakesMoreCandidatePairsThanItsDefault) {
     for (const nlohmann::json& pair : frame["pairs"]) {
         EXPECT_GT(pair["triangle_pairs"].get<uint64_t>(), 0u) << pair.dump();
         EXPECT_FALSE(pair.value("truncated", false)) << pair.dump();
+    }
+}
+
+// Two pairs of shared meshes at arbitrary poses, the second 10 units from the first (so that it
+// takes the frame's second pair slot), each pair's b moved by `shift`.
+nlohmann::json posedPairs(const glm::dvec3& shift) {
+    const std::string meshes = sourcePath("../shared/meshes/");
+    nlohmann::json scene = {
+        {"meshes", {{"torus", {{"file", meshes + "torus.stl"}}}, {"sphere", {{"file", meshes + "sphere_ico4.stl"}}}}},
+        {"objects", nlohmann::json::array()}};
+    for (double x : {0.0, 10.0}) {
+        scene["objects"].push_back({{"name", "torus" + std::to_string(int(x))}, {"mesh", "torus"},
+                                    {"position", {x + 0.1, -0.2, 0.05}},
+                                    {"rotation", {0.8823391, 0.2409992, 0.361549, -0.1807745}}});
+        scene["objects"].push_back({{"name", "sphere" + std::to_string(int(x))}, {"mesh", "sphere"},
+                                    {"position", {x + 0.9 + shift.x, 0.3 + shift.y, -0.1 + shift.z}},
+                                    {"rotation", {0.7082915, -0.5008377, 0.3005026, 0.3964631}}});
+    }
+    return scene;
+}
+
+// --gradient at half a percent of each pair's volume: b's per-vertex dV/dx summed over its
+// vertices is dV/d(translation of b), which agrees with central differences of the exact (CGAL)
+// volume within 10% per axis, for both pairs (the second in the frame's second slot); the two
+// objects' sums cancel (translating both changes nothing).
+TEST(CliBudgets, EbpiGradientAtHalfAPercentAgreesWithTheExactVolumesCentralDifferences) {
+    const std::filesystem::path dir = test::scratchDirectory();
+    auto write = [&](const std::string& name, const glm::dvec3& shift) {
+        const std::filesystem::path path = dir / name;
+        std::ofstream(path) << posedPairs(shift).dump();
+        return path.string();
+    };
+    auto exactVolumes = [&](const std::string& scene) {
+        const nlohmann::json frame = detectFirstFrame(scene, "exact", "", dir);
+        std::vector<double> volumes;
+        for (const nlohmann::json& pair : frame["pairs"]) volumes.push_back(pair["volume"]);
+        return volumes;
+    };
+    const std::string scene = write("pairs.json", glm::dvec3(0.0));
+    const std::vector<double> volumes = exactVolumes(scene);
+    ASSERT_EQ(volumes.size(), 2u);
+    const nlohmann::json frame =
+        detectFirstFrame(scene, "ebpi", "--tolerance 0.5% --gradient " + (dir / "gradient.json").string(), dir);
+    ASSERT_EQ(frame["pairs"].size(), 2u);
+    const nlohmann::json gradient = readJson(dir / "gradient.json")["frames"][0]["pairs"];
+    ASSERT_EQ(gradient.size(), 2u);
+    glm::dvec3 central[2];
+    for (int axis = 0; axis < 3; ++axis) {
+        glm::dvec3 step(0.0);
+        step[axis] = 2e-3;
+        const std::vector<double> plus = exactVolumes(write("plus.json", step));
+        const std::vector<double> minus = exactVolumes(write("minus.json", -step));
+        ASSERT_EQ(plus.size(), 2u);
+        ASSERT_EQ(minus.size(), 2u);
+        for (int p = 0; p < 2; ++p) central[p][axis] = (plus[p] - minus[p]) / (2 * step[axis]);
+    }
+    for (int p = 0; p < 2; ++p) {
+        EXPECT_LE(frame["pairs"][p]["volume_error_bound"].get<double>(), 0.005 * volumes[p]) << "pair " << p;
+        glm::dvec3 sumA(0.0), sumB(0.0);
+        for (const nlohmann::json& g : gradient[p]["gradient_a"]) sumA += glm::dvec3(g[1], g[2], g[3]);
+        for (const nlohmann::json& g : gradient[p]["gradient_b"]) sumB += glm::dvec3(g[1], g[2], g[3]);
+        for (int axis = 0; axis < 3; ++axis) {
+            std::printf("pair %d axis %d: dV/db %.6g, central difference %.6g, sum over a %.6g\n", p, axis, sumB[axis],
+                        central[p][axis], sumA[axis]);
+            EXPECT_NEAR(sumB[axis], central[p][axis], 0.1 * std::abs(central[p][axis]) + 1e-3 * glm::length(sumB))
+                << "pair " << p << " axis " << axis;
+            EXPECT_NEAR(sumA[axis] + sumB[axis], 0.0, 0.02 * glm::length(sumB)) << "pair " << p << " axis " << axis;
+        }
     }
 }
 

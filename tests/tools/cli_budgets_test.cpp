@@ -119,6 +119,28 @@ TEST(CliBudgets, LdiGrowsItsLayerCapToTheDeepestPair) {
     EXPECT_GE(settings["layer_cap"].get<uint32_t>(), deepest) << settings.dump();
 }
 
+// At 32 pixels ldi's bounds are a large part of the volumes; each pair whose bound is above 20%
+// of its volume runs again at finer resolutions until it is not (--max-bound 0: measured at 32).
+TEST(CliBudgets, LdiRefinesEveryPairToABoundOfAFifthOfItsVolume) {
+    const auto [exact, frame, settings] = measureAgainstExact("ldi_volumes.json", "ldi", "--resolution 32", 3);
+    for (const nlohmann::json& pair : frame["pairs"]) {
+        const double volume = exact.at({pair["a"].get<int>(), pair["b"].get<int>()})["volume"];
+        EXPECT_LE(pair["volume_error_bound"].get<double>(), 0.2 * volume) << pair.dump();
+    }
+    const auto [exactAgain, coarse, coarseSettings] =
+        measureAgainstExact("ldi_volumes.json", "ldi", "--resolution 32 --max-bound 0", 3);
+    size_t refined = 0, loose = 0;
+    for (size_t p = 0; p < coarse["ldi"]["pairs"].size(); ++p) {
+        const nlohmann::json& pair = coarse["pairs"][p];
+        loose += pair["volume_error_bound"].get<double>() >
+                 0.2 * exact.at({pair["a"].get<int>(), pair["b"].get<int>()})["volume"].get<double>();
+        EXPECT_EQ(coarse["ldi"]["pairs"][p]["resolution"], 32);
+        refined += frame["ldi"]["pairs"][p]["resolution"].get<uint32_t>() > 32;
+    }
+    EXPECT_GT(loose, 0u) << "32 pixels must leave some bound above a fifth of its volume";
+    EXPECT_GE(refined, loose);
+}
+
 TEST(CliBudgets, StencilGrowsItsPointCapacityAndKeepsEveryPair) {
     const std::filesystem::path dir = test::scratchDirectory();
     const std::string scene = sourcePath("tests/tools/scenes/ldi_volumes.json");

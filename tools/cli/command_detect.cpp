@@ -108,6 +108,10 @@ void addDetectCommand(CLI::App& app, int& exitCode) {
                         "ldi: layers peeled per pixel at first (default: the method's); a frame with deeper pairs runs "
                         "again with the layers it needs, up to 254 (the cap used is in the report)")
         ->check(CLI::Range(1u, 254u));
+    command->add_option("--max-bound", options->methodOptions.maxBound,
+                        "ldi: a pair whose bound is above this fraction of its volume runs again at twice the "
+                        "resolution, as far as the device holds (default 0.2; 0: every pair at --resolution only)")
+        ->check(CLI::Range(0.0, 1.0));
     command->add_option("--max-rays", options->methodOptions.maxRays,
                         "ebpi: rays per frame at first (default: the method's); a frame that needs more runs again "
                         "with them, as far as the device's storage bindings hold")

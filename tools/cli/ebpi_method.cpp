@@ -4,6 +4,7 @@
 #include "tools/cli/frame_batches.h"
 #include "tools/cli/grey_png.h"
 #include "tools/cli/grow_to_need.h"
+#include "tools/cli/pair_measures.h"
 
 #include <algorithm>
 #include <cmath>
@@ -112,16 +113,6 @@ Result<FrameResults> runGrown(Context& context, EbpiRunner& runner, const Scene&
     return frame;
 }
 
-// The volume of the overlap of a pair's world boxes (0 when they only touch).
-double boxOverlapVolume(const BroadphaseResults& pcs, const ObjectPair& pair) {
-    const Aabb& x = pcs.worldBounds[pair.a];
-    const Aabb& y = pcs.worldBounds[pair.b];
-    double volume = 1.0;
-    for (int axis = 0; axis < 3; ++axis)
-        volume *= std::max(0.0, double(std::min(x.max[axis], y.max[axis])) - std::max(x.min[axis], y.min[axis]));
-    return volume;
-}
-
 // The first tolerance of a batch whose tolerance is a fraction of each pair's volume: loose, that
 // fraction of the largest pair's guess, a quarter of its boxes' overlap (every pair's volume is at
 // most its boxes' overlap). Each pair then runs alone at its own, from what this run measured.
@@ -134,7 +125,7 @@ double pilotTolerance(const BroadphaseResults& batch, const EbpiTolerance& toler
 // The tolerance a pair's answer must meet: the fraction of its volume's lower end, volume - bound,
 // floored (ebpiPairTolerance); for an absolute tolerance, that.
 double pairTolerance(const EbpiTolerance& tolerance, const EbpiPairDetails& pair, const BroadphaseResults& pcs) {
-    return ebpiPairTolerance(tolerance, pair.volume - pair.volumeErrorBound, ebpiPairSizeCubed(pcs, pair.a, pair.b),
+    return ebpiPairTolerance(tolerance, pair.volume - pair.volumeErrorBound, smallerObjectSizeCubed(pcs, pair.a, pair.b),
                              pair.floatRoundingBound);
 }
 
@@ -191,15 +182,6 @@ double ebpiPairTolerance(const EbpiTolerance& tolerance, double volume, double s
     if (!tolerance.ofPairVolume) return tolerance.value;
     return std::max(tolerance.value * std::max(volume, kEbpiVolumeFloorFraction * sizeCubed),
                     kEbpiFloatFloorFactor * floatRoundingBound);
-}
-
-double ebpiPairSizeCubed(const BroadphaseResults& pcs, uint32_t a, uint32_t b) {
-    auto largestSide = [&](uint32_t object) {
-        const Aabb& box = pcs.worldBounds[object];
-        return std::max({double(box.max.x) - box.min.x, double(box.max.y) - box.min.y, double(box.max.z) - box.min.z});
-    };
-    const double size = std::min(largestSide(a), largestSide(b));
-    return size * size * size;
 }
 
 Result<EbpiTolerance> parseEbpiTolerance(const std::string& text) {

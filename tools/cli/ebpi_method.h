@@ -43,10 +43,8 @@ inline constexpr double kEbpiFloatFloorFactor = 2.0;
 
 // The tolerance an answer of a pair of intersection volume `volume` meets: an absolute tolerance
 // as it is; a fraction of `volume`, floored as above (`sizeCubed`: the cube of the larger side of
-// the smaller of the pair's world boxes).
+// the smaller of the pair's world boxes: smallerObjectSizeCubed, pair_measures.h).
 double ebpiPairTolerance(const EbpiTolerance& tolerance, double volume, double sizeCubed, double floatRoundingBound);
-// That cube for pair (a, b) of `pcs`'s world boxes.
-double ebpiPairSizeCubed(const BroadphaseResults& pcs, uint32_t a, uint32_t b);
 
 struct EbpiRunner {
     EbpiSettings settings;   // its tolerance is set per run from `tolerance`

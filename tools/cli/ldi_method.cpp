@@ -5,6 +5,7 @@
 #include "tools/cli/frame_batches.h"
 #include "tools/cli/grey_png.h"
 #include "tools/cli/grow_to_need.h"
+#include "tools/cli/pair_measures.h"
 
 #include <glm/common.hpp>
 
@@ -60,19 +61,68 @@ std::optional<LdiSettings> grownLdiSettings(const LdiSettings& current, const Ld
     return grown;
 }
 
+// The tightest answer for `pair` (a tested pair of `batch`) at finer resolutions, until its bound
+// is at most runner.boundFraction of its volume's lower end (floored): its results and details
+// replace the batch's. Stops where the device cannot bind a finer one (a warning says so).
+Status refinePair(Context& context, LdiRunner& runner, const Scene& scene, const BroadphaseResults& batch,
+                  LdiPairDetails& pair, FrameResults& frame) {
+    const double floor = kLdiVolumeFloorFraction * smallerObjectSizeCubed(batch, pair.a, pair.b);
+    while (!pair.truncated && runner.boundFraction > 0.0 &&
+           pair.volumeErrorBound > runner.boundFraction * std::max(pair.volume - pair.volumeErrorBound, floor) &&
+           pair.resolution < kLdiMaxRefinedResolution) {
+        LdiSettings finer = runner.detector->settings();
+        finer.maxPairs = 1;
+        finer.resolution = 2 * pair.resolution;
+        // Only the layers this pair peeled (most pairs two or four): the finer image's memory goes
+        // to pixels, not to other pairs' depth. Should it need more, it grows again.
+        finer.layerCap = std::max({2u, pair.layersA, pair.layersB});
+        if (!runner.refiner || runner.refiner->settings().resolution != finer.resolution ||
+            runner.refiner->settings().layerCap != finer.layerCap) {
+            runner.refiner.reset();
+            auto created = LdiDetector::create(context, finer);
+            if (!created) {
+                frame.warnings.push_back("ldi: pair " + std::to_string(pair.a) + "-" + std::to_string(pair.b) +
+                                         ": its bound is above " + std::to_string(int(100 * runner.boundFraction)) +
+                                         "% of its volume, and a finer resolution needs more than the device holds: " +
+                                         created.status().message);
+                return Status::success();
+            }
+            runner.refiner = std::move(created.value());
+        }
+        BroadphaseResults alone = batch;
+        alone.pairs = {{pair.a, pair.b}};
+        alone.pairCount = 1;
+        alone.truncated = false;
+        LdiFrameDetails aloneDetails;
+        auto refined = runToNeed(
+            context, runner.refiner, "ldi", alone, aloneDetails,
+            [&](LdiDetector& current, LdiFrameDetails& out) { return current.run(scene, alone, &out); }, grownLdiSettings);
+        if (!refined) return refined.status();
+        if (aloneDetails.pairs.size() != 1 || aloneDetails.pairs[0].truncated) return Status::success();
+        std::erase_if(frame.pairs, [&](const PairResult& p) { return p.a == pair.a && p.b == pair.b; });
+        appendBatch(frame, std::move(refined.value()));
+        pair = std::move(aloneDetails.pairs[0]);
+    }
+    return Status::success();
+}
+
 }  // namespace
 
 Result<FrameResults> runLdiFrame(Context& context, LdiRunner& runner, const Scene& scene, const BroadphaseResults& pcs,
                                  LdiFrameDetails* details) {
     VKC_TRY(ensureDetector(context, runner, uint32_t(pcs.pairs.size())));
     if (details) *details = LdiFrameDetails{};
-    return runInBatches(pcs, runner.detector->settings().maxPairs, [&](const BroadphaseResults& batch) {
+    return runInBatches(pcs, runner.detector->settings().maxPairs, [&](const BroadphaseResults& batch) -> Result<FrameResults> {
         LdiFrameDetails batchDetails;
         auto results = runToNeed(
             context, runner.detector, "ldi", batch, batchDetails,
             [&](LdiDetector& current, LdiFrameDetails& out) { return current.run(scene, batch, &out); }, grownLdiSettings);
         runner.settings.layerCap = runner.detector->settings().layerCap;  // later detectors start from it
-        if (results && details) appendLdiDetails(*details, std::move(batchDetails));
+        if (!results) return results;
+        for (LdiPairDetails& pair : batchDetails.pairs)
+            VKC_TRY(refinePair(context, runner, scene, batch, pair, results.value()));
+        sortPairs(results.value());
+        if (details) appendLdiDetails(*details, std::move(batchDetails));
         return results;
     });
 }

@@ -179,6 +179,7 @@ Result<MethodRun> startLdi(const MethodOptions& options, Context& context, const
     auto runner = std::make_shared<LdiRunner>();
     runner->settings.resolution = options.resolution.value_or(0);
     runner->settings.layerCap = options.layerCap.value_or(0);
+    if (options.maxBound) runner->boundFraction = *options.maxBound;
     runner->settings.maxObjects = sceneObjects(scene);
     runner->settings.keepImages = !options.images.empty();
     for (const auto& [name, choice] : kLdiErrorBounds)
@@ -198,7 +199,7 @@ Result<MethodRun> startLdi(const MethodOptions& options, Context& context, const
     run.settings = [runner] {
         if (!runner->detector) return nlohmann::json::object();  // no frame ran
         const LdiSettings& used = runner->detector->settings();
-        return nlohmann::json{{"resolution", used.resolution}, {"layer_cap", used.layerCap},
+        return nlohmann::json{{"resolution", used.resolution}, {"layer_cap", used.layerCap}, {"max_bound", runner->boundFraction},
                               {"error_bound", choiceName(kLdiErrorBounds, used.errorBound)}};
     };
     return run;

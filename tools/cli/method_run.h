@@ -24,6 +24,7 @@ struct MethodOptions {
     std::optional<uint32_t> resolution;  // image-space methods: pixels per side
     std::optional<uint32_t> views;       // stencil: 1 or 3
     std::optional<uint32_t> layerCap;    // ldi: the first cap (it grows to the need)
+    std::optional<double> maxBound;      // ldi: LdiRunner::boundFraction
     std::string errorBound;              // ldi: empty (tight) or one of ldiErrorBoundNames()
     std::string tolerance;               // ebpi (required): parseEbpiTolerance's text
     // First capacities; each grows to what a frame needs (grow_to_need.h).

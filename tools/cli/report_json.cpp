@@ -78,6 +78,7 @@ nlohmann::json toJson(const LdiFrameDetails& details) {
                                {"truncated", p.truncated},
                                {"invalid_order_pixels", {p.invalidOrderPixelsA, p.invalidOrderPixelsB}},
                                {"axis", p.axis},
+                               {"resolution", p.resolution},
                                {"a_from_min", p.aFromMin},
                                {"voi_extended", p.extended},
                                {"voi", {toJson(p.box.min), toJson(p.box.max)}}};

@@ -4,6 +4,7 @@
 #include "tools/cli/ebpi_method.h"
 #include "tools/cli/exact_method.h"
 #include "tools/cli/ldi_method.h"
+#include "tools/cli/pair_measures.h"
 #include "tools/io/scene_builder.h"
 #include "vkcollide/broadphase.h"
 #include "vkcollide/consistent_pairs.h"
@@ -263,7 +264,7 @@ Status checkEbpi(FrameContext& frame, const FrameResults& results, const EbpiFra
         auto tested = std::find_if(details.pairs.begin(), details.pairs.end(),
                                    [&](const EbpiPairDetails& pair) { return pair.a == a && pair.b == b; });
         const double floatBound = tested == details.pairs.end() ? 0.0 : tested->floatRoundingBound;
-        return tools::ebpiPairTolerance(tolerance, exact, tools::ebpiPairSizeCubed(frame.pcs, a, b), floatBound);
+        return tools::ebpiPairTolerance(tolerance, exact, tools::smallerObjectSizeCubed(frame.pcs, a, b), floatBound);
     };
     for (const EbpiPairDetails& pair : details.pairs) {
         const PairKey key{pair.a, pair.b};
@@ -328,6 +329,7 @@ struct Methods {
             consistentPairs = std::move(detector.value());
         }
         ldi.settings.resolution = options.ldiResolution;
+        ldi.boundFraction = 0.0;  // the contract is checked at that resolution, not refined past it
         return Status::success();
     }
 

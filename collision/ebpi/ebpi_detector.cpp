@@ -57,6 +57,7 @@ constexpr uint32_t kDefaultMaxGradientVertices = 1u << 18;
 constexpr uint32_t kDefaultMaxCandidatePairs = 16384;
 constexpr uint32_t kDefaultTrianglePairCapacity = 1u << 18;
 constexpr uint32_t kDefaultNodePairCapacity = 1u << 19;
+constexpr uint64_t kDefaultRayMemoryBudget = uint64_t(512) << 20;
 // The ray scan runs as one workgroup over every view (ebpi_ray_scan.comp).
 constexpr uint32_t kMaxViews = gpu::kEbpiRayMaxGroups;
 
@@ -77,6 +78,7 @@ Status checkSettings(const VulkanContext& ctx, EbpiSettings& s) {
     if (s.maxGradientVertices == 0) s.maxGradientVertices = kDefaultMaxGradientVertices;
     if (s.trianglePairCapacity == 0) s.trianglePairCapacity = kDefaultTrianglePairCapacity;
     if (s.nodePairCapacity == 0) s.nodePairCapacity = kDefaultNodePairCapacity;
+    if (s.rayMemoryBudget == 0) s.rayMemoryBudget = kDefaultRayMemoryBudget;
     VKC_TRY(applyDetectorDefaults(s, kDefaultMaxCandidatePairs, "EbpiSettings",
                                   objectsPerBinding(ctx, sizeof(gpu::EbpiSceneObjectGpu))));
     if (s.maxSplit > gpu::kEbpiRayMaxSplitLimit)
@@ -119,6 +121,12 @@ Status checkSettings(const VulkanContext& ctx, EbpiSettings& s) {
 }
 
 }  // namespace
+
+uint64_t ebpiRayBytes(uint64_t rays, uint64_t hitCapacity, uint64_t chunkRays) {
+    const uint64_t perRay = sizeof(gpu::EbpiRayGpu) + sizeof(gpu::EbpiRaySampleGpu) + sizeof(gpu::EbpiVolumeRayGpu) +
+                            sizeof(gpu::EbpiRayHitsGpu);
+    return rays * perRay + chunkRays * hitCapacity * sizeof(gpu::EbpiHitGpu);
+}
 
 ReadbackLayout ebpiReadbackLayout(const EbpiSettings& s) {
     ReadbackLayout layout;

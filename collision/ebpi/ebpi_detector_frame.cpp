@@ -96,6 +96,8 @@ Status EbpiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene
     slot.pairSlots = pairSlots;
     slot.gradientSlots = gradientSlots;
     slot.tolerance = settings.tolerance;
+    slot.maxRays = settings.maxRays;
+    slot.hitCapacity = settings.hitCapacity;
     if (pairSlots == 0) {  // nothing to measure: an empty frame still signals and reads back
         auto empty = std::make_unique<Graph>();
         VKC_TRY(empty->compile(slotResources(frames, frame)));

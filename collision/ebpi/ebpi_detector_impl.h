@@ -58,7 +58,10 @@ struct EbpiSlot {
     AabbTraversalSlot traversal;  // the transient edges' candidate triangle pairs
     // The last frame's tables: pair slots (0: nothing was tested) and gradient slots.
     uint32_t pairSlots = 0, gradientSlots = 0;
-    double tolerance = 0.0;  // the last frame's (setTolerance may change it between frames)
+    // The last frame's tolerance and ray budget: setTolerance, and growth to a frame's need
+    // (growRays), change them between frames, so its results read them here.
+    double tolerance = 0.0;
+    uint32_t maxRays = 0, hitCapacity = 0;
 };
 
 struct EbpiDetectorImpl {
@@ -98,8 +101,15 @@ struct EbpiDetectorImpl {
                                                 std::span<const ObjectPair> pairs) const;
     Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, const CandidateSource& candidates, uint64_t frame);
     Status readResults(uint64_t frame, FrameResults& out, EbpiFrameDetails* details);
+    // After a frame that needed more rays or hit slots than it had: maxRays and hitCapacity for
+    // the frames recorded next, within settings.rayMemoryBudget (a warning in `out` past it).
+    void growRays(const EbpiFrameDetails& frame, FrameResults& out);
 };
 
 ReadbackLayout ebpiReadbackLayout(const EbpiSettings& settings);
+
+// Device memory of one frame's rays (`rays` of them: ray, sample, volume ray, hit count) and the
+// hit slots of a chunk of `chunkRays` rays of `hitCapacity` each: what rayMemoryBudget bounds.
+uint64_t ebpiRayBytes(uint64_t rays, uint64_t hitCapacity, uint64_t chunkRays);
 
 }  // namespace vkc

@@ -48,7 +48,8 @@ Status EbpiDetectorImpl::readResults(uint64_t frame, FrameResults& out, EbpiFram
     auto bytes = readRingSlot(c, frames.ring, frame);
     if (!bytes) return bytes.status();
     const EbpiSlot& slot = slots[frame % slots.size()];
-    const double tolerance = slot.tolerance;  // the frame's, not a later setTolerance's
+    const double tolerance = slot.tolerance;  // the frame's, not a later setTolerance's or growth's
+    const uint32_t maxRays = slot.maxRays, hitCapacity = slot.hitCapacity;
     const char* base = static_cast<const char*>(bytes.value());
     const ReadbackLayout& layout = frames.readback;
     // The pairs the GPU's setup placed in the frame's slots (ebpi_pair_setup.h).
@@ -99,7 +100,7 @@ Status EbpiDetectorImpl::readResults(uint64_t frame, FrameResults& out, EbpiFram
     reportUntested(setup, settings, out);
     if (d.raysTruncated)
         out.warnings.push_back("ebpi: the frame needs " + std::to_string(counters.totalRays) +
-                               " rays, more than EbpiSettings::maxRays (" + std::to_string(settings.maxRays) +
+                               " rays, more than EbpiSettings::maxRays (" + std::to_string(maxRays) +
                                "): pairs whose rays did not fit in what the pairs before them left are "
                                "truncated (raise maxRays or the tolerance)");
     for (uint32_t p = 0; p < pairCount; ++p) {
@@ -127,7 +128,7 @@ Status EbpiDetectorImpl::readResults(uint64_t frame, FrameResults& out, EbpiFram
             windows[axis] = {{fitted.originX, fitted.originY}, {fitted.pixelX, fitted.pixelY}, fitted.width, fitted.height};
             const double viewFloatBound = gpu::ebpiFloatRoundingBound(
                 {fitted.originX, fitted.originY, fitted.pixelX, fittedRays.zMin, fittedRays.zMax, fitted.width, fitted.height},
-                settings.hitCapacity);
+                hitCapacity);
             floatBound = std::max(floatBound, viewFloatBound);
             axes[axis] = chosen[axis];
             pd.directions[axis] = axes[axis];
@@ -141,7 +142,7 @@ Status EbpiDetectorImpl::readResults(uint64_t frame, FrameResults& out, EbpiFram
             imageOverflow = imageOverflow || (view.flags & gpu::kEbpiRayFlagImageOverflow) != 0;
             boundUncountable = boundUncountable || std::isinf(achieved);
             // A view of a pair whose rays did not fit maxRays was never cast.
-            if (uint64_t(view.firstRay) + view.rays > settings.maxRays) pd.truncated = true;
+            if (uint64_t(view.firstRay) + view.rays > maxRays) pd.truncated = true;
         }
         pd.volume = (v.volume[0] + v.volume[1] + v.volume[2]) / 3.0;
         pd.volumeErrorBound = (pd.boundPerDirection[0] + pd.boundPerDirection[1] + pd.boundPerDirection[2]) / 3.0;
@@ -208,8 +209,31 @@ Status EbpiDetectorImpl::readResults(uint64_t frame, FrameResults& out, EbpiFram
     appendFrameWarnings(frames, frame, tested, out.warnings);
     VKC_TRY(readFrameTimings(c, frames, frame, *slot.graph, out.gpuTimingsMs));
     d.stageTimingsMs = ebpiStageTimings(out.gpuTimingsMs);
+    growRays(d, out);
     if (details) *details = std::move(d);
     return Status::success();
+}
+
+void EbpiDetectorImpl::growRays(const EbpiFrameDetails& frame, FrameResults& out) {
+    uint64_t rays = settings.maxRays, hits = settings.hitCapacity;
+    if (frame.raysTruncated) rays = std::max(rays, frame.totalRays + frame.totalRays / 8);
+    for (const EbpiPairDetails& pair : frame.pairs)
+        if (pair.truncatedRays != 0) hits = std::max<uint64_t>(hits, 2ull * settings.hitCapacity);
+    if (rays == settings.maxRays && hits == settings.hitCapacity) return;
+    const VkDeviceSize bindingLimit = storageBindingLimit(*ctx);
+    const uint64_t chunk = std::min<uint64_t>(rays, bindingLimit / (hits * sizeof(gpu::EbpiHitGpu)));
+    const uint64_t bytes = ebpiRayBytes(rays, hits, chunk);
+    if (chunk == 0 || rays * hits > gpu::kEbpiVolumeMaxContributions || rays * sizeof(gpu::EbpiRayGpu) > bindingLimit ||
+        bytes > settings.rayMemoryBudget) {
+        out.warnings.push_back("ebpi: the next frames cannot grow to " + std::to_string(rays) + " rays of " +
+                               std::to_string(hits) + " hit slots: " + std::to_string(bytes) +
+                               " bytes, past EbpiSettings::rayMemoryBudget (" + std::to_string(settings.rayMemoryBudget) +
+                               "), one storage-buffer binding or 2^26 hit slots");
+        return;
+    }
+    settings.maxRays = uint32_t(rays);
+    settings.hitCapacity = uint32_t(hits);
+    hitChunkRays = uint32_t(chunk);
 }
 
 }  // namespace vkc

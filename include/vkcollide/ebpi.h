@@ -70,9 +70,16 @@ struct EbpiSettings : DetectorSettings {
     uint32_t maxRays = 0;           // 0: 2^17. Rays per frame, all pairs and directions. Pairs are
                                     // admitted in order while their rays fit what is left; a pair that
                                     // does not fit is `truncated` (the exact count is reported), and
-                                    // later pairs that fit are still cast
+                                    // later pairs that fit are still cast. It grows (below).
     uint32_t hitCapacity = 0;       // 0: 16. Hits kept per ray; a ray with more adds nothing, and
-                                    // its pair is `truncated`
+                                    // its pair is `truncated`. It grows (below).
+    // 0: 512 MiB. After a frame that needed more rays than maxRays, or more hit slots than
+    // hitCapacity, the frames recorded next have room for them (an eighth more rays; twice the slots),
+    // as long as their rays and one chunk of hit slots (104 B per ray, 32 B per hit slot)
+    // stay within this many bytes, a ray buffer within one binding and maxRays x hitCapacity within
+    // 2^26; past that the pairs stay `truncated` and a warning names this setting. settings() shows
+    // what they grew to. Set it to 1 to keep maxRays and hitCapacity as given.
+    uint64_t rayMemoryBudget = 0;
     uint32_t maxPairs = 0;          // 0: 4. Pairs with overlapping boxes one frame tests
     uint32_t maxGradientVertices = 0;  // 0: 2^18. Vertices of the tested pairs' objects, summed
     uint32_t trianglePairCapacity = 0;  // 0: 2^18. Triangle pairs with overlapping boxes, all tested

@@ -27,6 +27,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <random>
 
@@ -554,6 +555,55 @@ TEST_F(EbpiDetectorTest, SetToleranceTakesEffectFromTheNextFrame) {
     EXPECT_EQ(changing->setTolerance(0.0).code, ErrorCode::InvalidArgument);
     EXPECT_EQ(changing->setTolerance(NAN).code, ErrorCode::InvalidArgument);
     EXPECT_EQ(changing->settings().tolerance, 0.002);
+}
+
+// GPU-driven frames (a renderer's) grow their rays to the need from the next frame: the first
+// frame, with room for 512 rays, truncates the pair and says how many it needs; the next holds
+// them, within the bound of the exact volume. With a budget of one byte, the next frame stays
+// truncated and the warning names the budget.
+TEST_F(EbpiDetectorTest, GpuDrivenFramesGrowTheirRaysToTheNeedFromTheNextFrame) {
+    const MeshData sphere = solids::sphere(0.5f, 2);
+    const Placed objects[] = {{&sphere, glm::mat4(1.0f)},
+                              {&sphere, glm::translate(glm::mat4(1.0f), glm::vec3(0.4f, 0.3f, -0.2f))}};
+    const double exact = exactVolume(objects[0], objects[1]);
+    auto scene = Scene::create(context_, MeshRequirements{});
+    ASSERT_TRUE(scene);
+    auto mesh = scene->addMesh({"sphere", &sphere});
+    ASSERT_TRUE(mesh);
+    for (const Placed& placed : objects) ASSERT_TRUE(scene->addObject(mesh.value(), placed.transform));
+    auto hasWarning = [](const FrameResults& r, const std::string& text) {
+        return std::any_of(r.warnings.begin(), r.warnings.end(),
+                           [&](const std::string& w) { return w.find(text) != std::string::npos; });
+    };
+    for (uint64_t budget : {0ull, 1ull}) {
+        SCOPED_TRACE(budget);
+        EbpiSettings s = settings(0.002);
+        s.maxRays = 512;
+        s.rayMemoryBudget = budget;
+        auto detector = EbpiDetector::create(context_, s);
+        ASSERT_TRUE(detector);
+        EbpiFrameDetails first, second;
+        auto a = detector->run(scene.value(), &first);
+        ASSERT_TRUE(a) << a.status().describe();
+        ASSERT_EQ(first.pairs.size(), 1u);
+        EXPECT_TRUE(first.pairs[0].truncated);
+        EXPECT_TRUE(hasWarning(a.value(), "more than EbpiSettings::maxRays (512)"));
+        EXPECT_GT(first.totalRays, 512u);
+        auto b = detector->run(scene.value(), &second);
+        ASSERT_TRUE(b) << b.status().describe();
+        ASSERT_EQ(second.pairs.size(), 1u);
+        if (budget == 1) {
+            EXPECT_TRUE(second.pairs[0].truncated);
+            EXPECT_TRUE(hasWarning(b.value(), "EbpiSettings::rayMemoryBudget"));
+            EXPECT_EQ(detector->settings().maxRays, 512u);
+            continue;
+        }
+        EXPECT_GE(detector->settings().maxRays, second.totalRays);
+        EXPECT_FALSE(second.pairs[0].truncated);
+        EXPECT_FALSE(b->truncated);
+        EXPECT_LE(second.pairs[0].volumeErrorBound, 0.002);
+        EXPECT_LE(std::abs(second.pairs[0].volume - exact), second.pairs[0].volumeErrorBound);
+    }
 }
 
 // keepImages: each direction's EBPI bound and ray density per pixel; the densities add up to the

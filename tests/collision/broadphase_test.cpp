@@ -5,6 +5,7 @@
 #include "collision/scene/generated_solids.h"
 #include "passes/broadphase/broadphase_passes.h"
 #include "passes/shared/prefix_scan_passes.h"
+#include "tests/support/detector_contract.h"
 #include "tests/support/host_vertex_buffer.h"
 #include "tests/support/lowered_storage_buffer_limits.h"
 #include "tests/support/reflection_check.h"
@@ -534,54 +535,31 @@ TEST_F(BroadphaseTest, RecordedFramesGrowThePairListFromTheNextFrame) {
     addRandomObjects(scene.value(), 400, 0.2f, 9);
     auto broadphase = Broadphase::create(context_);
     ASSERT_TRUE(broadphase);
-    VkCommandPool pool = VK_NULL_HANDLE;
-    VkCommandPoolCreateInfo poolInfo = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-    poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
-    poolInfo.queueFamilyIndex = vk().queueFamilyIndex;
-    ASSERT_EQ(vk().vkd.vkCreateCommandPool(vk().device, &poolInfo, nullptr, &pool), VK_SUCCESS);
-    VkCommandBufferAllocateInfo allocInfo = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    allocInfo.commandPool = pool;
-    allocInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    allocInfo.commandBufferCount = 1;
-    VkCommandBuffer cmd = VK_NULL_HANDLE;
-    ASSERT_EQ(vk().vkd.vkAllocateCommandBuffers(vk().device, &allocInfo, &cmd), VK_SUCCESS);
-    std::vector<ObjectPair> reference;
     for (uint64_t frame = 0; frame < 2; ++frame) {
         SCOPED_TRACE(frame);
-        VkCommandBufferBeginInfo begin = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-        ASSERT_EQ(vk().vkd.vkBeginCommandBuffer(cmd, &begin), VK_SUCCESS);
-        ASSERT_TRUE(broadphase->record(cmd, scene.value(), frame));
-        ASSERT_EQ(vk().vkd.vkEndCommandBuffer(cmd), VK_SUCCESS);
-        VkSemaphoreSubmitInfo signal = broadphase->completionSignal(frame);
-        VkCommandBufferSubmitInfo cmdInfo = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
-        cmdInfo.commandBuffer = cmd;
-        VkSubmitInfo2 submit = {VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
-        submit.commandBufferInfoCount = 1;
-        submit.pCommandBufferInfos = &cmdInfo;
-        submit.signalSemaphoreInfoCount = 1;
-        submit.pSignalSemaphoreInfos = &signal;
-        ASSERT_EQ(vk().vkd.vkQueueSubmit2(vk().queue, 1, &submit, VK_NULL_HANDLE), VK_SUCCESS);
-        ASSERT_EQ(vk().vkd.vkQueueWaitIdle(vk().queue), VK_SUCCESS);
+        ASSERT_TRUE(test::recordInHostSubmit(vk(), [&](VkCommandBuffer cmd) {
+            return broadphase->record(cmd, scene.value(), frame);
+        }));
+        ASSERT_EQ(test::signalFromHost(vk(), broadphase->completionSignal(frame)), VK_SUCCESS);
         BroadphaseResults results;
         ASSERT_TRUE(broadphase->results(frame, results));
         EXPECT_EQ(results.pairCount, 400u * 399u / 2u);
-        reference = overlappingPairs(results.worldBounds, 0.0f);
+        const std::vector<ObjectPair> reference = overlappingPairs(results.worldBounds, 0.0f);
         ASSERT_EQ(reference.size(), 400u * 399u / 2u);
-        if (frame == 0) {
-            EXPECT_TRUE(results.truncated);
-            ASSERT_EQ(results.pairs.size(), 65536u);
-            // The stored pairs are real ones, none repeated.
-            std::vector<ObjectPair> stored = results.pairs;
-            std::sort(stored.begin(), stored.end());
-            EXPECT_EQ(std::adjacent_find(stored.begin(), stored.end()), stored.end());
-            EXPECT_TRUE(std::includes(reference.begin(), reference.end(), stored.begin(), stored.end()));
-        } else {
+        if (frame == 1) {
             EXPECT_FALSE(results.truncated);
             EXPECT_EQ(results.pairs, reference);
+            continue;
         }
+        EXPECT_TRUE(results.truncated);
+        ASSERT_EQ(results.pairs.size(), 65536u);
+        // The stored pairs are real ones, none repeated.
+        std::vector<ObjectPair> stored = results.pairs;
+        std::sort(stored.begin(), stored.end());
+        EXPECT_EQ(std::adjacent_find(stored.begin(), stored.end()), stored.end());
+        EXPECT_TRUE(std::includes(reference.begin(), reference.end(), stored.begin(), stored.end()));
     }
     EXPECT_EQ(broadphase->settings().pairCapacity, 1u << 17);
-    vk().vkd.vkDestroyCommandPool(vk().device, pool, nullptr);
 }
 
 TEST_F(BroadphaseTest, ShaderLayoutsMatchTheirSpirv) {

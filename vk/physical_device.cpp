@@ -75,6 +75,11 @@ Result<PhysicalDeviceCaps> probePhysicalDevice(const InstanceFunctions& vki, VkP
     info.rayQuery = has(caps.extensions, VK_KHR_RAY_QUERY_EXTENSION_NAME) && f.rayQuery.rayQuery;
     info.rayTracingPipeline = has(caps.extensions, VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME) &&
                               f.rayTracingPipeline.rayTracingPipeline;
+    VkPhysicalDeviceMemoryProperties memory{};
+    vki.vkGetPhysicalDeviceMemoryProperties(device, &memory);
+    for (uint32_t h = 0; h < memory.memoryHeapCount; ++h)
+        if (memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
+            info.deviceLocalBytes = std::max<uint64_t>(info.deviceLocalBytes, memory.memoryHeaps[h].size);
     info.missing = missingRequirements(requiredDeviceFeatures(kFeatureSetBase), caps.apiVersion, caps.extensions,
                                        &f.features2);
     if (caps.queueFamily == UINT32_MAX) info.missing.push_back("a graphics+compute queue family");

@@ -329,20 +329,38 @@ EbpiRayBackendChoice EbpiDetector::rayBackend() const {
     return EbpiRayBackendChoice::Compute;
 }
 
+// A blocking frame cut for rays or hit slots runs again once results() has grown them to its need
+// (growRays): a host's run() gives the answer, not `truncated`, wherever rayMemoryBudget allows.
+// Each run grows them strictly, within that budget, so this ends.
+namespace {
+template <class RunOnce>
+Result<FrameResults> runGrowingRays(const EbpiSettings& settings, RunOnce&& once) {
+    for (;;) {
+        const uint32_t rays = settings.maxRays, hits = settings.hitCapacity;
+        Result<FrameResults> out = once();
+        if (!out || !out->truncated || (settings.maxRays == rays && settings.hitCapacity == hits)) return out;
+    }
+}
+}  // namespace
+
 Result<FrameResults> EbpiDetector::run(const Scene& scene, const BroadphaseResults& pcs, EbpiFrameDetails* details) {
-    return runDetectorFrame(
-        *impl_->ctx, impl_->frames, "ebpi", pcs,
-        [&](VkCommandBuffer cmd, uint64_t frame) { return record(cmd, scene, pcs, frame); },
-        [&](uint64_t frame, FrameResults& out) { return results(frame, out, details); });
+    return runGrowingRays(impl_->settings, [&] {
+        return runDetectorFrame(
+            *impl_->ctx, impl_->frames, "ebpi", pcs,
+            [&](VkCommandBuffer cmd, uint64_t frame) { return record(cmd, scene, pcs, frame); },
+            [&](uint64_t frame, FrameResults& out) { return results(frame, out, details); });
+    });
 }
 
 Result<FrameResults> EbpiDetector::run(const Scene& scene, EbpiFrameDetails* details) {
-    return runGpuDriven(
-        *impl_->context, {"ebpi", "EbpiSettings", impl_->settings}, impl_->frames, scene,
-        [&](VkCommandBuffer cmd, uint64_t frame, const GpuCandidates& candidates) {
-            return impl_->recordFrame(cmd, sceneImplOf(scene), {nullptr, &candidates}, frame);
-        },
-        [&](uint64_t frame, FrameResults& out) { return results(frame, out, details); });
+    return runGrowingRays(impl_->settings, [&] {
+        return runGpuDriven(
+            *impl_->context, {"ebpi", "EbpiSettings", impl_->settings}, impl_->frames, scene,
+            [&](VkCommandBuffer cmd, uint64_t frame, const GpuCandidates& candidates) {
+                return impl_->recordFrame(cmd, sceneImplOf(scene), {nullptr, &candidates}, frame);
+            },
+            [&](uint64_t frame, FrameResults& out) { return results(frame, out, details); });
+    });
 }
 
 }  // namespace vkc

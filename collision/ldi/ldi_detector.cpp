@@ -48,6 +48,7 @@ constexpr uint32_t kDefaultResolution = 320;
 constexpr uint32_t kDefaultLayerCap = 16;
 constexpr uint32_t kDefaultMaxPairs = 4;
 constexpr uint32_t kDefaultInsideCapacity = 65536;
+constexpr uint64_t kDefaultLayerMemoryBudget = uint64_t(512) << 20;
 constexpr uint32_t kDefaultMaxCandidatePairs = 16384;
 // The stats reset is one vkCmdUpdateBuffer (at most 65536 bytes): 2048 tiles of 32 bytes.
 constexpr uint32_t kMaxPairsLimit = 1024;
@@ -167,6 +168,7 @@ Result<LdiDetector> LdiDetector::create(Context& context, const LdiSettings& set
     if (s.layerCap == 0) s.layerCap = kDefaultLayerCap;
     if (s.maxPairs == 0) s.maxPairs = kDefaultMaxPairs;
     if (s.insideCapacity == 0) s.insideCapacity = kDefaultInsideCapacity;
+    if (s.layerMemoryBudget == 0) s.layerMemoryBudget = kDefaultLayerMemoryBudget;
     VKC_TRY(applyDetectorDefaults(s, kDefaultMaxCandidatePairs, "LdiSettings",
                                   objectsPerBinding(*impl->ctx, sizeof(gpu::LdiSceneObjectGpu))));
     if (s.layerCap > gpu::kLdiMaxLayerCap)
@@ -267,11 +269,27 @@ Status LdiDetector::pointResults(uint64_t frame, LdiPointResults& out) { return 
 
 const LdiSettings& LdiDetector::settings() const { return impl_->settings; }
 
+namespace {
+// A blocking frame whose pairs needed more layers runs again once results() has grown the cap to
+// their need (growLayers): a host's run() gives the volume, not `truncated`, wherever
+// layerMemoryBudget allows. The cap only grows, to at most 254, so this ends.
+template <class RunOnce>
+Result<FrameResults> runGrowingLayers(const LdiSettings& settings, RunOnce&& once) {
+    for (;;) {
+        const uint32_t cap = settings.layerCap;
+        Result<FrameResults> out = once();
+        if (!out || !out->truncated || settings.layerCap == cap) return out;
+    }
+}
+}  // namespace
+
 Result<FrameResults> LdiDetector::run(const Scene& scene, const BroadphaseResults& pcs, LdiFrameDetails* details) {
-    return runDetectorFrame(
-        *impl_->ctx, impl_->frames, "ldi", pcs,
-        [&](VkCommandBuffer cmd, uint64_t frame) { return record(cmd, scene, pcs, frame); },
-        [&](uint64_t frame, FrameResults& out) { return results(frame, out, details); });
+    return runGrowingLayers(impl_->settings, [&] {
+        return runDetectorFrame(
+            *impl_->ctx, impl_->frames, "ldi", pcs,
+            [&](VkCommandBuffer cmd, uint64_t frame) { return record(cmd, scene, pcs, frame); },
+            [&](uint64_t frame, FrameResults& out) { return results(frame, out, details); });
+    });
 }
 
 Result<FrameResults> LdiDetector::run(const Scene& scene, LdiFrameDetails* details) {
@@ -279,12 +297,14 @@ Result<FrameResults> LdiDetector::run(const Scene& scene, LdiFrameDetails* detai
     if (impl_->settings.errorBound == LdiErrorBound::Tight)
         return runAfterOwnBroadphase(*impl_->context, impl_->settings.broadphase, impl_->frames, scene,
                                      [&](const BroadphaseResults& pcs) { return run(scene, pcs, details); });
-    return runGpuDriven(
-        *impl_->context, {"ldi", "LdiSettings", impl_->settings}, impl_->frames, scene,
-        [&](VkCommandBuffer cmd, uint64_t frame, const GpuCandidates& candidates) {
-            return impl_->recordGpuDriven(cmd, sceneImplOf(scene), candidates, frame);
-        },
-        [&](uint64_t frame, FrameResults& out) { return results(frame, out, details); });
+    return runGrowingLayers(impl_->settings, [&] {
+        return runGpuDriven(
+            *impl_->context, {"ldi", "LdiSettings", impl_->settings}, impl_->frames, scene,
+            [&](VkCommandBuffer cmd, uint64_t frame, const GpuCandidates& candidates) {
+                return impl_->recordGpuDriven(cmd, sceneImplOf(scene), candidates, frame);
+            },
+            [&](uint64_t frame, FrameResults& out) { return results(frame, out, details); });
+    });
 }
 
 Result<LdiPointResults> LdiDetector::classifyPoints(const Scene& scene, uint32_t object,

@@ -284,6 +284,7 @@ Status LdiDetectorImpl::recordGraph(VkCommandBuffer cmd, LdiSlot& slot, uint64_t
     writeDescriptors(slot, graph, in, setup ? &*setup : nullptr, vertexSlots.bindings());
     VKC_TRY(executeFrameGraph(c, frames, frame, graph, cmd));
     slot.tileCount = tileCount;
+    slot.layerCap = settings.layerCap;
     slot.graph = std::move(ownedGraph);
     return Status::success();
 }
@@ -319,6 +320,7 @@ Status LdiDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& scene,
     VKC_TRY(recordGraph(cmd, slot, frame, std::make_unique<Graph>(), vertexSlots, pairCount, 2 * pairCount, &tables,
                         nullptr));
     noteFrameInputs(frames, frame, scene, "ldi");
+    slot.selfIntersections = scene.selfIntersections;
     slot.pointQuery = false;
     return Status::success();
 }
@@ -363,6 +365,7 @@ Status LdiDetectorImpl::recordGpuDriven(VkCommandBuffer cmd, const SceneImpl& sc
     params.maxGroupsX = ctx->properties.limits.maxComputeWorkGroupCount[0];
     VKC_TRY(recordGraph(cmd, slot, frame, std::move(graph), vertexSlots, settings.maxPairs, maxTiles, nullptr, &setup));
     noteFrameInputs(frames, frame, scene, "ldi");
+    slot.selfIntersections = scene.selfIntersections;
     slot.pointQuery = false;
     return Status::success();
 }

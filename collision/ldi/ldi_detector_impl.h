@@ -28,6 +28,7 @@
 namespace vkc {
 
 struct SceneImpl;
+class SceneSelfIntersections;
 
 // Everything one frame in flight uses; reused once that frame has been read back.
 // Its buffers and images are the graph's (DetectorFrames::slots).
@@ -46,6 +47,9 @@ struct LdiSlot {
     // (LdiPairInfoGpu), whoever chose them.
     bool pointQuery = false;
     uint32_t tileCount = 0;
+    uint32_t layerCap = 0;  // the frame's: settings.layerCap grows between frames
+    // The recorded scene's self-intersection verdicts, to confirm the frame's §7 flags.
+    std::weak_ptr<SceneSelfIntersections> selfIntersections;
 };
 
 // A frame's tables (shaders_glsl/shared/ldi.h) as the host writes them: for host candidates and
@@ -101,6 +105,9 @@ struct LdiDetectorImpl {
     Status recordPoints(VkCommandBuffer cmd, const SceneImpl& scene, uint32_t object, const Aabb& bounds,
                         VkBuffer points, VkDeviceSize offset, uint32_t stride, uint32_t count, uint64_t frame);
     Status readResults(uint64_t frame, FrameResults& out, LdiFrameDetails* details);
+    // After a frame whose pairs needed more layers than it peeled: room for them in the frames
+    // recorded next, within settings.layerMemoryBudget and one binding (a warning in `out` past it).
+    void growLayers(const LdiFrameDetails& frame, FrameResults& out);
     Status readPointResults(uint64_t frame, LdiPointResults& out);
 };
 

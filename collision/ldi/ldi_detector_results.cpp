@@ -6,12 +6,15 @@
 #include "collision/frames/frame_warnings.h"
 #include "collision/frames/vulkan_graph.h"
 #include "collision/ldi/ldi_error_bound.h"
+#include "collision/scene/mesh_self_intersections.h"
+#include "vk/descriptors.h"
 
 #include <glm/matrix.hpp>
 
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <optional>
 
 namespace vkc {
 
@@ -92,7 +95,7 @@ Status LdiDetectorImpl::readResults(uint64_t frame, FrameResults& out, LdiFrameD
                          "ldi: frame " + std::to_string(frame) + " was a point query; read it with pointResults");
     const char* base = static_cast<const char*>(bytes.value());
     const SlotView v = decode(base, *this);
-    const uint32_t cap = settings.layerCap;
+    const uint32_t cap = slot.layerCap;
     const uint32_t perTile = settings.resolution * settings.resolution;
 
     out = FrameResults{};
@@ -185,14 +188,38 @@ Status LdiDetectorImpl::readResults(uint64_t frame, FrameResults& out, LdiFrameD
         it->second.region.min = glm::min(it->second.region.min, region.min);
         it->second.region.max = glm::max(it->second.region.max, region.max);
     }
+    // A flag that the mesh's own geometry refutes is a float depth tie at a silhouette pixel, not a
+    // self-intersection (mesh_self_intersections.h); one the CPU cannot check is kept, saying so.
+    const std::shared_ptr<SceneSelfIntersections> verdicts = slot.selfIntersections.lock();
+    const std::vector<MeshId>& objectMeshes = frames.slotWarnings[frame % frames.slotWarnings.size()].objectMeshes;
     for (const auto& [object, s] : self) {
+        std::optional<bool> confirmed;
+        if (verdicts && object < objectMeshes.size()) confirmed = verdicts->selfIntersects(objectMeshes[object]);
+        if (confirmed == false) continue;
         out.warnings.push_back("ldi: object " + std::to_string(object) + " self-intersects: " +
                                std::to_string(s.pixels) + " LDI pixels with an invalid front/back order in " +
-                               describeBox(s.region));
+                               describeBox(s.region) +
+                               (confirmed ? "" : " (not checked on the CPU: its positions there are not the ones drawn)"));
         d.selfIntersections.push_back(s);
     }
+    growLayers(d, out);
     if (details) *details = std::move(d);
     return readFrameTimings(c, frames, frame, *slot.graph, out.gpuTimingsMs);
+}
+
+void LdiDetectorImpl::growLayers(const LdiFrameDetails& frame, FrameResults& out) {
+    uint32_t needed = settings.layerCap;
+    for (const LdiPairDetails& pair : frame.pairs)
+        if (pair.truncated) needed = std::max(needed, std::min(pair.neededLayers, gpu::kLdiMaxLayerCap));
+    if (needed == settings.layerCap) return;
+    const VkDeviceSize bytes = VkDeviceSize(maxTiles) * ldiTileLayerBytes(settings.resolution, needed);
+    if (bytes > settings.layerMemoryBudget || bytes > storageBindingLimit(*ctx)) {
+        out.warnings.push_back("ldi: the next frames cannot grow to " + std::to_string(needed) + " layers: " +
+                               std::to_string(bytes) + " bytes of peeled layers, past LdiSettings::layerMemoryBudget (" +
+                               std::to_string(settings.layerMemoryBudget) + ") or one storage-buffer binding");
+        return;
+    }
+    settings.layerCap = needed;
 }
 
 Status LdiDetectorImpl::readPointResults(uint64_t frame, LdiPointResults& out) {
@@ -210,7 +237,7 @@ Status LdiDetectorImpl::readPointResults(uint64_t frame, LdiPointResults& out) {
     for (uint32_t i = 0; i < v.listed; ++i) out.inside.push_back(v.entries[2 * i + 1]);
     std::sort(out.inside.begin(), out.inside.end());
     out.layers = v.stats[0].layers;
-    out.layersTruncated = out.layers > settings.layerCap;
+    out.layersTruncated = out.layers > slot.layerCap;
     return readFrameTimings(c, frames, frame, *slot.graph, out.gpuTimingsMs);
 }
 

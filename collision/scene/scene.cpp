@@ -2,6 +2,7 @@
 #include "collision/scene/scene_impl.h"
 
 #include "collision/frames/format_number.h"
+#include "collision/scene/mesh_self_intersections.h"
 #include "collision/scene/object_transform.h"
 #include "vk/descriptors.h"
 
@@ -28,6 +29,7 @@ Result<Scene> Scene::create(Context& context, const MeshRequirements& requiremen
     impl->ctx = &vulkanOf(context);
     impl->id = nextId++;
     impl->requirements = requirements;
+    impl->selfIntersections = std::make_shared<SceneSelfIntersections>(impl->meshes);
     return Scene(std::move(impl));
 }
 

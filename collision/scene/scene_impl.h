@@ -6,6 +6,7 @@
 #include "vk/context.h"
 #include "vkcollide/scene.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,8 @@ struct VertexPage {
     VkDeviceSize used = 0;  // bytes, from the start; meshes are appended
 };
 
+class SceneSelfIntersections;
+
 struct SceneImpl {
     VulkanContext* ctx = nullptr;
     uint64_t id = 0;  // unique per Scene::create in this process, from 1
@@ -59,6 +62,8 @@ struct SceneImpl {
     std::vector<VertexPage> vertexPages;
     std::vector<SceneMesh> meshes;
     std::vector<SceneObject> objects;
+    // Per-mesh verdicts over `meshes` (mesh_self_intersections.h); frames keep it weakly.
+    std::shared_ptr<SceneSelfIntersections> selfIntersections;
 
     SceneTopologyKey topologyKey() const { return {id, meshes.size()}; }
     ~SceneImpl();

@@ -16,6 +16,7 @@ struct DeviceInfo {
     bool rayQuery = false;              // VK_KHR_ray_query + rayQuery feature
     bool rayTracingPipeline = false;    // VK_KHR_ray_tracing_pipeline + feature
     bool accelerationStructure = false; // VK_KHR_acceleration_structure + feature
+    uint64_t deviceLocalBytes = 0;      // the largest device-local memory heap
     std::vector<std::string> missing;   // base requirements the device lacks; empty: usable
 };
 

@@ -202,6 +202,8 @@ public:
     // > 0 (volume, volumeErrorBound), plus every truncated pair (with a warning naming why).
     Status results(uint64_t frame, FrameResults& out, EbpiFrameDetails* details = nullptr);
 
+    // Blocking: a frame cut for rays or hit slots runs again once they have grown to its need
+    // (rayMemoryBudget above), so it answers `truncated` only past that budget.
     Result<FrameResults> run(const Scene& scene, const BroadphaseResults& pcs, EbpiFrameDetails* details = nullptr);
     // GPU-driven: its own broadphase and this detector in one submit (record(cmd, scene, broadphase, frame)).
     Result<FrameResults> run(const Scene& scene, EbpiFrameDetails* details = nullptr);

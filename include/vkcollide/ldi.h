@@ -53,7 +53,13 @@ enum class LdiErrorBound : uint32_t {
 struct LdiSettings : DetectorSettings {
     uint32_t resolution = 0;      // 0: 320. Pixels per side of each LDI (the paper used 128)
     uint32_t layerCap = 0;        // 0: 16, at most 254. Layers peeled per pixel, at most; an LDI with
-                                  // more (n_max > cap) is `truncated` and gives no volume
+                                  // more (n_max > cap) is `truncated` and gives no volume. It grows:
+    // 0: 512 MiB. After a frame whose pairs needed more layers than layerCap, the frames recorded
+    // next peel as many (at most 254) while their peeled layers (2 x maxPairs x res^2 x cap x 4 B)
+    // stay within this many bytes and one storage-buffer binding; past that the pairs stay
+    // `truncated` and a warning names this setting. A blocking run() grows and runs again at once.
+    // settings() shows what layerCap grew to. Set it to 1 to keep layerCap as given.
+    uint64_t layerMemoryBudget = 0;
     uint32_t maxPairs = 0;        // 0: 4. Pairs with a volume of interest one frame renders (the
                                   // atlas holds 2 LDIs per pair); more is InvalidArgument naming it
                                   // (a GPU-driven frame: `truncated`, naming it, the largest (a, b) left)
@@ -92,6 +98,10 @@ struct LdiPairDetails {
 
 // A self-intersection (§7): pixels of an object's LDI whose sorted layers do not alternate entry,
 // leave, entry, ... and the world box they span (pixel footprints x the layers' depth range).
+// A float depth tie at a silhouette pixel flips a front and a back face of a clean mesh too, so a
+// flagged mesh is checked on the CPU once (triangle pairs of its own AABB tree, kept until it is
+// deformed): only a mesh with crossing triangles is reported and warned about. A mesh read from a
+// host buffer the host deformed cannot be checked and is reported as flagged, its warning saying so.
 struct LdiSelfIntersection {
     uint32_t object = 0;
     uint32_t pixels = 0;

@@ -16,6 +16,7 @@
 #include "collision/scene/generated_solids.h"
 #include "tests/ebpi/ebpi_test_meshes.h"
 #include "tests/ebpi/ebpi_volume_scenes.h"
+#include "tests/support/detector_contract.h"
 #include "tests/support/host_vertex_buffer.h"
 #include "tests/support/test_geometry.h"
 #include "shaders_glsl/shared/ebpi_trace.h"
@@ -557,7 +558,7 @@ TEST_F(EbpiDetectorTest, SetToleranceTakesEffectFromTheNextFrame) {
     EXPECT_EQ(changing->settings().tolerance, 0.002);
 }
 
-// GPU-driven frames (a renderer's) grow their rays to the need from the next frame: the first
+// GPU-driven frames a renderer records grow their rays to the need from the next frame: the first
 // frame, with room for 512 rays, truncates the pair and says how many it needs; the next holds
 // them, within the bound of the exact volume. With a budget of one byte, the next frame stays
 // truncated and the warning names the budget.
@@ -581,15 +582,29 @@ TEST_F(EbpiDetectorTest, GpuDrivenFramesGrowTheirRaysToTheNeedFromTheNextFrame) 
         s.maxRays = 512;
         s.rayMemoryBudget = budget;
         auto detector = EbpiDetector::create(context_, s);
-        ASSERT_TRUE(detector);
+        auto broadphase = Broadphase::create(context_);
+        ASSERT_TRUE(detector && broadphase);
+        // One frame as a renderer records it: the broadphase and the detector in its command buffer.
+        auto recordedFrame = [&](uint64_t frame, EbpiFrameDetails& details) -> Result<FrameResults> {
+            VKC_TRY(test::recordInHostSubmit(vk(), [&](VkCommandBuffer cmd) {
+                VKC_TRY(broadphase->record(cmd, scene.value(), frame));
+                return detector->record(cmd, scene.value(), broadphase.value(), frame);
+            }));
+            if (test::signalFromHost(vk(), broadphase->completionSignal(frame)) != VK_SUCCESS ||
+                test::signalFromHost(vk(), detector->completionSignal(frame)) != VK_SUCCESS)
+                return makeError(ErrorCode::VulkanError, "signalling the frame failed");
+            FrameResults out;
+            VKC_TRY(detector->results(frame, out, &details));
+            return out;
+        };
         EbpiFrameDetails first, second;
-        auto a = detector->run(scene.value(), &first);
+        auto a = recordedFrame(0, first);
         ASSERT_TRUE(a) << a.status().describe();
         ASSERT_EQ(first.pairs.size(), 1u);
         EXPECT_TRUE(first.pairs[0].truncated);
         EXPECT_TRUE(hasWarning(a.value(), "more than EbpiSettings::maxRays (512)"));
         EXPECT_GT(first.totalRays, 512u);
-        auto b = detector->run(scene.value(), &second);
+        auto b = recordedFrame(1, second);
         ASSERT_TRUE(b) << b.status().describe();
         ASSERT_EQ(second.pairs.size(), 1u);
         if (budget == 1) {
@@ -604,6 +619,48 @@ TEST_F(EbpiDetectorTest, GpuDrivenFramesGrowTheirRaysToTheNeedFromTheNextFrame) 
         EXPECT_LE(second.pairs[0].volumeErrorBound, 0.002);
         EXPECT_LE(std::abs(second.pairs[0].volume - exact), second.pairs[0].volumeErrorBound);
     }
+}
+
+// A host's blocking run() answers a frame that needs more rays and hit slots than the detector
+// started with: it grows them and runs again, within the bound of the exact volume (both runs:
+// over the host's candidates and GPU-driven). With a budget of one byte it stays truncated.
+TEST_F(EbpiDetectorTest, BlockingRunsGrowTheirRaysAndAnswerAtOnce) {
+    const MeshData sphere = solids::sphere(0.5f, 2);
+    const Placed objects[] = {{&sphere, glm::mat4(1.0f)},
+                              {&sphere, glm::translate(glm::mat4(1.0f), glm::vec3(0.4f, 0.3f, -0.2f))}};
+    const double exact = exactVolume(objects[0], objects[1]);
+    auto scene = Scene::create(context_, MeshRequirements{});
+    ASSERT_TRUE(scene);
+    auto mesh = scene->addMesh({"sphere", &sphere});
+    ASSERT_TRUE(mesh);
+    for (const Placed& placed : objects) ASSERT_TRUE(scene->addObject(mesh.value(), placed.transform));
+    BroadphaseResults pcs;
+    for (const Placed& placed : objects) pcs.worldBounds.push_back(placedMeshBounds(*placed.mesh, placed.transform));
+    pcs.pairs = {{0, 1}};
+    pcs.pairCount = 1;
+    for (bool gpuDriven : {false, true})
+        for (uint64_t budget : {0ull, 1ull}) {
+            SCOPED_TRACE(testing::Message() << "GPU-driven " << gpuDriven << ", budget " << budget);
+            EbpiSettings s = settings(0.002);
+            s.maxRays = 512;
+            s.hitCapacity = 1;
+            s.rayMemoryBudget = budget;
+            auto detector = EbpiDetector::create(context_, s);
+            ASSERT_TRUE(detector);
+            EbpiFrameDetails details;
+            auto r = gpuDriven ? detector->run(scene.value(), &details) : detector->run(scene.value(), pcs, &details);
+            ASSERT_TRUE(r) << r.status().describe();
+            ASSERT_EQ(details.pairs.size(), 1u);
+            if (budget == 1) {
+                EXPECT_TRUE(r->truncated);
+                continue;
+            }
+            EXPECT_FALSE(r->truncated);
+            EXPECT_GT(detector->settings().maxRays, 512u);
+            EXPECT_GT(detector->settings().hitCapacity, 1u);
+            EXPECT_LE(details.pairs[0].volumeErrorBound, 0.002);
+            EXPECT_LE(std::abs(details.pairs[0].volume - exact), details.pairs[0].volumeErrorBound);
+        }
 }
 
 // keepImages: each direction's EBPI bound and ray density per pixel; the densities add up to the
@@ -751,8 +808,10 @@ TEST_F(EbpiDetectorTest, TooFewRaysOrHitOrTrianglePairSlotsOrAToleranceBelowFloa
                               {&cube, glm::translate(glm::mat4(1.0f), glm::vec3(0.5f, 0.25f, 0.125f))}};
     EbpiSettings fewRays = settings(1e-4);
     fewRays.maxRays = 64;
+    fewRays.rayMemoryBudget = 1;  // as given: run() would grow them (BlockingRunsGrowTheirRaysAndAnswerAtOnce)
     EbpiSettings fewHits = settings(1e-2);
     fewHits.hitCapacity = 1;
+    fewHits.rayMemoryBudget = 1;
     // Below what float hits resolve for unit boxes (their rounding alone passes 1e-9).
     const EbpiSettings belowFloat = settings(1e-12);
     // Too few slots for the triangle pairs where the surfaces may cross, or for the node pairs

@@ -8,6 +8,7 @@
 #include "collision/reference/intersection_volume.h"
 #include "tests/ldi/ldi_cube_bound.h"
 #include "tests/ldi/ldi_gpu_support.h"
+#include "tests/support/detector_contract.h"
 
 #include <cstdio>
 #include <string_view>
@@ -204,9 +205,9 @@ TEST_F(LdiGpuVolume, SeparatedPairWithOverlappingBoxesIsNotColliding) {
     EXPECT_FALSE(apart->results.colliding);
 }
 
-TEST_F(LdiGpuVolume, DepthComplexityAboveTheCapIsTruncatedWithoutVolume) {
-    // A stack of 5 thin slabs (one mesh) and a wider block entering it from above: the VoI can only
-    // look along z (along x and y the block contains the stack), where rays cross 3 slabs: 6 layers.
+// A stack of 5 thin slabs (one mesh) and a wider block entering it from above: the VoI can only
+// look along z (along x and y the block contains the stack), where rays cross 3 slabs: 6 layers.
+MeshData slabStack() {
     MeshData stack;
     stack.name = "stack";
     for (int i = 0; i < 5; ++i) {
@@ -215,16 +216,27 @@ TEST_F(LdiGpuVolume, DepthComplexityAboveTheCapIsTruncatedWithoutVolume) {
         for (glm::vec3 p : slab.positions) stack.positions.push_back(p + glm::vec3(0, 0, -0.8f + 0.4f * i));
         for (uint32_t index : slab.indices) stack.indices.push_back(base + index);
     }
-    MeshData rod = solids::box({1.4f, 1.4f, 1.7f});
-    const glm::mat4 tr = shift(0.1f, 0.05f, 0.65f);
+    return stack;
+}
+const glm::mat4 kRodIntoStack = shift(0.1f, 0.05f, 0.65f);
+
+TEST_F(LdiGpuVolume, DepthComplexityAboveTheCapIsTruncatedWithoutVolumeOrGrownTo) {
+    const MeshData stack = slabStack();
+    const MeshData rod = solids::box({1.4f, 1.4f, 1.7f});
+    const glm::mat4 tr = kRodIntoStack;
     auto voi = computeLdiVoi(placedMeshBounds(stack, glm::mat4(1.0f)), placedMeshBounds(rod, tr));
     ASSERT_TRUE(voi);
     ASSERT_EQ(voi->axis, 2u);
     const uint32_t needed = std::max(buildCpuLdi(stack, glm::mat4(1.0f), *voi, true, 64).maxDepthComplexity,
                                      buildCpuLdi(rod, tr, *voi, false, 64).maxDepthComplexity);
     ASSERT_EQ(needed, 6u);
-    for (uint32_t cap : {1u, 4u, 16u}) {
-        auto detector = LdiDetector::create(context_, ldi_test::settingsAt(64, cap));
+    // A budget of one byte keeps the cap as given; the default one lets run() grow it to the need
+    // and answer (budget 0, cap 1).
+    for (auto [cap, budget] : {std::pair{1u, 1ull}, {4u, 1ull}, {16u, 1ull}, {1u, 0ull}}) {
+        SCOPED_TRACE(testing::Message() << "cap " << cap << ", budget " << budget);
+        LdiSettings settings = ldi_test::settingsAt(64, cap);
+        settings.layerMemoryBudget = budget;
+        auto detector = LdiDetector::create(context_, settings);
         ASSERT_TRUE(detector) << detector.status().describe();
         auto gpu = ldi_test::runPair(context_, detector.value(), stack, glm::mat4(1.0f), rod, tr);
         ASSERT_TRUE(gpu);
@@ -232,7 +244,8 @@ TEST_F(LdiGpuVolume, DepthComplexityAboveTheCapIsTruncatedWithoutVolume) {
         const LdiPairDetails& d = gpu->details.pairs[0];
         // A truncated pixel keeps the first `cap` fragments in draw order: no self-intersection test.
         EXPECT_TRUE(gpu->details.selfIntersections.empty()) << "cap " << cap;
-        if (cap < needed) {
+        if (budget == 0) EXPECT_EQ(detector->settings().layerCap, needed);
+        if (budget == 1 && cap < needed) {
             EXPECT_TRUE(d.truncated);
             EXPECT_EQ(d.neededLayers, needed);
             ASSERT_EQ(gpu->results.pairs.size(), 1u);
@@ -241,6 +254,7 @@ TEST_F(LdiGpuVolume, DepthComplexityAboveTheCapIsTruncatedWithoutVolume) {
             EXPECT_FALSE(gpu->results.colliding);
             ASSERT_FALSE(gpu->results.warnings.empty());
             EXPECT_NE(gpu->results.warnings[0].find("needs 6 layers"), std::string::npos) << gpu->results.warnings[0];
+            EXPECT_EQ(detector->settings().layerCap, cap);
         } else {
             EXPECT_FALSE(d.truncated);
             ASSERT_EQ(gpu->results.pairs.size(), 1u);
@@ -250,6 +264,46 @@ TEST_F(LdiGpuVolume, DepthComplexityAboveTheCapIsTruncatedWithoutVolume) {
             EXPECT_LE(std::abs(*gpu->results.pairs[0].volume - exact.value()), *gpu->results.pairs[0].volumeErrorBound);
         }
     }
+}
+
+// GPU-driven frames a renderer records grow their layers from the next frame: the first, at a cap
+// of 1, truncates the pair and says it needs 6; the next peels them, within the exact volume's bound.
+TEST_F(LdiGpuVolume, RecordedFramesGrowTheirLayersToTheNeedFromTheNextFrame) {
+    const MeshData stack = slabStack();
+    const MeshData rod = solids::box({1.4f, 1.4f, 1.7f});
+    const ldi_test::Placed objects[] = {{&stack, glm::mat4(1.0f)}, {&rod, kRodIntoStack}};
+    auto exact = reference::intersectionVolume(stack, glm::mat4(1.0f), rod, kRodIntoStack);
+    ASSERT_TRUE(exact) << exact.status().describe();
+    auto scene = ldi_test::makeScene(context_, objects);
+    LdiSettings settings = ldi_test::settingsAt(64, 1);
+    settings.framesInFlight = 2;
+    auto detector = LdiDetector::create(context_, settings);
+    auto broadphase = Broadphase::create(context_);
+    ASSERT_TRUE(scene && detector && broadphase);
+    for (uint64_t frame = 0; frame < 2; ++frame) {
+        SCOPED_TRACE(frame);
+        ASSERT_TRUE(test::recordInHostSubmit(vk(), [&](VkCommandBuffer cmd) {
+            VKC_TRY(broadphase->record(cmd, scene.value(), frame));
+            return detector->record(cmd, scene.value(), broadphase.value(), frame);
+        }));
+        ASSERT_EQ(test::signalFromHost(vk(), broadphase->completionSignal(frame)), VK_SUCCESS);
+        ASSERT_EQ(test::signalFromHost(vk(), detector->completionSignal(frame)), VK_SUCCESS);
+        FrameResults out;
+        LdiFrameDetails details;
+        ASSERT_TRUE(detector->results(frame, out, &details));
+        ASSERT_EQ(out.pairs.size(), 1u);
+        ASSERT_EQ(details.pairs.size(), 1u);
+        EXPECT_EQ(details.pairs[0].neededLayers, 6u);
+        if (frame == 0) {
+            EXPECT_TRUE(out.pairs[0].truncated);
+            EXPECT_FALSE(out.pairs[0].volume);
+            continue;
+        }
+        EXPECT_FALSE(out.truncated);
+        ASSERT_TRUE(out.pairs[0].volume);
+        EXPECT_LE(std::abs(*out.pairs[0].volume - exact.value()), *out.pairs[0].volumeErrorBound);
+    }
+    EXPECT_EQ(detector->settings().layerCap, 6u);
 }
 
 }  // namespace

@@ -20,26 +20,30 @@ constexpr uint32_t kMaxGrownResolution = 1024;
 // A fraction of each pair's volume: at most this many runs of one pair after its batch's.
 constexpr int kMaxRefinements = 8;
 
-// What a frame needed beyond `current` (grow_to_need.h): its rays, hit slots for the rays that met
-// more surfaces, triangle and node pairs for the surfaces' crossings, a finer EBPI where every
-// pixel split maxSplit x maxSplit still missed the tolerance.
+// What a frame needed beyond `current` that the detector cannot grow in place (grow_to_need.h):
+// triangle and node pairs for the surfaces' crossings, a finer EBPI where every pixel split
+// maxSplit x maxSplit still missed the tolerance. Rays and hit slots the detector's own run() grows
+// (EbpiSettings::rayMemoryBudget); what it could not grow is left in `raysCut`.
 std::optional<EbpiSettings> grownEbpiSettings(const EbpiSettings& current, const EbpiFrameDetails& frame) {
     EbpiSettings grown = current;
-    if (frame.raysTruncated) grown.maxRays = capacityFor(frame.totalRays, current.maxRays);
     if (frame.trianglePairs > current.trianglePairCapacity)
         grown.trianglePairCapacity = capacityFor(frame.trianglePairs, current.trianglePairCapacity);
     if (frame.nodePairsNeeded > 0)  // a lower bound of the need, as aabb-tree's: at least double
         grown.nodePairCapacity =
             capacityFor(std::max<uint64_t>(frame.nodePairsNeeded, 2ull * current.nodePairCapacity), current.nodePairCapacity);
-    for (const EbpiPairDetails& pair : frame.pairs) {
-        if (pair.truncatedRays > 0) grown.hitCapacity = 2 * current.hitCapacity;
+    for (const EbpiPairDetails& pair : frame.pairs)
         if (pair.boundNotMet && current.resolution < kMaxGrownResolution) grown.resolution = 2 * current.resolution;
-    }
-    if (grown.maxRays == current.maxRays && grown.trianglePairCapacity == current.trianglePairCapacity &&
-        grown.nodePairCapacity == current.nodePairCapacity && grown.hitCapacity == current.hitCapacity &&
+    if (grown.trianglePairCapacity == current.trianglePairCapacity && grown.nodePairCapacity == current.nodePairCapacity &&
         grown.resolution == current.resolution)
         return std::nullopt;
     return grown;
+}
+
+// A frame whose rays or hit slots the detector could not grow to its need (past its ray budget,
+// one binding, or 2^26 hit slots).
+bool raysCut(const EbpiFrameDetails& frame) {
+    return frame.raysTruncated ||
+           std::any_of(frame.pairs.begin(), frame.pairs.end(), [](const EbpiPairDetails& p) { return p.truncatedRays > 0; });
 }
 
 void appendEbpiDetails(EbpiFrameDetails& frame, EbpiFrameDetails&& batch) {
@@ -62,6 +66,8 @@ Status useDetector(Context& context, EbpiRunner& runner, double tolerance, uint3
     }
     EbpiSettings settings = runner.detector ? runner.detector->settings() : runner.settings;
     settings.tolerance = tolerance;
+    // The harness's rays may take half the device's memory, the rest left to the scene's buffers.
+    if (settings.rayMemoryBudget == 0) settings.rayMemoryBudget = deviceInfo(context).deviceLocalBytes / 2;
     if (exactPairs || (settings.maxPairs != 0 && settings.maxPairs < pairs)) settings.maxPairs = pairs;
     auto created = EbpiDetector::create(context, settings);
     if (!created) return created.status();
@@ -90,7 +96,7 @@ Result<FrameResults> runGrown(Context& context, EbpiRunner& runner, const Scene&
             context, runner.detector, "ebpi", batch, details,
             [&](EbpiDetector& current, EbpiFrameDetails& out) { return current.run(scene, batch, &out); },
             grownEbpiSettings);
-        if (!results || !grownEbpiSettings(runner.detector->settings(), details)) return results;
+        if (!results || !(grownEbpiSettings(runner.detector->settings(), details) || raysCut(details))) return results;
         if (single) {
             if (runner.detector->settings().maxPairs == 1) {  // as far as this device goes
                 runner.beyondDevice.push_back(batch.pairs.front());

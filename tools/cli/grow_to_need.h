@@ -51,6 +51,13 @@ bool regrow(Context& context, std::optional<Detector>& detector, const typename 
     return true;
 }
 
+// The rule for a detector whose own run() grows what its frames report (ldi's layers): nothing
+// for the harness to add.
+template <class Settings, class Details>
+std::optional<Settings> grownInPlace(const Settings&, const Details&) {
+    return std::nullopt;
+}
+
 // One frame of `detector`, grown and run again while `grow(settings, details)` names settings that
 // hold what the frame needed (std::nullopt: nothing was cut). `run(detector, details)` runs the
 // frame; `details` ends as the last run's.

@@ -1,7 +1,6 @@
 // The ldi method for the harness; see ldi_method.h.
 #include "tools/cli/ldi_method.h"
 
-#include "shaders_glsl/shared/ldi.h"
 #include "tools/cli/frame_batches.h"
 #include "tools/cli/grey_png.h"
 #include "tools/cli/grow_to_need.h"
@@ -22,6 +21,8 @@ Status ensureDetector(Context& context, LdiRunner& runner, uint32_t pairs) {
     if (runner.detector && runner.detector->settings().maxPairs >= pairs) return Status::success();
     if (runner.detector && runner.batchLimit != 0) return Status::success();  // already as large as fits
     runner.detector.reset();
+    // The harness's layers may take half the device's memory, the rest left to the scene's buffers.
+    if (runner.settings.layerMemoryBudget == 0) runner.settings.layerMemoryBudget = deviceInfo(context).deviceLocalBytes / 2;
     for (uint32_t maxPairs = std::max(pairs, 1u);; maxPairs = (maxPairs + 1) / 2) {
         runner.settings.maxPairs = maxPairs;
         auto detector = LdiDetector::create(context, runner.settings);
@@ -50,23 +51,18 @@ void appendLdiDetails(LdiFrameDetails& frame, LdiFrameDetails&& batch) {
     }
 }
 
-// Layers for the deepest pair a frame could not peel (grow_to_need.h): the cap follows the need.
-std::optional<LdiSettings> grownLdiSettings(const LdiSettings& current, const LdiFrameDetails& frame) {
-    uint32_t needed = current.layerCap;
-    for (const LdiPairDetails& pair : frame.pairs)
-        if (pair.truncated) needed = std::max(needed, std::min(pair.neededLayers, gpu::kLdiMaxLayerCap));
-    if (needed == current.layerCap) return std::nullopt;
-    LdiSettings grown = current;
-    grown.layerCap = needed;
-    return grown;
-}
-
 // The tightest answer for `pair` (a tested pair of `batch`) at finer resolutions, until its bound
 // is at most runner.boundFraction of its volume's lower end (floored): its results and details
 // replace the batch's. Stops where the device cannot bind a finer one (a warning says so).
 Status refinePair(Context& context, LdiRunner& runner, const Scene& scene, const BroadphaseResults& batch,
                   LdiPairDetails& pair, FrameResults& frame) {
     const double floor = kLdiVolumeFloorFraction * smallerObjectSizeCubed(batch, pair.a, pair.b);
+    auto refused = [&](const std::string& why) {  // the coarser answer stays, with why
+        frame.warnings.push_back("ldi: pair " + std::to_string(pair.a) + "-" + std::to_string(pair.b) +
+                                 ": its bound is above " + std::to_string(int(100 * runner.boundFraction)) +
+                                 "% of its volume, and a finer resolution needs more than the device holds: " + why);
+        return Status::success();
+    };
     while (!pair.truncated && runner.boundFraction > 0.0 &&
            pair.volumeErrorBound > runner.boundFraction * std::max(pair.volume - pair.volumeErrorBound, floor) &&
            pair.resolution < kLdiMaxRefinedResolution) {
@@ -74,19 +70,13 @@ Status refinePair(Context& context, LdiRunner& runner, const Scene& scene, const
         finer.maxPairs = 1;
         finer.resolution = 2 * pair.resolution;
         // Only the layers this pair peeled (most pairs two or four): the finer image's memory goes
-        // to pixels, not to other pairs' depth. Should it need more, it grows again.
+        // to pixels, not to other pairs' depth. Should it need more, its run() grows them.
         finer.layerCap = std::max({2u, pair.layersA, pair.layersB});
         if (!runner.refiner || runner.refiner->settings().resolution != finer.resolution ||
             runner.refiner->settings().layerCap != finer.layerCap) {
             runner.refiner.reset();
             auto created = LdiDetector::create(context, finer);
-            if (!created) {
-                frame.warnings.push_back("ldi: pair " + std::to_string(pair.a) + "-" + std::to_string(pair.b) +
-                                         ": its bound is above " + std::to_string(int(100 * runner.boundFraction)) +
-                                         "% of its volume, and a finer resolution needs more than the device holds: " +
-                                         created.status().message);
-                return Status::success();
-            }
+            if (!created) return refused(created.status().message);
             runner.refiner = std::move(created.value());
         }
         BroadphaseResults alone = batch;
@@ -96,9 +86,11 @@ Status refinePair(Context& context, LdiRunner& runner, const Scene& scene, const
         LdiFrameDetails aloneDetails;
         auto refined = runToNeed(
             context, runner.refiner, "ldi", alone, aloneDetails,
-            [&](LdiDetector& current, LdiFrameDetails& out) { return current.run(scene, alone, &out); }, grownLdiSettings);
+            [&](LdiDetector& current, LdiFrameDetails& out) { return current.run(scene, alone, &out); }, grownInPlace<LdiSettings, LdiFrameDetails>);
         if (!refined) return refined.status();
-        if (aloneDetails.pairs.size() != 1 || aloneDetails.pairs[0].truncated) return Status::success();
+        if (aloneDetails.pairs.size() != 1) return Status::success();
+        if (aloneDetails.pairs[0].truncated)  // its layers could not grow as far as it needed
+            return refused(refined->warnings.empty() ? "its layers were cut" : refined->warnings.back());
         std::erase_if(frame.pairs, [&](const PairResult& p) { return p.a == pair.a && p.b == pair.b; });
         appendBatch(frame, std::move(refined.value()));
         pair = std::move(aloneDetails.pairs[0]);
@@ -116,7 +108,7 @@ Result<FrameResults> runLdiFrame(Context& context, LdiRunner& runner, const Scen
         LdiFrameDetails batchDetails;
         auto results = runToNeed(
             context, runner.detector, "ldi", batch, batchDetails,
-            [&](LdiDetector& current, LdiFrameDetails& out) { return current.run(scene, batch, &out); }, grownLdiSettings);
+            [&](LdiDetector& current, LdiFrameDetails& out) { return current.run(scene, batch, &out); }, grownInPlace<LdiSettings, LdiFrameDetails>);
         runner.settings.layerCap = runner.detector->settings().layerCap;  // later detectors start from it
         if (!results) return results;
         for (LdiPairDetails& pair : batchDetails.pairs)

@@ -106,6 +106,7 @@ Result<AabbTreeDetector> AabbTreeDetector::create(Context& context, const AabbTr
     AabbTreeSettings& s = impl->settings;
     if (s.nodePairCapacity == 0) s.nodePairCapacity = kAabbDefaultNodePairCapacity;
     if (s.trianglePairCapacity == 0) s.trianglePairCapacity = kAabbDefaultTrianglePairCapacity;
+    if (s.nodePairMemoryBudget == 0) s.nodePairMemoryBudget = kAabbDefaultNodePairMemoryBudget;
     VKC_TRY(applyDetectorDefaults(s, kAabbDefaultMaxCandidatePairs, "AabbTreeSettings",
                                   objectsPerBinding(*impl->ctx, sizeof(gpu::AabbObjectGpu))));
     // Both ping-pong lists index one buffer with 32-bit entry numbers.
@@ -131,20 +132,25 @@ Status AabbTreeDetector::record(VkCommandBuffer cmd, const Scene& scene, const B
 
 VkSemaphoreSubmitInfo AabbTreeDetector::completionSignal(uint64_t frame) { return ringSignal(impl_->frames.ring, frame); }
 
+// The node-pair lists grow in place (growNodePairs): a blocking frame they cut runs again.
 Result<FrameResults> AabbTreeDetector::run(const Scene& scene, const BroadphaseResults& pcs, AabbTreeFrameDetails* details) {
-    return runDetectorFrame(
-        *impl_->ctx, impl_->frames, "aabb-tree", pcs,
-        [&](VkCommandBuffer cmd, uint64_t frame) { return record(cmd, scene, pcs, frame); },
-        [&](uint64_t frame, FrameResults& out) { return results(frame, out, details); });
+    return runGrowingToNeed([&] { return impl_->settings.nodePairCapacity; }, [&] {
+        return runDetectorFrame(
+            *impl_->ctx, impl_->frames, "aabb-tree", pcs,
+            [&](VkCommandBuffer cmd, uint64_t frame) { return record(cmd, scene, pcs, frame); },
+            [&](uint64_t frame, FrameResults& out) { return results(frame, out, details); });
+    });
 }
 
 Result<FrameResults> AabbTreeDetector::run(const Scene& scene, AabbTreeFrameDetails* details) {
-    return runGpuDriven(
-        *impl_->context, {"aabb-tree", "AabbTreeSettings", impl_->settings}, impl_->frames, scene,
-        [&](VkCommandBuffer cmd, uint64_t frame, const GpuCandidates& candidates) {
-            return impl_->recordFrame(cmd, sceneImplOf(scene), {nullptr, &candidates}, frame);
-        },
-        [&](uint64_t frame, FrameResults& out) { return results(frame, out, details); });
+    return runGrowingToNeed([&] { return impl_->settings.nodePairCapacity; }, [&] {
+        return runGpuDriven(
+            *impl_->context, {"aabb-tree", "AabbTreeSettings", impl_->settings}, impl_->frames, scene,
+            [&](VkCommandBuffer cmd, uint64_t frame, const GpuCandidates& candidates) {
+                return impl_->recordFrame(cmd, sceneImplOf(scene), {nullptr, &candidates}, frame);
+            },
+            [&](uint64_t frame, FrameResults& out) { return results(frame, out, details); });
+    });
 }
 
 }  // namespace vkc

@@ -26,6 +26,7 @@ namespace vkc {
 struct SceneImpl;
 
 inline constexpr uint32_t kAabbDefaultNodePairCapacity = 1u << 19;
+inline constexpr uint64_t kAabbDefaultNodePairMemoryBudget = uint64_t(512) << 20;
 inline constexpr uint32_t kAabbDefaultTrianglePairCapacity = 1u << 16;
 inline constexpr uint32_t kAabbDefaultMaxCandidatePairs = 4096;
 
@@ -34,6 +35,7 @@ inline constexpr uint32_t kAabbDefaultMaxCandidatePairs = 4096;
 // slot (descriptor set, node boxes refit on the GPU and kept across its frames, what it traversed).
 struct AabbFrameSlot {
     AabbTraversalSlot traversal;
+    uint32_t nodePairCapacity = 0;  // the frame's: settings.nodePairCapacity grows between frames
     std::unique_ptr<Graph> graph;  // kept for pass names when reading timings
 };
 
@@ -50,6 +52,10 @@ struct AabbTreeDetectorImpl {
     ~AabbTreeDetectorImpl();
     Status createResources();
     Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, const CandidateSource& candidates, uint64_t frame);
+    // After a frame whose node-pair lists overflowed (`seen`: the largest count, a lower bound of
+    // the need): room for the frames recorded next, within settings.nodePairMemoryBudget (a
+    // warning in `out` past it).
+    void growNodePairs(uint32_t seen, FrameResults& out);
     uint32_t trianglePairCapacity() const { return settings.keepTrianglePairList ? settings.trianglePairCapacity : 0; }
 };
 

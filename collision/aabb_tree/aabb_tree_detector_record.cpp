@@ -47,6 +47,7 @@ Status AabbTreeDetectorImpl::recordFrame(VkCommandBuffer cmd, const SceneImpl& s
     VKC_TRY(bindAabbTraversal(c, *frames.allocator, *graph, frames.placeholder.buffer, recorded.value(), slot.traversal));
     VKC_TRY(executeFrameGraph(c, frames, frame, *graph, cmd));
     noteFrameInputs(frames, frame, scene, "aabb-tree");
+    slot.nodePairCapacity = settings.nodePairCapacity;
     slot.graph = std::move(graph);
     return Status::success();
 }

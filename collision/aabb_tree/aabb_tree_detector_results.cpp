@@ -8,11 +8,25 @@
 #include "collision/aabb_tree/aabb_traversal_cpu.h"
 #include "collision/frames/vulkan_graph.h"
 #include "passes/aabb_tree/aabb_tree_passes.h"
+#include "vk/descriptors.h"
 
 #include <algorithm>
 #include <cstring>
 
 namespace vkc {
+
+void AabbTreeDetectorImpl::growNodePairs(uint32_t seen, FrameResults& out) {
+    const uint64_t wanted = std::max<uint64_t>(uint64_t(seen) + seen / 8, 2ull * settings.nodePairCapacity);
+    const uint64_t bytes = 2 * wanted * sizeof(gpu::AabbNodePairGpu);
+    if (wanted > (1u << 30) || bytes > settings.nodePairMemoryBudget || bytes > storageBindingLimit(*ctx)) {
+        out.warnings.push_back("aabb-tree: the next frames cannot grow to " + std::to_string(wanted) +
+                               " node pairs per list: " + std::to_string(bytes) +
+                               " bytes, past AabbTreeSettings::nodePairMemoryBudget (" +
+                               std::to_string(settings.nodePairMemoryBudget) + "), one storage-buffer binding or 2^30 entries");
+        return;
+    }
+    settings.nodePairCapacity = uint32_t(wanted);
+}
 
 Status AabbTreeDetector::results(uint64_t frame, FrameResults& out, AabbTreeFrameDetails* details) {
     AabbTreeDetectorImpl& d = *impl_;
@@ -70,8 +84,9 @@ Status AabbTreeDetector::results(uint64_t frame, FrameResults& out, AabbTreeFram
                                    ? "aabb-tree: a traversal level would start more than 2^32 node pairs: results incomplete"
                                    : "aabb-tree: a node pair list overflowed: " + std::to_string(state.nodePairOverflow) +
                                          " entries > AabbTreeSettings::nodePairCapacity " +
-                                         std::to_string(d.settings.nodePairCapacity) +
-                                         ": results incomplete, grow to at least that and retry");
+                                         std::to_string(d.slots[frame % d.slots.size()].nodePairCapacity) +
+                                         ": results incomplete (the next frames have more room)");
+        if (state.seedOverflow == 0) d.growNodePairs(state.nodePairOverflow, out);
     }
     if (state.candidatePairs > pairCount) {
         out.truncated = true;

@@ -329,22 +329,11 @@ EbpiRayBackendChoice EbpiDetector::rayBackend() const {
     return EbpiRayBackendChoice::Compute;
 }
 
-// A blocking frame cut for rays or hit slots runs again once results() has grown them to its need
-// (growRays): a host's run() gives the answer, not `truncated`, wherever rayMemoryBudget allows.
-// Each run grows them strictly, within that budget, so this ends.
-namespace {
-template <class RunOnce>
-Result<FrameResults> runGrowingRays(const EbpiSettings& settings, RunOnce&& once) {
-    for (;;) {
-        const uint32_t rays = settings.maxRays, hits = settings.hitCapacity;
-        Result<FrameResults> out = once();
-        if (!out || !out->truncated || (settings.maxRays == rays && settings.hitCapacity == hits)) return out;
-    }
-}
-}  // namespace
+// Rays and hit slots grow in place (growRays): a blocking frame cut for them runs again.
+std::pair<uint32_t, uint32_t> EbpiDetectorImpl::rayCapacity() const { return {settings.maxRays, settings.hitCapacity}; }
 
 Result<FrameResults> EbpiDetector::run(const Scene& scene, const BroadphaseResults& pcs, EbpiFrameDetails* details) {
-    return runGrowingRays(impl_->settings, [&] {
+    return runGrowingToNeed([&] { return impl_->rayCapacity(); }, [&] {
         return runDetectorFrame(
             *impl_->ctx, impl_->frames, "ebpi", pcs,
             [&](VkCommandBuffer cmd, uint64_t frame) { return record(cmd, scene, pcs, frame); },
@@ -353,7 +342,7 @@ Result<FrameResults> EbpiDetector::run(const Scene& scene, const BroadphaseResul
 }
 
 Result<FrameResults> EbpiDetector::run(const Scene& scene, EbpiFrameDetails* details) {
-    return runGrowingRays(impl_->settings, [&] {
+    return runGrowingToNeed([&] { return impl_->rayCapacity(); }, [&] {
         return runGpuDriven(
             *impl_->context, {"ebpi", "EbpiSettings", impl_->settings}, impl_->frames, scene,
             [&](VkCommandBuffer cmd, uint64_t frame, const GpuCandidates& candidates) {

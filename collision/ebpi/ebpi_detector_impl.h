@@ -101,6 +101,7 @@ struct EbpiDetectorImpl {
                                                 std::span<const ObjectPair> pairs) const;
     Status recordFrame(VkCommandBuffer cmd, const SceneImpl& scene, const CandidateSource& candidates, uint64_t frame);
     Status readResults(uint64_t frame, FrameResults& out, EbpiFrameDetails* details);
+    std::pair<uint32_t, uint32_t> rayCapacity() const;  // maxRays, hitCapacity
     // After a frame that needed more rays or hit slots than it had: maxRays and hitCapacity for
     // the frames recorded next, within settings.rayMemoryBudget (a warning in `out` past it).
     void growRays(const EbpiFrameDetails& frame, FrameResults& out);

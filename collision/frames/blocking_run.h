@@ -54,4 +54,17 @@ Result<FrameResults> runGpuDriven(Context& context, const CandidateLimits& limit
                                   const Scene& scene, const RecordGpuDrivenFrame& record,
                                   const std::function<Status(uint64_t frame, FrameResults&)>& read);
 
+// A blocking run of a detector that grows a capacity in place (results() gives the frames recorded
+// next room for what a cut frame needed, within a budget of its settings): `once` again while its
+// frame came back `truncated` and `capacity()` grew, so that the host's run() gives the answer.
+// Each pass grows it strictly and within that budget, so this ends.
+template <class Capacity, class RunOnce>
+Result<FrameResults> runGrowingToNeed(Capacity&& capacity, RunOnce&& once) {
+    for (;;) {
+        const auto before = capacity();
+        Result<FrameResults> out = once();
+        if (!out || !out->truncated || capacity() == before) return out;
+    }
+}
+
 }  // namespace vkc

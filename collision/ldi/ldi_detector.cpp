@@ -269,22 +269,8 @@ Status LdiDetector::pointResults(uint64_t frame, LdiPointResults& out) { return 
 
 const LdiSettings& LdiDetector::settings() const { return impl_->settings; }
 
-namespace {
-// A blocking frame whose pairs needed more layers runs again once results() has grown the cap to
-// their need (growLayers): a host's run() gives the volume, not `truncated`, wherever
-// layerMemoryBudget allows. The cap only grows, to at most 254, so this ends.
-template <class RunOnce>
-Result<FrameResults> runGrowingLayers(const LdiSettings& settings, RunOnce&& once) {
-    for (;;) {
-        const uint32_t cap = settings.layerCap;
-        Result<FrameResults> out = once();
-        if (!out || !out->truncated || settings.layerCap == cap) return out;
-    }
-}
-}  // namespace
-
 Result<FrameResults> LdiDetector::run(const Scene& scene, const BroadphaseResults& pcs, LdiFrameDetails* details) {
-    return runGrowingLayers(impl_->settings, [&] {
+    return runGrowingToNeed([&] { return impl_->settings.layerCap; }, [&] {  // growLayers
         return runDetectorFrame(
             *impl_->ctx, impl_->frames, "ldi", pcs,
             [&](VkCommandBuffer cmd, uint64_t frame) { return record(cmd, scene, pcs, frame); },
@@ -297,7 +283,7 @@ Result<FrameResults> LdiDetector::run(const Scene& scene, LdiFrameDetails* detai
     if (impl_->settings.errorBound == LdiErrorBound::Tight)
         return runAfterOwnBroadphase(*impl_->context, impl_->settings.broadphase, impl_->frames, scene,
                                      [&](const BroadphaseResults& pcs) { return run(scene, pcs, details); });
-    return runGrowingLayers(impl_->settings, [&] {
+    return runGrowingToNeed([&] { return impl_->settings.layerCap; }, [&] {  // growLayers
         return runGpuDriven(
             *impl_->context, {"ldi", "LdiSettings", impl_->settings}, impl_->frames, scene,
             [&](VkCommandBuffer cmd, uint64_t frame, const GpuCandidates& candidates) {

@@ -22,7 +22,13 @@ namespace vkc {
 // Zero-initialised means defaults (the common part: detector.h; maxCandidatePairs 0 means 4096).
 struct AabbTreeSettings : DetectorSettings {
     uint32_t nodePairCapacity = 0;      // 0: 2^19, at most 2^30. Entries per node-pair list (two
-                                        // ping-pong lists, 16 B each)
+                                        // ping-pong lists, 16 B each). It grows:
+    // 0: 512 MiB. After a frame whose lists overflowed, the frames recorded next have room for
+    // what it saw (an eighth more, at least twice as many) while both lists stay within this many
+    // bytes, one storage-buffer binding and 2^30 entries; past that the frame stays `truncated`
+    // and a warning names this setting. A blocking run() grows and runs again at once. settings()
+    // shows what it grew to. Set it to 1 to keep nodePairCapacity as given.
+    uint64_t nodePairMemoryBudget = 0;
     uint32_t trianglePairCapacity = 0;  // 0: 2^16. Triangle pairs kept in the list (16 B each; only with keepTrianglePairList)
     bool keepTrianglePairList = false;  // false: counts only (PairResult::trianglePairList stays empty)
     bool disableTemporalCoherence = false;  // false: entrance levels from earlier frames (paper 4, section 5)

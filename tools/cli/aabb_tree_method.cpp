@@ -9,17 +9,13 @@ namespace vkc::tools {
 
 namespace {
 
-// Larger lists for what the frame needed (node pairs: the count seen is a lower bound, so at
-// least double); none when nothing was cut or the lists are as long as the harness makes them.
+// A longer triangle-pair list for what the frame found; none when nothing was cut or the list is as
+// long as the harness makes it. (The node-pair lists the detector's run() grows itself.)
 std::optional<AabbTreeSettings> grownAabbTreeSettings(const AabbTreeSettings& current, const AabbTreeFrameDetails& frame) {
+    if (!current.keepTrianglePairList || frame.trianglePairCount <= current.trianglePairCapacity) return std::nullopt;
     AabbTreeSettings grown = current;
-    if (frame.nodePairOverflow)
-        grown.nodePairCapacity = capacityFor(std::max<uint64_t>(frame.nodePairsNeeded, 2ull * current.nodePairCapacity),
-                                             current.nodePairCapacity, kMaxAabbCapacity);
-    if (current.keepTrianglePairList && frame.trianglePairCount > current.trianglePairCapacity)
-        grown.trianglePairCapacity = capacityFor(frame.trianglePairCount, current.trianglePairCapacity, kMaxAabbCapacity);
-    if (grown.nodePairCapacity == current.nodePairCapacity && grown.trianglePairCapacity == current.trianglePairCapacity)
-        return std::nullopt;
+    grown.trianglePairCapacity = capacityFor(frame.trianglePairCount, current.trianglePairCapacity, kMaxAabbCapacity);
+    if (grown.trianglePairCapacity == current.trianglePairCapacity) return std::nullopt;
     return grown;
 }
 

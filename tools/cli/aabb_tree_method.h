@@ -12,14 +12,14 @@
 
 namespace vkc::tools {
 
-// The largest node-pair or triangle-pair list capacity the harness grows to (AabbTreeSettings'
-// own limit is 2^30 entries; a list this long is 128 MiB, lavapipe's largest storage binding).
+// The largest triangle-pair list capacity the harness grows to (a list this long is 128 MiB,
+// lavapipe's largest storage binding). The node-pair lists the detector grows itself.
 inline constexpr uint32_t kMaxAabbCapacity = 1u << 23;
 
 // Pairs with exact triangle-pair counts (and, with `keepList`, the lists) for the pairs of `pcs`.
 // The detector must have been created with keepTrianglePairList when `keepList` is set
-// (InvalidArgument otherwise). When a list overflows, `detector` is replaced by one with larger
-// lists and the frame runs again (up to kMaxAabbCapacity); what still does not fit, and a
+// (InvalidArgument otherwise). When the triangle-pair list overflows, `detector` is replaced by one
+// with a longer list and the frame runs again (up to kMaxAabbCapacity); what still does not fit, and a
 // truncated PCS, are warnings in the results. `details` (optional) receives the GPU's per-level
 // counters of the last run (what the paper read with occlusion queries).
 Result<FrameResults> runAabbTreeFrame(Context& context, std::optional<AabbTreeDetector>& detector, const Scene& scene,

@@ -1,7 +1,7 @@
 // Method `ebpi` (paper 5, Sec. 4.4, Eq. 12): each tested pair's three ray directions from its normal
 // histogram (ebpi_normal_histogram.comp): the texels normalised by the sum of their lengths, their
 // fourth moments, and Eq. 12 minimised from the pair's start axes (ebpiMinimizeAxes, shared/
-// ebpi_directions.h); then the pair's three views fitted to their directions (ebpiRotationRows,
+// ebpi_directions.h), turned off any significant face it left parallel to a ray (ebpiLeanOffFaces); then the pair's three views fitted to their directions (ebpiRotationRows,
 // ebpiFitView: rotation, window, fixed-point scales, depth range, pyramid levels, the rounding
 // reserve), which every later pass of the frame reads, and the axes for the read-back (the next
 // frame's warm start). The CPU reference is ebpiOptimizeDirections of ebpiPairNormalHistogram
@@ -50,13 +50,17 @@ void main() {
         }
         EbpiMoments moments;
         for (uint k = 0u; k < 15u; ++k) moments.m[k] = 0.0LF;
+        EbpiLeanTexels lean;
+        lean.count = 0u;
         if (total > 0.0LF)
             for (uint t = 0u; t < kEbpiHistogramTexels; ++t) {
                 dvec3 n = texel(p, t, pair.histogramScale);
                 precise dvec3 normalised = dvec3(n.x / total, n.y / total, n.z / total);
                 ebpiAddMoments(moments, normalised);
+                ebpiAddLeanTexel(lean, normalised);
             }
-        result = ebpiMinimizeAxes(moments, result, kEbpiDirectionRestarts);
+        dmat3 start = result;
+        result = ebpiLeanOffFaces(moments, lean, ebpiMinimizeAxes(moments, result, kEbpiDirectionRestarts), start);
     }
     for (uint axis = 0u; axis < 3u; ++axis) {
         for (uint k = 0u; k < 3u; ++k) axes[9u * p + 3u * axis + k] = result[axis][k];

@@ -163,7 +163,8 @@ void main() {
                     bound = ebpiSplitBound(ebpiPixelChannels(pixels[pixel], view, 0u), ebpiPixelChannels(pixels[pixel], view, 5u),
                                            ebpiPixelChannels(pixels[pixel], view, 10u), view.pixelX / double(nx),
                                            view.pixelY / double(ny),
-                                           ebpiTileCap(view.pixelX, view.pixelY, ebpiViewDepth(plan)));
+                                           ebpiSplitCap(ebpiTileCap(view.pixelX, view.pixelY, ebpiViewDepth(plan)),
+                                                        pixels[pixel].edges, nx, ny));
                 decision = EbpiRayTileGpu(bound, nx * ny, nx, ny, 0u);
             }
             tiles[plan.firstTile + t] = decision;

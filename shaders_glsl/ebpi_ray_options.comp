@@ -30,7 +30,8 @@ void main() {
         double quanta[kEbpiRayOptionCount];
         uint split[kEbpiRayOptionCount];
         ebpiPixelOptions(ebpiPixelChannels(pixels[pixel], view, 0u), ebpiPixelChannels(pixels[pixel], view, 5u),
-                         ebpiPixelChannels(pixels[pixel], view, 10u), view.pixelX, view.pixelY, ebpiViewDepth(plan),
+                         ebpiPixelChannels(pixels[pixel], view, 10u), pixels[pixel].edges, view.pixelX, view.pixelY,
+                         ebpiViewDepth(plan),
                          plan.tolerance,
                          push.maxSplit, quanta, split);
         EbpiRayOptionsGpu packed;

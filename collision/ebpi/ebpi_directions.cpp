@@ -9,16 +9,27 @@
 namespace vkc {
 namespace {
 
-// The texels normalised (over the sum of their lengths, when any) and their fourth moments, in
-// ebpi_directions.comp's order.
-gpu::EbpiMoments moments(const EbpiNormalHistogram& histogram) {
+// The texels normalised (over the sum of their lengths, when any), their fourth moments and the
+// significant ones, in ebpi_directions.comp's order.
+struct NormalisedHistogram {
+    gpu::EbpiMoments moments{};
+    gpu::EbpiLeanTexels lean{};
+};
+
+NormalisedHistogram normalised(const EbpiNormalHistogram& histogram) {
     double total = 0.0;
     for (const glm::dvec3& n : histogram.texels) total += std::sqrt(gpu::ebpiDot(n, n));
-    gpu::EbpiMoments m{};
+    NormalisedHistogram out;
     if (total > 0.0)
-        for (const glm::dvec3& n : histogram.texels) gpu::ebpiAddMoments(m, glm::dvec3(n.x / total, n.y / total, n.z / total));
-    return m;
+        for (const glm::dvec3& n : histogram.texels) {
+            const glm::dvec3 share(n.x / total, n.y / total, n.z / total);
+            gpu::ebpiAddMoments(out.moments, share);
+            gpu::ebpiAddLeanTexel(out.lean, share);
+        }
+    return out;
 }
+
+gpu::EbpiMoments moments(const EbpiNormalHistogram& histogram) { return normalised(histogram).moments; }
 
 // A 64-bit sum back to double: ebpi_directions.comp's conversion.
 double fromFixed(int64_t sum) {
@@ -71,7 +82,12 @@ glm::dvec3 ebpiDirectionCostGradient(const EbpiNormalHistogram& histogram, const
 }
 
 glm::dmat3 ebpiOptimizeDirections(const EbpiNormalHistogram& histogram, const glm::dmat3& start, uint32_t restarts) {
-    return gpu::ebpiMinimizeAxes(moments(histogram), start, restarts);
+    const NormalisedHistogram h = normalised(histogram);
+    return gpu::ebpiLeanOffFaces(h.moments, h.lean, gpu::ebpiMinimizeAxes(h.moments, start, restarts), start);
+}
+
+double ebpiSmallestFaceLean(const EbpiNormalHistogram& histogram, const glm::dmat3& axes) {
+    return gpu::ebpiSmallestLean(normalised(histogram).lean, axes);
 }
 
 }  // namespace vkc

@@ -50,8 +50,15 @@ glm::dvec3 ebpiDirectionCostGradient(const EbpiNormalHistogram& histogram, const
 
 // Columns: the three ray directions, orthonormal and right-handed, at a local minimum of Eq. 12
 // reached from `start` (the previous frame's axes, or identity) and from `restarts` small turns of
-// the best so far, never costlier than `start`; bit for bit what ebpi_directions.comp computes.
+// the best so far, never costlier than `start`, then turned off any significant face that minimum
+// left parallel to a ray (ebpiLeanOffFaces in shaders_glsl/shared/ebpi_directions.h: the cost may
+// then exceed the start's only where the start itself was that close to a face); bit for bit what
+// ebpi_directions.comp computes.
 glm::dmat3 ebpiOptimizeDirections(const EbpiNormalHistogram& histogram, const glm::dmat3& start,
                                   uint32_t restarts = 8);
+
+// The smallest |n . a_j| over the histogram's significant texels' unit normals n and the axes:
+// how close to parallel to a ray its largest faces come (1 without any).
+double ebpiSmallestFaceLean(const EbpiNormalHistogram& histogram, const glm::dmat3& axes);
 
 }  // namespace vkc

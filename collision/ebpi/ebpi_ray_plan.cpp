@@ -81,7 +81,8 @@ ViewState prepareView(const EbpiFixedImage& image, double tolerance, const EbpiR
         const uint64_t* c = image.pixels[p].channels;
         double quanta[gpu::kEbpiRayOptionCount];
         uint32_t split[gpu::kEbpiRayOptionCount];
-        gpu::ebpiPixelOptions(v.channels(c, 0), v.channels(c + 5, 5), v.channels(c + 10, 10), image.window.pixelSize.x,
+        gpu::ebpiPixelOptions(v.channels(c, 0), v.channels(c + 5, 5), v.channels(c + 10, 10), image.pixels[p].edges,
+                              image.window.pixelSize.x,
                               image.window.pixelSize.y, image.depth, tolerance, settings.maxSplit, quanta, split);
         std::copy(quanta, quanta + gpu::kEbpiRayOptionCount, v.optionQuanta[p].begin());
         std::copy(split, split + gpu::kEbpiRayOptionCount, v.optionSplits[p].begin());
@@ -161,7 +162,9 @@ EbpiRayPlan emitRays(const ViewState& v, const EbpiRayPlanSettings& settings) {
                         const uint64_t* c = v.image->pixels[t].channels;
                         bound = gpu::ebpiSplitBound(v.channels(c, 0), v.channels(c + 5, 5), v.channels(c + 10, 10),
                                                     window.pixelSize.x / nx, window.pixelSize.y / ny,
-                                                    gpu::ebpiTileCap(window.pixelSize.x, window.pixelSize.y, v.image->depth));
+                                                    gpu::ebpiSplitCap(gpu::ebpiTileCap(window.pixelSize.x, window.pixelSize.y,
+                                                                                       v.image->depth),
+                                                                      v.image->pixels[t].edges, nx, ny));
                     }
                 }
                 plan.boundQuanta = gpu::ebpiAddQuanta(plan.boundQuanta, gpu::ebpiBoundQuanta(bound, v.plan.tolerance));

@@ -398,6 +398,82 @@ VKC_INLINE dmat3 ebpiMinimizeAxes(EbpiMoments M, dmat3 start, uint restarts) {
     return best;
 }
 
+// ---- Off the faces.
+//
+// Eq. 12 is a quartic form, and over three orthonormal axes sum_j (n . a_j)^2 = |n|^2 for every n,
+// so no quartic can tell a ray parallel to a face (n . a = 0) from one that merely leans on it:
+// Eq. 12's minimum then puts an axis exactly in the plane of a face wherever the faces' areas
+// differ (a 2 x 1 x 0.5 box: an axis in its small faces' plane; the issue's game host's box
+// colliders), where the bound's crease terms have no limit and a pair needs hundreds of thousands
+// of rays for what a leaning axis meets with thousands. Sec. 4.4's aim, "sampling directions away
+// from the surface normals", is kept by a last step: axes with a significant texel (at least
+// 1/kEbpiLeanTexels of the histogram) within kEbpiMinimumLean of parallel to a ray are turned about
+// one of their own axes by about 14 or 28 degrees, to the cheapest (Eq. 12) turn that leans every
+// significant texel at least that much, or failing that the one that leans them most. Smooth
+// meshes have no significant texel and keep Eq. 12's axes.
+VKC_CONSTANT(uint, kEbpiLeanTexels, 32u)
+VKC_CONSTANT(double, kEbpiMinimumLean, double(0.125))  // |n . a| of a unit normal: about 7 degrees
+
+struct EbpiLeanTexels {
+    dvec3 n[32];  // unit normals of the significant texels
+    uint count;
+};
+
+// Adds a normalised texel (its share of the histogram's summed lengths) when it is significant.
+VKC_INLINE void ebpiAddLeanTexel(VKC_INOUT(EbpiLeanTexels) texels, dvec3 normalised) {
+    VKC_PRECISE double length = sqrt(ebpiDot(normalised, normalised));
+    VKC_PRECISE double share = length * double(kEbpiLeanTexels);
+    if (share < 1.0 || texels.count >= kEbpiLeanTexels) return;
+    texels.n[texels.count] = ebpiScaled(normalised, 1.0 / length);
+    texels.count = texels.count + 1u;
+}
+
+// The smallest |n . a_j| over the significant texels and the axes (1 without any).
+VKC_INLINE double ebpiSmallestLean(EbpiLeanTexels texels, dmat3 axes) {
+    double smallest = 1.0;
+    for (uint t = 0u; t < texels.count; ++t)
+        for (uint j = 0u; j < 3u; ++j) smallest = min(smallest, abs(ebpiDot(texels.n[t], axes[j])));
+    return smallest;
+}
+
+// `axes` (Eq. 12's minimum from `start`) as they are when every significant texel leans at least
+// kEbpiMinimumLean on every axis, else the turn described above; `start` (as given: the last
+// frame's axes, orthonormal) competes first when it leans enough, so a frame never costs more than its start
+// did unless that start was too close to a face. A later candidate replaces an earlier one only
+// when it is cheaper by more than rounding, so symmetric turns (equal costs) keep the first and a
+// slowly turning mesh keeps its choice.
+VKC_INLINE dmat3 ebpiLeanOffFaces(EbpiMoments M, EbpiLeanTexels texels, dmat3 axes, dmat3 start) {
+    double bestLean = ebpiSmallestLean(texels, axes);
+    if (bestLean >= kEbpiMinimumLean) return axes;
+    dmat3 best = axes;
+    double bestCost = 0.0;
+    bool met = false;
+    double startLean = ebpiSmallestLean(texels, start);
+    if (startLean >= kEbpiMinimumLean) {
+        best = start;
+        bestLean = startLean;
+        bestCost = ebpiAxesCost(M, start);
+        met = true;
+    }
+    for (uint k = 0u; k < 12u; ++k) {
+        // tan(angle / 2): 1/8 (about 14 degrees) then 1/4 (about 28), each way about each axis.
+        double size = k < 6u ? double(0.125) : double(0.25);
+        double sign = (k / 3u) % 2u == 0u ? 1.0 : -1.0;
+        dmat3 tried = ebpiOrthonormal(ebpiTimesMatrix(ebpiQuaternionTurn(ebpiScaled(axes[k % 3u], sign * size)), axes));
+        double lean = ebpiSmallestLean(texels, tried);
+        double cost = ebpiAxesCost(M, tried);
+        VKC_PRECISE double cheaper = cost * (1.0 + double(1.0 / 1048576.0));
+        bool better = lean >= kEbpiMinimumLean ? (!met || cheaper < bestCost) : (!met && lean > bestLean);
+        if (better) {
+            best = tried;
+            bestLean = lean;
+            bestCost = cost;
+            met = lean >= kEbpiMinimumLean;
+        }
+    }
+    return best;
+}
+
 VKC_NAMESPACE_END
 
 #ifdef __cplusplus

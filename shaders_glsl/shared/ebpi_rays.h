@@ -232,13 +232,27 @@ VKC_INLINE double ebpiTileCap(double w, double h, double depth) {
     return cap;
 }
 
-// ebpiSubdividedPixelBound at sub-tiles of w x h, capped at `pixelCap` (ebpiTileCap of the whole
-// pixel), rounded up.
+// The cap of a pixel split into nx x ny sub-tiles that `edges` terms touch: each sub-tile's error
+// lies within its own ebpiTileCap, and only a sub-tile whose interior a term's segment meets has
+// any (elsewhere the depth span is affine over it). A segment inside the pixel (extents at most the
+// pixel's) meets at most nx + ny + 4 sub-tiles' interiors (collision/ebpi/ebpi_subdivision.h), so
+// at most edges x (nx + ny + 4) of the nx x ny carry error: a face a rounding error off parallel to
+// the rays, whose crease terms exceed any cap, then still gains from finer splits where the whole
+// pixel's cap alone (`pixelCap`) would stop it.
+VKC_INLINE double ebpiSplitCap(double pixelCap, uint edges, uint nx, uint ny) {
+    if (edges == 0u) return 0.0;  // affine over the whole pixel: no error at all
+    VKC_PRECISE double touched = double(edges) * double(nx + ny + 4u);
+    if (touched >= double(nx * ny)) return pixelCap;
+    VKC_PRECISE double cap = pixelCap * (touched / double(nx * ny));
+    return cap;
+}
+
+// ebpiSubdividedPixelBound at sub-tiles of w x h, capped at `cap` (ebpiSplitCap), rounded up.
 VKC_INLINE double ebpiSplitBound(EbpiRayPolynomial touching, EbpiRayPolynomial alongX, EbpiRayPolynomial alongY,
-                                 double w, double h, double pixelCap) {
+                                 double w, double h, double cap) {
     VKC_PRECISE double b = 4.0 * ebpiEvaluate(touching, w, h) +
                            (ebpiEvaluate(alongX, w, h) / w + ebpiEvaluate(alongY, w, h) / h);
-    VKC_PRECISE double up = min(b, pixelCap) * kEbpiRayBoundRoundUp;
+    VKC_PRECISE double up = min(b, cap) * kEbpiRayBoundRoundUp;
     return up;
 }
 
@@ -321,7 +335,7 @@ VKC_INLINE uint ebpiOptionSplit(uint high) { return high >> 21u; }
 // so the distinct options come first (quanta falling) and the rest repeat the last: a reader stops
 // at the first repeat.
 VKC_INLINE void ebpiPixelOptions(EbpiRayPolynomial touching, EbpiRayPolynomial alongX, EbpiRayPolynomial alongY,
-                                 double pixelW, double pixelH, double depth, double tolerance, uint maxSplit,
+                                 uint edges, double pixelW, double pixelH, double depth, double tolerance, uint maxSplit,
                                  VKC_OUT_ARRAY(double, quanta, kEbpiRayOptionCount),
                                  VKC_OUT_ARRAY(uint, split, kEbpiRayOptionCount)) {
     double oneRay = ebpiBoundQuanta(ebpiOneRayBound(touching, pixelW, pixelH, depth), tolerance);
@@ -339,7 +353,8 @@ VKC_INLINE void ebpiPixelOptions(EbpiRayPolynomial touching, EbpiRayPolynomial a
             uint ny = ebpiSplitCandidate(iy, maxSplit);
             if (ny == 0u) break;
             if (ix == 0u && iy == 0u) continue;  // one ray: the one-ray bound above is tighter
-            double q = ebpiBoundQuanta(ebpiSplitBound(touching, alongX, alongY, pixelW / double(nx), pixelH / double(ny), pixelCap),
+            double q = ebpiBoundQuanta(ebpiSplitBound(touching, alongX, alongY, pixelW / double(nx), pixelH / double(ny),
+                                                      ebpiSplitCap(pixelCap, edges, nx, ny)),
                                        tolerance);
             for (uint b = 0u; b < kEbpiRayOptionCount; ++b)
                 if (ebpiRayLadder(b) >= nx * ny && q < quanta[b]) {

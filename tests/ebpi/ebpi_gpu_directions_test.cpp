@@ -306,6 +306,13 @@ TEST_F(EbpiGpuDirections, AxesEqualTheCpuReferenceForPairsFarFromTheOrigin) {
 TEST_F(EbpiGpuDirections, AlignedBoxesGetTurnedAwayFromTheirFaces) {
     const MeshData box = solids::box({1.0f, 1.0f, 1.0f});
     check({{box, glm::dmat4(1.0)}, {box, glm::translate(glm::dmat4(1.0), glm::dvec3(0.5, 0.25, 0.125))}}, {{0, 1}});
+    // Unequal sides: Eq. 12's minimum leaves an axis in the small faces' plane, and the GPU turns
+    // it off them as the CPU does (ebpiLeanOffFaces), aligned and yawed.
+    const MeshData plank = solids::box({2.0f, 1.0f, 0.5f});
+    check({{plank, glm::dmat4(1.0)},
+           {plank, glm::translate(glm::dmat4(1.0), glm::dvec3(0.6, 0.2, 0.1))},
+           {plank, glm::rotate(glm::translate(glm::dmat4(1.0), glm::dvec3(0.3, -0.2, 0.1)), 0.7, glm::dvec3(0, 1, 0))}},
+          {{0, 1}, {0, 2}});
 }
 
 }  // namespace

@@ -147,8 +147,9 @@ TEST(EbpiSubdivision, PixelOptionsAreTheSmallestBoundWithinEachRayBudget) {
                     const EbpiPixel& p = image.at(x, y);
                     double quanta[gpu::kEbpiRayOptionCount];
                     uint32_t split[gpu::kEbpiRayOptionCount];
+                    // No cap (an infinite depth): the edge count does not matter, every edge is "many".
                     gpu::ebpiPixelOptions(rayPolynomial(p.touching), rayPolynomial(p.alongX), rayPolynomial(p.alongY),
-                                          pixel.x, pixel.y, INFINITY, tolerance, maxSplit, quanta, split);
+                                          ~0u, pixel.x, pixel.y, INFINITY, tolerance, maxSplit, quanta, split);
                     const double oneRay = gpu::ebpiBoundQuanta(
                         gpu::ebpiOneRayBound(rayPolynomial(p.touching), pixel.x, pixel.y, INFINITY), tolerance);
                     // The distinct options (quanta falling) are the frontier over the ray budgets:

@@ -35,7 +35,7 @@ debian_uris() {
   for f in /etc/apt/sources.list.d/*.sources; do
     [ -e "$f" ] || continue
     awk '/^URIs:/ {u=$2} /^Suites:/ && $0 ~ /[ \t]bookworm([ \t]|$)/ {print u; exit}' "$f"
-  done | head -n 1
+  done | sed -n 1p  # sed reads to the end: no SIGPIPE for the loop under pipefail
   if [ -e /etc/apt/sources.list ]; then
     awk '$1 == "deb" && $3 == "bookworm" {print $2; exit}' /etc/apt/sources.list
   fi
@@ -52,7 +52,7 @@ if [ ${#need[@]} -eq 0 ] && mesa_from_backports; then
 fi
 
 if [ ! -e "$backports_list" ]; then
-  uris=$(debian_uris | head -n 1)
+  uris=$(debian_uris | sed -n 1p)
   if [ -z "$uris" ]; then
     echo "install_deps: no Debian bookworm apt entry found to derive bookworm-backports from" >&2
     exit 1

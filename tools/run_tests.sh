@@ -57,7 +57,9 @@ print_failures() {
        keep' "$1" | tail -n 400 >&2
 }
 
-# test_times LOG: "SECONDS NAME" for every test ctest ran, slowest first.
+# test_times LOG: "SECONDS NAME" for every test ctest ran, slowest first. Lists are cut with sed,
+# which reads to the end: head would exit early, and with pipefail the writer's SIGPIPE (a list
+# past the pipe's 64 KiB) would fail the run with exit 141.
 test_times() {
   sed -nE 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: ([^ ]+) \.+.* ([0-9.]+) sec$/\2 \1/p' "$1" | sort -rn
 }
@@ -69,7 +71,7 @@ slowest_units() {
   awk -F'\t' 'FNR == NR {live[$1]; next}
                FNR > 1 && ($4 in live) {t[$4] = ($2 - $1) / 1000}
                END {for (o in t) printf "%8.1f  %s\n", t[o], o}' "$work/units" "$1/.ninja_log" |
-    sort -rn | head -n 20
+    sort -rn | sed -n '1,20p'
 }
 
 configure() {  # BUILD_DIR [CMAKE_OPTION...]
@@ -117,7 +119,7 @@ report() {
   for name in lavapipe sanitizer; do
     [ -e "$work/$name.log" ] || continue
     echo "== run_tests: the 20 slowest tests of the $name suite (s)"
-    test_times "$work/$name.log" | head -n 20
+    test_times "$work/$name.log" | sed -n '1,20p'
   done
   for name in "${lavapipe_build:-}" "${sanitizer_build:-}"; do
     [ -n "$name" ] && [ -e "$name/.ninja_log" ] || continue

@@ -111,6 +111,9 @@ TEST(CliCompare, TablesShowEveryReportedPairWithVolumesWithinTheirBounds) {
                 EXPECT_DOUBLE_EQ(cell.at("volume_error").get<double>(), std::abs(volume - exactVolume)) << where;
                 EXPECT_LE(std::abs(volume - exactVolume), bound) << where;
                 EXPECT_TRUE(cell.at("within_bound").get<bool>()) << where;
+                if (volume != exactVolume)  // how conservative the bound was, reported per pair
+                    EXPECT_DOUBLE_EQ(cell.at("bound_over_error").get<double>(), bound / std::abs(volume - exactVolume))
+                        << where;
                 // At compare's defaults the volume methods' bounds are a small part of the volume.
                 EXPECT_LE(bound, (method == "ebpi" ? 0.02 : 0.1) * exactVolume) << where;
             }
@@ -135,7 +138,7 @@ TEST(CliCompare, TablesShowEveryReportedPairWithVolumesWithinTheirBounds) {
     EXPECT_NEAR(exactPairs.at(2).at("volume").get<double>(), 0.064, 1e-7);
 
     // The printed table: names, not indices, a row per method, the disagreement marked.
-    for (const char* text : {"frame 0 (1 of 2)", "frame 1 (2 of 2)", "pair", "triangle pairs", "cube / cube+0.5",
+    for (const char* text : {"frame 0 (1 of 2)", "frame 1 (2 of 2)", "pair", "bound/|error|", "triangle pairs", "cube / cube+0.5",
                              "cube-2 / cube-2 turned", "shell / core", "near / near+gap", "consistent-pairs",
                              "* differs from exact", "wall ms: exact", "compare: frame 1 (2 of 2): ebpi"})
         EXPECT_NE(run.output.find(text), std::string::npos) << text << "\n" << run.output;

@@ -78,6 +78,7 @@ nlohmann::json toJson(const CompareTable& table, std::span<const std::string> ob
             if (cell.volumeErrorBound) json["volume_error_bound"] = *cell.volumeErrorBound;
             if (cell.volumeError) json["volume_error"] = *cell.volumeError;
             if (cell.volumeError && cell.volumeErrorBound) json["within_bound"] = cell.withinBound();
+            if (auto ratio = cell.boundOverError()) json["bound_over_error"] = *ratio;
             if (cell.trianglePairs) json["triangle_pairs"] = *cell.trianglePairs;
             cells[table.methods[m]] = std::move(json);
         }

@@ -31,6 +31,11 @@ struct CompareCell {
     std::optional<uint64_t> trianglePairs;   // methods that count them (exact, aabb-tree)
 
     bool withinBound() const { return volumeError && volumeErrorBound && *volumeError <= *volumeErrorBound; }
+    // How conservative the bound was: bound / |volume - exact|, where the error is not 0.
+    std::optional<double> boundOverError() const {
+        if (!volumeError || !volumeErrorBound || !(*volumeError > 0.0)) return std::nullopt;
+        return *volumeErrorBound / *volumeError;
+    }
 };
 
 struct CompareRow {

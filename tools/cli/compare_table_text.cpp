@@ -11,8 +11,8 @@ namespace vkc::tools {
 
 namespace {
 
-constexpr std::array<const char*, 8> kHeader = {"pair", "method", "found", "volume", "|error|", "bound", "within",
-                                                "triangle pairs"};
+constexpr std::array<const char*, 9> kHeader = {"pair",  "method",         "found",  "volume",        "|error|",
+                                                "bound", "bound/|error|", "within", "triangle pairs"};
 using Line = std::array<std::string, kHeader.size()>;
 
 std::string number(const char* format, double value) {
@@ -31,10 +31,11 @@ Line lineOf(const std::string& pair, const std::string& method, const CompareCel
         line[4] = number("%.2g", *cell.volumeError);
         if (cell.volumeErrorBound) {
             line[5] = number("%.2g", *cell.volumeErrorBound);
-            line[6] = cell.withinBound() ? "yes" : "NO";
+            if (auto ratio = cell.boundOverError()) line[6] = number("%.3g", *ratio);
+            line[7] = cell.withinBound() ? "yes" : "NO";
         }
     }
-    if (cell.trianglePairs) line[7] = std::to_string(*cell.trianglePairs);
+    if (cell.trianglePairs) line[8] = std::to_string(*cell.trianglePairs);
     return line;
 }
 

@@ -183,12 +183,7 @@ TEST_F(AabbDetectorFramesTest, CapacityOverflowReportsTruncatedWithExactCount) {
     ASSERT_TRUE(broadphase);
     bool overflowed = false, answered = false;
     for (uint64_t frame = 0; frame < 8 && !answered; ++frame) {
-        ASSERT_TRUE(test::recordInHostSubmit(vk(), [&](VkCommandBuffer cmd) {
-            VKC_TRY(broadphase->record(cmd, scene.value(), frame));
-            return recorded.record(cmd, scene.value(), broadphase.value(), frame);
-        }));
-        ASSERT_EQ(test::signalFromHost(vk(), broadphase->completionSignal(frame)), VK_SUCCESS);
-        ASSERT_EQ(test::signalFromHost(vk(), recorded.completionSignal(frame)), VK_SUCCESS);
+        ASSERT_TRUE(test::recordGpuDrivenFrameInHostSubmit(vk(), broadphase.value(), recorded, scene.value(), frame));
         FrameResults out;
         ASSERT_TRUE(recorded.results(frame, out, &stats));
         ASSERT_EQ(out.pairs.size(), 1u);

@@ -68,19 +68,27 @@ protected:
         return true;
     }
 
-    std::optional<PairRun> run(EbpiDetector& detector, std::span<const Placed> objects) {
+    // A scene of `objects`, each mesh added once per object.
+    std::optional<Scene> sceneOf(std::span<const Placed> objects) {
         auto scene = Scene::create(context_);
         EXPECT_TRUE(scene) << scene.status().describe();
         if (!scene) return std::nullopt;
-        BroadphaseResults pcs;
-        for (const Placed& p : objects) {
-            auto mesh = scene->addMesh({"mesh", p.mesh});
+        for (const Placed& placed : objects) {
+            auto mesh = scene->addMesh({"mesh", placed.mesh});
             EXPECT_TRUE(mesh) << mesh.status().describe();
             if (!mesh) return std::nullopt;
-            auto object = scene->addObject(mesh.value(), p.transform);
+            auto object = scene->addObject(mesh.value(), placed.transform);
             EXPECT_TRUE(object) << object.status().describe();
-            pcs.worldBounds.push_back(placedMeshBounds(*p.mesh, p.transform));
+            if (!object) return std::nullopt;
         }
+        return std::move(scene.value());
+    }
+
+    std::optional<PairRun> run(EbpiDetector& detector, std::span<const Placed> objects) {
+        auto scene = sceneOf(objects);
+        if (!scene) return std::nullopt;
+        BroadphaseResults pcs;
+        for (const Placed& p : objects) pcs.worldBounds.push_back(placedMeshBounds(*p.mesh, p.transform));
         for (uint32_t a = 0; a < objects.size(); ++a)
             for (uint32_t b = a + 1; b < objects.size(); ++b) pcs.pairs.push_back({a, b});
         pcs.pairCount = uint32_t(pcs.pairs.size());
@@ -309,10 +317,9 @@ TEST_F(EbpiDetectorTest, BoxesOfUnequalSidesMeetOnePercentOfTheirVolume) {
         ASSERT_EQ(r->details.pairs.size(), 1u);
         EXPECT_LT(r->details.pairs[0].rays, 30000u);
     }
-    auto scene = Scene::create(context_);
+    const Placed planks[] = {{&plank, glm::dmat4(1.0)}, {&plank, at}};
+    auto scene = sceneOf(planks);
     ASSERT_TRUE(scene);
-    auto mesh = scene->addMesh({"plank", &plank});
-    ASSERT_TRUE(mesh && scene->addObject(mesh.value(), glm::dmat4(1.0)) && scene->addObject(mesh.value(), at));
     auto detector = EbpiDetector::create(context_, settings(1.0));
     ASSERT_TRUE(detector);
     for (int frame = 0; frame < 8; ++frame) {
@@ -529,12 +536,8 @@ TEST_F(EbpiDetectorTest, VertexGradientsOfTurnedObjectsInAnySlotMatchTheExactVol
     auto r = run(detector.value(), objects);
     ASSERT_TRUE(r);
     expectMatchesDifferences(r->details, "host candidates");
-    auto scene = Scene::create(context_);
+    auto scene = sceneOf(objects);
     ASSERT_TRUE(scene);
-    for (const Placed& placed : objects) {
-        auto mesh = scene->addMesh({"mesh", placed.mesh});
-        ASSERT_TRUE(mesh && scene->addObject(mesh.value(), placed.transform));
-    }
     auto gpuDriven = EbpiDetector::create(context_, settings(1e-3));
     ASSERT_TRUE(gpuDriven);
     EbpiFrameDetails details;
@@ -700,11 +703,8 @@ TEST_F(EbpiDetectorTest, GpuDrivenFramesGrowTheirRaysToTheNeedFromTheNextFrame) 
     const Placed objects[] = {{&sphere, glm::mat4(1.0f)},
                               {&sphere, glm::translate(glm::mat4(1.0f), glm::vec3(0.4f, 0.3f, -0.2f))}};
     const double exact = exactVolume(objects[0], objects[1]);
-    auto scene = Scene::create(context_, MeshRequirements{});
+    auto scene = sceneOf(objects);
     ASSERT_TRUE(scene);
-    auto mesh = scene->addMesh({"sphere", &sphere});
-    ASSERT_TRUE(mesh);
-    for (const Placed& placed : objects) ASSERT_TRUE(scene->addObject(mesh.value(), placed.transform));
     auto hasWarning = [](const FrameResults& r, const std::string& text) {
         return std::any_of(r.warnings.begin(), r.warnings.end(),
                            [&](const std::string& w) { return w.find(text) != std::string::npos; });
@@ -717,15 +717,8 @@ TEST_F(EbpiDetectorTest, GpuDrivenFramesGrowTheirRaysToTheNeedFromTheNextFrame) 
         auto detector = EbpiDetector::create(context_, s);
         auto broadphase = Broadphase::create(context_);
         ASSERT_TRUE(detector && broadphase);
-        // One frame as a renderer records it: the broadphase and the detector in its command buffer.
         auto recordedFrame = [&](uint64_t frame, EbpiFrameDetails& details) -> Result<FrameResults> {
-            VKC_TRY(test::recordInHostSubmit(vk(), [&](VkCommandBuffer cmd) {
-                VKC_TRY(broadphase->record(cmd, scene.value(), frame));
-                return detector->record(cmd, scene.value(), broadphase.value(), frame);
-            }));
-            if (test::signalFromHost(vk(), broadphase->completionSignal(frame)) != VK_SUCCESS ||
-                test::signalFromHost(vk(), detector->completionSignal(frame)) != VK_SUCCESS)
-                return makeError(ErrorCode::VulkanError, "signalling the frame failed");
+            VKC_TRY(test::recordGpuDrivenFrameInHostSubmit(vk(), broadphase.value(), detector.value(), scene.value(), frame));
             FrameResults out;
             VKC_TRY(detector->results(frame, out, &details));
             return out;
@@ -762,11 +755,8 @@ TEST_F(EbpiDetectorTest, BlockingRunsGrowTheirRaysAndAnswerAtOnce) {
     const Placed objects[] = {{&sphere, glm::mat4(1.0f)},
                               {&sphere, glm::translate(glm::mat4(1.0f), glm::vec3(0.4f, 0.3f, -0.2f))}};
     const double exact = exactVolume(objects[0], objects[1]);
-    auto scene = Scene::create(context_, MeshRequirements{});
+    auto scene = sceneOf(objects);
     ASSERT_TRUE(scene);
-    auto mesh = scene->addMesh({"sphere", &sphere});
-    ASSERT_TRUE(mesh);
-    for (const Placed& placed : objects) ASSERT_TRUE(scene->addObject(mesh.value(), placed.transform));
     BroadphaseResults pcs;
     for (const Placed& placed : objects) pcs.worldBounds.push_back(placedMeshBounds(*placed.mesh, placed.transform));
     pcs.pairs = {{0, 1}};

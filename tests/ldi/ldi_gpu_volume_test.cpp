@@ -282,12 +282,7 @@ TEST_F(LdiGpuVolume, RecordedFramesGrowTheirLayersToTheNeedFromTheNextFrame) {
     ASSERT_TRUE(scene && detector && broadphase);
     for (uint64_t frame = 0; frame < 2; ++frame) {
         SCOPED_TRACE(frame);
-        ASSERT_TRUE(test::recordInHostSubmit(vk(), [&](VkCommandBuffer cmd) {
-            VKC_TRY(broadphase->record(cmd, scene.value(), frame));
-            return detector->record(cmd, scene.value(), broadphase.value(), frame);
-        }));
-        ASSERT_EQ(test::signalFromHost(vk(), broadphase->completionSignal(frame)), VK_SUCCESS);
-        ASSERT_EQ(test::signalFromHost(vk(), detector->completionSignal(frame)), VK_SUCCESS);
+        ASSERT_TRUE(test::recordGpuDrivenFrameInHostSubmit(vk(), broadphase.value(), detector.value(), scene.value(), frame));
         FrameResults out;
         LdiFrameDetails details;
         ASSERT_TRUE(detector->results(frame, out, &details));

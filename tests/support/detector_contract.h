@@ -42,6 +42,21 @@ inline VkResult signalFromHost(VulkanContext& vk, const VkSemaphoreSubmitInfo& s
     return vk.vkd.vkSignalSemaphore(vk.device, &info);
 }
 
+// Frame `frame` as a renderer records it: `broadphase` and then `tested` over the broadphase's
+// candidates in one host submit, both completion signals handed out and signalled by the host.
+template <class Tested>
+Status recordGpuDrivenFrameInHostSubmit(VulkanContext& vk, Broadphase& broadphase, Tested& tested, const Scene& scene,
+                                        uint64_t frame) {
+    VKC_TRY(recordInHostSubmit(vk, [&](VkCommandBuffer cmd) {
+        VKC_TRY(broadphase.record(cmd, scene, frame));
+        return tested.record(cmd, scene, broadphase, frame);
+    }));
+    if (signalFromHost(vk, broadphase.completionSignal(frame)) != VK_SUCCESS ||
+        signalFromHost(vk, tested.completionSignal(frame)) != VK_SUCCESS)
+        return makeError(ErrorCode::VulkanError, "signalling frame " + std::to_string(frame) + " failed");
+    return Status::success();
+}
+
 // A detector as the contract drives it: record over candidates, FrameResults.
 template <class Tested>
 struct ContractTraits {
